@@ -1,0 +1,130 @@
+#pragma once
+// The dispatcher: every op has an id, a schema, and a kernel table keyed by (device, kernel set).
+// Kernel sets are names ("reference", "optimized", or any a plug-in registers); the active one
+// is per thread (KernelSetGuard) with a process default from TOUCHSTONE_KERNELS.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "touchstone/tensor.h"
+
+namespace ts {
+
+enum class OpId : uint16_t {
+#define TS_OP(name, kind, variants, diff, schema) name,
+#include "touchstone/op_list.def"
+#undef TS_OP
+};
+inline constexpr int kNumOps = 0
+#define TS_OP(name, kind, variants, diff, schema) +1
+#include "touchstone/op_list.def"
+#undef TS_OP
+    ;
+
+enum class OpKind : uint8_t { Kernel, Composite };
+
+struct OpInfo {
+  OpId id;
+  std::string_view name;
+  OpKind kind;
+  std::string_view variants;  // letters: f function, m method, i in-place, o out=
+  bool differentiable;
+  std::string_view schema;
+};
+const OpInfo& op_info(OpId op);
+ArrayRef<OpInfo> all_ops();
+std::optional<OpId> find_op(std::string_view name);
+
+// Non-tensor arguments of a call, already checked by the op's meta function. Each op's meta
+// (lib/src/ops/<family>.cpp) documents which fields it fills.
+struct OpParams {
+  ScalarType compute_dtype = ScalarType::Undefined;  // the dtype the kernel computes in
+  std::optional<Scalar> s0, s1, s2;                 // alpha, value, min/max, start/end/step, ...
+  DimVector dims;                                    // reduced dims: wrapped, sorted, unique
+  int64_t dim = 0;                                   // a single dim argument, wrapped
+  int64_t i0 = 0, i1 = 0;                            // reduction, ignore_index, steps, ...
+  double d0 = 0, d1 = 0;                             // correction, eps, p, ...
+  bool keepdim = false;
+  int mode = 0;                                      // rounding mode, approximation, ...
+  uint64_t seed = 0, offset = 0;                     // Philox key and first counter
+};
+
+// What a kernel receives: allocated outputs, checked inputs (undefined for absent optionals).
+struct KernelCall {
+  OpId op;
+  ArrayRef<Tensor> outputs;
+  ArrayRef<Tensor> inputs;
+  const OpParams& p;
+};
+using KernelFn = void (*)(const KernelCall&);
+
+using KernelSetId = int8_t;
+inline constexpr int kMaxKernelSets = 16;
+
+KernelSetId register_kernel_set(std::string_view name);  // idempotent
+std::optional<KernelSetId> find_kernel_set(std::string_view name);
+std::string_view kernel_set_name(KernelSetId id);
+std::vector<std::string> kernel_set_names();
+KernelSetId active_kernel_set();
+// The process default (initially TOUCHSTONE_KERNELS, else "reference").
+void set_default_kernel_set(std::string_view name);
+
+class KernelSetGuard {
+ public:
+  explicit KernelSetGuard(std::string_view name);
+  ~KernelSetGuard();
+  KernelSetGuard(const KernelSetGuard&) = delete;
+  KernelSetGuard& operator=(const KernelSetGuard&) = delete;
+
+ private:
+  KernelSetId prev_;
+};
+
+struct KernelEntry {
+  KernelFn fn = nullptr;
+  DTypeSet dtypes;
+};
+void register_kernel(KernelSetId set, OpId op, DeviceType device, DTypeSet dtypes, KernelFn fn);
+KernelEntry get_kernel(OpId op, DeviceType device, KernelSetId set);
+
+// The active set's kernel for (op, dtype, device); throws naming all four when there is none.
+KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device);
+// lookup_kernel + call: for meta functions with nothing to do between the two.
+void dispatch(const KernelCall& call, Device device);
+
+// Loads a plug-in shared library and runs its registration (see TS_PLUGIN_INIT); returns the
+// names of the kernel sets it added.
+std::vector<std::string> load_kernel_set(const std::string& path);
+
+// Registration helper used by kernel files: `TS_REGISTER_KERNELS(reference, unary) { m.impl(...); }`
+class KernelRegistrar {
+ public:
+  explicit KernelRegistrar(std::string_view set) : set_(register_kernel_set(set)) {}
+  KernelRegistrar& impl(OpId op, DeviceType device, DTypeSet dtypes, KernelFn fn) {
+    register_kernel(set_, op, device, dtypes, fn);
+    return *this;
+  }
+  KernelSetId set() const { return set_; }
+
+ private:
+  KernelSetId set_;
+};
+
+}  // namespace ts
+
+#define TS_REGISTER_KERNELS(set, family)                                       \
+  static void ts_register_##set##_##family(::ts::KernelRegistrar& m);          \
+  static const bool ts_registered_##set##_##family = [] {                      \
+    ::ts::KernelRegistrar m(#set);                                             \
+    ts_register_##set##_##family(m);                                           \
+    return true;                                                               \
+  }();                                                                         \
+  static void ts_register_##set##_##family(::ts::KernelRegistrar& m)
+
+// A plug-in defines its registration with TS_PLUGIN_INIT() { ts::KernelRegistrar m("name"); ... }
+#define TS_PLUGIN_ABI_VERSION 1
+#define TS_PLUGIN_INIT()                                                              \
+  extern "C" int touchstone_plugin_abi_version() { return TS_PLUGIN_ABI_VERSION; }    \
+  extern "C" void touchstone_plugin_init()

@@ -1,0 +1,246 @@
+#pragma once
+// The foundation op set: functional, in-place (Tensor methods) and out= forms, named as in ATen.
+#include <optional>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "touchstone/tensor.h"
+
+namespace ts {
+
+enum class Reduction : int64_t { None = 0, Mean = 1, Sum = 2 };  // as at::Reduction
+
+// ---- factories ----
+Tensor empty(IntArrayRef size, TensorOptions options = {});
+Tensor empty_strided(IntArrayRef size, IntArrayRef stride, TensorOptions options = {});
+Tensor zeros(IntArrayRef size, TensorOptions options = {});
+Tensor ones(IntArrayRef size, TensorOptions options = {});
+// Without a dtype, full() takes it from the value: bool, int64 or the default float dtype.
+Tensor full(IntArrayRef size, const Scalar& fill_value, TensorOptions options = {});
+Tensor scalar_tensor(const Scalar& value, TensorOptions options = {});
+Tensor arange(const Scalar& end, TensorOptions options = {});
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step = 1,
+              TensorOptions options = {});
+Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOptions options = {});
+Tensor eye(int64_t n, TensorOptions options = {});
+Tensor eye(int64_t n, int64_t m, TensorOptions options = {});
+Tensor empty_like(const Tensor& self, std::optional<TensorOptions> options = std::nullopt);
+Tensor zeros_like(const Tensor& self, std::optional<TensorOptions> options = std::nullopt);
+Tensor ones_like(const Tensor& self, std::optional<TensorOptions> options = std::nullopt);
+Tensor full_like(const Tensor& self, const Scalar& fill_value,
+                 std::optional<TensorOptions> options = std::nullopt);
+// From values: floating values give the default dtype, integers int64, bools bool.
+Tensor tensor(ArrayRef<double> values, TensorOptions options = {});
+Tensor tensor(ArrayRef<float> values, TensorOptions options = {});
+Tensor tensor(ArrayRef<int64_t> values, TensorOptions options = {});
+Tensor tensor(ArrayRef<int> values, TensorOptions options = {});
+Tensor tensor(ArrayRef<bool> values, TensorOptions options = {});
+inline Tensor tensor(std::initializer_list<double> v, TensorOptions o = {}) {
+  return tensor(ArrayRef<double>(v), o);
+}
+inline Tensor tensor(std::initializer_list<float> v, TensorOptions o = {}) {
+  return tensor(ArrayRef<float>(v), o);
+}
+inline Tensor tensor(std::initializer_list<int64_t> v, TensorOptions o = {}) {
+  return tensor(ArrayRef<int64_t>(v), o);
+}
+inline Tensor tensor(std::initializer_list<int> v, TensorOptions o = {}) {
+  return tensor(ArrayRef<int>(v), o);
+}
+inline Tensor tensor(std::initializer_list<bool> v, TensorOptions o = {}) {
+  return tensor(ArrayRef<bool>(v), o);
+}
+
+// ---- random (Philox4x32-10; same values for a seed on every kernel set and thread count) ----
+void manual_seed(uint64_t seed);
+Tensor rand(IntArrayRef size, TensorOptions options = {});
+Tensor randn(IntArrayRef size, TensorOptions options = {});
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, TensorOptions options = kLong);
+Tensor randint(int64_t high, IntArrayRef size, TensorOptions options = kLong);
+Tensor rand_like(const Tensor& self, std::optional<TensorOptions> options = std::nullopt);
+Tensor randn_like(const Tensor& self, std::optional<TensorOptions> options = std::nullopt);
+
+// ---- copy and convert ----
+Tensor clone(const Tensor& self);
+Tensor contiguous(const Tensor& self);
+
+// ---- unary ----
+#define TS_DECLARE_UNARY(name)        \
+  Tensor name(const Tensor& self);    \
+  Tensor& name##_(const Tensor& self); \
+  Tensor& name##_out(const Tensor& out, const Tensor& self);
+TS_DECLARE_UNARY(neg) TS_DECLARE_UNARY(abs) TS_DECLARE_UNARY(sign) TS_DECLARE_UNARY(exp)
+TS_DECLARE_UNARY(expm1) TS_DECLARE_UNARY(log) TS_DECLARE_UNARY(log1p) TS_DECLARE_UNARY(sqrt)
+TS_DECLARE_UNARY(rsqrt) TS_DECLARE_UNARY(reciprocal) TS_DECLARE_UNARY(sin) TS_DECLARE_UNARY(cos)
+TS_DECLARE_UNARY(tanh) TS_DECLARE_UNARY(sigmoid) TS_DECLARE_UNARY(relu) TS_DECLARE_UNARY(silu)
+TS_DECLARE_UNARY(erf) TS_DECLARE_UNARY(floor) TS_DECLARE_UNARY(ceil) TS_DECLARE_UNARY(round)
+TS_DECLARE_UNARY(trunc) TS_DECLARE_UNARY(logical_not) TS_DECLARE_UNARY(bitwise_not)
+#undef TS_DECLARE_UNARY
+Tensor isnan(const Tensor& self);
+// approximate: "none" or "tanh".
+Tensor gelu(const Tensor& self, std::string_view approximate = "none");
+Tensor& gelu_(const Tensor& self, std::string_view approximate = "none");
+Tensor& gelu_out(const Tensor& out, const Tensor& self, std::string_view approximate = "none");
+Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt);
+Tensor& clamp_(const Tensor& self, std::optional<Scalar> min,
+               std::optional<Scalar> max = std::nullopt);
+Tensor& clamp_out(const Tensor& out, const Tensor& self, std::optional<Scalar> min,
+                  std::optional<Scalar> max = std::nullopt);
+
+// ---- binary (Tensor-Tensor and Tensor-Scalar; the scalar is a wrapped number) ----
+Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
+Tensor& add_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+Tensor sub(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
+Tensor& sub_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
+// rounding_mode: nullopt (true division), "trunc" or "floor".
+Tensor div(const Tensor& self, const Tensor& other,
+           std::optional<std::string_view> rounding_mode = std::nullopt);
+Tensor div(const Tensor& self, const Scalar& other,
+           std::optional<std::string_view> rounding_mode = std::nullopt);
+Tensor& div_out(const Tensor& out, const Tensor& self, const Tensor& other,
+                std::optional<std::string_view> rounding_mode = std::nullopt);
+#define TS_DECLARE_BINARY(name)                                  \
+  Tensor name(const Tensor& self, const Tensor& other);          \
+  Tensor name(const Tensor& self, const Scalar& other);          \
+  Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other);
+TS_DECLARE_BINARY(mul) TS_DECLARE_BINARY(remainder) TS_DECLARE_BINARY(pow)
+TS_DECLARE_BINARY(maximum) TS_DECLARE_BINARY(minimum) TS_DECLARE_BINARY(atan2)
+TS_DECLARE_BINARY(eq) TS_DECLARE_BINARY(ne) TS_DECLARE_BINARY(lt) TS_DECLARE_BINARY(le)
+TS_DECLARE_BINARY(gt) TS_DECLARE_BINARY(ge) TS_DECLARE_BINARY(logical_and)
+TS_DECLARE_BINARY(logical_or) TS_DECLARE_BINARY(bitwise_and) TS_DECLARE_BINARY(bitwise_or)
+TS_DECLARE_BINARY(bitwise_xor)
+#undef TS_DECLARE_BINARY
+Tensor pow(const Scalar& self, const Tensor& exponent);
+
+Tensor operator-(const Tensor& a);
+Tensor operator+(const Tensor& a, const Tensor& b);
+Tensor operator-(const Tensor& a, const Tensor& b);
+Tensor operator*(const Tensor& a, const Tensor& b);
+Tensor operator/(const Tensor& a, const Tensor& b);
+Tensor operator+(const Tensor& a, const Scalar& b);
+Tensor operator-(const Tensor& a, const Scalar& b);
+Tensor operator*(const Tensor& a, const Scalar& b);
+Tensor operator/(const Tensor& a, const Scalar& b);
+
+// ---- ternary ----
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other);
+Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other);
+Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other);
+Tensor& where_out(const Tensor& out, const Tensor& condition, const Tensor& self,
+                  const Tensor& other);
+Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight);
+Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight);
+Tensor& lerp_out(const Tensor& out, const Tensor& self, const Tensor& end, const Tensor& weight);
+Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value = 1);
+Tensor& addcmul_out(const Tensor& out, const Tensor& self, const Tensor& t1, const Tensor& t2,
+                    const Scalar& value = 1);
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value);
+
+// ---- reductions (an empty dim list reduces every dim) ----
+Tensor sum(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt);
+Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim = false,
+           std::optional<ScalarType> dtype = std::nullopt);
+Tensor& sum_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim = false,
+                std::optional<ScalarType> dtype = std::nullopt);
+Tensor mean(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt);
+Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim = false,
+            std::optional<ScalarType> dtype = std::nullopt);
+Tensor& mean_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim = false,
+                 std::optional<ScalarType> dtype = std::nullopt);
+Tensor prod(const Tensor& self, std::optional<ScalarType> dtype = std::nullopt);
+Tensor prod(const Tensor& self, int64_t dim, bool keepdim = false,
+            std::optional<ScalarType> dtype = std::nullopt);
+Tensor& prod_out(const Tensor& out, const Tensor& self, int64_t dim, bool keepdim = false,
+                 std::optional<ScalarType> dtype = std::nullopt);
+Tensor amax(const Tensor& self, IntArrayRef dim = {}, bool keepdim = false);
+Tensor& amax_out(const Tensor& out, const Tensor& self, IntArrayRef dim = {}, bool keepdim = false);
+Tensor amin(const Tensor& self, IntArrayRef dim = {}, bool keepdim = false);
+Tensor& amin_out(const Tensor& out, const Tensor& self, IntArrayRef dim = {}, bool keepdim = false);
+Tensor max(const Tensor& self);
+Tensor min(const Tensor& self);
+std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim = false);
+std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim = false);
+std::tuple<Tensor&, Tensor&> max_out(const Tensor& values, const Tensor& indices,
+                                     const Tensor& self, int64_t dim, bool keepdim = false);
+std::tuple<Tensor&, Tensor&> min_out(const Tensor& values, const Tensor& indices,
+                                     const Tensor& self, int64_t dim, bool keepdim = false);
+Tensor argmax(const Tensor& self, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
+Tensor argmin(const Tensor& self, std::optional<int64_t> dim = std::nullopt, bool keepdim = false);
+Tensor& argmax_out(const Tensor& out, const Tensor& self, std::optional<int64_t> dim = std::nullopt,
+                   bool keepdim = false);
+Tensor& argmin_out(const Tensor& out, const Tensor& self, std::optional<int64_t> dim = std::nullopt,
+                   bool keepdim = false);
+Tensor var(const Tensor& self, IntArrayRef dim = {}, double correction = 1, bool keepdim = false);
+Tensor& var_out(const Tensor& out, const Tensor& self, IntArrayRef dim = {}, double correction = 1,
+                bool keepdim = false);
+Tensor std(const Tensor& self, IntArrayRef dim = {}, double correction = 1, bool keepdim = false);
+Tensor& std_out(const Tensor& out, const Tensor& self, IntArrayRef dim = {}, double correction = 1,
+                bool keepdim = false);
+// p: 1, 2 or +inf.
+Tensor norm(const Tensor& self, const Scalar& p = 2, IntArrayRef dim = {}, bool keepdim = false);
+Tensor& norm_out(const Tensor& out, const Tensor& self, const Scalar& p = 2, IntArrayRef dim = {},
+                 bool keepdim = false);
+Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim = false);
+Tensor& logsumexp_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim = false);
+Tensor all(const Tensor& self);
+Tensor all(const Tensor& self, int64_t dim, bool keepdim = false);
+Tensor& all_out(const Tensor& out, const Tensor& self, int64_t dim, bool keepdim = false);
+Tensor any(const Tensor& self);
+Tensor any(const Tensor& self, int64_t dim, bool keepdim = false);
+Tensor& any_out(const Tensor& out, const Tensor& self, int64_t dim, bool keepdim = false);
+Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+Tensor& cumsum_out(const Tensor& out, const Tensor& self, int64_t dim,
+                   std::optional<ScalarType> dtype = std::nullopt);
+
+// ---- nn ----
+Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+Tensor& softmax_out(const Tensor& out, const Tensor& self, int64_t dim,
+                    std::optional<ScalarType> dtype = std::nullopt);
+Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+Tensor& log_softmax_out(const Tensor& out, const Tensor& self, int64_t dim,
+                        std::optional<ScalarType> dtype = std::nullopt);
+Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight = {},
+                  const Tensor& bias = {}, double eps = 1e-5);
+Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight = {},
+                Reduction reduction = Reduction::Mean, int64_t ignore_index = -100);
+Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight = {},
+                     Reduction reduction = Reduction::Mean, int64_t ignore_index = -100,
+                     double label_smoothing = 0.0);
+Tensor mse_loss(const Tensor& self, const Tensor& target, Reduction reduction = Reduction::Mean);
+Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias = {});
+Tensor dropout(const Tensor& input, double p, bool train);
+
+// ---- linalg ----
+Tensor mm(const Tensor& self, const Tensor& mat2);
+Tensor& mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2);
+Tensor bmm(const Tensor& self, const Tensor& mat2);
+Tensor& bmm_out(const Tensor& out, const Tensor& self, const Tensor& mat2);
+Tensor matmul(const Tensor& self, const Tensor& other);
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta = 1,
+             const Scalar& alpha = 1);
+Tensor& addmm_out(const Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2,
+                  const Scalar& beta = 1, const Scalar& alpha = 1);
+Tensor dot(const Tensor& self, const Tensor& other);
+Tensor& dot_out(const Tensor& out, const Tensor& self, const Tensor& other);
+Tensor mv(const Tensor& self, const Tensor& vec);
+Tensor& mv_out(const Tensor& out, const Tensor& self, const Tensor& vec);
+Tensor outer(const Tensor& self, const Tensor& vec2);
+Tensor& outer_out(const Tensor& out, const Tensor& self, const Tensor& vec2);
+
+// ---- indexing and joining ----
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index);
+Tensor& index_select_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index);
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index);
+Tensor& gather_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index);
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor& scatter_add_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                        const Tensor& src);
+Tensor cat(TensorList tensors, int64_t dim = 0);
+Tensor& cat_out(const Tensor& out, TensorList tensors, int64_t dim = 0);
+Tensor stack(TensorList tensors, int64_t dim = 0);
+Tensor& stack_out(const Tensor& out, TensorList tensors, int64_t dim = 0);
+
+}  // namespace ts

@@ -1,0 +1,42 @@
+#pragma once
+// ts::Storage: a refcounted byte buffer from a device's allocator, shared by views.
+#include <cstddef>
+#include <functional>
+
+#include "touchstone/device.h"
+#include "touchstone/intrusive_ptr.h"
+
+namespace ts {
+
+// One allocator per device type; CUDA registers its own when it is built.
+class Allocator {
+ public:
+  virtual ~Allocator() = default;
+  virtual void* allocate(size_t nbytes) = 0;
+  virtual void deallocate(void* p) = 0;
+};
+void set_allocator(DeviceType type, Allocator* allocator);
+Allocator* get_allocator(DeviceType type);  // throws if none is registered
+inline constexpr size_t kCpuAlignment = 64;
+
+class StorageImpl : public RefCounted {
+ public:
+  StorageImpl(size_t nbytes, Device device);
+  // Wraps memory owned elsewhere; `deleter` (may be empty) runs when the storage dies.
+  StorageImpl(void* data, size_t nbytes, Device device, std::function<void(void*)> deleter);
+  ~StorageImpl() override;
+  void* data() const { return data_; }
+  size_t nbytes() const { return nbytes_; }
+  Device device() const { return device_; }
+
+ private:
+  void* data_ = nullptr;
+  size_t nbytes_ = 0;
+  Device device_;
+  Allocator* allocator_ = nullptr;
+  std::function<void(void*)> deleter_;
+};
+
+using Storage = intrusive_ptr<StorageImpl>;
+
+}  // namespace ts

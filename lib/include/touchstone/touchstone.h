@@ -1,0 +1,8 @@
+#pragma once
+// The public API in one include.
+#include "touchstone/accessor.h"
+#include "touchstone/dispatch.h"
+#include "touchstone/ops.h"
+#include "touchstone/promotion.h"
+#include "touchstone/tensor.h"
+#include "touchstone/version.h"

@@ -1,0 +1,156 @@
+// The dispatcher: op table, kernel table, kernel sets, plug-in loading.
+#include "touchstone/dispatch.h"
+
+#include <dlfcn.h>
+
+#include <array>
+#include <cstdlib>
+#include <mutex>
+
+namespace ts {
+namespace {
+
+constexpr OpInfo kOps[] = {
+#define TS_OP(name, kind, variants, diff, schema) \
+  {OpId::name, #name, OpKind::kind, variants, diff, schema},
+#include "touchstone/op_list.def"
+#undef TS_OP
+};
+static_assert(sizeof(kOps) / sizeof(kOps[0]) == kNumOps, "op table out of step with OpId");
+
+// Note [Kernel table]
+// A flat array indexed by (op, device, set): the hot path is three array indexings and a
+// thread-local read, with no string look-ups and no locks. Registration happens at load time
+// (static initializers, plug-in init) under a mutex.
+struct Registry {
+  std::array<std::array<std::array<KernelEntry, kMaxKernelSets>, kNumDeviceTypes>, kNumOps> table{};
+  std::vector<std::string> set_names;
+  std::mutex mutex;
+};
+
+Registry& registry() {
+  static Registry* r = new Registry();  // never destroyed: plug-ins may outlive static teardown
+  return *r;
+}
+
+KernelSetId& default_set() {
+  static KernelSetId id = [] {
+    const char* env = std::getenv("TOUCHSTONE_KERNELS");
+    const std::string name = env && *env ? env : "reference";
+    auto found = find_kernel_set(name);
+    TS_CHECK(found.has_value(), "TOUCHSTONE_KERNELS names unknown kernel set '", name, "'");
+    return *found;
+  }();
+  return id;
+}
+
+thread_local KernelSetId tls_set = -1;
+
+}  // namespace
+
+const OpInfo& op_info(OpId op) { return kOps[static_cast<int>(op)]; }
+ArrayRef<OpInfo> all_ops() { return {kOps, static_cast<size_t>(kNumOps)}; }
+
+std::optional<OpId> find_op(std::string_view name) {
+  for (const OpInfo& o : kOps) {
+    if (o.name == name) return o.id;
+  }
+  return std::nullopt;
+}
+
+KernelSetId register_kernel_set(std::string_view name) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (size_t i = 0; i < r.set_names.size(); ++i) {
+    if (r.set_names[i] == name) return static_cast<KernelSetId>(i);
+  }
+  TS_CHECK(r.set_names.size() < kMaxKernelSets, "register_kernel_set: more than ", kMaxKernelSets,
+           " kernel sets");
+  TS_CHECK(!name.empty(), "register_kernel_set: empty name");
+  r.set_names.emplace_back(name);
+  return static_cast<KernelSetId>(r.set_names.size() - 1);
+}
+
+std::optional<KernelSetId> find_kernel_set(std::string_view name) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  for (size_t i = 0; i < r.set_names.size(); ++i) {
+    if (r.set_names[i] == name) return static_cast<KernelSetId>(i);
+  }
+  return std::nullopt;
+}
+
+std::string_view kernel_set_name(KernelSetId id) {
+  Registry& r = registry();
+  TS_CHECK(id >= 0 && static_cast<size_t>(id) < r.set_names.size(), "unknown kernel set id ",
+           static_cast<int>(id));
+  return r.set_names[id];
+}
+
+std::vector<std::string> kernel_set_names() {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.set_names;
+}
+
+KernelSetId active_kernel_set() { return tls_set >= 0 ? tls_set : default_set(); }
+
+void set_default_kernel_set(std::string_view name) {
+  auto id = find_kernel_set(name);
+  TS_CHECK(id.has_value(), "set_default_kernel_set: unknown kernel set '", name, "'");
+  default_set() = *id;
+}
+
+KernelSetGuard::KernelSetGuard(std::string_view name) : prev_(tls_set) {
+  auto id = find_kernel_set(name);
+  TS_CHECK(id.has_value(), "KernelSetGuard: unknown kernel set '", name, "'");
+  tls_set = *id;
+}
+
+KernelSetGuard::~KernelSetGuard() { tls_set = prev_; }
+
+void register_kernel(KernelSetId set, OpId op, DeviceType device, DTypeSet dtypes, KernelFn fn) {
+  Registry& r = registry();
+  TS_CHECK(op_info(op).kind == OpKind::Kernel, "register_kernel: ", op_info(op).name,
+           " is a composite op and takes no kernels");
+  std::lock_guard<std::mutex> lock(r.mutex);
+  r.table[static_cast<int>(op)][static_cast<int>(device)][set] = {fn, dtypes};
+}
+
+KernelEntry get_kernel(OpId op, DeviceType device, KernelSetId set) {
+  return registry().table[static_cast<int>(op)][static_cast<int>(device)][set];
+}
+
+KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device) {
+  const KernelSetId set = active_kernel_set();
+  const KernelEntry& e = registry().table[static_cast<int>(op)][static_cast<int>(device.type())][set];
+  if (e.fn == nullptr || !e.dtypes.has(dtype)) [[unlikely]] {
+    TS_ERROR(op_info(op).name, ": kernel set '", kernel_set_name(set), "' has no kernel for dtype ",
+             dtype, " on device ", device_type_name(device.type()),
+             e.fn == nullptr ? " (the op has no kernel there at all)" : "");
+  }
+  return e.fn;
+}
+
+void dispatch(const KernelCall& call, Device device) {
+  lookup_kernel(call.op, call.p.compute_dtype, device)(call);
+}
+
+std::vector<std::string> load_kernel_set(const std::string& path) {
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  TS_CHECK(handle != nullptr, "load_kernel_set: cannot load '", path, "': ", dlerror());
+  using AbiFn = int (*)();
+  using InitFn = void (*)();
+  auto abi = reinterpret_cast<AbiFn>(dlsym(handle, "touchstone_plugin_abi_version"));
+  auto init = reinterpret_cast<InitFn>(dlsym(handle, "touchstone_plugin_init"));
+  TS_CHECK(abi != nullptr && init != nullptr, "load_kernel_set: '", path,
+           "' is not a touchstone plug-in (no TS_PLUGIN_INIT entry points)");
+  TS_CHECK(abi() == TS_PLUGIN_ABI_VERSION, "load_kernel_set: '", path, "' was built for plug-in ABI ",
+           abi(), " but this touchstone has ABI ", TS_PLUGIN_ABI_VERSION);
+  const std::vector<std::string> before = kernel_set_names();
+  init();
+  const std::vector<std::string> after = kernel_set_names();
+  return {after.begin() + static_cast<std::ptrdiff_t>(before.size()), after.end()};
+}
+
+}  // namespace ts

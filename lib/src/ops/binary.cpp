@@ -1,0 +1,224 @@
+// Binary elementwise ops: meta (promotion, broadcasting, checks) for every variant.
+// Params: s0 = alpha (add, sub); mode = rounding mode for div (see RoundingMode).
+#include "touchstone/ops.h"
+#include "meta.h"
+
+namespace ts {
+namespace {
+
+using meta::Variant;
+
+constexpr DTypeSet kNoBool = DTypeSet::all() - DTypeSet{kBool};
+constexpr DTypeSet kIntegralAndBool = DTypeSet::integral(true);
+
+meta::ElementwiseSpec spec_of(OpId op) {
+  switch (op) {
+    case OpId::div:
+    case OpId::atan2:
+      return {op, DTypeSet::all(), /*int_to_float=*/true};
+    case OpId::remainder:
+    case OpId::pow:
+      return {op, kNoBool};
+    case OpId::eq:
+    case OpId::ne:
+    case OpId::lt:
+    case OpId::le:
+    case OpId::gt:
+    case OpId::ge:
+    case OpId::logical_and:
+    case OpId::logical_or:
+      return {op, DTypeSet::all(), false, /*bool_result=*/true};
+    case OpId::bitwise_and:
+    case OpId::bitwise_or:
+    case OpId::bitwise_xor:
+      return {op, kIntegralAndBool};
+    default:
+      return {op};
+  }
+}
+
+Tensor binary(OpId op, Variant v, const Tensor& out, const Tensor& a, const Tensor& b,
+              OpParams& p) {
+  const Tensor inputs[] = {a, b};
+  return meta::elementwise(spec_of(op), v, out, inputs, p);
+}
+
+Tensor binary(OpId op, Variant v, const Tensor& out, const Tensor& a, const Tensor& b) {
+  OpParams p;
+  return binary(op, v, out, a, b, p);
+}
+
+// ATen's alpha_check: alpha must fit the result's category.
+void check_alpha(const char* op, ScalarType dtype, const Scalar& alpha) {
+  TS_CHECK(!alpha.is_bool() || dtype == kBool, op,
+           ": Boolean alpha only supported for Boolean results.");
+  TS_CHECK(is_floating_type(dtype) || alpha.is_integral(true), op,
+           ": For integral input tensors, argument alpha must not be a floating point number.");
+}
+
+Tensor add_sub(OpId op, Variant v, const Tensor& out, const Tensor& a, const Tensor& b,
+               const Scalar& alpha) {
+  const char* name = op_info(op).name.data();
+  TS_CHECK(a.defined() && b.defined(), name, ": expected defined tensors");
+  const ScalarType common = result_type(a, b);
+  if (op == OpId::sub) {
+    TS_CHECK(common != kBool, "sub: Subtraction, the `-` operator, with two bool tensors is not "
+                              "supported. Use the `^` or `logical_xor()` operator instead.");
+  }
+  check_alpha(name, common, alpha);
+  OpParams p;
+  p.s0 = alpha;
+  return binary(op, v, out, a, b, p);
+}
+
+int rounding_mode(std::optional<std::string_view> mode) {
+  if (!mode) return 0;
+  if (*mode == "trunc") return 1;
+  if (*mode == "floor") return 2;
+  TS_ERROR("div: expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", *mode,
+           "'");
+}
+
+Tensor div_impl(Variant v, const Tensor& out, const Tensor& a, const Tensor& b,
+                std::optional<std::string_view> mode) {
+  OpParams p;
+  p.mode = rounding_mode(mode);
+  meta::ElementwiseSpec spec{OpId::div, DTypeSet::all(), /*int_to_float=*/p.mode == 0};
+  if (p.mode != 0) spec.supported = kNoBool;
+  const Tensor inputs[] = {a, b};
+  return meta::elementwise(spec, v, out, inputs, p);
+}
+
+Tensor ws(const Scalar& s) { return wrapped_scalar_tensor(s); }
+
+}  // namespace
+
+Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  return add_sub(OpId::add, Variant::Functional, {}, self, other, alpha);
+}
+Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return add(self, ws(other), alpha);
+}
+Tensor& add_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  add_sub(OpId::add, Variant::Out, out, self, other, alpha);
+  return const_cast<Tensor&>(out);
+}
+Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) const {
+  add_sub(OpId::add, Variant::InPlace, {}, *this, other, alpha);
+  return const_cast<Tensor&>(*this);
+}
+Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) const {
+  return add_(ws(other), alpha);
+}
+Tensor Tensor::add(const Tensor& other, const Scalar& alpha) const {
+  return ts::add(*this, other, alpha);
+}
+Tensor Tensor::add(const Scalar& other, const Scalar& alpha) const {
+  return ts::add(*this, other, alpha);
+}
+
+Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  return add_sub(OpId::sub, Variant::Functional, {}, self, other, alpha);
+}
+Tensor sub(const Tensor& self, const Scalar& other, const Scalar& alpha) {
+  return sub(self, ws(other), alpha);
+}
+Tensor& sub_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
+  add_sub(OpId::sub, Variant::Out, out, self, other, alpha);
+  return const_cast<Tensor&>(out);
+}
+Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) const {
+  add_sub(OpId::sub, Variant::InPlace, {}, *this, other, alpha);
+  return const_cast<Tensor&>(*this);
+}
+Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) const {
+  return sub_(ws(other), alpha);
+}
+Tensor Tensor::sub(const Tensor& other, const Scalar& alpha) const {
+  return ts::sub(*this, other, alpha);
+}
+Tensor Tensor::sub(const Scalar& other, const Scalar& alpha) const {
+  return ts::sub(*this, other, alpha);
+}
+
+Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string_view> mode) {
+  return div_impl(Variant::Functional, {}, self, other, mode);
+}
+Tensor div(const Tensor& self, const Scalar& other, std::optional<std::string_view> mode) {
+  return div_impl(Variant::Functional, {}, self, ws(other), mode);
+}
+Tensor& div_out(const Tensor& out, const Tensor& self, const Tensor& other,
+                std::optional<std::string_view> mode) {
+  div_impl(Variant::Out, out, self, other, mode);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::div(const Tensor& other, std::optional<std::string_view> mode) const {
+  return ts::div(*this, other, mode);
+}
+Tensor& Tensor::div_(const Tensor& other, std::optional<std::string_view> mode) const {
+  div_impl(Variant::InPlace, {}, *this, other, mode);
+  return const_cast<Tensor&>(*this);
+}
+Tensor Tensor::div(const Tensor& other) const { return ts::div(*this, other); }
+Tensor Tensor::div(const Scalar& other) const { return ts::div(*this, other); }
+Tensor& Tensor::div_(const Tensor& other) const { return div_(other, std::nullopt); }
+Tensor& Tensor::div_(const Scalar& other) const { return div_(ws(other), std::nullopt); }
+
+// The remaining binary ops differ only in their spec: functional, out=, method, in-place.
+#define TS_DEFINE_BINARY(name, has_inplace)                                              \
+  Tensor name(const Tensor& self, const Tensor& other) {                                 \
+    return binary(OpId::name, Variant::Functional, {}, self, other);                     \
+  }                                                                                      \
+  Tensor name(const Tensor& self, const Scalar& other) { return name(self, ws(other)); } \
+  Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other) {       \
+    binary(OpId::name, Variant::Out, out, self, other);                                  \
+    return const_cast<Tensor&>(out);                                                     \
+  }                                                                                      \
+  Tensor Tensor::name(const Tensor& other) const { return ts::name(*this, other); }      \
+  TS_DEFINE_BINARY_INPLACE_##has_inplace(name)
+
+#define TS_DEFINE_BINARY_INPLACE_0(name)
+#define TS_DEFINE_BINARY_INPLACE_1(name)                                               \
+  Tensor Tensor::name(const Scalar& other) const { return ts::name(*this, other); }    \
+  Tensor& Tensor::name##_(const Tensor& other) const {                                 \
+    binary(OpId::name, Variant::InPlace, {}, *this, other);                            \
+    return const_cast<Tensor&>(*this);                                                 \
+  }                                                                                    \
+  Tensor& Tensor::name##_(const Scalar& other) const { return name##_(ws(other)); }
+
+TS_DEFINE_BINARY(mul, 1)
+TS_DEFINE_BINARY(remainder, 1)
+TS_DEFINE_BINARY(pow, 1)
+TS_DEFINE_BINARY(maximum, 0)
+TS_DEFINE_BINARY(minimum, 0)
+TS_DEFINE_BINARY(atan2, 1)
+TS_DEFINE_BINARY(eq, 1)
+TS_DEFINE_BINARY(ne, 1)
+TS_DEFINE_BINARY(lt, 1)
+TS_DEFINE_BINARY(le, 1)
+TS_DEFINE_BINARY(gt, 1)
+TS_DEFINE_BINARY(ge, 1)
+TS_DEFINE_BINARY(logical_and, 1)
+TS_DEFINE_BINARY(logical_or, 1)
+TS_DEFINE_BINARY(bitwise_and, 1)
+TS_DEFINE_BINARY(bitwise_or, 1)
+TS_DEFINE_BINARY(bitwise_xor, 1)
+#undef TS_DEFINE_BINARY
+#undef TS_DEFINE_BINARY_INPLACE_0
+#undef TS_DEFINE_BINARY_INPLACE_1
+
+Tensor pow(const Scalar& self, const Tensor& exponent) {
+  return binary(OpId::pow, Variant::Functional, {}, ws(self), exponent);
+}
+
+Tensor operator-(const Tensor& a) { return neg(a); }
+Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
+Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b); }
+Tensor operator*(const Tensor& a, const Tensor& b) { return mul(a, b); }
+Tensor operator/(const Tensor& a, const Tensor& b) { return div(a, b); }
+Tensor operator+(const Tensor& a, const Scalar& b) { return add(a, b); }
+Tensor operator-(const Tensor& a, const Scalar& b) { return sub(a, b); }
+Tensor operator*(const Tensor& a, const Scalar& b) { return mul(a, b); }
+Tensor operator/(const Tensor& a, const Scalar& b) { return div(a, b); }
+
+}  // namespace ts

@@ -1,0 +1,50 @@
+#pragma once
+// Shared meta helpers: argument checks, broadcasting, output preparation, elementwise driver.
+// Used by every op family in lib/src/ops; kernels never see unchecked arguments.
+#include <initializer_list>
+
+#include "touchstone/dispatch.h"
+#include "touchstone/promotion.h"
+
+namespace ts::meta {
+
+// How an op's result reaches memory.
+enum class Variant { Functional, InPlace, Out };
+
+// The broadcast shape of all operands; ATen's message on mismatch.
+DimVector broadcast_shapes(const char* op, TensorList tensors);
+
+void check_defined(const char* op, const Tensor& t, const char* arg);
+// Every defined operand on one device; CPU 0-dim tensors may join any device (as in ATen).
+Device common_device(const char* op, TensorList tensors);
+void check_dtype_supported(const char* op, ScalarType t, DTypeSet supported, const char* arg = "");
+// Wrapped, sorted, de-duplicated dims; an empty list means every dim.
+DimVector reduction_dims(const char* op, IntArrayRef dims, int64_t ndim);
+
+// Checks an out= tensor for a result of `shape`/`dtype`: the dtype must be castable and the
+// shape equal unless `out` is empty (then it is resized later by resize_out).
+void check_out(const char* op, const Tensor& out, IntArrayRef shape, ScalarType result_dtype,
+               const char* arg = "out");
+void resize_out(const Tensor& out, IntArrayRef shape);
+void check_no_internal_overlap(const char* op, const Tensor& t);
+void check_no_partial_overlap(const char* op, const Tensor& out, const Tensor& in);
+
+// An elementwise op: inputs are promoted to a common dtype and broadcast.
+struct ElementwiseSpec {
+  OpId op;
+  DTypeSet supported = DTypeSet::all();  // dtypes the op is defined for (common dtype)
+  bool int_to_float = false;  // integer and bool inputs compute in the default float dtype
+  bool bool_result = false;   // the result is bool (comparisons, logical ops, isnan)
+};
+
+// Promotes, broadcasts, checks and prepares the output, then dispatches. For InPlace the output
+// is inputs[0]; for Out it is `out`. The kernel sees inputs expanded to the output's shape.
+Tensor elementwise(const ElementwiseSpec& spec, Variant v, const Tensor& out, TensorList inputs,
+                   OpParams& p);
+
+// Prepares the result of a non-elementwise op: allocates (Functional) or checks and resizes
+// (Out) — the caller has done every other check.
+Tensor prepare_output(const char* op, Variant v, const Tensor& out, IntArrayRef shape,
+                      ScalarType dtype, Device device, TensorList inputs);
+
+}  // namespace ts::meta

@@ -1,0 +1,168 @@
+// TensorImpl geometry, the Tensor handle's basic accessors, and allocation (empty, resize_).
+#include "touchstone/tensor.h"
+
+#include <limits>
+
+#include "touchstone/dispatch_macros.h"
+#include "touchstone/ops.h"
+
+namespace ts {
+
+TensorImpl::TensorImpl(Storage storage, ScalarType dtype, IntArrayRef sizes, IntArrayRef strides,
+                       int64_t storage_offset)
+    : storage_(std::move(storage)),
+      sizes_(sizes),
+      strides_(strides),
+      storage_offset_(storage_offset),
+      dtype_(dtype) {
+  refresh();
+}
+
+void TensorImpl::set_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t storage_offset) {
+  sizes_ = DimVector(sizes);
+  strides_ = DimVector(strides);
+  storage_offset_ = storage_offset;
+  refresh();
+}
+
+void TensorImpl::refresh() {
+  TS_INTERNAL_ASSERT(sizes_.size() == strides_.size());
+  numel_ = 1;
+  for (int64_t s : sizes_) numel_ *= s;
+  // Contiguous: strides match the row-major strides, ignoring dims of size 1 (as in ATen).
+  is_contiguous_ = true;
+  if (numel_ == 0) return;
+  int64_t expected = 1;
+  for (int64_t d = static_cast<int64_t>(sizes_.size()) - 1; d >= 0; --d) {
+    if (sizes_[d] == 1) continue;
+    if (strides_[d] != expected) {
+      is_contiguous_ = false;
+      return;
+    }
+    expected *= sizes_[d];
+  }
+}
+
+int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op) {
+  const int64_t n = ndim <= 0 ? 1 : ndim;  // a 0-dim tensor accepts dim 0 and -1, as in ATen
+  if (dim < -n || dim >= n) {
+    TS_ERROR(op ? op : "", op ? ": " : "", "Dimension out of range (expected to be in range of [",
+             -n, ", ", n - 1, "], but got ", dim, ")");
+  }
+  return dim < 0 ? dim + n : dim;
+}
+
+int64_t Tensor::size(int64_t d) const {
+  if (dim() == 0) TS_ERROR("size: dimension specified as ", d, " but tensor has no dimensions");
+  return sizes()[wrap_dim(d, dim(), "size")];
+}
+
+int64_t Tensor::stride(int64_t d) const {
+  if (dim() == 0) TS_ERROR("stride: dimension specified as ", d, " but tensor has no dimensions");
+  return strides()[wrap_dim(d, dim(), "stride")];
+}
+
+bool Tensor::is_non_overlapping_and_dense() const {
+  if (is_contiguous()) return true;
+  // Sort dims by stride; dense when each stride equals the product of the smaller dims' sizes.
+  DimVector perm(static_cast<size_t>(dim()));
+  for (int64_t i = 0; i < dim(); ++i) perm[i] = i;
+  std::sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
+    if (sizes()[a] < 2) return false;
+    if (sizes()[b] < 2) return true;
+    return strides()[a] < strides()[b];
+  });
+  int64_t expected = 1;
+  for (int64_t d : perm) {
+    const int64_t s = sizes()[d];
+    if (s == 1) continue;
+    if (strides()[d] != expected) return false;
+    expected *= s;
+  }
+  return true;
+}
+
+Scalar Tensor::item() const {
+  TS_CHECK(defined(), "item: tensor is undefined");
+  TS_CHECK(numel() == 1, "item: a Tensor with ", numel(),
+           " elements cannot be converted to Scalar");
+  TS_CHECK(is_cpu(), "item: only CPU tensors are supported, got ", device());
+  return TS_DISPATCH_ALL_DTYPES(dtype(), "item", [&] {
+    return Scalar(*static_cast<const scalar_t*>(data_ptr()));
+  });
+}
+
+DimVector contiguous_strides(IntArrayRef sizes) {
+  DimVector strides(sizes.size());
+  int64_t s = 1;
+  for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+    strides[d] = s;
+    s *= std::max<int64_t>(sizes[d], 1);
+  }
+  return strides;
+}
+
+Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
+  return Tensor(intrusive_ptr<TensorImpl>::make(base.storage(), base.dtype(), sizes, strides,
+                                                offset));
+}
+
+namespace {
+
+void check_sizes(const char* op, IntArrayRef size) {
+  for (int64_t s : size) {
+    TS_CHECK(s >= 0, op, ": Trying to create tensor with negative dimension ", s, ": ", size);
+  }
+}
+
+// Bytes needed to hold every element of the geometry (0 for an empty tensor).
+size_t storage_nbytes(IntArrayRef size, IntArrayRef stride, ScalarType dtype) {
+  int64_t max_offset = 0;
+  for (size_t d = 0; d < size.size(); ++d) {
+    if (size[d] == 0) return 0;
+    max_offset += (size[d] - 1) * stride[d];
+  }
+  return static_cast<size_t>(max_offset + 1) * element_size(dtype);
+}
+
+}  // namespace
+
+Tensor empty_strided(IntArrayRef size, IntArrayRef stride, TensorOptions options) {
+  check_sizes("empty_strided", size);
+  TS_CHECK(size.size() == stride.size(), "empty_strided: size has ", size.size(),
+           " dims but stride has ", stride.size());
+  for (int64_t s : stride) TS_CHECK(s >= 0, "empty_strided: negative stride ", s);
+  const ScalarType dtype = options.dtype();
+  auto storage = Storage::make(storage_nbytes(size, stride, dtype), options.device());
+  return Tensor(intrusive_ptr<TensorImpl>::make(std::move(storage), dtype, size, stride, 0));
+}
+
+Tensor empty(IntArrayRef size, TensorOptions options) {
+  check_sizes("empty", size);
+  return empty_strided(size, contiguous_strides(size), options);
+}
+
+const Tensor& Tensor::resize_(IntArrayRef size) const {
+  check_sizes("resize_", size);
+  const DimVector strides = contiguous_strides(size);
+  const size_t needed = storage_nbytes(size, strides, dtype()) +
+                        static_cast<size_t>(storage_offset()) * element_size();
+  if (needed > storage()->nbytes()) {
+    impl_->set_storage(Storage::make(needed, device()));
+  }
+  impl_->set_geometry(size, strides, storage_offset());
+  return *this;
+}
+
+Tensor empty_like(const Tensor& self, std::optional<TensorOptions> options) {
+  TensorOptions o = self.options();
+  if (options && options->has_dtype()) o = o.dtype(options->dtype());
+  if (options) o = o.device(options->device());
+  // Keep a dense non-contiguous layout (e.g. a transposed tensor), as ATen's preserve_format.
+  if (!self.is_contiguous() && self.is_non_overlapping_and_dense()) {
+    return empty_strided(self.sizes(), self.strides(), o);
+  }
+  return empty(self.sizes(), o);
+}
+
+}  // namespace ts

@@ -1,0 +1,2 @@
+// (to be written)
+#include "touchstone/ops.h"

@@ -1,0 +1,3 @@
+#include <iostream>
+#include "touchstone/touchstone.h"
+int main() { std::cout << "touchstone " << ts::kVersion << "\n"; }

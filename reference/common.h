@@ -57,6 +57,12 @@ int64_t wrap_to(ScalarType t, int64_t v);
 void store_double(void* p, ScalarType t, double v);
 void store_int64(void* p, ScalarType t, int64_t v);
 
+// One element of dtype st converted to dtype dt, rounded once (Note [Conversions round once]
+// in copy.cpp); copy_, fill_, where and masked_fill use it.
+void convert_element(void* dst, ScalarType dt, const void* src, ScalarType st);
+// A Scalar stored into an element of dtype dt, converted as convert_element does.
+void store_scalar(void* dst, ScalarType dt, const Scalar& s);
+
 // A load already converted to the compute dtype `c` (as ATen casts operands to the common dtype).
 inline double load_as_double(const void* p, ScalarType t, ScalarType c) {
   return round_to(c, load_double(p, t));

@@ -1,2 +1,82 @@
-// (to be written)
-#include "touchstone/ops.h"
+// Reference kernels for copy_ and fill_, and the element conversion they (and where,
+// masked_fill) share. See Note [Reference kernels] in common.h.
+#include <bit>
+#include <cmath>
+
+#include "common.h"
+
+namespace ts::reference {
+
+// Note [Conversions round once]
+// A converted element is the source value rounded once to the destination dtype. Floating
+// sources load exactly as double and go through store_double: round to nearest even for
+// floating dtypes, truncation toward zero (then wrapping) for integers, v != 0 for bool (so NaN
+// is true and -0.0 false). Integer and bool sources go through store_int64: two's complement
+// wrapping, v != 0 for bool. An integer wider than double's 53 bits is first rounded to odd
+// (see Note [Round to odd] in common.cpp), so the one rounding to float32 and narrower stays
+// exact. PyTorch's CPU goes double -> float -> half/bfloat16 (and int -> float -> bfloat16),
+// which can differ by one ulp in rare double-rounding cases; touchstone rounds once.
+namespace {
+
+// `v` with its magnitude truncated to 53 significant bits, the last set if anything was dropped.
+double int64_to_double_round_odd(int64_t v) {
+  uint64_t m = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  const int excess = std::bit_width(m) - 53;
+  if (excess > 0) {
+    const bool inexact = (m & ((uint64_t{1} << excess) - 1)) != 0;
+    m = (m >> excess) | (inexact ? 1 : 0);
+  }
+  const double r = std::ldexp(static_cast<double>(m), excess > 0 ? excess : 0);  // exact
+  return v < 0 ? -r : r;
+}
+
+}  // namespace
+
+void convert_element(void* dst, ScalarType dt, const void* src, ScalarType st) {
+  if (is_floating_type(st)) {
+    store_double(dst, dt, load_double(src, st));
+  } else if (!is_floating_type(dt)) {
+    store_int64(dst, dt, load_int64(src, st));
+  } else {
+    const int64_t v = load_int64(src, st);
+    store_double(dst, dt, dt == kDouble ? static_cast<double>(v) : int64_to_double_round_odd(v));
+  }
+}
+
+void store_scalar(void* dst, ScalarType dt, const Scalar& s) {
+  if (s.is_floating_point()) {
+    const double d = s.to_double();
+    convert_element(dst, dt, &d, kDouble);
+  } else {
+    const int64_t i = s.to_long();  // bool is 0 or 1
+    convert_element(dst, dt, &i, kLong);
+  }
+}
+
+namespace {
+
+void copy_kernel(const KernelCall& c) {
+  const Tensor& dst = c.outputs[0];
+  const Tensor& src = c.inputs[0];
+  for_each_index(dst.sizes(), [&](IntArrayRef idx) {
+    convert_element(element_ptr(dst, idx), dst.dtype(), element_ptr(src, idx), src.dtype());
+  });
+}
+
+void fill_kernel(const KernelCall& c) {
+  const Tensor& self = c.outputs[0];
+  alignas(8) char value[8];  // the value converted once, then stored everywhere
+  store_scalar(value, self.dtype(), *c.p.s0);
+  for_each_index(self.sizes(), [&](IntArrayRef idx) {
+    std::memcpy(element_ptr(self, idx), value, self.element_size());
+  });
+}
+
+}  // namespace
+
+TS_REGISTER_KERNELS(reference, copy) {
+  m.impl(OpId::copy_, kCPU, DTypeSet::all(), copy_kernel);
+  m.impl(OpId::fill_, kCPU, DTypeSet::all(), fill_kernel);
+}
+
+}  // namespace ts::reference

@@ -1,2 +1,354 @@
-// (to be written)
-#include "touchstone/ops.h"
+// Reference kernels for reductions and cumsum. See Note [Reference kernels] in common.h and
+// Note [Reduction outputs] in lib/src/ops/reduce.cpp: each output is viewed with the keepdim=true
+// shape, so output index `idx` reduces the input elements that agree with `idx` outside p.dims.
+// Floating math accumulates in double, integer sums and products in uint64 (wrapping, no UB);
+// each result is rounded once to the output dtype.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "common.h"
+
+namespace ts::reference {
+namespace {
+
+// Output `o` with the input's rank: size 1 and stride 0 at each reduced dim (a no-op when the
+// op kept its dims).
+Tensor keepdim_view(const KernelCall& c, size_t o) {
+  const Tensor& out = c.outputs[o];
+  const IntArrayRef dims = c.p.dims;
+  if (c.p.keepdim || dims.empty()) return out;
+  DimVector sizes, strides;
+  size_t j = 0;
+  for (int64_t d = 0; d < c.inputs[0].dim(); ++d) {
+    if (std::find(dims.begin(), dims.end(), d) != dims.end()) {
+      sizes.push_back(1);
+      strides.push_back(0);
+    } else {
+      sizes.push_back(out.sizes()[j]);
+      strides.push_back(out.strides()[j]);
+      ++j;
+    }
+  }
+  return make_view(out, sizes, strides, out.storage_offset());
+}
+
+// Calls f(idx, out_ptr) for every element of output `o`, idx in the keepdim=true shape.
+template <typename F>
+void for_each_output(const KernelCall& c, size_t o, F&& f) {
+  const Tensor out = keepdim_view(c, o);
+  for_each_index(out.sizes(), [&](IntArrayRef idx) { f(idx, element_ptr(out, idx)); });
+}
+
+// Calls f(in_ptr, k) for every input element reducing into output index `idx`, in row-major
+// order of the reduced dims; k counts them from 0 (the index into the flattened reduced dims).
+template <typename F>
+void for_each_reduced(const Tensor& in, IntArrayRef idx, IntArrayRef dims, F&& f) {
+  const char* base = element_ptr(in, idx);  // reduced dims of idx are 0
+  DimVector rsizes;
+  for (int64_t d : dims) rsizes.push_back(in.sizes()[d]);
+  const int64_t esize = static_cast<int64_t>(in.element_size());
+  int64_t k = 0;
+  for_each_index(rsizes, [&](IntArrayRef r) {
+    int64_t off = 0;
+    for (size_t j = 0; j < r.size(); ++j) off += r[j] * in.strides()[dims[j]];
+    f(base + off * esize, k++);
+  });
+}
+
+// The number of input elements behind each output element.
+int64_t reduced_count(const KernelCall& c) {
+  int64_t n = 1;
+  for (int64_t d : c.p.dims) n *= c.inputs[0].sizes()[d];
+  return n;
+}
+
+// Stores an int64 accumulator computed in integer (or bool) dtype ct.
+void store_accumulated(char* o, ScalarType ot, ScalarType ct, uint64_t acc) {
+  const int64_t v = static_cast<int64_t>(acc);  // modular since C++20
+  store_int64(o, ot, ct == kBool ? (v != 0) : wrap_to(ct, v));
+}
+
+// ---- sum, prod, mean ----
+
+void sum_kernel(const KernelCall& c) {
+  const Tensor& in = c.inputs[0];
+  const ScalarType it = in.dtype(), ct = c.p.compute_dtype, ot = c.outputs[0].dtype();
+  for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
+    if (is_floating_type(ct)) {
+      double acc = 0;
+      for_each_reduced(in, idx, c.p.dims,
+                       [&](const char* p, int64_t) { acc += load_as_double(p, it, ct); });
+      store_double(o, ot, round_to(ct, acc));
+    } else {
+      uint64_t acc = 0;
+      for_each_reduced(in, idx, c.p.dims, [&](const char* p, int64_t) {
+        acc += static_cast<uint64_t>(load_as_int64(p, it, ct));
+      });
+      store_accumulated(o, ot, ct, acc);
+    }
+  });
+}
+
+void prod_kernel(const KernelCall& c) {
+  const Tensor& in = c.inputs[0];
+  const ScalarType it = in.dtype(), ct = c.p.compute_dtype, ot = c.outputs[0].dtype();
+  for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
+    if (is_floating_type(ct)) {
+      double acc = 1;
+      for_each_reduced(in, idx, c.p.dims,
+                       [&](const char* p, int64_t) { acc *= load_as_double(p, it, ct); });
+      store_double(o, ot, round_to(ct, acc));
+    } else {
+      uint64_t acc = 1;
+      for_each_reduced(in, idx, c.p.dims, [&](const char* p, int64_t) {
+        acc *= static_cast<uint64_t>(load_as_int64(p, it, ct));
+      });
+      store_accumulated(o, ot, ct, acc);
+    }
+  });
+}
+
+// An empty reduction gives 0 / 0 = nan, as in PyTorch.
+void mean_kernel(const KernelCall& c) {
+  const Tensor& in = c.inputs[0];
+  const ScalarType it = in.dtype(), ct = c.p.compute_dtype, ot = c.outputs[0].dtype();
+  const double n = static_cast<double>(reduced_count(c));
+  for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
+    double acc = 0;
+    for_each_reduced(in, idx, c.p.dims,
+                     [&](const char* p, int64_t) { acc += load_as_double(p, it, ct); });
+    store_double(o, ot, round_to(ct, acc / n));
+  });
+}
+
+// ---- amax, amin, max, min, argmax, argmin ----
+
+// Note [Extremes and NaN]
+// max/min and friends propagate NaN: the first NaN wins (its index for argmax/argmin). Otherwise
+// a later value replaces the best only when strictly greater (smaller), so ties keep the first
+// occurrence. Integers (and bool) compare as int64, floating values as double.
+struct Extreme {
+  bool is_nan = false;
+  double f = 0;
+  int64_t i = 0;
+  int64_t index = -1;  // -1 until the first element is seen
+};
+
+Extreme find_extreme(const Tensor& in, IntArrayRef idx, IntArrayRef dims, bool is_max) {
+  const ScalarType it = in.dtype();
+  const bool floating = is_floating_type(it);
+  Extreme best;
+  for_each_reduced(in, idx, dims, [&](const char* p, int64_t k) {
+    if (best.is_nan) return;
+    if (floating) {
+      const double v = load_double(p, it);
+      const bool better = is_max ? v > best.f : v < best.f;
+      if (best.index < 0 || std::isnan(v) || better) {
+        best.f = v;
+        best.is_nan = std::isnan(v);
+        best.index = k;
+      }
+    } else {
+      const int64_t v = load_int64(p, it);
+      const bool better = is_max ? v > best.i : v < best.i;
+      if (best.index < 0 || better) {
+        best.i = v;
+        best.index = k;
+      }
+    }
+  });
+  return best;
+}
+
+void store_extreme(char* o, ScalarType ot, const Extreme& e, bool floating) {
+  if (floating) {
+    store_double(o, ot, e.f);
+  } else {
+    store_int64(o, ot, e.i);
+  }
+}
+
+// amax, amin, and max/min: values in outputs[0]; with a dim, indices in outputs[1].
+void extreme_values_kernel(const KernelCall& c, bool is_max) {
+  const Tensor& in = c.inputs[0];
+  const bool floating = is_floating_type(in.dtype());
+  const ScalarType ot = c.outputs[0].dtype();
+  const bool has_indices = c.outputs.size() > 1;
+  const Tensor indices = has_indices ? keepdim_view(c, 1) : Tensor();
+  for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
+    const Extreme e = find_extreme(in, idx, c.p.dims, is_max);
+    store_extreme(o, ot, e, floating);
+    if (has_indices) store_int64(element_ptr(indices, idx), kLong, e.index);
+  });
+}
+
+void argextreme_kernel(const KernelCall& c, bool is_max) {
+  const Tensor& in = c.inputs[0];
+  for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
+    store_int64(o, kLong, find_extreme(in, idx, c.p.dims, is_max).index);
+  });
+}
+
+void amax_kernel(const KernelCall& c) {
+  extreme_values_kernel(c, true);
+}
+void amin_kernel(const KernelCall& c) {
+  extreme_values_kernel(c, false);
+}
+void argmax_kernel(const KernelCall& c) {
+  argextreme_kernel(c, true);
+}
+void argmin_kernel(const KernelCall& c) {
+  argextreme_kernel(c, false);
+}
+
+// ---- var, std, norm, logsumexp ----
+
+// Two passes in double: the mean, then the squared deviations over max(0, N - correction).
+double variance(const Tensor& in, IntArrayRef idx, IntArrayRef dims, ScalarType ct,
+                double correction) {
+  const ScalarType it = in.dtype();
+  double n = 0, sum = 0;
+  for_each_reduced(in, idx, dims, [&](const char* p, int64_t) {
+    sum += load_as_double(p, it, ct);
+    n += 1;
+  });
+  const double mean = sum / n;
+  double sq = 0;
+  for_each_reduced(in, idx, dims, [&](const char* p, int64_t) {
+    const double d = load_as_double(p, it, ct) - mean;
+    sq += d * d;
+  });
+  return sq / std::max(0.0, n - correction);
+}
+
+void var_std_kernel(const KernelCall& c, bool take_sqrt) {
+  const ScalarType ct = c.p.compute_dtype, ot = c.outputs[0].dtype();
+  for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
+    const double v = variance(c.inputs[0], idx, c.p.dims, ct, c.p.d0);
+    store_double(o, ot, round_to(ct, take_sqrt ? std::sqrt(v) : v));
+  });
+}
+
+void var_kernel(const KernelCall& c) {
+  var_std_kernel(c, false);
+}
+void std_kernel(const KernelCall& c) {
+  var_std_kernel(c, true);
+}
+
+// p = 1: sum |x|; p = 2: sqrt(sum x^2); p = inf: max |x| (NaN propagates; 0 when empty).
+void norm_kernel(const KernelCall& c) {
+  const Tensor& in = c.inputs[0];
+  const ScalarType it = in.dtype(), ct = c.p.compute_dtype, ot = c.outputs[0].dtype();
+  const double pv = c.p.s0->to_double();
+  for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
+    double acc = 0;
+    for_each_reduced(in, idx, c.p.dims, [&](const char* p, int64_t) {
+      const double a = std::fabs(load_as_double(p, it, ct));
+      if (pv == 1) {
+        acc += a;
+      } else if (pv == 2) {
+        acc += a * a;
+      } else if (!std::isnan(acc) && (std::isnan(a) || a > acc)) {
+        acc = a;
+      }
+    });
+    store_double(o, ot, round_to(ct, pv == 2 ? std::sqrt(acc) : acc));
+  });
+}
+
+// log(sum exp(x - m)) + m with m the largest value; an infinite m shifts by 0 instead (so all
+// -inf gives -inf, any +inf gives +inf), and an empty reduction gives log(0) = -inf.
+void logsumexp_kernel(const KernelCall& c) {
+  const Tensor& in = c.inputs[0];
+  const ScalarType it = in.dtype(), ct = c.p.compute_dtype, ot = c.outputs[0].dtype();
+  for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
+    double m = -std::numeric_limits<double>::infinity();
+    for_each_reduced(in, idx, c.p.dims,
+                     [&](const char* p, int64_t) { m = std::fmax(m, load_as_double(p, it, ct)); });
+    const double shift = std::isfinite(m) ? m : 0.0;
+    double s = 0;
+    for_each_reduced(in, idx, c.p.dims, [&](const char* p, int64_t) {
+      s += std::exp(load_as_double(p, it, ct) - shift);
+    });
+    store_double(o, ot, round_to(ct, std::log(s) + shift));
+  });
+}
+
+// ---- all, any, cumsum ----
+
+void all_any_kernel(const KernelCall& c, bool is_all) {
+  const Tensor& in = c.inputs[0];
+  const ScalarType it = in.dtype(), ot = c.outputs[0].dtype();
+  for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
+    bool acc = is_all;
+    for_each_reduced(in, idx, c.p.dims, [&](const char* p, int64_t) {
+      acc = is_all ? (acc && load_bool(p, it)) : (acc || load_bool(p, it));
+    });
+    store_int64(o, ot, acc ? 1 : 0);
+  });
+}
+
+void all_kernel(const KernelCall& c) {
+  all_any_kernel(c, true);
+}
+void any_kernel(const KernelCall& c) {
+  all_any_kernel(c, false);
+}
+
+// Walks each line along p.dim, storing every running sum as it goes; the output may be the
+// input (cumsum_), as element k is read before it is written.
+void cumsum_kernel(const KernelCall& c) {
+  const Tensor& in = c.inputs[0];
+  const Tensor& out = c.outputs[0];
+  const ScalarType it = in.dtype(), ct = c.p.compute_dtype, ot = out.dtype();
+  const bool scalar = in.dim() == 0;
+  const int64_t d = c.p.dim;
+  DimVector lines(in.sizes());
+  if (!scalar) lines[d] = 1;
+  const int64_t len = scalar ? 1 : in.sizes()[d];
+  const int64_t in_step = scalar ? 0 : in.strides()[d] * static_cast<int64_t>(in.element_size());
+  const int64_t out_step = scalar ? 0 : out.strides()[d] * static_cast<int64_t>(out.element_size());
+  for_each_index(lines, [&](IntArrayRef idx) {
+    const char* ip = element_ptr(in, idx);
+    char* op = element_ptr(out, idx);
+    double facc = 0;
+    uint64_t iacc = 0;
+    for (int64_t k = 0; k < len; ++k, ip += in_step, op += out_step) {
+      if (is_floating_type(ct)) {
+        facc += load_as_double(ip, it, ct);
+        store_double(op, ot, round_to(ct, facc));
+      } else {
+        iacc += static_cast<uint64_t>(load_as_int64(ip, it, ct));
+        store_accumulated(op, ot, ct, iacc);
+      }
+    }
+  });
+}
+
+}  // namespace
+
+TS_REGISTER_KERNELS(reference, reduce) {
+  const DTypeSet all = DTypeSet::all();
+  const DTypeSet floating = DTypeSet::floating();
+  m.impl(OpId::sum, kCPU, all, sum_kernel);
+  m.impl(OpId::prod, kCPU, all, prod_kernel);
+  m.impl(OpId::mean, kCPU, floating, mean_kernel);
+  m.impl(OpId::amax, kCPU, all, amax_kernel);
+  m.impl(OpId::amin, kCPU, all, amin_kernel);
+  m.impl(OpId::max, kCPU, all, amax_kernel);
+  m.impl(OpId::min, kCPU, all, amin_kernel);
+  m.impl(OpId::argmax, kCPU, all - DTypeSet{kBool}, argmax_kernel);
+  m.impl(OpId::argmin, kCPU, all - DTypeSet{kBool}, argmin_kernel);
+  m.impl(OpId::var, kCPU, floating, var_kernel);
+  m.impl(OpId::std, kCPU, floating, std_kernel);
+  m.impl(OpId::norm, kCPU, floating, norm_kernel);
+  m.impl(OpId::logsumexp, kCPU, floating, logsumexp_kernel);
+  m.impl(OpId::all, kCPU, all, all_kernel);
+  m.impl(OpId::any, kCPU, all, any_kernel);
+  m.impl(OpId::cumsum, kCPU, all, cumsum_kernel);
+}
+
+}  // namespace ts::reference

@@ -26,6 +26,8 @@ struct Registry {
   std::array<std::array<std::array<KernelEntry, kMaxKernelSets>, kNumDeviceTypes>, kNumOps> table{};
   std::vector<std::string> set_names;
   std::mutex mutex;
+  // Never reallocated, so the views kernel_set_name() returns stay valid.
+  Registry() { set_names.reserve(kMaxKernelSets); }
 };
 
 Registry& registry() {
@@ -82,6 +84,7 @@ std::optional<KernelSetId> find_kernel_set(std::string_view name) {
 
 std::string_view kernel_set_name(KernelSetId id) {
   Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
   TS_CHECK(id >= 0 && static_cast<size_t>(id) < r.set_names.size(), "unknown kernel set id ",
            static_cast<int>(id));
   return r.set_names[id];
@@ -114,11 +117,44 @@ void register_kernel(KernelSetId set, OpId op, DeviceType device, DTypeSet dtype
   TS_CHECK(op_info(op).kind == OpKind::Kernel, "register_kernel: ", op_info(op).name,
            " is a composite op and takes no kernels");
   std::lock_guard<std::mutex> lock(r.mutex);
+  TS_CHECK(set >= 0 && static_cast<size_t>(set) < r.set_names.size(),
+           "register_kernel: unknown kernel set id ", static_cast<int>(set));
   r.table[static_cast<int>(op)][static_cast<int>(device)][set] = {fn, dtypes};
 }
 
 KernelEntry get_kernel(OpId op, DeviceType device, KernelSetId set) {
+  TS_CHECK(set >= 0 && set < kMaxKernelSets, "get_kernel: unknown kernel set id ",
+           static_cast<int>(set));
   return registry().table[static_cast<int>(op)][static_cast<int>(device)][set];
+}
+
+// Note [Composite parts]
+// A composite has no kernels of its own; it runs wherever the kernel ops it calls run. This
+// table names those ops so `touchstone ops` and the harnesses can say which dtypes a set covers.
+ArrayRef<OpId> composite_parts(OpId op) {
+  using enum OpId;
+  static const std::vector<OpId> none;
+  static const std::vector<std::pair<OpId, std::vector<OpId>>> parts = {
+      {zeros, {fill_}},        {ones, {fill_}},          {full, {fill_}},
+      {zeros_like, {fill_}},   {ones_like, {fill_}},     {full_like, {fill_}},
+      {rand_like, {rand}},     {randn_like, {randn}},    {clone, {copy_}},
+      {contiguous, {copy_}},   {to, {copy_}},            {zero_, {fill_}},
+      {cross_entropy, {log_softmax, nll_loss}},          {linear, {mm, add}},
+      {matmul, {mm, bmm, dot, mv}},                      {dropout, {rand, mul}},
+      {stack, {cat}}};
+  for (const auto& [composite, ops] : parts) {
+    if (composite == op) return ops;
+  }
+  return none;
+}
+
+DTypeSet supported_dtypes(OpId op, DeviceType device, KernelSetId set) {
+  if (op_info(op).kind == OpKind::Kernel) return get_kernel(op, device, set).dtypes;
+  DTypeSet s = DTypeSet::all();
+  for (OpId part : composite_parts(op)) {
+    s = DTypeSet::from_bits(s.bits() & supported_dtypes(part, device, set).bits());
+  }
+  return s;
 }
 
 KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device) {
@@ -132,8 +168,12 @@ KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device) {
   return e.fn;
 }
 
+AutogradSlot detail::autograd_slot = nullptr;
+
+void set_autograd_slot(AutogradSlot slot) { detail::autograd_slot = slot; }
+
 void dispatch(const KernelCall& call, Device device) {
-  lookup_kernel(call.op, call.p.compute_dtype, device)(call);
+  run_kernel(lookup_kernel(call.op, call.p.compute_dtype, device), call);
 }
 
 std::vector<std::string> load_kernel_set(const std::string& path) {

@@ -88,10 +88,31 @@ struct KernelEntry {
 };
 void register_kernel(KernelSetId set, OpId op, DeviceType device, DTypeSet dtypes, KernelFn fn);
 KernelEntry get_kernel(OpId op, DeviceType device, KernelSetId set);
+// The dtypes `set` runs `op` in on `device`: a kernel op's registered dtypes; for a composite,
+// the intersection over the kernel ops it is built from (see Note [Composite parts]).
+DTypeSet supported_dtypes(OpId op, DeviceType device, KernelSetId set);
+// The kernel ops a composite is built from (empty for kernel ops and pure allocations).
+ArrayRef<OpId> composite_parts(OpId op);
 
 // The active set's kernel for (op, dtype, device); throws naming all four when there is none.
 KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device);
-// lookup_kernel + call: for meta functions with nothing to do between the two.
+// Note [Autograd slot]
+// Meta functions never call a kernel directly: run_kernel does, so that autograd (a slot above
+// every kernel set) can record a graph node around any kernel call when a tensor requires grad.
+// With the slot empty, run_kernel is one predictable branch and the call.
+using AutogradSlot = void (*)(KernelFn fn, const KernelCall& call);
+void set_autograd_slot(AutogradSlot slot);
+namespace detail {
+extern AutogradSlot autograd_slot;
+}
+inline void run_kernel(KernelFn fn, const KernelCall& call) {
+  if (detail::autograd_slot != nullptr) [[unlikely]] {
+    detail::autograd_slot(fn, call);
+  } else {
+    fn(call);
+  }
+}
+// lookup_kernel + run_kernel: for meta functions with nothing to do between the two.
 void dispatch(const KernelCall& call, Device device);
 
 // Loads a plug-in shared library and runs its registration (see TS_PLUGIN_INIT); returns the

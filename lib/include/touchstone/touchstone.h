@@ -4,5 +4,6 @@
 #include "touchstone/dispatch.h"
 #include "touchstone/ops.h"
 #include "touchstone/promotion.h"
+#include "touchstone/random.h"
 #include "touchstone/tensor.h"
 #include "touchstone/version.h"

@@ -1,7 +1,7 @@
 // Binary elementwise ops: meta (promotion, broadcasting, checks) for every variant.
-// Params: s0 = alpha (add, sub); mode = rounding mode for div (see RoundingMode).
-#include "touchstone/ops.h"
+// Params: s0 = alpha (add, sub); mode = div's rounding mode (0 true division, 1 trunc, 2 floor).
 #include "meta.h"
+#include "touchstone/ops.h"
 
 namespace ts {
 namespace {
@@ -62,8 +62,9 @@ Tensor add_sub(OpId op, Variant v, const Tensor& out, const Tensor& a, const Ten
   TS_CHECK(a.defined() && b.defined(), name, ": expected defined tensors");
   const ScalarType common = result_type(a, b);
   if (op == OpId::sub) {
-    TS_CHECK(common != kBool, "sub: Subtraction, the `-` operator, with two bool tensors is not "
-                              "supported. Use the `^` or `logical_xor()` operator instead.");
+    TS_CHECK(common != kBool,
+             "sub: Subtraction, the `-` operator, with two bool tensors is not "
+             "supported. Use the `^` or `logical_xor()` operator instead.");
   }
   check_alpha(name, common, alpha);
   OpParams p;
@@ -89,7 +90,16 @@ Tensor div_impl(Variant v, const Tensor& out, const Tensor& a, const Tensor& b,
   return meta::elementwise(spec, v, out, inputs, p);
 }
 
-Tensor ws(const Scalar& s) { return wrapped_scalar_tensor(s); }
+Tensor ws(const Scalar& s) {
+  return wrapped_scalar_tensor(s);
+}
+
+void check_pow_scalar_exponent(const Tensor& self, const Scalar& exponent) {
+  meta::check_defined("pow", self, "self");
+  TS_CHECK(!(is_integral_type(self.dtype(), /*include_bool=*/true) &&
+             exponent.is_integral(/*include_bool=*/true) && exponent.to_long() < 0),
+           "pow: Integers to negative integer powers are not allowed.");
+}
 
 }  // namespace
 
@@ -159,36 +169,51 @@ Tensor& Tensor::div_(const Tensor& other, std::optional<std::string_view> mode) 
   div_impl(Variant::InPlace, {}, *this, other, mode);
   return const_cast<Tensor&>(*this);
 }
-Tensor Tensor::div(const Tensor& other) const { return ts::div(*this, other); }
-Tensor Tensor::div(const Scalar& other) const { return ts::div(*this, other); }
-Tensor& Tensor::div_(const Tensor& other) const { return div_(other, std::nullopt); }
-Tensor& Tensor::div_(const Scalar& other) const { return div_(ws(other), std::nullopt); }
+Tensor Tensor::div(const Tensor& other) const {
+  return ts::div(*this, other);
+}
+Tensor Tensor::div(const Scalar& other) const {
+  return ts::div(*this, other);
+}
+Tensor& Tensor::div_(const Tensor& other) const {
+  return div_(other, std::nullopt);
+}
+Tensor& Tensor::div_(const Scalar& other) const {
+  return div_(ws(other), std::nullopt);
+}
 
 // The remaining binary ops differ only in their spec: functional, out=, method, in-place.
-#define TS_DEFINE_BINARY(name, has_inplace)                                              \
-  Tensor name(const Tensor& self, const Tensor& other) {                                 \
-    return binary(OpId::name, Variant::Functional, {}, self, other);                     \
-  }                                                                                      \
-  Tensor name(const Tensor& self, const Scalar& other) { return name(self, ws(other)); } \
-  Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other) {       \
-    binary(OpId::name, Variant::Out, out, self, other);                                  \
-    return const_cast<Tensor&>(out);                                                     \
-  }                                                                                      \
-  Tensor Tensor::name(const Tensor& other) const { return ts::name(*this, other); }      \
+#define TS_DEFINE_BINARY(name, has_inplace)                                        \
+  Tensor name(const Tensor& self, const Tensor& other) {                           \
+    return binary(OpId::name, Variant::Functional, {}, self, other);               \
+  }                                                                                \
+  Tensor name(const Tensor& self, const Scalar& other) {                           \
+    return name(self, ws(other));                                                  \
+  }                                                                                \
+  Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other) { \
+    binary(OpId::name, Variant::Out, out, self, other);                            \
+    return const_cast<Tensor&>(out);                                               \
+  }                                                                                \
+  Tensor Tensor::name(const Tensor& other) const {                                 \
+    return ts::name(*this, other);                                                 \
+  }                                                                                \
   TS_DEFINE_BINARY_INPLACE_##has_inplace(name)
 
 #define TS_DEFINE_BINARY_INPLACE_0(name)
-#define TS_DEFINE_BINARY_INPLACE_1(name)                                               \
-  Tensor Tensor::name(const Scalar& other) const { return ts::name(*this, other); }    \
-  Tensor& Tensor::name##_(const Tensor& other) const {                                 \
-    binary(OpId::name, Variant::InPlace, {}, *this, other);                            \
-    return const_cast<Tensor&>(*this);                                                 \
-  }                                                                                    \
-  Tensor& Tensor::name##_(const Scalar& other) const { return name##_(ws(other)); }
+#define TS_DEFINE_BINARY_INPLACE_1(name)                    \
+  Tensor Tensor::name(const Scalar& other) const {          \
+    return ts::name(*this, other);                          \
+  }                                                         \
+  Tensor& Tensor::name##_(const Tensor& other) const {      \
+    binary(OpId::name, Variant::InPlace, {}, *this, other); \
+    return const_cast<Tensor&>(*this);                      \
+  }                                                         \
+  Tensor& Tensor::name##_(const Scalar& other) const {      \
+    return name##_(ws(other));                              \
+  }
 
 TS_DEFINE_BINARY(mul, 1)
 TS_DEFINE_BINARY(remainder, 1)
-TS_DEFINE_BINARY(pow, 1)
 TS_DEFINE_BINARY(maximum, 0)
 TS_DEFINE_BINARY(minimum, 0)
 TS_DEFINE_BINARY(atan2, 1)
@@ -207,18 +232,63 @@ TS_DEFINE_BINARY(bitwise_xor, 1)
 #undef TS_DEFINE_BINARY_INPLACE_0
 #undef TS_DEFINE_BINARY_INPLACE_1
 
+// pow: only the Tensor-Scalar overload rejects a negative integer exponent of an integral
+// base (NumPy's rule, as ATen); Tensor-Tensor computes it (see Note [Integer pow]).
+Tensor pow(const Tensor& self, const Tensor& exponent) {
+  return binary(OpId::pow, Variant::Functional, {}, self, exponent);
+}
+Tensor pow(const Tensor& self, const Scalar& exponent) {
+  check_pow_scalar_exponent(self, exponent);
+  return pow(self, ws(exponent));
+}
+Tensor& pow_out(const Tensor& out, const Tensor& self, const Tensor& exponent) {
+  binary(OpId::pow, Variant::Out, out, self, exponent);
+  return const_cast<Tensor&>(out);
+}
 Tensor pow(const Scalar& self, const Tensor& exponent) {
   return binary(OpId::pow, Variant::Functional, {}, ws(self), exponent);
 }
+Tensor Tensor::pow(const Tensor& exponent) const {
+  return ts::pow(*this, exponent);
+}
+Tensor Tensor::pow(const Scalar& exponent) const {
+  return ts::pow(*this, exponent);
+}
+Tensor& Tensor::pow_(const Tensor& exponent) const {
+  binary(OpId::pow, Variant::InPlace, {}, *this, exponent);
+  return const_cast<Tensor&>(*this);
+}
+Tensor& Tensor::pow_(const Scalar& exponent) const {
+  check_pow_scalar_exponent(*this, exponent);
+  return pow_(ws(exponent));
+}
 
-Tensor operator-(const Tensor& a) { return neg(a); }
-Tensor operator+(const Tensor& a, const Tensor& b) { return add(a, b); }
-Tensor operator-(const Tensor& a, const Tensor& b) { return sub(a, b); }
-Tensor operator*(const Tensor& a, const Tensor& b) { return mul(a, b); }
-Tensor operator/(const Tensor& a, const Tensor& b) { return div(a, b); }
-Tensor operator+(const Tensor& a, const Scalar& b) { return add(a, b); }
-Tensor operator-(const Tensor& a, const Scalar& b) { return sub(a, b); }
-Tensor operator*(const Tensor& a, const Scalar& b) { return mul(a, b); }
-Tensor operator/(const Tensor& a, const Scalar& b) { return div(a, b); }
+Tensor operator-(const Tensor& a) {
+  return neg(a);
+}
+Tensor operator+(const Tensor& a, const Tensor& b) {
+  return add(a, b);
+}
+Tensor operator-(const Tensor& a, const Tensor& b) {
+  return sub(a, b);
+}
+Tensor operator*(const Tensor& a, const Tensor& b) {
+  return mul(a, b);
+}
+Tensor operator/(const Tensor& a, const Tensor& b) {
+  return div(a, b);
+}
+Tensor operator+(const Tensor& a, const Scalar& b) {
+  return add(a, b);
+}
+Tensor operator-(const Tensor& a, const Scalar& b) {
+  return sub(a, b);
+}
+Tensor operator*(const Tensor& a, const Scalar& b) {
+  return mul(a, b);
+}
+Tensor operator/(const Tensor& a, const Scalar& b) {
+  return div(a, b);
+}
 
 }  // namespace ts

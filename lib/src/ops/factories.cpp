@@ -1,2 +1,309 @@
-// (to be written)
+// Factories: fills (zeros, ones, full and the *_like forms), tensors from values, and meta for the
+// kernel factories (arange, linspace, eye, rand, randn, randint).
+// Params (compute_dtype is always the output dtype; the output is a fresh contiguous tensor):
+//   arange:   s0 = start, s2 = step, s1 = end (unused by kernels: the size is the output's).
+//             Integral dtypes get int64 Scalars (truncated, as ATen), floating ones doubles.
+//   linspace: s0 = start, s1 = end (as given), i0 = steps.
+//   eye:      nothing (n and m are the output's sizes).
+//   rand, randn: seed, offset (see Note [Philox streams] in touchstone/random.h).
+//   randint:  i0 = low, i1 = high, seed, offset.
+#include <cmath>
+#include <limits>
+
+#include "meta.h"
+#include "touchstone/dispatch_macros.h"
 #include "touchstone/ops.h"
+#include "touchstone/random.h"
+
+namespace ts {
+namespace {
+
+constexpr DTypeSet kNumeric = DTypeSet::all() - DTypeSet{kBool};
+
+// Checks, looks the kernel up, allocates, reserves Philox counters when `random`, then runs it.
+// Nothing is allocated or reserved when a check or the lookup fails.
+Tensor run_factory(OpId op, IntArrayRef shape, ScalarType dtype, Device device, OpParams& p,
+                   bool random = false) {
+  const char* name = op_info(op).name.data();
+  for (int64_t s : shape) {
+    TS_CHECK(s >= 0, name, ": Trying to create tensor with negative dimension ", s, ": ", shape);
+  }
+  p.compute_dtype = dtype;
+  const KernelFn fn = lookup_kernel(op, dtype, device);
+  Tensor out = empty(shape, TensorOptions(dtype).device(device));
+  if (random) {
+    const PhiloxState s = reserve_philox_counters(static_cast<uint64_t>(out.numel()));
+    p.seed = s.seed;
+    p.offset = s.offset;
+  }
+  run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&out, 1), {}, p});
+  return out;
+}
+
+// The options of a *_like factory, as empty_like resolves them.
+TensorOptions like_options(const Tensor& self, const std::optional<TensorOptions>& options) {
+  TensorOptions o = self.options();
+  if (options && options->has_dtype()) o = o.dtype(options->dtype());
+  if (options) o = o.device(options->device());
+  return o;
+}
+
+Tensor filled(Tensor t, const Scalar& value) {
+  t.fill_(value);
+  return t;
+}
+
+// ---- arange ----
+
+// A bound truncated to int64 for an integral dtype (as ATen's Scalar::to<int64_t>); doubles
+// outside int64 are refused before the conversion could overflow.
+int64_t arange_bound(const Scalar& s, const Scalar& start, const Scalar& end) {
+  if (!s.is_floating_point()) return s.to_long();
+  const double v = s.to_double();
+  TS_CHECK(v >= -9223372036854775808.0 && v < 9223372036854775808.0,
+           "arange: unsupported range: ", start, " -> ", end);
+  return static_cast<int64_t>(v);
+}
+
+// Note [arange size]
+// As current ATen: the bounds are checked in double; the size is ceil((end - start) / step),
+// counted exactly in integers when start, end and step are all integral (int64 has more
+// precision than double), else in double. The values are start + i * step in double, or for an
+// integral dtype in int64 with each bound truncated first, so a fractional step must not
+// truncate to 0 there (ATen would repeat start; we refuse, as ATen's int64 path does).
+int64_t arange_size_int64(int64_t start, int64_t end, int64_t step) {
+  const bool up = step > 0;
+  const uint64_t diff = up ? static_cast<uint64_t>(end) - static_cast<uint64_t>(start)
+                           : static_cast<uint64_t>(start) - static_cast<uint64_t>(end);
+  const uint64_t astep = up ? static_cast<uint64_t>(step) : 0 - static_cast<uint64_t>(step);
+  const uint64_t n = diff / astep + (diff % astep != 0 ? 1 : 0);
+  TS_CHECK(n <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max()),
+           "arange: invalid size, possible overflow?");
+  return static_cast<int64_t>(n);
+}
+
+}  // namespace
+
+Tensor zeros(IntArrayRef size, TensorOptions options) {
+  return filled(empty(size, options), 0);
+}
+
+Tensor ones(IntArrayRef size, TensorOptions options) {
+  return filled(empty(size, options), 1);
+}
+
+Tensor full(IntArrayRef size, const Scalar& fill_value, TensorOptions options) {
+  if (!options.has_dtype()) {
+    options = options.dtype(fill_value.is_bool()            ? kBool
+                            : fill_value.is_integral(false) ? kLong
+                                                            : kDefaultDtype);
+  }
+  return filled(empty(size, options), fill_value);
+}
+
+// Unlike full(), scalar_tensor's dtype defaults to the default float dtype (as in PyTorch).
+Tensor scalar_tensor(const Scalar& value, TensorOptions options) {
+  return filled(empty({}, options), value);
+}
+
+Tensor zeros_like(const Tensor& self, std::optional<TensorOptions> options) {
+  return filled(empty_like(self, options), 0);
+}
+
+Tensor ones_like(const Tensor& self, std::optional<TensorOptions> options) {
+  return filled(empty_like(self, options), 1);
+}
+
+Tensor full_like(const Tensor& self, const Scalar& fill_value,
+                 std::optional<TensorOptions> options) {
+  return filled(empty_like(self, options), fill_value);
+}
+
+Tensor arange(const Scalar& end, TensorOptions options) {
+  return arange(0, end, 1, options);
+}
+
+Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, TensorOptions options) {
+  const bool all_integral =
+      start.is_integral(true) && end.is_integral(true) && step.is_integral(true);
+  const ScalarType dtype = options.dtype_or(all_integral ? kLong : kDefaultDtype);
+  meta::check_dtype_supported("arange", dtype, kNumeric);
+  const double dstart = start.to_double(), dend = end.to_double(), dstep = step.to_double();
+  TS_CHECK(dstep > 0 || dstep < 0, "arange: step must be nonzero");
+  TS_CHECK(std::isfinite(dstart) && std::isfinite(dend), "arange: unsupported range: ", start,
+           " -> ", end);
+  TS_CHECK((dstep > 0 && dend >= dstart) || (dstep < 0 && dend <= dstart),
+           "arange: upper bound and larger bound inconsistent with step sign");
+  int64_t size = 0;  // see Note [arange size]
+  if (all_integral) {
+    size = arange_size_int64(start.to_long(), end.to_long(), step.to_long());
+  } else {
+    const double size_d = std::ceil((dend - dstart) / dstep);
+    TS_CHECK(size_d >= 0 && size_d < 9223372036854775808.0,
+             "arange: invalid size, possible overflow?");
+    size = static_cast<int64_t>(size_d);
+  }
+  OpParams p;
+  if (is_integral_type(dtype, false)) {
+    p.s0 = arange_bound(start, start, end);
+    p.s1 = arange_bound(end, start, end);
+    p.s2 = arange_bound(step, start, end);
+    TS_CHECK(p.s2->to_long() != 0, "arange: step must be nonzero");
+  } else {
+    p.s0 = dstart;
+    p.s1 = dend;
+    p.s2 = dstep;
+  }
+  return run_factory(OpId::arange, {size}, dtype, options.device(), p);
+}
+
+Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOptions options) {
+  TS_CHECK(steps >= 0, "linspace: number of steps must be non-negative, but got ", steps);
+  const ScalarType dtype = options.dtype();
+  meta::check_dtype_supported("linspace", dtype, kNumeric);
+  OpParams p;
+  p.s0 = start;
+  p.s1 = end;
+  p.i0 = steps;
+  return run_factory(OpId::linspace, {steps}, dtype, options.device(), p);
+}
+
+Tensor eye(int64_t n, TensorOptions options) {
+  return eye(n, n, options);
+}
+
+Tensor eye(int64_t n, int64_t m, TensorOptions options) {
+  TS_CHECK(n >= 0, "eye: n must be greater or equal to 0, got ", n);
+  TS_CHECK(m >= 0, "eye: m must be greater or equal to 0, got ", m);
+  OpParams p;
+  return run_factory(OpId::eye, {n, m}, options.dtype(), options.device(), p);
+}
+
+// ---- tensor(values) ----
+namespace {
+
+// One value converted to the output type; integral outputs reject values they cannot hold
+// (ATen's "value cannot be converted to type ... without overflow").
+template <typename Out, typename In>
+Out convert_value(In v, ScalarType dtype) {
+  if constexpr (std::is_same_v<Out, bool>) {
+    return v != In(0);
+  } else if constexpr (std::is_integral_v<Out>) {
+    bool ok;
+    if constexpr (std::is_floating_point_v<In>) {
+      const double t = std::trunc(static_cast<double>(v));
+      ok = t >= static_cast<double>(std::numeric_limits<Out>::lowest()) &&
+           t < static_cast<double>(std::numeric_limits<Out>::max()) + 1.0;
+    } else {
+      const int64_t i = static_cast<int64_t>(v);
+      ok = i >= static_cast<int64_t>(std::numeric_limits<Out>::lowest()) &&
+           (i < 0 ||
+            static_cast<uint64_t>(i) <= static_cast<uint64_t>(std::numeric_limits<Out>::max()));
+    }
+    TS_CHECK(ok, "tensor: value cannot be converted to type ", dtype, " without overflow");
+    return static_cast<Out>(v);
+  } else if constexpr (std::is_same_v<Out, Half> || std::is_same_v<Out, BFloat16>) {
+    return Out(static_cast<float>(v));
+  } else {
+    return static_cast<Out>(v);
+  }
+}
+
+template <typename T>
+Tensor tensor_from(ArrayRef<T> values, TensorOptions options, ScalarType inferred) {
+  const ScalarType dtype = options.dtype_or(inferred);
+  const int64_t n = static_cast<int64_t>(values.size());
+  Tensor cpu = empty({n}, dtype);
+  TS_DISPATCH_ALL_DTYPES(dtype, "tensor", [&] {
+    scalar_t* out = static_cast<scalar_t*>(cpu.data_ptr());
+    for (size_t i = 0; i < values.size(); ++i) out[i] = convert_value<scalar_t>(values[i], dtype);
+  });
+  if (options.device().is_cpu()) return cpu;
+  Tensor t = empty({n}, TensorOptions(dtype).device(options.device()));
+  t.copy_(cpu);
+  return t;
+}
+
+}  // namespace
+
+Tensor tensor(ArrayRef<double> values, TensorOptions options) {
+  return tensor_from(values, options, kDefaultDtype);
+}
+Tensor tensor(ArrayRef<float> values, TensorOptions options) {
+  return tensor_from(values, options, kDefaultDtype);
+}
+Tensor tensor(ArrayRef<int64_t> values, TensorOptions options) {
+  return tensor_from(values, options, kLong);
+}
+Tensor tensor(ArrayRef<int> values, TensorOptions options) {
+  return tensor_from(values, options, kLong);
+}
+Tensor tensor(ArrayRef<bool> values, TensorOptions options) {
+  return tensor_from(values, options, kBool);
+}
+
+// ---- random ----
+
+Tensor rand(IntArrayRef size, TensorOptions options) {
+  meta::check_dtype_supported("rand", options.dtype(), DTypeSet::floating());
+  OpParams p;
+  return run_factory(OpId::rand, size, options.dtype(), options.device(), p, /*random=*/true);
+}
+
+Tensor randn(IntArrayRef size, TensorOptions options) {
+  meta::check_dtype_supported("randn", options.dtype(), DTypeSet::floating());
+  OpParams p;
+  return run_factory(OpId::randn, size, options.dtype(), options.device(), p, /*random=*/true);
+}
+
+namespace {
+
+// ATen's check_from_to_in_range: low and high - 1 must be values of the dtype; for floating
+// dtypes, within +-2^digits, where every integer is exact (ATen warns; we refuse).
+void check_randint_bounds(int64_t low, int64_t high, ScalarType dtype) {
+  const int64_t last = high - 1;  // high > low, so no overflow
+  if (is_floating_type(dtype)) {
+    const int digits = dtype == kHalf ? 11 : dtype == kBFloat16 ? 8 : dtype == kFloat ? 24 : 53;
+    const int64_t lim = int64_t{1} << digits;
+    for (auto [v, name] : {std::pair{low, "from"}, std::pair{last, "to - 1"}}) {
+      TS_CHECK(v >= -lim && v <= lim, "randint: ", name, " is out of bounds [-(2^", digits, "), 2^",
+               digits, "]. Due to precision limitations ", dtype,
+               " can support discrete uniform distribution only within this range.");
+    }
+    return;
+  }
+  const auto [min, max] = TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(dtype, "randint", [] {
+    return std::pair{static_cast<int64_t>(std::numeric_limits<scalar_t>::lowest()),
+                     static_cast<int64_t>(std::numeric_limits<scalar_t>::max())};
+  });
+  TS_CHECK(low >= min && low <= max, "randint: from is out of bounds for ", dtype);
+  TS_CHECK(last >= min && last <= max, "randint: to - 1 is out of bounds for ", dtype);
+}
+
+}  // namespace
+
+Tensor randint(int64_t low, int64_t high, IntArrayRef size, TensorOptions options) {
+  const ScalarType dtype = options.dtype_or(kLong);
+  TS_CHECK(low < high, "randint: random_ expects 'from' to be less than 'to', but got from=", low,
+           " >= to=", high);
+  check_randint_bounds(low, high, dtype);
+  OpParams p;
+  p.i0 = low;
+  p.i1 = high;
+  return run_factory(OpId::randint, size, dtype, options.device(), p, /*random=*/true);
+}
+
+Tensor randint(int64_t high, IntArrayRef size, TensorOptions options) {
+  return randint(0, high, size, options);
+}
+
+// The *_like random factories give a contiguous tensor of self's shape.
+Tensor rand_like(const Tensor& self, std::optional<TensorOptions> options) {
+  return rand(self.sizes(), like_options(self, options));
+}
+
+Tensor randn_like(const Tensor& self, std::optional<TensorOptions> options) {
+  return randn(self.sizes(), like_options(self, options));
+}
+
+}  // namespace ts

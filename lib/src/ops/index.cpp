@@ -1,2 +1,314 @@
-// (to be written)
+// Indexing and joining: index_select, gather, scatter_add, cat (kernels) and stack (composite).
+// KernelCall and OpParams, per op (compute_dtype is always the result's dtype):
+//   index_select: inputs {self, index}; dim = the wrapped dim (0 for a 0-dim self).
+//   gather:       inputs {self, index}; dim = the wrapped dim.
+//   scatter_add:  inputs {self, index, src}; dim = the wrapped dim. The output starts as self.
+//   cat:          inputs = the tensors that take part, in order (legacy empty 1-D tensors of
+//                 size [0] are left out); dim = the wrapped dim.
+// Index values are checked here (see Note [Index bounds]), so kernels may trust them.
+#include <string>
+
+#include "meta.h"
 #include "touchstone/ops.h"
+
+namespace ts {
+namespace {
+
+using meta::Variant;
+
+// Note [Index bounds]
+// An out-of-range index is an argument error like any other, so meta reads the index values
+// and rejects them before anything is allocated or written: a failing call leaves every
+// tensor untouched, and kernels never bounds-check. (Index tensors on another device will need
+// a copy to the host here.)
+template <typename F>
+void for_each_index_value(const char* op, const Tensor& index, F&& f) {
+  TS_CHECK(index.is_cpu(), op, ": index values can only be checked for CPU tensors, got ",
+           index.device());
+  DimVector idx(static_cast<size_t>(index.dim()), 0);
+  for (int64_t s : index.sizes()) {
+    if (s == 0) return;
+  }
+  const char* base = static_cast<const char*>(index.data_ptr());
+  const int64_t esize = static_cast<int64_t>(index.element_size());
+  while (true) {
+    int64_t off = 0;
+    for (int64_t d = 0; d < index.dim(); ++d) off += idx[d] * index.strides()[d];
+    const char* p = base + off * esize;
+    f(index.dtype() == kLong ? *reinterpret_cast<const int64_t*>(p)
+                             : static_cast<int64_t>(*reinterpret_cast<const int32_t*>(p)));
+    int64_t d = index.dim() - 1;
+    for (; d >= 0; --d) {
+      if (++idx[d] < index.sizes()[d]) break;
+      idx[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+// First and one-past-last byte a tensor's elements can touch.
+std::pair<const char*, const char*> byte_range(const Tensor& t) {
+  const char* p = static_cast<const char*>(t.data_ptr());
+  int64_t lo = 0, hi = 0;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    const int64_t span = (t.sizes()[d] - 1) * t.strides()[d];
+    (span < 0 ? lo : hi) += span;
+  }
+  const int64_t es = static_cast<int64_t>(t.element_size());
+  return {p + lo * es, p + (hi + 1) * es};
+}
+
+// ATen's assert_no_overlap: the written-to tensor may not share any memory with the input
+// (not even all of it, as in-place ops may); dense layouts are judged by their byte ranges.
+void check_no_overlap(const char* op, const Tensor& out, const Tensor& in) {
+  if (out.numel() == 0 || in.numel() == 0 || out.storage().get() != in.storage().get()) return;
+  if (!out.is_non_overlapping_and_dense() || !in.is_non_overlapping_and_dense()) return;
+  const auto [a0, a1] = byte_range(out);
+  const auto [b0, b1] = byte_range(in);
+  TS_CHECK(a1 <= b0 || b1 <= a0, op,
+           ": unsupported operation: some elements of the input tensor and the written-to tensor "
+           "refer to a single memory location. Please clone() the tensor before performing the "
+           "operation.");
+}
+
+// Everything between the checks and the kernel: dtype, kernel lookup, output, overlap, call.
+// For InPlace the output is inputs[0]. `no_overlap` lists inputs the output may not touch.
+Tensor run(const char* op_name, OpId op, Variant v, const Tensor& out, IntArrayRef shape,
+           ScalarType dtype, Device device, TensorList inputs, TensorList no_overlap, OpParams& p) {
+  p.compute_dtype = dtype;
+  if (v == Variant::Out) {
+    meta::check_out(op_name, out, shape, dtype);
+    for (const Tensor& in : no_overlap) check_no_overlap(op_name, out, in);
+  } else if (v == Variant::InPlace) {
+    meta::check_no_internal_overlap(op_name, inputs[0]);
+    for (const Tensor& in : no_overlap) check_no_overlap(op_name, inputs[0], in);
+  }
+  const KernelFn fn = lookup_kernel(op, dtype, device);  // before anything is written
+  const Tensor result = v == Variant::InPlace
+                            ? inputs[0]
+                            : meta::prepare_output(op_name, v, out, shape, dtype, device, inputs);
+  run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&result, 1), inputs, p});
+  return result;
+}
+
+// Sizes as ATen's ensure_nonempty_*: a 0-dim tensor counts as 1-D of size 1.
+int64_t nonempty_dim(const Tensor& t) {
+  return t.dim() == 0 ? 1 : t.dim();
+}
+int64_t nonempty_size(const Tensor& t, int64_t d) {
+  return t.dim() == 0 ? 1 : t.sizes()[d];
+}
+
+Tensor index_select_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim,
+                         const Tensor& index) {
+  meta::check_defined("index_select", self, "self");
+  meta::check_defined("index_select", index, "index");
+  OpParams p;
+  p.dim = wrap_dim(dim, self.dim(), "index_select");
+  TS_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  TS_CHECK(index.dtype() == kLong || index.dtype() == kInt,
+           "index_select(): Expected dtype int32 or int64 for index");
+  const int64_t n = index.numel();
+  TS_CHECK(self.dim() > 0 || n == 1, "index_select(): Index to scalar can have only 1 value, got ",
+           n, " value(s)");
+  const int64_t size = nonempty_size(self, p.dim);
+  for_each_index_value("index_select", index, [&](int64_t i) {
+    TS_CHECK(i >= 0 && i < size, "index_select(): index out of range in self");
+  });
+  DimVector shape(self.sizes());
+  if (self.dim() > 0) shape[p.dim] = n;
+  const Tensor inputs[] = {self, index};
+  const Device device = meta::common_device("index_select", inputs);
+  return run("index_select", OpId::index_select, v, out, shape, self.dtype(), device, inputs,
+             inputs, p);
+}
+
+Tensor gather_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim,
+                   const Tensor& index) {
+  meta::check_defined("gather", self, "self");
+  meta::check_defined("gather", index, "index");
+  OpParams p;
+  p.dim = wrap_dim(dim, self.dim(), "gather");
+  TS_CHECK(index.dtype() == kLong, "gather(): Expected dtype int64 for index");
+  if (index.numel() != 0) {  // as ATen, an empty index skips the shape checks
+    TS_CHECK(nonempty_dim(self) == nonempty_dim(index),
+             "gather(): Index tensor must have the same number of dimensions as input tensor");
+    for (int64_t d = 0; d < nonempty_dim(self); ++d) {
+      TS_CHECK(d == p.dim || nonempty_size(index, d) <= nonempty_size(self, d),
+               "gather(): Size does not match at dimension ", d, " expected index ", index.sizes(),
+               " to be no larger than self ", self.sizes(), " apart from dimension ", p.dim);
+    }
+  }
+  const int64_t size = nonempty_size(self, p.dim);
+  for_each_index_value("gather", index, [&](int64_t i) {
+    TS_CHECK(i >= 0 && i < size, "gather(): index ", i, " is out of bounds for dimension ", p.dim,
+             " with size ", size);
+  });
+  const Tensor inputs[] = {self, index};
+  const Device device = meta::common_device("gather", inputs);
+  return run("gather", OpId::gather, v, out, index.sizes(), self.dtype(), device, inputs, inputs,
+             p);
+}
+
+Tensor scatter_add_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim,
+                        const Tensor& index, const Tensor& src) {
+  const char* op = v == Variant::InPlace ? "scatter_add_" : "scatter_add";
+  meta::check_defined(op, self, "self");
+  meta::check_defined(op, index, "index");
+  meta::check_defined(op, src, "src");
+  OpParams p;
+  p.dim = wrap_dim(dim, self.dim(), op);
+  TS_CHECK(index.dtype() == kLong, op, "(): Expected dtype int64 for index");
+  TS_CHECK(self.dtype() == src.dtype(), op, "(): Expected self.dtype to be equal to src.dtype");
+  if (index.numel() != 0) {  // as ATen, an empty index skips the shape checks
+    TS_CHECK(nonempty_dim(self) == nonempty_dim(index), op,
+             "(): Index tensor must have the same number of dimensions as self tensor");
+    TS_CHECK(nonempty_dim(src) == nonempty_dim(index), op,
+             "(): Index tensor must have the same number of dimensions as src tensor");
+    for (int64_t d = 0; d < nonempty_dim(self); ++d) {
+      const int64_t is = nonempty_size(index, d);
+      TS_CHECK((d == p.dim || is <= nonempty_size(self, d)) && is <= nonempty_size(src, d), op,
+               "(): Expected index ", index.sizes(), " to be smaller than self ", self.sizes(),
+               " apart from dimension ", p.dim, " and to be smaller size than src ", src.sizes());
+    }
+  }
+  const int64_t size = nonempty_size(self, p.dim);
+  for_each_index_value(op, index, [&](int64_t i) {
+    TS_CHECK(i >= 0 && i < size, op, "(): index ", i, " is out of bounds for dimension ", p.dim,
+             " with size ", size);
+  });
+  const Tensor inputs[] = {self, index, src};
+  const Tensor others[] = {index, src};  // the output may be self itself, never these
+  const Device device = meta::common_device(op, inputs);
+  return run(op, OpId::scatter_add, v, out, self.sizes(), self.dtype(), device, inputs, others, p);
+}
+
+// ATen's should_skip: legacy code passes 1-D tensors of size [0] as "nothing" to cat.
+bool is_legacy_empty(const Tensor& t) {
+  return t.dim() == 1 && t.size(0) == 0;
+}
+
+Tensor cat_impl(Variant v, const Tensor& out, TensorList tensors, int64_t dim) {
+  const char* op = "torch.cat()";
+  TS_CHECK(!tensors.empty(), op, ": expected a non-empty list of Tensors");
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    TS_CHECK(tensors[i].defined(), op, ": expected a defined tensor at position ", i);
+    TS_CHECK(tensors[i].dim() > 0, op, ": zero-dimensional tensor (at position ", i,
+             ") cannot be concatenated");
+  }
+  // The first tensor that takes part sets the rank and the sizes off `dim`.
+  size_t ref = tensors.size();
+  for (size_t i = 0; i < tensors.size() && ref == tensors.size(); ++i) {
+    if (!is_legacy_empty(tensors[i])) ref = i;
+  }
+  OpParams p;
+  SmallVector<Tensor, 4> inputs;
+  DimVector shape;
+  if (ref == tensors.size()) {  // all legacy empty: the result is one too
+    shape.push_back(0);
+    p.dim = 0;
+  } else {
+    const Tensor& first = tensors[ref];
+    p.dim = wrap_dim(dim, first.dim(), "cat");
+    shape = DimVector(first.sizes());
+    shape[p.dim] = 0;
+    for (size_t i = 0; i < tensors.size(); ++i) {
+      const Tensor& t = tensors[i];
+      if (is_legacy_empty(t)) continue;
+      TS_CHECK(t.dim() == first.dim(), op, ": Tensors must have same number of dimensions: got ",
+               first.dim(), " and ", t.dim());
+      for (int64_t d = 0; d < t.dim(); ++d) {
+        TS_CHECK(d == p.dim || t.sizes()[d] == first.sizes()[d], op,
+                 ": Sizes of tensors must match except in dimension ", p.dim, ". Expected size ",
+                 first.sizes()[d], " but got size ", t.sizes()[d], " for tensor number ", i,
+                 " in the list.");
+      }
+      shape[p.dim] += t.sizes()[p.dim];
+      inputs.push_back(t);
+    }
+  }
+  const ScalarType dtype = result_type(tensors);
+  const Device device = meta::common_device(op, tensors);
+  return run(op, OpId::cat, v, out, shape, dtype, device, inputs, tensors, p);
+}
+
+}  // namespace
+
+// ---- index_select, gather, scatter_add ----
+Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
+  return index_select_impl(Variant::Functional, {}, self, dim, index);
+}
+Tensor& index_select_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
+  index_select_impl(Variant::Out, out, self, dim, index);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
+  return ts::index_select(*this, dim, index);
+}
+
+Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
+  return gather_impl(Variant::Functional, {}, self, dim, index);
+}
+Tensor& gather_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
+  gather_impl(Variant::Out, out, self, dim, index);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::gather(int64_t dim, const Tensor& index) const {
+  return ts::gather(*this, dim, index);
+}
+
+Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
+  return scatter_add_impl(Variant::Functional, {}, self, dim, index, src);
+}
+Tensor& scatter_add_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                        const Tensor& src) {
+  scatter_add_impl(Variant::Out, out, self, dim, index, src);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const {
+  return ts::scatter_add(*this, dim, index, src);
+}
+Tensor& Tensor::scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const {
+  scatter_add_impl(Variant::InPlace, {}, *this, dim, index, src);
+  return const_cast<Tensor&>(*this);
+}
+
+// ---- cat, stack ----
+Tensor cat(TensorList tensors, int64_t dim) {
+  return cat_impl(Variant::Functional, {}, tensors, dim);
+}
+Tensor& cat_out(const Tensor& out, TensorList tensors, int64_t dim) {
+  cat_impl(Variant::Out, out, tensors, dim);
+  return const_cast<Tensor&>(out);
+}
+
+namespace {
+
+// stack = unsqueeze every tensor at `dim` (which may be ndim), then cat along it.
+std::vector<Tensor> stack_inputs(TensorList tensors, int64_t& dim) {
+  TS_CHECK(!tensors.empty(), "stack expects a non-empty TensorList");
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    TS_CHECK(tensors[i].defined(), "stack: expected a defined tensor at entry ", i);
+    TS_CHECK(tensors[i].sizes() == tensors[0].sizes(),
+             "stack expects each tensor to be equal size, but got ", tensors[0].sizes(),
+             " at entry 0 and ", tensors[i].sizes(), " at entry ", i);
+  }
+  dim = wrap_dim(dim, tensors[0].dim() + 1, "stack");
+  std::vector<Tensor> unsqueezed;
+  unsqueezed.reserve(tensors.size());
+  for (const Tensor& t : tensors) unsqueezed.push_back(t.unsqueeze(dim));
+  return unsqueezed;
+}
+
+}  // namespace
+
+Tensor stack(TensorList tensors, int64_t dim) {
+  const std::vector<Tensor> inputs = stack_inputs(tensors, dim);
+  return ts::cat(inputs, dim);
+}
+Tensor& stack_out(const Tensor& out, TensorList tensors, int64_t dim) {
+  const std::vector<Tensor> inputs = stack_inputs(tensors, dim);
+  return ts::cat_out(out, inputs, dim);
+}
+
+}  // namespace ts

@@ -1,2 +1,332 @@
-// (to be written)
+// Linear algebra: mm, bmm, addmm, dot, mv, outer (kernels) and matmul (composite).
+// KernelCall and OpParams, per op:
+//   mm, bmm, dot, mv, outer: inputs {self, other}; compute_dtype = the operands' (common) dtype.
+//   addmm: inputs {self expanded to (n, p), mat1, mat2}; compute_dtype = the operands' dtype;
+//          s0 = beta, s1 = alpha (a beta of zero means self is not read, NaN included).
+// Every op but outer needs operands of one dtype (as ATen's CPU gemm); outer promotes like mul.
+#include "meta.h"
 #include "touchstone/ops.h"
+
+namespace ts {
+namespace {
+
+using meta::Variant;
+
+// Matrix products are defined for every dtype but bool (as PyTorch's CPU backend).
+constexpr DTypeSet kNoBool = DTypeSet::all() - DTypeSet{kBool};
+
+// The C++ type names ATen prints for a dtype (caffe2::TypeMeta), e.g. "float != double".
+const char* cpp_type_name(ScalarType t) {
+  switch (t) {
+    case kBool:
+      return "bool";
+    case kByte:
+      return "unsigned char";
+    case kChar:
+      return "signed char";
+    case kShort:
+      return "short int";
+    case kInt:
+      return "int";
+    case kLong:
+      return "long int";
+    case kHalf:
+      return "c10::Half";
+    case kBFloat16:
+      return "c10::BFloat16";
+    case kFloat:
+      return "float";
+    case kDouble:
+      return "double";
+    default:
+      return "undefined";
+  }
+}
+
+void check_same_dtype(const char* op, const char* a_name, const Tensor& a, const char* b_name,
+                      const Tensor& b) {
+  TS_CHECK(a.dtype() == b.dtype(), op, ": expected ", a_name, " and ", b_name,
+           " to have the same dtype, but got: ", cpp_type_name(a.dtype()),
+           " != ", cpp_type_name(b.dtype()));
+}
+
+void check_multipliable(const char* op, const Tensor& m1, const Tensor& m2) {
+  TS_CHECK(m1.size(1) == m2.size(0), op, ": mat1 and mat2 shapes cannot be multiplied (",
+           m1.size(0), "x", m1.size(1), " and ", m2.size(0), "x", m2.size(1), ")");
+}
+
+// The tail of every kernel op: dtype support, kernel lookup, output, call. For InPlace the
+// output is inputs[0], already checked by the caller.
+Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType dtype,
+           DTypeSet supported, TensorList inputs, OpParams& p) {
+  const char* name = op_info(op).name.data();
+  const Device device = meta::common_device(name, inputs);
+  meta::check_dtype_supported(name, dtype, supported);
+  p.compute_dtype = dtype;
+  if (v == Variant::Out) {
+    meta::check_out(name, out, shape, dtype);  // before the lookup, so its error comes first
+  }
+  const KernelFn fn = lookup_kernel(op, dtype, device);  // before anything is written
+  const Tensor result = v == Variant::InPlace
+                            ? inputs[0]
+                            : meta::prepare_output(name, v, out, shape, dtype, device, inputs);
+  run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&result, 1), inputs, p});
+  return result;
+}
+
+Tensor mm_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& mat2) {
+  meta::check_defined("mm", self, "self");
+  meta::check_defined("mm", mat2, "mat2");
+  TS_CHECK(self.dim() == 2, "mm: self must be a matrix");
+  TS_CHECK(mat2.dim() == 2, "mm: mat2 must be a matrix");
+  check_multipliable("mm", self, mat2);
+  check_same_dtype("mm", "m1", self, "m2", mat2);
+  OpParams p;
+  const Tensor inputs[] = {self, mat2};
+  const int64_t shape[] = {self.size(0), mat2.size(1)};
+  return run(OpId::mm, v, out, shape, self.dtype(), kNoBool, inputs, p);
+}
+
+Tensor bmm_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& mat2) {
+  meta::check_defined("bmm", self, "self");
+  meta::check_defined("bmm", mat2, "mat2");
+  TS_CHECK(self.dim() == 3, "bmm: batch1 must be a 3D tensor");
+  TS_CHECK(mat2.dim() == 3, "bmm: batch2 must be a 3D tensor");
+  const int64_t b = self.size(0), n = self.size(1), m = self.size(2);
+  TS_CHECK(mat2.size(0) == b && mat2.size(1) == m,
+           "bmm: Expected size for first two dimensions of batch2 tensor to be: [", b, ", ", m,
+           "] but got: [", mat2.size(0), ", ", mat2.size(1), "].");
+  check_same_dtype("bmm", "batch1", self, "batch2", mat2);
+  OpParams p;
+  const Tensor inputs[] = {self, mat2};
+  const int64_t shape[] = {b, n, mat2.size(2)};
+  return run(OpId::bmm, v, out, shape, self.dtype(), kNoBool, inputs, p);
+}
+
+Tensor addmm_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& mat1,
+                  const Tensor& mat2, const Scalar& beta, const Scalar& alpha) {
+  const char* op = v == Variant::InPlace ? "addmm_" : "addmm";
+  meta::check_defined(op, self, "self");
+  meta::check_defined(op, mat1, "mat1");
+  meta::check_defined(op, mat2, "mat2");
+  TS_CHECK(mat1.dim() == 2, op, ": mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
+  TS_CHECK(mat2.dim() == 2, op, ": mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
+  check_multipliable(op, mat1, mat2);
+  check_same_dtype(op, "m1", mat1, "m2", mat2);
+  check_same_dtype(op, "m2", mat2, "self", self);
+  // As ATen's Scalar::to<scalar_t>(): integer products truncate a floating beta/alpha.
+  meta::check_scalar_fits(op, beta, self.dtype(), "beta");
+  meta::check_scalar_fits(op, alpha, self.dtype(), "alpha");
+  const int64_t shape[] = {mat1.size(0), mat2.size(1)};
+  Tensor self_expanded = self;
+  if (v == Variant::InPlace) {
+    // The result is written over self, so self cannot broadcast.
+    TS_CHECK(self.sizes() == IntArrayRef(shape), op, ": Bad in-place call: input tensor size ",
+             self.sizes(), " and output tensor size ", IntArrayRef(shape), " should match");
+    meta::check_no_internal_overlap(op, self);
+    meta::check_no_partial_overlap(op, self, mat1);
+    meta::check_no_partial_overlap(op, self, mat2);
+  } else {
+    TS_CHECK(self.dim() <= 2, op, ": self of shape ", self.sizes(),
+             " can't be broadcast to the result shape ", IntArrayRef(shape));
+    for (int64_t d = 0; d < self.dim(); ++d) {
+      const int64_t s = self.sizes()[d], r = shape[2 - self.dim() + d];
+      TS_CHECK(s == r || s == 1, op, ": self of shape ", self.sizes(),
+               " can't be broadcast to the result shape ", IntArrayRef(shape));
+    }
+    self_expanded = self.expand(shape);
+  }
+  OpParams p;
+  p.s0 = beta;
+  p.s1 = alpha;
+  const Tensor inputs[] = {self_expanded, mat1, mat2};
+  return run(OpId::addmm, v, out, shape, self.dtype(), kNoBool, inputs, p);
+}
+
+Tensor dot_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& other) {
+  meta::check_defined("dot", self, "self");
+  meta::check_defined("dot", other, "tensor");
+  TS_CHECK(self.dim() == 1 && other.dim() == 1, "dot: 1D tensors expected, but got ", self.dim(),
+           "D and ", other.dim(), "D tensors");
+  TS_CHECK(self.dtype() == other.dtype(),
+           "dot: expected both vectors to have same dtype, but found ", self.dtype(), " and ",
+           other.dtype());
+  TS_CHECK(self.numel() == other.numel(), "dot: inconsistent tensor size, expected tensor [",
+           self.numel(), "] and src [", other.numel(),
+           "] to have the same number of elements, but got ", self.numel(), " and ", other.numel(),
+           " elements respectively");
+  OpParams p;
+  const Tensor inputs[] = {self, other};
+  return run(OpId::dot, v, out, {}, self.dtype(), kNoBool, inputs, p);
+}
+
+Tensor mv_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& vec) {
+  meta::check_defined("mv", self, "self");
+  meta::check_defined("mv", vec, "vec");
+  TS_CHECK(self.dim() == 2 && vec.dim() == 1, "mv: matrix @ vector expected, but got a ",
+           self.dim(), "-D self and a ", vec.dim(), "-D vec");
+  TS_CHECK(self.size(1) == vec.size(0), "mv: size mismatch, got mat (", self.size(0), "x",
+           self.size(1), "), vec (", vec.size(0), ")");
+  check_same_dtype("mv", "mat", self, "vec", vec);
+  OpParams p;
+  const Tensor inputs[] = {self, vec};
+  const int64_t shape[] = {self.size(0)};
+  return run(OpId::mv, v, out, shape, self.dtype(), kNoBool, inputs, p);
+}
+
+Tensor outer_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& vec2) {
+  meta::check_defined("outer", self, "self");
+  meta::check_defined("outer", vec2, "vec2");
+  TS_CHECK(self.dim() == 1, "outer: Expected 1-D argument self, but got ", self.dim(), "-D");
+  TS_CHECK(vec2.dim() == 1, "outer: Expected 1-D argument vec2, but got ", vec2.dim(), "-D");
+  OpParams p;
+  const Tensor inputs[] = {self, vec2};
+  const int64_t shape[] = {self.size(0), vec2.size(0)};
+  return run(OpId::outer, v, out, shape, result_type(self, vec2), DTypeSet::all(), inputs, p);
+}
+
+// Broadcasts two batch shapes (ATen's infer_size), naming matmul in the error.
+DimVector broadcast_batch(IntArrayRef a, IntArrayRef b) {
+  const size_t n = std::max(a.size(), b.size());
+  DimVector r(n, 1);
+  for (size_t i = 0; i < n; ++i) {
+    const int64_t sa = i + a.size() >= n ? a[i + a.size() - n] : 1;
+    const int64_t sb = i + b.size() >= n ? b[i + b.size() - n] : 1;
+    TS_CHECK(sa == sb || sa == 1 || sb == 1, "matmul: The size of tensor a (", sa,
+             ") must match the size of tensor b (", sb, ") at non-singleton dimension ", i);
+    r[i] = sa == 1 ? sb : sa;
+  }
+  return r;
+}
+
+}  // namespace
+
+// ---- mm, bmm ----
+Tensor mm(const Tensor& self, const Tensor& mat2) {
+  return mm_impl(Variant::Functional, {}, self, mat2);
+}
+Tensor& mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
+  mm_impl(Variant::Out, out, self, mat2);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::mm(const Tensor& mat2) const {
+  return ts::mm(*this, mat2);
+}
+
+Tensor bmm(const Tensor& self, const Tensor& mat2) {
+  return bmm_impl(Variant::Functional, {}, self, mat2);
+}
+Tensor& bmm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
+  bmm_impl(Variant::Out, out, self, mat2);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::bmm(const Tensor& mat2) const {
+  return ts::bmm(*this, mat2);
+}
+
+// ---- addmm ----
+Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+             const Scalar& alpha) {
+  return addmm_impl(Variant::Functional, {}, self, mat1, mat2, beta, alpha);
+}
+Tensor& addmm_out(const Tensor& out, const Tensor& self, const Tensor& mat1, const Tensor& mat2,
+                  const Scalar& beta, const Scalar& alpha) {
+  addmm_impl(Variant::Out, out, self, mat1, mat2, beta, alpha);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::addmm(const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+                     const Scalar& alpha) const {
+  return ts::addmm(*this, mat1, mat2, beta, alpha);
+}
+Tensor& Tensor::addmm_(const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
+                       const Scalar& alpha) const {
+  addmm_impl(Variant::InPlace, {}, *this, mat1, mat2, beta, alpha);
+  return const_cast<Tensor&>(*this);
+}
+
+// ---- dot, mv, outer ----
+Tensor dot(const Tensor& self, const Tensor& other) {
+  return dot_impl(Variant::Functional, {}, self, other);
+}
+Tensor& dot_out(const Tensor& out, const Tensor& self, const Tensor& other) {
+  dot_impl(Variant::Out, out, self, other);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::dot(const Tensor& other) const {
+  return ts::dot(*this, other);
+}
+
+Tensor mv(const Tensor& self, const Tensor& vec) {
+  return mv_impl(Variant::Functional, {}, self, vec);
+}
+Tensor& mv_out(const Tensor& out, const Tensor& self, const Tensor& vec) {
+  mv_impl(Variant::Out, out, self, vec);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::mv(const Tensor& vec) const {
+  return ts::mv(*this, vec);
+}
+
+Tensor outer(const Tensor& self, const Tensor& vec2) {
+  return outer_impl(Variant::Functional, {}, self, vec2);
+}
+Tensor& outer_out(const Tensor& out, const Tensor& self, const Tensor& vec2) {
+  outer_impl(Variant::Out, out, self, vec2);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::outer(const Tensor& vec2) const {
+  return ts::outer(*this, vec2);
+}
+
+// ---- matmul ----
+// Note [matmul rules]
+// As torch.matmul: 1-D @ 1-D is dot; 2-D @ 2-D is mm; a 1-D left operand gets a leading 1 and a
+// 1-D right operand a trailing 1, removed from the result afterwards. N-D @ 1-D/2-D folds the
+// left operand's batch dims into its rows for one mm (as ATen, so its errors are mm's). Any other
+// case broadcasts the batch dims (all but the last two), expands both operands to them,
+// flattens the batch into one dim and runs bmm: (j, 1, n, m) @ (k, m, p) -> (j, k, n, p).
+Tensor matmul(const Tensor& self, const Tensor& other) {
+  meta::check_defined("matmul", self, "self");
+  meta::check_defined("matmul", other, "other");
+  const int64_t d1 = self.dim(), d2 = other.dim();
+  TS_CHECK(d1 >= 1 && d2 >= 1,
+           "matmul: both arguments to matmul need to be at least 1D, but they are ", d1, "D and ",
+           d2, "D");
+  if (d1 == 1 && d2 == 1) return ts::dot(self, other);
+  if (d1 == 2 && d2 == 1) return ts::mv(self, other);
+  if (d1 == 1 && d2 == 2) return ts::mm(self.unsqueeze(0), other).squeeze(0);
+  if (d1 == 2 && d2 == 2) return ts::mm(self, other);
+  if (d1 >= 3 && d2 <= 2) {
+    // Fold the batch into the rows: (..., n, m) -> (B * n, m).
+    const Tensor rhs = d2 == 1 ? other.unsqueeze(1) : other;
+    DimVector shape(self.sizes().slice(0, static_cast<size_t>(d1 - 1)));
+    int64_t rows = 1;  // not reshape(-1, m): with m == 0 the -1 would be ambiguous
+    for (int64_t s : shape) rows *= s;
+    const Tensor folded = ts::mm(self.reshape({rows, self.size(-1)}), rhs);
+    if (d2 == 2) shape.push_back(other.size(1));
+    return folded.view(shape);
+  }
+  const Tensor lhs = d1 == 1 ? self.unsqueeze(0) : self;     // (..., n, m)
+  const Tensor rhs = d2 == 1 ? other.unsqueeze(-1) : other;  // (..., m, p)
+  const int64_t n = lhs.size(-2), m1 = lhs.size(-1), m2 = rhs.size(-2), p = rhs.size(-1);
+  const DimVector batch = broadcast_batch(lhs.sizes().slice(0, static_cast<size_t>(lhs.dim() - 2)),
+                                          rhs.sizes().slice(0, static_cast<size_t>(rhs.dim() - 2)));
+  int64_t batch_numel = 1;
+  for (int64_t s : batch) batch_numel *= s;
+  DimVector lhs_shape(batch), rhs_shape(batch);
+  lhs_shape.push_back(n);
+  lhs_shape.push_back(m1);
+  rhs_shape.push_back(m2);
+  rhs_shape.push_back(p);
+  const Tensor a = lhs.expand(lhs_shape).reshape({batch_numel, n, m1});
+  const Tensor b = rhs.expand(rhs_shape).reshape({batch_numel, m2, p});
+  DimVector shape(batch);
+  if (d1 > 1) shape.push_back(n);
+  if (d2 > 1) shape.push_back(p);
+  return ts::bmm(a, b).view(shape);
+}
+Tensor Tensor::matmul(const Tensor& other) const {
+  return ts::matmul(*this, other);
+}
+
+}  // namespace ts

@@ -2,8 +2,11 @@
 #include "meta.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "touchstone/ops.h"
+#include "touchstone/tensor_iterator.h"
 
 namespace ts::meta {
 
@@ -110,6 +113,84 @@ void check_no_partial_overlap(const char* op, const Tensor& out, const Tensor& i
            "operation.");
 }
 
+namespace {
+
+double floating_max(ScalarType t) {
+  switch (t) {
+    case kHalf:
+      return 65504.0;
+    case kBFloat16:
+      return 3.3895313892515355e38;  // 0x7F7F
+    case kFloat:
+      return std::numeric_limits<float>::max();
+    default:
+      return std::numeric_limits<double>::max();
+  }
+}
+
+int64_t integral_min(ScalarType t) {
+  switch (t) {
+    case kChar:
+      return INT8_MIN;
+    case kShort:
+      return INT16_MIN;
+    case kInt:
+      return INT32_MIN;
+    case kLong:
+      return INT64_MIN;
+    default:
+      return 0;  // bool, uint8
+  }
+}
+
+int64_t integral_max(ScalarType t) {
+  switch (t) {
+    case kBool:
+      return 1;
+    case kByte:
+      return UINT8_MAX;
+    case kChar:
+      return INT8_MAX;
+    case kShort:
+      return INT16_MAX;
+    case kInt:
+      return INT32_MAX;
+    default:
+      return INT64_MAX;
+  }
+}
+
+}  // namespace
+
+void check_scalar_fits(const char* op, const Scalar& v, ScalarType t, const char* arg) {
+  if (v.is_bool()) return;  // false and true fit every dtype
+  const double d = v.to_double();
+  bool fits;
+  if (is_floating_type(t)) {
+    // Infinities and NaN convert to any floating dtype; finite values must be within range.
+    fits = std::isinf(d) || std::isnan(d) || std::fabs(d) <= floating_max(t);
+  } else if (v.is_floating_point()) {
+    // NaN fails both comparisons; the bounds compare as doubles, as in c10.
+    fits = d >= static_cast<double>(integral_min(t)) && d <= static_cast<double>(integral_max(t));
+  } else {
+    const int64_t i = v.to_long(), lo = integral_min(t), hi = integral_max(t);
+    // c10 lets a negative integer wrap into an unsigned dtype (bool, uint8) when |i| <= max.
+    fits = lo == 0 ? i <= hi && i >= -hi : i >= lo && i <= hi;
+  }
+  TS_CHECK(fits, op, ": value cannot be converted to type ", t, " without overflow (argument '",
+           arg, "')");
+}
+
+Tensor allocate_like(IntArrayRef shape, ScalarType dtype, Device device, TensorList inputs) {
+  const TensorOptions options = TensorOptions(dtype).device(device);
+  for (const Tensor& t : inputs) {
+    if (t.defined() && t.dim() > 0 && !t.is_contiguous()) {
+      return empty_strided(shape, TensorIterator::output_strides_like(shape, inputs), options);
+    }
+  }
+  return empty(shape, options);
+}
+
 Tensor prepare_output(const char* op, Variant v, const Tensor& out, IntArrayRef shape,
                       ScalarType dtype, Device device, TensorList inputs) {
   if (v == Variant::Functional) return empty(shape, TensorOptions(dtype).device(device));
@@ -153,7 +234,7 @@ Tensor elementwise(const ElementwiseSpec& spec, Variant v, const Tensor& out, Te
   const KernelFn fn = lookup_kernel(spec.op, common, device);  // before anything is written
 
   if (v == Variant::Functional) {
-    target = empty(shape, TensorOptions(result).device(device));
+    target = allocate_like(shape, result, device, inputs);
   } else if (v == Variant::Out) {
     resize_out(out, shape);
     target = out;
@@ -162,7 +243,7 @@ Tensor elementwise(const ElementwiseSpec& spec, Variant v, const Tensor& out, Te
   for (const Tensor& t : inputs) {
     expanded.push_back(t.sizes() == IntArrayRef(shape) ? t : t.expand(shape));
   }
-  fn(KernelCall{spec.op, ArrayRef<Tensor>(&target, 1), expanded, p});
+  run_kernel(fn, KernelCall{spec.op, ArrayRef<Tensor>(&target, 1), expanded, p});
   return target;
 }
 

@@ -28,6 +28,9 @@ void check_out(const char* op, const Tensor& out, IntArrayRef shape, ScalarType 
 void resize_out(const Tensor& out, IntArrayRef shape);
 void check_no_internal_overlap(const char* op, const Tensor& t);
 void check_no_partial_overlap(const char* op, const Tensor& out, const Tensor& in);
+// A Scalar argument must fit dtype `t` as ATen's Scalar::to<T>() (c10 checked_convert) demands:
+// in range, NaN only for floating dtypes, negative integers wrap into unsigned ones.
+void check_scalar_fits(const char* op, const Scalar& v, ScalarType t, const char* arg = "value");
 
 // An elementwise op: inputs are promoted to a common dtype and broadcast.
 struct ElementwiseSpec {
@@ -41,6 +44,9 @@ struct ElementwiseSpec {
 // is inputs[0]; for Out it is `out`. The kernel sees inputs expanded to the output's shape.
 Tensor elementwise(const ElementwiseSpec& spec, Variant v, const Tensor& out, TensorList inputs,
                    OpParams& p);
+
+// A new tensor of `shape` laid out like the inputs (contiguous when they are), as ATen does.
+Tensor allocate_like(IntArrayRef shape, ScalarType dtype, Device device, TensorList inputs);
 
 // Prepares the result of a non-elementwise op: allocates (Functional) or checks and resizes
 // (Out) — the caller has done every other check.

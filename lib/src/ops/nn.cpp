@@ -1,2 +1,355 @@
-// (to be written)
+// nn ops: meta for softmax, log_softmax, layer_norm, nll_loss, mse_loss (kernels) and the
+// composites cross_entropy, linear and dropout.
+// Params (compute_dtype is always the dtype the kernel computes in and the result dtype):
+//   softmax, log_softmax: inputs {self}; dim = the wrapped dim (0 for a 0-dim input, which is a
+//     row of one); compute_dtype = the dtype argument, else self's (the input is cast to it).
+//   layer_norm: inputs {input, weight, bias}, undefined when absent; dims = the normalized
+//     (trailing) dims of input; d0 = eps.
+//   nll_loss: inputs {self, target, weight}, weight undefined when absent; i0 = reduction;
+//     i1 = ignore_index; dim = the class dim (0 for a 1-D input, else 1). The meta has checked
+//     that every CPU target is ignore_index or in [0, C); see Note [nll_loss target check].
+//   mse_loss: inputs {self, target} expanded to the broadcast shape; i0 = reduction.
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "meta.h"
 #include "touchstone/ops.h"
+
+namespace ts {
+namespace {
+
+using meta::Variant;
+
+void check_reduction(const char* op, Reduction reduction) {
+  const auto r = static_cast<int64_t>(reduction);
+  TS_CHECK(r >= 0 && r <= 2, op, ": reduction must be None (0), Mean (1) or Sum (2), but got ", r);
+}
+
+Tensor softmax_impl(OpId op, Variant v, const Tensor& out, const Tensor& self, int64_t dim,
+                    std::optional<ScalarType> dtype) {
+  const char* name = op_info(op).name.data();
+  meta::check_defined(name, self, "self");
+  OpParams p;
+  p.compute_dtype = dtype.value_or(self.dtype());
+  meta::check_dtype_supported(name, p.compute_dtype, DTypeSet::floating(),
+                              dtype ? "dtype" : "self");
+  p.dim = wrap_dim(dim, self.dim(), name);
+  const Device device = self.device();
+  const KernelFn fn = lookup_kernel(op, p.compute_dtype, device);
+  Tensor result = meta::prepare_output(name, v, out, self.sizes(), p.compute_dtype, device, self);
+  run_kernel(fn, KernelCall{op, result, self, p});
+  return result;
+}
+
+// Calls f(offset) with the element offset of every element of a strided geometry.
+template <typename F>
+void for_each_offset(IntArrayRef sizes, IntArrayRef strides, F&& f) {
+  for (int64_t s : sizes) {
+    if (s == 0) return;
+  }
+  DimVector idx(sizes.size(), 0);
+  int64_t offset = 0;
+  while (true) {
+    f(offset);
+    int64_t d = static_cast<int64_t>(sizes.size()) - 1;
+    for (; d >= 0; --d) {
+      offset += strides[d];
+      if (++idx[d] < sizes[d]) break;
+      offset -= idx[d] * strides[d];
+      idx[d] = 0;
+    }
+    if (d < 0) return;
+  }
+}
+
+// Note [nll_loss target check]
+// An out-of-range target is a data error, found by reading the target. The meta reads CPU
+// targets once, so every CPU kernel set may assume valid targets; a kernel set on another device
+// must check in its kernel (as ATen's CUDA kernel does with a device assert).
+void check_targets(const Tensor& target, int64_t n_classes, int64_t ignore_index) {
+  if (!target.is_cpu()) return;
+  const bool is_byte = target.dtype() == kByte;
+  const char* base = static_cast<const char*>(target.data_ptr());
+  for_each_offset(target.sizes(), target.strides(), [&](int64_t off) {
+    const int64_t t = is_byte ? reinterpret_cast<const uint8_t*>(base)[off]
+                              : reinterpret_cast<const int64_t*>(base)[off];
+    if (t == ignore_index) return;
+    TS_CHECK(t >= 0 && t < n_classes, "nll_loss: Target ", t, " is out of bounds.");
+  });
+}
+
+// The target shape nll_loss expects: [] for a 1-D input, else the input's shape without dim 1.
+DimVector nll_target_shape(const Tensor& self) {
+  DimVector shape;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (d != 1 && self.dim() > 1) shape.push_back(self.size(d));
+  }
+  return shape;
+}
+
+}  // namespace
+
+// ---- softmax, log_softmax ----
+
+Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return softmax_impl(OpId::softmax, Variant::Functional, {}, self, dim, dtype);
+}
+Tensor& softmax_out(const Tensor& out, const Tensor& self, int64_t dim,
+                    std::optional<ScalarType> dtype) {
+  softmax_impl(OpId::softmax, Variant::Out, out, self, dim, dtype);
+  return const_cast<Tensor&>(out);
+}
+Tensor log_softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return softmax_impl(OpId::log_softmax, Variant::Functional, {}, self, dim, dtype);
+}
+Tensor& log_softmax_out(const Tensor& out, const Tensor& self, int64_t dim,
+                        std::optional<ScalarType> dtype) {
+  softmax_impl(OpId::log_softmax, Variant::Out, out, self, dim, dtype);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::softmax(int64_t dim, std::optional<ScalarType> dtype) const {
+  return ts::softmax(*this, dim, dtype);
+}
+Tensor Tensor::log_softmax(int64_t dim, std::optional<ScalarType> dtype) const {
+  return ts::log_softmax(*this, dim, dtype);
+}
+
+// ---- layer_norm ----
+
+Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight,
+                  const Tensor& bias, double eps) {
+  const char* op = "layer_norm";
+  meta::check_defined(op, input, "input");
+  TS_CHECK(!normalized_shape.empty(), op,
+           ": Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+           "one element, but got normalized_shape = ",
+           normalized_shape);
+  TS_CHECK(!weight.defined() || weight.sizes() == normalized_shape, op,
+           ": Expected weight to be of same shape as normalized_shape, but got weight of shape ",
+           weight.defined() ? weight.sizes() : IntArrayRef(),
+           " and normalized_shape = ", normalized_shape);
+  TS_CHECK(!bias.defined() || bias.sizes() == normalized_shape, op,
+           ": Expected bias to be of same shape as normalized_shape, but got bias of shape ",
+           bias.defined() ? bias.sizes() : IntArrayRef(),
+           " and normalized_shape = ", normalized_shape);
+  const int64_t ndim = input.dim();
+  const auto k = static_cast<int64_t>(normalized_shape.size());
+  if (ndim < k || input.sizes().slice(static_cast<size_t>(ndim - k)) != normalized_shape) {
+    std::ostringstream expected;
+    for (int64_t s : normalized_shape) expected << ", " << s;
+    TS_ERROR(op, ": Given normalized_shape=", normalized_shape, ", expected input with shape [*",
+             expected.str(), "], but got input of size", input.sizes());
+  }
+  meta::check_dtype_supported(op, input.dtype(), DTypeSet::floating(), "input");
+  for (const auto& [t, arg] : {std::pair{&weight, "weight"}, std::pair{&bias, "bias"}}) {
+    TS_CHECK(!t->defined() || t->dtype() == input.dtype(), op, ": expected ", arg,
+             " to have the input's dtype ", input.dtype(), ", but got ", t->dtype());
+  }
+  const Tensor inputs[] = {input, weight, bias};
+  const Device device = meta::common_device(op, inputs);
+
+  OpParams p;
+  p.compute_dtype = input.dtype();
+  for (int64_t d = ndim - k; d < ndim; ++d) p.dims.push_back(d);
+  p.d0 = eps;
+  const KernelFn fn = lookup_kernel(OpId::layer_norm, p.compute_dtype, device);
+  Tensor result = empty(input.sizes(), TensorOptions(p.compute_dtype).device(device));
+  run_kernel(fn, KernelCall{OpId::layer_norm, result, inputs, p});
+  return result;
+}
+
+// ---- nll_loss ----
+
+Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, Reduction reduction,
+                int64_t ignore_index) {
+  const char* op = "nll_loss";
+  meta::check_defined(op, self, "self");
+  meta::check_defined(op, target, "target");
+  check_reduction(op, reduction);
+  TS_CHECK(self.dim() >= 1, op, ": Expected 1 or more dimensions (got ", self.dim(), ")");
+  if (self.dim() == 1) {
+    TS_CHECK(target.dim() == 0, op, ": size mismatch (got input: ", self.sizes(),
+             ", target: ", target.sizes(), ")");
+  } else {
+    TS_CHECK(target.dim() == 0 || target.size(0) == self.size(0), op,
+             ": Expected input batch_size (", self.size(0), ") to match target batch_size (",
+             target.size(0), ").");
+    const DimVector expected = nll_target_shape(self);
+    TS_CHECK(target.sizes() == IntArrayRef(expected), op, ": Expected target size ",
+             IntArrayRef(expected), ", got ", target.sizes());
+  }
+  meta::check_dtype_supported(op, self.dtype(), DTypeSet::floating(), "self");
+  TS_CHECK(target.dtype() == kLong || target.dtype() == kByte, op,
+           ": expected target of dtype int64 (or uint8), but got ", target.dtype());
+  const int64_t class_dim = self.dim() == 1 ? 0 : 1;
+  const int64_t n_classes = self.size(class_dim);
+  if (weight.defined()) {
+    TS_CHECK(weight.dim() == 1 && weight.numel() == n_classes, op,
+             ": weight tensor should be defined either for all ", n_classes,
+             " classes or no classes but got weight tensor of shape: ", weight.sizes());
+    TS_CHECK(weight.dtype() == self.dtype(), op, ": expected weight to have the input's dtype ",
+             self.dtype(), ", but got ", weight.dtype());
+  }
+  const Tensor inputs[] = {self, target, weight};
+  const Device device = meta::common_device(op, inputs);
+  check_targets(target, n_classes, ignore_index);
+
+  OpParams p;
+  p.compute_dtype = self.dtype();
+  p.i0 = static_cast<int64_t>(reduction);
+  p.i1 = ignore_index;
+  p.dim = class_dim;
+  const KernelFn fn = lookup_kernel(OpId::nll_loss, p.compute_dtype, device);
+  const IntArrayRef shape = reduction == Reduction::None ? target.sizes() : IntArrayRef();
+  Tensor result = empty(shape, TensorOptions(p.compute_dtype).device(device));
+  run_kernel(fn, KernelCall{OpId::nll_loss, result, inputs, p});
+  return result;
+}
+
+// ---- mse_loss ----
+
+Tensor mse_loss(const Tensor& self, const Tensor& target, Reduction reduction) {
+  const char* op = "mse_loss";
+  meta::check_defined(op, self, "self");
+  meta::check_defined(op, target, "target");
+  check_reduction(op, reduction);
+  const Tensor inputs[] = {self, target};
+  const ScalarType common = result_type(self, target);
+  meta::check_dtype_supported(op, common, DTypeSet::floating());
+  const DimVector shape = meta::broadcast_shapes(op, inputs);
+  const Device device = meta::common_device(op, inputs);
+
+  OpParams p;
+  p.compute_dtype = common;
+  p.i0 = static_cast<int64_t>(reduction);
+  const KernelFn fn = lookup_kernel(OpId::mse_loss, common, device);
+  const IntArrayRef out_shape = reduction == Reduction::None ? IntArrayRef(shape) : IntArrayRef();
+  Tensor result = empty(out_shape, TensorOptions(common).device(device));
+  const Tensor expanded[] = {self.expand(shape), target.expand(shape)};
+  run_kernel(fn, KernelCall{OpId::mse_loss, result, expanded, p});
+  return result;
+}
+
+// ---- cross_entropy (composite) ----
+
+namespace {
+
+// `weight` (C) viewed to broadcast against an input whose class dim is `class_dim`.
+Tensor class_weight_view(const Tensor& weight, int64_t ndim, int64_t class_dim) {
+  DimVector shape(static_cast<size_t>(ndim), 1);
+  shape[class_dim] = weight.size(0);
+  return weight.view(shape);
+}
+
+// Cross entropy against class probabilities (target has the input's shape), as ATen.
+Tensor cross_entropy_prob_target(const Tensor& self, const Tensor& target, const Tensor& weight,
+                                 Reduction reduction, double label_smoothing, int64_t class_dim) {
+  const int64_t n_classes = self.size(class_dim);
+  TS_CHECK(!weight.defined() || (weight.dim() == 1 && weight.numel() == n_classes),
+           "cross_entropy: weight tensor should be defined either for all ", n_classes,
+           " classes or no classes but got weight tensor of shape: ", weight.sizes());
+  const Tensor logp = log_softmax(self, class_dim);
+  const Tensor probs =
+      label_smoothing > 0.0 ? target * (1 - label_smoothing) + label_smoothing / n_classes : target;
+  Tensor terms = logp * probs;
+  if (weight.defined()) terms = terms * class_weight_view(weight, self.dim(), class_dim);
+  switch (reduction) {
+    case Reduction::None:
+      return -terms.sum({class_dim});
+    case Reduction::Sum:
+      return -terms.sum();
+    default:
+      if (self.numel() == 0) return -terms.sum().fill_(std::numeric_limits<double>::quiet_NaN());
+      return -terms.sum() / (self.numel() / n_classes);
+  }
+}
+
+// Note [Label smoothing]
+// As ATen: loss = (1 - ls) * nll + ls / C * smooth, where smooth is -sum_c w_c * logp_c per
+// sample (0 for ignored samples), reduced like nll: Mean divides by the summed weights of the
+// non-ignored targets.
+Tensor cross_entropy_label_smoothing(const Tensor& self, const Tensor& target, const Tensor& weight,
+                                     Reduction reduction, int64_t ignore_index,
+                                     double label_smoothing, int64_t class_dim) {
+  const Tensor logp = log_softmax(self, class_dim);
+  const Tensor nll = nll_loss(logp, target, weight, reduction, ignore_index);
+  const int64_t n_classes = logp.size(class_dim);
+  Tensor smooth = weight.defined()
+                      ? -(logp * class_weight_view(weight, logp.dim(), class_dim)).sum({class_dim})
+                      : -logp.sum({class_dim});
+  const Tensor ignored = eq(target, ignore_index);
+  smooth = smooth.masked_fill(ignored, 0.0);
+  Tensor reduced;
+  switch (reduction) {
+    case Reduction::None:
+      reduced = smooth;
+      break;
+    case Reduction::Sum:
+      reduced = smooth.sum();
+      break;
+    default: {
+      const Tensor kept = ignored.logical_not().flatten();
+      const Tensor weight_sum =
+          weight.defined()
+              ? (weight.index_select(0, target.masked_fill(ignored, 0).flatten()) * kept).sum()
+              : kept.sum();
+      reduced = smooth.sum() / weight_sum;
+    }
+  }
+  return nll * (1 - label_smoothing) + reduced * (label_smoothing / n_classes);
+}
+
+}  // namespace
+
+Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight,
+                     Reduction reduction, int64_t ignore_index, double label_smoothing) {
+  const char* op = "cross_entropy";
+  meta::check_defined(op, self, "self");
+  meta::check_defined(op, target, "target");
+  check_reduction(op, reduction);
+  TS_CHECK(self.dim() >= 1, op, ": Expected 1 or more dimensions (got ", self.dim(), ")");
+  TS_CHECK(label_smoothing >= 0.0 && label_smoothing <= 1.0, op,
+           ": label_smoothing must be between 0.0 and 1.0. Got: ", label_smoothing);
+  const int64_t class_dim = self.dim() == 1 ? 0 : 1;
+  if (self.sizes() == target.sizes()) {
+    // Same shapes: the target holds class probabilities, as in PyTorch.
+    TS_CHECK(target.is_floating_point(), op,
+             ": Expected floating point type for target with class probabilities, got ",
+             target.dtype());
+    TS_CHECK(ignore_index < 0, op, ": ignore_index is not supported for floating point target");
+    return cross_entropy_prob_target(self, target, weight, reduction, label_smoothing, class_dim);
+  }
+  if (label_smoothing > 0.0) {
+    return cross_entropy_label_smoothing(self, target, weight, reduction, ignore_index,
+                                         label_smoothing, class_dim);
+  }
+  return nll_loss(log_softmax(self, class_dim), target, weight, reduction, ignore_index);
+}
+
+// ---- linear, dropout (composite) ----
+
+Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  meta::check_defined("linear", input, "input");
+  meta::check_defined("linear", weight, "weight");
+  TS_CHECK(weight.dim() == 1 || weight.dim() == 2,
+           "linear: expected weight to be 1-D or 2-D, but got weight of shape ", weight.sizes());
+  Tensor output = matmul(input, weight.t());
+  if (bias.defined()) output.add_(bias);  // as ATen: the bias broadcasts into the output
+  return output;
+}
+
+Tensor dropout(const Tensor& input, double p, bool train) {
+  meta::check_defined("dropout", input, "input");
+  TS_CHECK(p >= 0 && p <= 1, "dropout: dropout probability has to be between 0 and 1, but got ", p);
+  if (p == 0 || !train || input.numel() == 0) return input;  // the input itself, as PyTorch
+  if (p == 1) return input * zeros({}, input.options());     // NaN * 0 stays NaN, as PyTorch
+  TS_CHECK(input.is_floating_point(), "dropout: expected a floating point input, but got ",
+           input.dtype());
+  // Keep where u < 1 - p, then scale the kept elements by 1 / (1 - p) (ATen's noise.div_).
+  Tensor noise = lt(rand_like(input), 1 - p).to(input.dtype());
+  noise.div_(1 - p);
+  return input * noise;
+}
+
+}  // namespace ts

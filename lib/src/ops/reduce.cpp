@@ -1,2 +1,586 @@
-// (to be written)
+// Reductions and cumsum: meta (dims, dtypes, empty-input checks, output allocation) for every
+// variant, and the Tensor methods.
+// Params:
+//   dims: the input's reduced dims, wrapped, sorted, unique; every dim for full reductions and
+//         argmax/argmin without dim; empty for a 0-dim input (one element reduces to itself).
+//   dim: the single dim argument, wrapped (prod, max/min, argmax/argmin with dim, all/any,
+//        cumsum: the scanned dim).
+//   keepdim: as given; with dims, it tells kernels where the output's reduced dims are (see
+//            Note [Reduction outputs]).
+//   compute_dtype: the dtype the input is cast to before accumulating, and the kernel key.
+//     sum, prod, mean, cumsum: dtype= if given, else the out= tensor's dtype, else the result
+//       dtype (int64 for bool/integer sum, prod, cumsum); var, std, norm: out's dtype or the
+//       input's; logsumexp: the result dtype (default float for bool/integer inputs);
+//     amax, amin, max, min, argmax, argmin, all, any: the input's dtype.
+//   d0: correction (var, std).   s0: p (norm): 1, 2 or inf.
+// Outputs: max/min with dim get (values, indices int64); max/min without dim get values only.
+//
+// Note [Reduction outputs]
+// Kernels receive the tensors the op returns (so the autograd slot sees the real outputs; see
+// Note [Autograd slot]), shaped as the result: reduced dims dropped unless p.keepdim. Viewed with
+// the keepdim=true shape instead (size 1, stride 0 inserted at each of p.dims, as
+// reference/reduce.cpp's keepdim_view does), output index `idx` names the input elements that
+// agree with `idx` outside p.dims, so kernels can index inputs and outputs uniformly. cumsum's
+// output has the input's shape.
+//
+// Note [Reduction out= dtypes]
+// As in ATen, sum/prod/mean/cumsum with out= and no dtype= compute in the out tensor's dtype
+// (the input is cast to it first); with dtype= the out tensor must have exactly that dtype. The
+// result dtype must still can_cast to out (so no float sum into an integer out, which ATen
+// allows). amax/amin/max/min values must match the input's dtype, indices and argmax/argmin are
+// int64, all/any write bool or uint8 (ATen's uint8 compatibility).
+#include <algorithm>
+#include <cmath>
+
+#include "meta.h"
 #include "touchstone/ops.h"
+
+namespace ts {
+namespace {
+
+using meta::Variant;
+
+const char* name_of(OpId op) {
+  return op_info(op).name.data();
+}
+
+bool contains(IntArrayRef dims, int64_t d) {
+  return std::find(dims.begin(), dims.end(), d) != dims.end();
+}
+
+// The result shape: reduced dims dropped, or kept with size 1.
+DimVector reduced_shape(IntArrayRef sizes, IntArrayRef dims, bool keepdim) {
+  DimVector shape;
+  for (int64_t d = 0; d < static_cast<int64_t>(sizes.size()); ++d) {
+    if (!contains(dims, d)) {
+      shape.push_back(sizes[d]);
+    } else if (keepdim) {
+      shape.push_back(1);
+    }
+  }
+  return shape;
+}
+
+// The reduced dims for a single dim argument (none for a 0-dim input, which accepts 0 and -1).
+DimVector single_dim(const char* op, int64_t dim, const Tensor& self, OpParams& p) {
+  p.dim = wrap_dim(dim, self.dim(), op);
+  return self.dim() == 0 ? DimVector{} : DimVector{p.dim};
+}
+
+// Every check prepare_output makes for an out= tensor, without resizing it.
+void check_out_tensor(const char* op, const Tensor& out, IntArrayRef shape, ScalarType result,
+                      const Tensor& self, const char* arg = "out") {
+  meta::check_out(op, out, shape, result, arg);
+  TS_CHECK(out.device() == self.device(), op, ": Expected out tensor to be on device ",
+           self.device(), " but got ", out.device());
+  meta::check_no_internal_overlap(op, out);
+  meta::check_no_partial_overlap(op, out, self);
+}
+
+void check_exact_dtype(const char* op, const Tensor& out, ScalarType want, const char* arg) {
+  meta::check_defined(op, out, arg);
+  TS_CHECK(out.dtype() == want, op, ": Expected out tensor to have dtype ", want, ", but got ",
+           out.dtype(), " instead (argument '", arg, "')");
+}
+
+// ATen's zero_numel_check_dims: ops without an identity (max, argmax, ...) refuse to reduce an
+// empty dim. `given` are the dims as the caller wrote them (they appear in the message).
+void check_nonempty_dims(const char* aten_name, const Tensor& self, IntArrayRef given) {
+  if (self.numel() != 0) return;
+  TS_CHECK(!given.empty(), aten_name,
+           ": Expected reduction dim to be specified for input.numel() == 0. Specify the "
+           "reduction dim with the 'dim' argument.");
+  for (int64_t d : given) {
+    TS_CHECK(self.sizes()[wrap_dim(d, self.dim(), aten_name)] != 0, aten_name,
+             ": Expected reduction dim ", d, " to have non-zero size.");
+  }
+}
+
+// One single-output reduction, after the op-specific checks: checks out=, looks the kernel up,
+// allocates or resizes, then runs the kernel (see Note [Reduction outputs]).
+Tensor reduce(OpId op, Variant v, const Tensor& out, const Tensor& self, DimVector dims,
+              bool keepdim, ScalarType result, OpParams& p) {
+  const char* name = name_of(op);
+  const DimVector shape = reduced_shape(self.sizes(), dims, keepdim);
+  if (v == Variant::Out) check_out_tensor(name, out, shape, result, self);
+  const KernelFn fn = lookup_kernel(op, p.compute_dtype, self.device());
+  const Tensor r =
+      meta::prepare_output(name, v, out, shape, result, self.device(), ArrayRef<Tensor>(&self, 1));
+  p.dims = std::move(dims);
+  p.keepdim = keepdim;
+  run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&r, 1), ArrayRef<Tensor>(&self, 1), p});
+  return r;
+}
+
+// bool and integer sums and products accumulate in int64 (as ATen's promote_integers).
+ScalarType accumulate_dtype(const Tensor& self, std::optional<ScalarType> dtype) {
+  if (dtype) return *dtype;
+  return is_integral_type(self.dtype(), /*include_bool=*/true) ? kLong : self.dtype();
+}
+
+// sum, prod, mean: see Note [Reduction out= dtypes].
+Tensor accumulate(OpId op, Variant v, const Tensor& out, const Tensor& self, DimVector dims,
+                  bool keepdim, std::optional<ScalarType> dtype, OpParams& p) {
+  const char* name = name_of(op);
+  const ScalarType result = accumulate_dtype(self, dtype);
+  if (op == OpId::mean) {
+    TS_CHECK(is_floating_type(result), "mean(): could not infer output dtype. ",
+             dtype ? "Optional" : "Input",
+             " dtype must be either a floating point or complex dtype. Got: ",
+             dtype ? *dtype : self.dtype());
+  }
+  p.compute_dtype = result;
+  if (v == Variant::Out) {
+    meta::check_defined(name, out, "out");
+    if (dtype) check_exact_dtype(name, out, *dtype, "out");
+    p.compute_dtype = out.dtype();
+  }
+  return reduce(op, v, out, self, std::move(dims), keepdim, result, p);
+}
+
+Tensor sum_impl(Variant v, const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim,
+                std::optional<ScalarType> dtype) {
+  meta::check_defined("sum", self, "self");
+  OpParams p;
+  return accumulate(OpId::sum, v, out, self, meta::reduction_dims("sum", dim, self.dim()), keepdim,
+                    dtype, p);
+}
+
+Tensor mean_impl(Variant v, const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim,
+                 std::optional<ScalarType> dtype) {
+  meta::check_defined("mean", self, "self");
+  OpParams p;
+  return accumulate(OpId::mean, v, out, self, meta::reduction_dims("mean", dim, self.dim()),
+                    keepdim, dtype, p);
+}
+
+Tensor prod_impl(Variant v, const Tensor& out, const Tensor& self, std::optional<int64_t> dim,
+                 bool keepdim, std::optional<ScalarType> dtype) {
+  meta::check_defined("prod", self, "self");
+  OpParams p;
+  DimVector dims =
+      dim ? single_dim("prod", *dim, self, p) : meta::reduction_dims("prod", {}, self.dim());
+  return accumulate(OpId::prod, v, out, self, std::move(dims), keepdim, dtype, p);
+}
+
+// amax, amin: the input's dtype; no identity, so empty reduced dims are refused.
+Tensor amax_amin(OpId op, Variant v, const Tensor& out, const Tensor& self, IntArrayRef dim,
+                 bool keepdim) {
+  const char* name = name_of(op);
+  meta::check_defined(name, self, "self");
+  if (v == Variant::Out) {
+    meta::check_defined(name, out, "out");
+    TS_CHECK(out.dtype() == self.dtype(), name,
+             ": Expected the dtype for input and out to match, but got ", self.dtype(),
+             " for input's dtype and ", out.dtype(), " for out's dtype.");
+  }
+  DimVector dims = meta::reduction_dims(name, dim, self.dim());
+  check_nonempty_dims(op == OpId::amax ? "amax()" : "amin()", self, dim);
+  OpParams p;
+  p.compute_dtype = self.dtype();
+  return reduce(op, v, out, self, std::move(dims), keepdim, self.dtype(), p);
+}
+
+// max(), min(): over every element, values only.
+Tensor max_min_all(OpId op, const Tensor& self) {
+  const char* name = name_of(op);
+  meta::check_defined(name, self, "self");
+  TS_CHECK(self.numel() > 0, name,
+           "(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+           "reduction dim with the 'dim' argument.");
+  OpParams p;
+  p.compute_dtype = self.dtype();
+  return reduce(op, Variant::Functional, {}, self, meta::reduction_dims(name, {}, self.dim()),
+                false, self.dtype(), p);
+}
+
+// max(dim), min(dim): (values, indices); with out= both are checked before either is written.
+std::tuple<Tensor, Tensor> max_min_dim(OpId op, Variant v, const Tensor& values_out,
+                                       const Tensor& indices_out, const Tensor& self, int64_t dim,
+                                       bool keepdim) {
+  const char* name = name_of(op);
+  meta::check_defined(name, self, "self");
+  OpParams p;
+  DimVector dims = single_dim(name, dim, self, p);
+  const int64_t wrapped = p.dim;
+  check_nonempty_dims(op == OpId::max ? "max()" : "min()", self, IntArrayRef(&wrapped, 1));
+  p.compute_dtype = self.dtype();
+  const DimVector shape = reduced_shape(self.sizes(), dims, keepdim);
+  if (v == Variant::Out) {
+    check_exact_dtype(name, values_out, self.dtype(), "values");
+    check_exact_dtype(name, indices_out, kLong, "indices");
+    check_out_tensor(name, values_out, shape, self.dtype(), self, "values");
+    check_out_tensor(name, indices_out, shape, kLong, self, "indices");
+    meta::check_no_partial_overlap(name, values_out, indices_out);
+  }
+  const KernelFn fn = lookup_kernel(op, p.compute_dtype, self.device());
+  const Tensor self1[] = {self};
+  const Tensor values =
+      meta::prepare_output(name, v, values_out, shape, self.dtype(), self.device(), self1);
+  const Tensor indices =
+      meta::prepare_output(name, v, indices_out, shape, kLong, self.device(), self1);
+  const Tensor outputs[] = {values, indices};
+  p.dims = std::move(dims);
+  p.keepdim = keepdim;
+  run_kernel(fn, KernelCall{op, outputs, self1, p});
+  return {values, indices};
+}
+
+// argmax, argmin: int64 indices; without dim, into the flattened input.
+Tensor argmax_argmin(OpId op, Variant v, const Tensor& out, const Tensor& self,
+                     std::optional<int64_t> dim, bool keepdim) {
+  const char* name = name_of(op);
+  meta::check_defined(name, self, "self");
+  meta::check_dtype_supported(name, self.dtype(), DTypeSet::all() - DTypeSet{kBool}, "self");
+  const char* aten_name = op == OpId::argmax ? "argmax()" : "argmin()";
+  OpParams p;
+  DimVector dims;
+  if (dim) {
+    dims = single_dim(name, *dim, self, p);
+    const int64_t wrapped = p.dim;
+    check_nonempty_dims(aten_name, self, IntArrayRef(&wrapped, 1));
+  } else {
+    TS_CHECK(self.numel() != 0, aten_name,
+             ": Expected reduction dim to be specified for input.numel() == 0.");
+    dims = meta::reduction_dims(name, {}, self.dim());
+  }
+  if (v == Variant::Out) check_exact_dtype(name, out, kLong, "out");
+  p.compute_dtype = self.dtype();
+  return reduce(op, v, out, self, std::move(dims), keepdim, kLong, p);
+}
+
+// var, std, norm: floating inputs only; out= may hold a wider or narrower floating dtype.
+Tensor floating_reduction(OpId op, Variant v, const Tensor& out, const Tensor& self,
+                          IntArrayRef dim, bool keepdim, OpParams& p) {
+  const char* name = name_of(op);
+  meta::check_defined(name, self, "self");
+  if (op == OpId::norm) {
+    TS_CHECK(is_floating_type(self.dtype()),
+             "norm(): input dtype should be either floating point or complex. Got ", self.dtype(),
+             " instead.");
+  } else {
+    TS_CHECK(is_floating_type(self.dtype()), name,
+             ": std and var only support floating point and complex dtypes, but got ",
+             self.dtype());
+  }
+  DimVector dims = meta::reduction_dims(name, dim, self.dim());
+  p.compute_dtype = self.dtype();
+  if (v == Variant::Out) {
+    meta::check_defined(name, out, "out");
+    if (can_cast(self.dtype(), out.dtype())) p.compute_dtype = out.dtype();
+  }
+  return reduce(op, v, out, self, std::move(dims), keepdim, self.dtype(), p);
+}
+
+Tensor var_std(OpId op, Variant v, const Tensor& out, const Tensor& self, IntArrayRef dim,
+               double correction, bool keepdim) {
+  OpParams p;
+  p.d0 = correction;
+  return floating_reduction(op, v, out, self, dim, keepdim, p);
+}
+
+Tensor norm_impl(Variant v, const Tensor& out, const Tensor& self, const Scalar& pv,
+                 IntArrayRef dim, bool keepdim) {
+  const double pd = pv.to_double();
+  TS_CHECK(!pv.is_bool() && (pd == 1 || pd == 2 || pd == INFINITY),
+           "norm(): only p = 1, 2 and inf are supported, but got p = ", pv);
+  OpParams p;
+  p.s0 = pv;
+  return floating_reduction(OpId::norm, v, out, self, dim, keepdim, p);
+}
+
+Tensor logsumexp_impl(Variant v, const Tensor& out, const Tensor& self, IntArrayRef dim,
+                      bool keepdim) {
+  meta::check_defined("logsumexp", self, "self");
+  DimVector dims = meta::reduction_dims("logsumexp", dim, self.dim());
+  const ScalarType result =
+      is_integral_type(self.dtype(), /*include_bool=*/true) ? kDefaultDtype : self.dtype();
+  if (v == Variant::Out) {
+    meta::check_defined("logsumexp", out, "out");
+    TS_CHECK(is_floating_type(out.dtype()),
+             "logsumexp(): Expected floating point type for result tensor, but got: ", out.dtype());
+  }
+  OpParams p;
+  p.compute_dtype = result;
+  return reduce(OpId::logsumexp, v, out, self, std::move(dims), keepdim, result, p);
+}
+
+// all, any: bool results (uint8 for uint8 inputs); out= may be bool or uint8.
+Tensor all_any(OpId op, Variant v, const Tensor& out, const Tensor& self,
+               std::optional<int64_t> dim, bool keepdim) {
+  const char* name = name_of(op);
+  meta::check_defined(name, self, "self");
+  OpParams p;
+  DimVector dims =
+      dim ? single_dim(name, *dim, self, p) : meta::reduction_dims(name, {}, self.dim());
+  ScalarType result = self.dtype() == kByte ? kByte : kBool;
+  if (v == Variant::Out) {
+    meta::check_defined(name, out, "out");
+    TS_CHECK(out.dtype() == kBool || out.dtype() == kByte, name,
+             " only supports bool tensor for result, got: ", out.dtype());
+    result = out.dtype();
+  }
+  p.compute_dtype = self.dtype();
+  return reduce(op, v, out, self, std::move(dims), keepdim, result, p);
+}
+
+Tensor cumsum_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim,
+                   std::optional<ScalarType> dtype) {
+  meta::check_defined("cumsum", self, "self");
+  OpParams p;
+  p.dim = wrap_dim(dim, self.dim(), "cumsum");
+  const ScalarType result = accumulate_dtype(self, dtype);
+  p.compute_dtype = result;
+  const Tensor self1[] = {self};
+  if (v == Variant::InPlace) {
+    TS_CHECK(!dtype || *dtype == self.dtype(), "cumsum_: Bad in-place call: input tensor dtype ",
+             self.dtype(), " and output tensor dtype ", *dtype, " should match");
+    meta::check_no_internal_overlap("cumsum_", self);
+    p.compute_dtype = self.dtype();
+    const KernelFn fn = lookup_kernel(OpId::cumsum, p.compute_dtype, self.device());
+    run_kernel(fn, KernelCall{OpId::cumsum, self1, self1, p});
+    return self;
+  }
+  if (v == Variant::Out) {
+    meta::check_defined("cumsum", out, "out");
+    if (dtype) check_exact_dtype("cumsum", out, *dtype, "out");
+    check_out_tensor("cumsum", out, self.sizes(), result, self);
+    p.compute_dtype = out.dtype();
+  }
+  const KernelFn fn = lookup_kernel(OpId::cumsum, p.compute_dtype, self.device());
+  const Tensor r =
+      meta::prepare_output("cumsum", v, out, self.sizes(), result, self.device(), self1);
+  run_kernel(fn, KernelCall{OpId::cumsum, ArrayRef<Tensor>(&r, 1), self1, p});
+  return r;
+}
+
+}  // namespace
+
+// ---- sum, mean, prod ----
+Tensor sum(const Tensor& self, std::optional<ScalarType> dtype) {
+  return sum_impl(Variant::Functional, {}, self, {}, false, dtype);
+}
+Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  return sum_impl(Variant::Functional, {}, self, dim, keepdim, dtype);
+}
+Tensor& sum_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim,
+                std::optional<ScalarType> dtype) {
+  sum_impl(Variant::Out, out, self, dim, keepdim, dtype);
+  return const_cast<Tensor&>(out);
+}
+Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) {
+  return mean_impl(Variant::Functional, {}, self, {}, false, dtype);
+}
+Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
+  return mean_impl(Variant::Functional, {}, self, dim, keepdim, dtype);
+}
+Tensor& mean_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim,
+                 std::optional<ScalarType> dtype) {
+  mean_impl(Variant::Out, out, self, dim, keepdim, dtype);
+  return const_cast<Tensor&>(out);
+}
+Tensor prod(const Tensor& self, std::optional<ScalarType> dtype) {
+  return prod_impl(Variant::Functional, {}, self, std::nullopt, false, dtype);
+}
+Tensor prod(const Tensor& self, int64_t dim, bool keepdim, std::optional<ScalarType> dtype) {
+  return prod_impl(Variant::Functional, {}, self, dim, keepdim, dtype);
+}
+Tensor& prod_out(const Tensor& out, const Tensor& self, int64_t dim, bool keepdim,
+                 std::optional<ScalarType> dtype) {
+  prod_impl(Variant::Out, out, self, dim, keepdim, dtype);
+  return const_cast<Tensor&>(out);
+}
+
+// ---- amax, amin, max, min, argmax, argmin ----
+Tensor amax(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  return amax_amin(OpId::amax, Variant::Functional, {}, self, dim, keepdim);
+}
+Tensor& amax_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim) {
+  amax_amin(OpId::amax, Variant::Out, out, self, dim, keepdim);
+  return const_cast<Tensor&>(out);
+}
+Tensor amin(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  return amax_amin(OpId::amin, Variant::Functional, {}, self, dim, keepdim);
+}
+Tensor& amin_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim) {
+  amax_amin(OpId::amin, Variant::Out, out, self, dim, keepdim);
+  return const_cast<Tensor&>(out);
+}
+Tensor max(const Tensor& self) {
+  return max_min_all(OpId::max, self);
+}
+Tensor min(const Tensor& self) {
+  return max_min_all(OpId::min, self);
+}
+std::tuple<Tensor, Tensor> max(const Tensor& self, int64_t dim, bool keepdim) {
+  return max_min_dim(OpId::max, Variant::Functional, {}, {}, self, dim, keepdim);
+}
+std::tuple<Tensor, Tensor> min(const Tensor& self, int64_t dim, bool keepdim) {
+  return max_min_dim(OpId::min, Variant::Functional, {}, {}, self, dim, keepdim);
+}
+std::tuple<Tensor&, Tensor&> max_out(const Tensor& values, const Tensor& indices,
+                                     const Tensor& self, int64_t dim, bool keepdim) {
+  max_min_dim(OpId::max, Variant::Out, values, indices, self, dim, keepdim);
+  return {const_cast<Tensor&>(values), const_cast<Tensor&>(indices)};
+}
+std::tuple<Tensor&, Tensor&> min_out(const Tensor& values, const Tensor& indices,
+                                     const Tensor& self, int64_t dim, bool keepdim) {
+  max_min_dim(OpId::min, Variant::Out, values, indices, self, dim, keepdim);
+  return {const_cast<Tensor&>(values), const_cast<Tensor&>(indices)};
+}
+Tensor argmax(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return argmax_argmin(OpId::argmax, Variant::Functional, {}, self, dim, keepdim);
+}
+Tensor argmin(const Tensor& self, std::optional<int64_t> dim, bool keepdim) {
+  return argmax_argmin(OpId::argmin, Variant::Functional, {}, self, dim, keepdim);
+}
+Tensor& argmax_out(const Tensor& out, const Tensor& self, std::optional<int64_t> dim,
+                   bool keepdim) {
+  argmax_argmin(OpId::argmax, Variant::Out, out, self, dim, keepdim);
+  return const_cast<Tensor&>(out);
+}
+Tensor& argmin_out(const Tensor& out, const Tensor& self, std::optional<int64_t> dim,
+                   bool keepdim) {
+  argmax_argmin(OpId::argmin, Variant::Out, out, self, dim, keepdim);
+  return const_cast<Tensor&>(out);
+}
+
+// ---- var, std, norm, logsumexp ----
+Tensor var(const Tensor& self, IntArrayRef dim, double correction, bool keepdim) {
+  return var_std(OpId::var, Variant::Functional, {}, self, dim, correction, keepdim);
+}
+Tensor& var_out(const Tensor& out, const Tensor& self, IntArrayRef dim, double correction,
+                bool keepdim) {
+  var_std(OpId::var, Variant::Out, out, self, dim, correction, keepdim);
+  return const_cast<Tensor&>(out);
+}
+Tensor std(const Tensor& self, IntArrayRef dim, double correction, bool keepdim) {
+  return var_std(OpId::std, Variant::Functional, {}, self, dim, correction, keepdim);
+}
+Tensor& std_out(const Tensor& out, const Tensor& self, IntArrayRef dim, double correction,
+                bool keepdim) {
+  var_std(OpId::std, Variant::Out, out, self, dim, correction, keepdim);
+  return const_cast<Tensor&>(out);
+}
+Tensor norm(const Tensor& self, const Scalar& p, IntArrayRef dim, bool keepdim) {
+  return norm_impl(Variant::Functional, {}, self, p, dim, keepdim);
+}
+Tensor& norm_out(const Tensor& out, const Tensor& self, const Scalar& p, IntArrayRef dim,
+                 bool keepdim) {
+  norm_impl(Variant::Out, out, self, p, dim, keepdim);
+  return const_cast<Tensor&>(out);
+}
+Tensor logsumexp(const Tensor& self, IntArrayRef dim, bool keepdim) {
+  return logsumexp_impl(Variant::Functional, {}, self, dim, keepdim);
+}
+Tensor& logsumexp_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim) {
+  logsumexp_impl(Variant::Out, out, self, dim, keepdim);
+  return const_cast<Tensor&>(out);
+}
+
+// ---- all, any, cumsum ----
+Tensor all(const Tensor& self) {
+  return all_any(OpId::all, Variant::Functional, {}, self, std::nullopt, false);
+}
+Tensor all(const Tensor& self, int64_t dim, bool keepdim) {
+  return all_any(OpId::all, Variant::Functional, {}, self, dim, keepdim);
+}
+Tensor& all_out(const Tensor& out, const Tensor& self, int64_t dim, bool keepdim) {
+  all_any(OpId::all, Variant::Out, out, self, dim, keepdim);
+  return const_cast<Tensor&>(out);
+}
+Tensor any(const Tensor& self) {
+  return all_any(OpId::any, Variant::Functional, {}, self, std::nullopt, false);
+}
+Tensor any(const Tensor& self, int64_t dim, bool keepdim) {
+  return all_any(OpId::any, Variant::Functional, {}, self, dim, keepdim);
+}
+Tensor& any_out(const Tensor& out, const Tensor& self, int64_t dim, bool keepdim) {
+  all_any(OpId::any, Variant::Out, out, self, dim, keepdim);
+  return const_cast<Tensor&>(out);
+}
+Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype) {
+  return cumsum_impl(Variant::Functional, {}, self, dim, dtype);
+}
+Tensor& cumsum_out(const Tensor& out, const Tensor& self, int64_t dim,
+                   std::optional<ScalarType> dtype) {
+  cumsum_impl(Variant::Out, out, self, dim, dtype);
+  return const_cast<Tensor&>(out);
+}
+
+// ---- Tensor methods ----
+Tensor Tensor::sum(std::optional<ScalarType> dtype) const {
+  return ts::sum(*this, dtype);
+}
+Tensor Tensor::sum(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
+  return ts::sum(*this, dim, keepdim, dtype);
+}
+Tensor Tensor::mean(std::optional<ScalarType> dtype) const {
+  return ts::mean(*this, dtype);
+}
+Tensor Tensor::mean(IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) const {
+  return ts::mean(*this, dim, keepdim, dtype);
+}
+Tensor Tensor::prod(std::optional<ScalarType> dtype) const {
+  return ts::prod(*this, dtype);
+}
+Tensor Tensor::prod(int64_t dim, bool keepdim, std::optional<ScalarType> dtype) const {
+  return ts::prod(*this, dim, keepdim, dtype);
+}
+Tensor Tensor::amax(IntArrayRef dim, bool keepdim) const {
+  return ts::amax(*this, dim, keepdim);
+}
+Tensor Tensor::amin(IntArrayRef dim, bool keepdim) const {
+  return ts::amin(*this, dim, keepdim);
+}
+Tensor Tensor::max() const {
+  return ts::max(*this);
+}
+Tensor Tensor::min() const {
+  return ts::min(*this);
+}
+std::tuple<Tensor, Tensor> Tensor::max(int64_t dim, bool keepdim) const {
+  return ts::max(*this, dim, keepdim);
+}
+std::tuple<Tensor, Tensor> Tensor::min(int64_t dim, bool keepdim) const {
+  return ts::min(*this, dim, keepdim);
+}
+Tensor Tensor::argmax(std::optional<int64_t> dim, bool keepdim) const {
+  return ts::argmax(*this, dim, keepdim);
+}
+Tensor Tensor::argmin(std::optional<int64_t> dim, bool keepdim) const {
+  return ts::argmin(*this, dim, keepdim);
+}
+Tensor Tensor::var(IntArrayRef dim, double correction, bool keepdim) const {
+  return ts::var(*this, dim, correction, keepdim);
+}
+Tensor Tensor::std(IntArrayRef dim, double correction, bool keepdim) const {
+  return ts::std(*this, dim, correction, keepdim);
+}
+Tensor Tensor::norm(const Scalar& p, IntArrayRef dim, bool keepdim) const {
+  return ts::norm(*this, p, dim, keepdim);
+}
+Tensor Tensor::logsumexp(IntArrayRef dim, bool keepdim) const {
+  return ts::logsumexp(*this, dim, keepdim);
+}
+Tensor Tensor::all() const {
+  return ts::all(*this);
+}
+Tensor Tensor::all(int64_t dim, bool keepdim) const {
+  return ts::all(*this, dim, keepdim);
+}
+Tensor Tensor::any() const {
+  return ts::any(*this);
+}
+Tensor Tensor::any(int64_t dim, bool keepdim) const {
+  return ts::any(*this, dim, keepdim);
+}
+Tensor Tensor::cumsum(int64_t dim, std::optional<ScalarType> dtype) const {
+  return ts::cumsum(*this, dim, dtype);
+}
+Tensor& Tensor::cumsum_(int64_t dim, std::optional<ScalarType> dtype) const {
+  cumsum_impl(Variant::InPlace, {}, *this, dim, dtype);
+  return const_cast<Tensor&>(*this);
+}
+
+}  // namespace ts

@@ -1,2 +1,194 @@
-// (to be written)
+// Ternary ops: where, lerp, addcmul, masked_fill (meta for every variant).
+// Params:
+//   where:       compute_dtype = result_type(self, other), the output dtype; inputs
+//                {condition, self, other}.
+//   lerp:        compute_dtype = self's dtype; inputs {self, end, weight} for a Tensor weight,
+//                or {self, end} with s0 = the Scalar weight.
+//   addcmul:     compute_dtype = result_type(self, tensor1, tensor2); s0 = value; inputs
+//                {self, tensor1, tensor2}.
+//   masked_fill: compute_dtype = self's dtype; s0 = value; inputs {self, mask}. For
+//                masked_fill_ the output is self itself.
+// Every input reaches the kernel expanded to the output's shape.
+#include "meta.h"
 #include "touchstone/ops.h"
+
+namespace ts {
+namespace {
+
+using meta::Variant;
+
+constexpr DTypeSet kNoBool = DTypeSet::all() - DTypeSet{kBool};
+
+// The dtype ATen's kernels convert a Scalar argument to (at::opmath_type).
+ScalarType opmath_type(ScalarType t) {
+  return is_reduced_float(t) ? kFloat : t;
+}
+
+Tensor where_impl(Variant v, const Tensor& out, const Tensor& condition, const Tensor& self,
+                  const Tensor& other) {
+  meta::check_defined("where", condition, "condition");
+  meta::check_defined("where", self, "self");
+  meta::check_defined("where", other, "other");
+  const ScalarType result = result_type(self, other);
+  if (v == Variant::Out) {
+    // Unlike most out= forms, ATen's where_out wants exactly the result dtype.
+    meta::check_defined("where", out, "out");
+    TS_CHECK(out.dtype() == result, "where: Expected out type to be ", result, " but got ",
+             out.dtype());
+  }
+  TS_CHECK(condition.dtype() == kBool,
+           "where expected condition to be a boolean tensor, but got a tensor with dtype ",
+           condition.dtype());
+  OpParams p;
+  const Tensor inputs[] = {condition, self, other};
+  Tensor r = meta::elementwise({OpId::where}, v, out, inputs, p);
+  // A bool condition never changes the promotion of self and other.
+  TS_INTERNAL_ASSERT(p.compute_dtype == result);
+  return r;
+}
+
+Tensor lerp_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& end,
+                 const Tensor& weight, const std::optional<Scalar>& scalar_weight) {
+  meta::check_defined("lerp", self, "self");
+  meta::check_defined("lerp", end, "end");
+  TS_CHECK(self.dtype() == end.dtype(), "lerp: expected dtype ", self.dtype(),
+           " for `end` but got dtype ", end.dtype());
+  OpParams p;
+  SmallVector<Tensor, 3> inputs{self, end};
+  if (scalar_weight) {
+    meta::check_dtype_supported("lerp", self.dtype(), DTypeSet::floating());
+    meta::check_scalar_fits("lerp", *scalar_weight, opmath_type(self.dtype()), "weight");
+    p.s0 = scalar_weight;
+  } else {
+    meta::check_defined("lerp", weight, "weight");
+    TS_CHECK(self.dtype() == weight.dtype(), "lerp: expected dtype ", self.dtype(),
+             " for `weight` but got dtype ", weight.dtype());
+    inputs.push_back(weight);
+  }
+  return meta::elementwise({OpId::lerp, DTypeSet::floating()}, v, out, inputs, p);
+}
+
+Tensor addcmul_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& t1,
+                    const Tensor& t2, const Scalar& value) {
+  meta::check_defined("addcmul", self, "self");
+  meta::check_defined("addcmul", t1, "tensor1");
+  meta::check_defined("addcmul", t2, "tensor2");
+  const Tensor inputs[] = {self, t1, t2};
+  const ScalarType common = result_type(inputs);
+  meta::check_dtype_supported("addcmul", common, kNoBool);
+  // As alpha in add: a fractional value would be truncated silently for integers.
+  TS_CHECK(is_floating_type(common) || !value.is_floating_point(),
+           "addcmul: For integral input tensors, argument value must not be a floating point "
+           "number.");
+  meta::check_scalar_fits("addcmul", value, opmath_type(common));
+  OpParams p;
+  p.s0 = value;
+  return meta::elementwise({OpId::addcmul, kNoBool}, v, out, inputs, p);
+}
+
+// Note [masked_fill_ on expanded tensors]
+// ATen only warns (deprecated) when masked_fill_ writes to an internally overlapping self, and
+// the result is still well defined (a location takes the value if any of its elements' masks
+// is set), so it is allowed here too.
+Tensor masked_fill_impl(Variant v, const Tensor& self, const Tensor& mask, const Scalar& value) {
+  const char* op = v == Variant::InPlace ? "masked_fill_" : "masked_fill";
+  meta::check_defined(op, self, "self");
+  meta::check_defined(op, mask, "mask");
+  TS_CHECK(mask.dtype() == kBool,
+           "masked_fill_ only supports boolean masks, but got mask with dtype ", mask.dtype());
+  meta::check_scalar_fits(op, value, self.dtype());
+  const Tensor operands[] = {self, mask};
+  const Device device = meta::common_device(op, operands);
+  const DimVector shape = meta::broadcast_shapes(op, operands);
+  if (v == Variant::InPlace) {
+    TS_CHECK(device == self.device(), op, ": Expected mask to be on device ", self.device(),
+             " but got ", mask.device());
+    TS_CHECK(self.sizes() == IntArrayRef(shape), op, ": output with shape ", self.sizes(),
+             " doesn't match the broadcast shape ", IntArrayRef(shape));
+    meta::check_no_partial_overlap(op, self, mask);
+  }
+  OpParams p;
+  p.compute_dtype = self.dtype();
+  p.s0 = value;
+  const KernelFn fn = lookup_kernel(OpId::masked_fill, self.dtype(), device);
+  const Tensor target =
+      v == Variant::InPlace ? self : empty(shape, TensorOptions(self.dtype()).device(device));
+  const Tensor inputs[] = {self.sizes() == IntArrayRef(shape) ? self : self.expand(shape),
+                           mask.sizes() == IntArrayRef(shape) ? mask : mask.expand(shape)};
+  run_kernel(fn, KernelCall{OpId::masked_fill, ArrayRef<Tensor>(&target, 1), inputs, p});
+  return target;
+}
+
+}  // namespace
+
+Tensor where(const Tensor& condition, const Tensor& self, const Tensor& other) {
+  return where_impl(Variant::Functional, {}, condition, self, other);
+}
+Tensor where(const Tensor& condition, const Scalar& self, const Tensor& other) {
+  return where(condition, wrapped_scalar_tensor(self), other);
+}
+Tensor where(const Tensor& condition, const Tensor& self, const Scalar& other) {
+  return where(condition, self, wrapped_scalar_tensor(other));
+}
+Tensor& where_out(const Tensor& out, const Tensor& condition, const Tensor& self,
+                  const Tensor& other) {
+  where_impl(Variant::Out, out, condition, self, other);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::where(const Tensor& condition, const Tensor& other) const {
+  return ts::where(condition, *this, other);
+}
+
+Tensor lerp(const Tensor& self, const Tensor& end, const Scalar& weight) {
+  return lerp_impl(Variant::Functional, {}, self, end, {}, weight);
+}
+Tensor lerp(const Tensor& self, const Tensor& end, const Tensor& weight) {
+  return lerp_impl(Variant::Functional, {}, self, end, weight, std::nullopt);
+}
+Tensor& lerp_out(const Tensor& out, const Tensor& self, const Tensor& end, const Tensor& weight) {
+  lerp_impl(Variant::Out, out, self, end, weight, std::nullopt);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::lerp(const Tensor& end, const Scalar& weight) const {
+  return ts::lerp(*this, end, weight);
+}
+Tensor& Tensor::lerp_(const Tensor& end, const Scalar& weight) const {
+  lerp_impl(Variant::InPlace, {}, *this, end, {}, weight);
+  return const_cast<Tensor&>(*this);
+}
+Tensor Tensor::lerp(const Tensor& end, const Tensor& weight) const {
+  return ts::lerp(*this, end, weight);
+}
+Tensor& Tensor::lerp_(const Tensor& end, const Tensor& weight) const {
+  lerp_impl(Variant::InPlace, {}, *this, end, weight, std::nullopt);
+  return const_cast<Tensor&>(*this);
+}
+
+Tensor addcmul(const Tensor& self, const Tensor& t1, const Tensor& t2, const Scalar& value) {
+  return addcmul_impl(Variant::Functional, {}, self, t1, t2, value);
+}
+Tensor& addcmul_out(const Tensor& out, const Tensor& self, const Tensor& t1, const Tensor& t2,
+                    const Scalar& value) {
+  addcmul_impl(Variant::Out, out, self, t1, t2, value);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::addcmul(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
+  return ts::addcmul(*this, t1, t2, value);
+}
+Tensor& Tensor::addcmul_(const Tensor& t1, const Tensor& t2, const Scalar& value) const {
+  addcmul_impl(Variant::InPlace, {}, *this, t1, t2, value);
+  return const_cast<Tensor&>(*this);
+}
+
+Tensor masked_fill(const Tensor& self, const Tensor& mask, const Scalar& value) {
+  return masked_fill_impl(Variant::Functional, self, mask, value);
+}
+Tensor Tensor::masked_fill(const Tensor& mask, const Scalar& value) const {
+  return ts::masked_fill(*this, mask, value);
+}
+Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) const {
+  masked_fill_impl(Variant::InPlace, *this, mask, value);
+  return const_cast<Tensor&>(*this);
+}
+
+}  // namespace ts

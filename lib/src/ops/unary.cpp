@@ -1,8 +1,8 @@
 // Unary elementwise ops: meta for every variant.
 // Params: mode = approximation for gelu (0 none, 1 tanh); for clamp, mode bit 0 = has min,
 // bit 1 = has max, and the bounds arrive as extra wrapped-scalar inputs (min first).
-#include "touchstone/ops.h"
 #include "meta.h"
+#include "touchstone/ops.h"
 
 namespace ts {
 namespace {
@@ -73,6 +73,17 @@ int gelu_mode(std::string_view approximate) {
 Tensor clamp_impl(Variant v, const Tensor& out, const Tensor& self, std::optional<Scalar> min,
                   std::optional<Scalar> max) {
   TS_CHECK(min || max, "clamp: At least one of 'min' or 'max' must not be None");
+  meta::check_defined("clamp", self, "self");
+  ResultTypeState state;
+  update_result_type_state(state, self);
+  if (min) update_result_type_state(state, *min);
+  if (max) update_result_type_state(state, *max);
+  const ScalarType result = result_type(state);
+  // ATen converts the bounds with Scalar::to<T>, which rejects values the dtype cannot hold.
+  if (spec_of(OpId::clamp).supported.has(result)) {  // else meta::elementwise names the dtype
+    if (min) meta::check_scalar_fits("clamp", *min, result, "min");
+    if (max) meta::check_scalar_fits("clamp", *max, result, "max");
+  }
   OpParams p;
   SmallVector<Tensor, 3> inputs{self};
   if (min) {
@@ -88,20 +99,26 @@ Tensor clamp_impl(Variant v, const Tensor& out, const Tensor& self, std::optiona
 
 }  // namespace
 
-#define TS_DEFINE_UNARY(name)                                                      \
-  Tensor name(const Tensor& self) { return unary(OpId::name, Variant::Functional, {}, self); } \
-  Tensor& name##_(const Tensor& self) {                                            \
-    unary(OpId::name, Variant::InPlace, {}, self);                                 \
-    return const_cast<Tensor&>(self);                                              \
-  }                                                                                \
-  Tensor& name##_out(const Tensor& out, const Tensor& self) {                      \
-    unary(OpId::name, Variant::Out, out, self);                                    \
-    return const_cast<Tensor&>(out);                                               \
+#define TS_DEFINE_UNARY(name)                                 \
+  Tensor name(const Tensor& self) {                           \
+    return unary(OpId::name, Variant::Functional, {}, self);  \
+  }                                                           \
+  Tensor& name##_(const Tensor& self) {                       \
+    unary(OpId::name, Variant::InPlace, {}, self);            \
+    return const_cast<Tensor&>(self);                         \
+  }                                                           \
+  Tensor& name##_out(const Tensor& out, const Tensor& self) { \
+    unary(OpId::name, Variant::Out, out, self);               \
+    return const_cast<Tensor&>(out);                          \
   }
-#define TS_DEFINE_UNARY_METHODS(name)                              \
-  TS_DEFINE_UNARY(name)                                            \
-  Tensor Tensor::name() const { return ts::name(*this); }          \
-  Tensor& Tensor::name##_() const { return ts::name##_(*this); }
+#define TS_DEFINE_UNARY_METHODS(name) \
+  TS_DEFINE_UNARY(name)               \
+  Tensor Tensor::name() const {       \
+    return ts::name(*this);           \
+  }                                   \
+  Tensor& Tensor::name##_() const {   \
+    return ts::name##_(*this);        \
+  }
 
 TS_DEFINE_UNARY_METHODS(neg)
 TS_DEFINE_UNARY_METHODS(abs)
@@ -129,8 +146,12 @@ TS_DEFINE_UNARY_METHODS(bitwise_not)
 #undef TS_DEFINE_UNARY_METHODS
 #undef TS_DEFINE_UNARY
 
-Tensor isnan(const Tensor& self) { return unary(OpId::isnan, Variant::Functional, {}, self); }
-Tensor Tensor::isnan() const { return ts::isnan(*this); }
+Tensor isnan(const Tensor& self) {
+  return unary(OpId::isnan, Variant::Functional, {}, self);
+}
+Tensor Tensor::isnan() const {
+  return ts::isnan(*this);
+}
 
 Tensor gelu(const Tensor& self, std::string_view approximate) {
   OpParams p;

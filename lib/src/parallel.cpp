@@ -1,0 +1,65 @@
+// parallel_for on OpenMP; see parallel.h.
+#include "touchstone/parallel.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <exception>
+
+#include "touchstone/error.h"
+
+namespace ts {
+namespace {
+
+std::atomic<int>& num_threads() {
+  static std::atomic<int> n = [] {
+    const char* env = std::getenv("TOUCHSTONE_NUM_THREADS");
+    int v = env ? std::atoi(env) : 0;
+    return v > 0 ? v : std::max(1, omp_get_num_procs());
+  }();
+  return n;
+}
+
+thread_local bool tls_in_parallel = false;
+
+}  // namespace
+
+int get_num_threads() { return num_threads().load(std::memory_order_relaxed); }
+
+void set_num_threads(int n) {
+  TS_CHECK(n > 0, "set_num_threads: expected a positive number of threads, got ", n);
+  num_threads() = n;
+}
+
+bool in_parallel_region() { return tls_in_parallel; }
+
+void detail::parallel_run(int64_t begin, int64_t end, int64_t grain,
+                          const std::function<void(int64_t, int64_t)>& f) {
+  const int64_t n = end - begin;
+  const int64_t max_chunks = (n + grain - 1) / std::max<int64_t>(grain, 1);
+  const int nthreads = static_cast<int>(std::min<int64_t>(get_num_threads(), max_chunks));
+  std::exception_ptr error;
+  std::atomic<bool> failed{false};
+#pragma omp parallel num_threads(nthreads)
+  {
+    const int tid = omp_get_thread_num();
+    const int nt = omp_get_num_threads();
+    const int64_t chunk = (n + nt - 1) / nt;
+    const int64_t b = begin + tid * chunk;
+    const int64_t e = std::min(end, b + chunk);
+    if (b < e) {
+      tls_in_parallel = true;
+      try {
+        f(b, e);
+      } catch (...) {
+        if (!failed.exchange(true)) error = std::current_exception();
+      }
+      tls_in_parallel = false;
+    }
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace ts

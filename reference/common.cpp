@@ -1,6 +1,7 @@
 // Element loads, stores and roundings for the reference kernels.
 #include "common.h"
 
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -36,6 +37,17 @@ int64_t float_to_int64(double v) {
 }
 
 }  // namespace
+
+double int64_to_double_round_odd(int64_t v) {
+  uint64_t m = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  const int excess = std::bit_width(m) - 53;
+  if (excess > 0) {
+    const bool inexact = (m & ((uint64_t{1} << excess) - 1)) != 0;
+    m = (m >> excess) | (inexact ? 1 : 0);
+  }
+  const double r = std::ldexp(static_cast<double>(m), excess > 0 ? excess : 0);  // exact
+  return v < 0 ? -r : r;
+}
 
 double load_double(const void* p, ScalarType t) {
   return TS_DISPATCH_ALL_DTYPES(t, "reference load", [&]() -> double {
@@ -120,7 +132,7 @@ void store_double(void* p, ScalarType t, double v) {
 
 void store_int64(void* p, ScalarType t, int64_t v) {
   if (is_floating_type(t)) {
-    store_double(p, t, static_cast<double>(v));
+    store_double(p, t, t == kDouble ? static_cast<double>(v) : int64_to_double_round_odd(v));
     return;
   }
   TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(t, "reference store", [&] {

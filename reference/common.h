@@ -63,8 +63,14 @@ void convert_element(void* dst, ScalarType dt, const void* src, ScalarType st);
 // A Scalar stored into an element of dtype dt, converted as convert_element does.
 void store_scalar(void* dst, ScalarType dt, const Scalar& s);
 
+// An int64 with its magnitude truncated to 53 significant bits, the last set if anything was
+// dropped, so that one more rounding to float32 or narrower is exact (Note [Round to odd]).
+double int64_to_double_round_odd(int64_t v);
+
 // A load already converted to the compute dtype `c` (as ATen casts operands to the common dtype).
 inline double load_as_double(const void* p, ScalarType t, ScalarType c) {
+  if (!is_floating_type(t) && c != kDouble)
+    return round_to(c, int64_to_double_round_odd(load_int64(p, t)));
   return round_to(c, load_double(p, t));
 }
 inline int64_t load_as_int64(const void* p, ScalarType t, ScalarType c) {

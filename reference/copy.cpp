@@ -1,6 +1,5 @@
 // Reference kernels for copy_ and fill_, and the element conversion they (and where,
 // masked_fill) share. See Note [Reference kernels] in common.h.
-#include <bit>
 #include <cmath>
 
 #include "common.h"
@@ -13,33 +12,16 @@ namespace ts::reference {
 // floating dtypes, truncation toward zero (then wrapping) for integers, v != 0 for bool (so NaN
 // is true and -0.0 false). Integer and bool sources go through store_int64: two's complement
 // wrapping, v != 0 for bool. An integer wider than double's 53 bits is first rounded to odd
-// (see Note [Round to odd] in common.cpp), so the one rounding to float32 and narrower stays
-// exact. PyTorch's CPU goes double -> float -> half/bfloat16 (and int -> float -> bfloat16),
-// which can differ by one ulp in rare double-rounding cases; touchstone rounds once.
-namespace {
-
-// `v` with its magnitude truncated to 53 significant bits, the last set if anything was dropped.
-double int64_to_double_round_odd(int64_t v) {
-  uint64_t m = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-  const int excess = std::bit_width(m) - 53;
-  if (excess > 0) {
-    const bool inexact = (m & ((uint64_t{1} << excess) - 1)) != 0;
-    m = (m >> excess) | (inexact ? 1 : 0);
-  }
-  const double r = std::ldexp(static_cast<double>(m), excess > 0 ? excess : 0);  // exact
-  return v < 0 ? -r : r;
-}
-
-}  // namespace
+// (int64_to_double_round_odd, see Note [Round to odd] in common.cpp), so the one rounding to
+// float32 and narrower stays exact. PyTorch's CPU goes double -> float -> half/bfloat16 (and int ->
+// float -> bfloat16), which can differ by one ulp in rare double-rounding cases; touchstone rounds
+// once.
 
 void convert_element(void* dst, ScalarType dt, const void* src, ScalarType st) {
   if (is_floating_type(st)) {
     store_double(dst, dt, load_double(src, st));
-  } else if (!is_floating_type(dt)) {
-    store_int64(dst, dt, load_int64(src, st));
   } else {
-    const int64_t v = load_int64(src, st);
-    store_double(dst, dt, dt == kDouble ? static_cast<double>(v) : int64_to_double_round_odd(v));
+    store_int64(dst, dt, load_int64(src, st));
   }
 }
 

@@ -145,7 +145,7 @@ TEST(Mm, Errors) {
   EXPECT_ERROR(ts::mm(m, ts::ones({4, 5})),
                "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
   EXPECT_ERROR(ts::mm(m, ts::ones({3, 2}, ts::kDouble)),
-               "expected m1 and m2 to have the same dtype, but got: float != double");
+               "expected m1 and m2 to have the same dtype, but got: float32 != float64");
   EXPECT_ERROR(ts::mm(ts::ones({2, 2}, ts::kBool), ts::ones({2, 2}, ts::kBool)),
                "mm: not implemented for dtype bool");
   EXPECT_ERROR(ts::mm(Tensor(), m), "mm: expected a defined tensor for argument 'self'");
@@ -232,7 +232,7 @@ TEST(Bmm, ErrorsAndOut) {
                "Expected size for first two dimensions of batch2 tensor to be: [2, 3] but got: "
                "[2, 4].");
   EXPECT_ERROR(ts::bmm(ts::ones({1, 2, 2}), ts::ones({1, 2, 2}, ts::kHalf)),
-               "expected batch1 and batch2 to have the same dtype, but got: float != c10::Half");
+               "expected batch1 and batch2 to have the same dtype, but got: float32 != float16");
   Tensor out = ts::empty({0});
   ts::bmm_out(out, make({1, 2, 3, 4}, {1, 2, 2}), make({5, 6, 7, 8}, {1, 2, 2}));
   EXPECT_EQ(shape_of(out), (std::vector<int64_t>{1, 2, 2}));
@@ -318,9 +318,9 @@ TEST(Addmm, ErrorsAndOut) {
   EXPECT_ERROR(ts::addmm(s, ts::ones({2, 3}), ts::ones({2, 2})),
                "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x2)");
   EXPECT_ERROR(ts::addmm(s, s, ts::ones({2, 2}, ts::kDouble)),
-               "expected m1 and m2 to have the same dtype, but got: float != double");
+               "expected m1 and m2 to have the same dtype, but got: float32 != float64");
   EXPECT_ERROR(ts::addmm(ts::ones({2, 2}, ts::kLong), s, s),
-               "expected m2 and self to have the same dtype, but got: float != long int");
+               "expected m2 and self to have the same dtype, but got: float32 != int64");
   const Tensor i8 = ts::ones({2, 2}, ts::kChar);
   EXPECT_ERROR(ts::addmm(i8, i8, i8, 1000), "value cannot be converted to type int8");
 
@@ -384,7 +384,7 @@ TEST(Mv, ErrorsAndOut) {
   EXPECT_ERROR(ts::mv(ts::ones({2, 3}), ts::ones({4})),
                "mv: size mismatch, got mat (2x3), vec (4)");
   EXPECT_ERROR(ts::mv(ts::ones({2, 3}), ts::ones({3}, ts::kDouble)),
-               "expected mat and vec to have the same dtype, but got: float != double");
+               "expected mat and vec to have the same dtype, but got: float32 != float64");
   Tensor out = ts::empty({0});
   ts::mv_out(out, make({1, 2, 3, 4}, {2, 2}), make({1, 1}, {2}));
   EXPECT_EQ(values(out), (std::vector<double>{3, 7}));

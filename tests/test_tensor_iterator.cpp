@@ -28,7 +28,9 @@ Tensor transposed(const Tensor& t) {
                        t.storage_offset());
 }
 
-std::vector<int64_t> vec(IntArrayRef a) { return a.vec(); }
+std::vector<int64_t> vec(IntArrayRef a) {
+  return a.vec();
+}
 
 // out = in * 2 through a float loop, for iterators over float operands.
 void double_it(const TensorIterator& iter) {
@@ -207,11 +209,8 @@ TEST(TensorIterator, LargeByteStridesSplitAlongTheWidestDim) {
   Tensor storage = ts::empty({8}, ts::kInt);
   Tensor a = ts::make_view(storage, {2, 3}, {int64_t{1} << 30, 1}, 0);
   Tensor out = ts::make_view(storage, {2, 3}, {int64_t{1} << 30, 1}, 0);
-  TensorIterator iter = TensorIteratorConfig()
-                            .add_output(out)
-                            .add_input(a)
-                            .check_mem_overlap(false)
-                            .build();
+  TensorIterator iter =
+      TensorIteratorConfig().add_output(out).add_input(a).check_mem_overlap(false).build();
   EXPECT_FALSE(iter.can_use_32bit_indexing());
   std::vector<char*> starts;
   for (TensorIterator& piece : iter.with_32bit_indexing()) {
@@ -235,9 +234,8 @@ TEST(Parallel, ForNeverNestsAndFixedChunksIgnoreThreadCount) {
   for (int threads : {1, 3}) {
     ts::set_num_threads(threads);
     std::vector<int64_t> bounds(10, -1);
-    ts::parallel_for_fixed(0, 95, 10, [&](int64_t c, int64_t b, int64_t e) {
-      bounds[c] = b * 1000 + e;
-    });
+    ts::parallel_for_fixed(0, 95, 10,
+                           [&](int64_t c, int64_t b, int64_t e) { bounds[c] = b * 1000 + e; });
     EXPECT_EQ(bounds[0], 10);
     EXPECT_EQ(bounds[9], 90 * 1000 + 95);
   }

@@ -14,11 +14,20 @@ std::vector<std::string> variant_names(std::string_view letters) {
   std::vector<std::string> out;
   for (char c : letters) {
     switch (c) {
-      case 'f': out.emplace_back("function"); break;
-      case 'm': out.emplace_back("method"); break;
-      case 'i': out.emplace_back("inplace"); break;
-      case 'o': out.emplace_back("out"); break;
-      default: break;
+      case 'f':
+        out.emplace_back("function");
+        break;
+      case 'm':
+        out.emplace_back("method");
+        break;
+      case 'i':
+        out.emplace_back("inplace");
+        break;
+      case 'o':
+        out.emplace_back("out");
+        break;
+      default:
+        break;
     }
   }
   return out;
@@ -74,10 +83,12 @@ std::string short_dtypes(const nlohmann::json& list) {
 
 void print_ops_table(const nlohmann::json& ops) {
   std::cout << std::left << std::setw(15) << "op" << std::setw(10) << "kind" << std::setw(30)
-            << "variants" << std::setw(6) << "grad" << "kernel sets (device: dtypes)\n";
+            << "variants" << std::setw(6) << "grad"
+            << "kernel sets (device: dtypes)\n";
   for (const auto& op : ops) {
     std::string variants;
-    for (const auto& v : op["variants"]) variants += (variants.empty() ? "" : ",") + v.get<std::string>();
+    for (const auto& v : op["variants"])
+      variants += (variants.empty() ? "" : ",") + v.get<std::string>();
     std::string sets;
     for (const auto& [set, devices] : op["kernel_sets"].items()) {
       for (const auto& [dev, dtypes] : devices.items()) {
@@ -100,7 +111,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
 
   bool json = false;
-  auto* ops = app.add_subcommand("ops", "List the ops, their variants and the kernel sets that run them");
+  auto* ops =
+      app.add_subcommand("ops", "List the ops, their variants and the kernel sets that run them");
   ops->add_flag("--json", json, "Print a JSON array instead of a table");
 
   auto* selfcheck = app.add_subcommand(

@@ -11,7 +11,9 @@
 namespace ts {
 namespace detail {
 
-void throw_error(std::string msg) { throw Error(std::move(msg)); }
+void throw_error(std::string msg) {
+  throw Error(std::move(msg));
+}
 
 // Note [Half rounding]
 // Normal values: rebias the exponent and add 0xfff plus the kept mantissa's low bit before
@@ -23,7 +25,7 @@ uint16_t float_to_half_bits(float f) {
   uint32_t a = x & 0x7fffffffu;
   if (a > 0x7f800000u) return static_cast<uint16_t>(sign | 0x7e00u | ((a >> 13) & 0x3ffu));
   if (a >= 0x477ff000u) return static_cast<uint16_t>(sign | 0x7c00u);  // >= 65520: infinity
-  if (a < 0x38800000u) {                                                // below 2^-14
+  if (a < 0x38800000u) {                                               // below 2^-14
     const uint32_t r = float_bits(bits_float(a) + 0.5f) - 0x3f000000u;
     return static_cast<uint16_t>(sign | r);
   }
@@ -74,10 +76,9 @@ ScalarType parse_dtype(std::string_view n) {
     if (dtype_name(static_cast<ScalarType>(i)) == n) return static_cast<ScalarType>(i);
   }
   static constexpr std::pair<std::string_view, ScalarType> aliases[] = {
-      {"half", kHalf},   {"float", kFloat}, {"double", kDouble}, {"short", kShort},
-      {"int", kInt},     {"long", kLong},   {"f16", kHalf},      {"bf16", kBFloat16},
-      {"f32", kFloat},   {"f64", kDouble},  {"i8", kChar},       {"i16", kShort},
-      {"i32", kInt},     {"i64", kLong},    {"u8", kByte}};
+      {"half", kHalf}, {"float", kFloat}, {"double", kDouble}, {"short", kShort}, {"int", kInt},
+      {"long", kLong}, {"f16", kHalf},    {"bf16", kBFloat16}, {"f32", kFloat},   {"f64", kDouble},
+      {"i8", kChar},   {"i16", kShort},   {"i32", kInt},       {"i64", kLong},    {"u8", kByte}};
   for (const auto& [alias, t] : aliases) {
     if (alias == n) return t;
   }
@@ -85,7 +86,9 @@ ScalarType parse_dtype(std::string_view n) {
            "float16, bfloat16, float32, float64)");
 }
 
-std::ostream& operator<<(std::ostream& os, ScalarType t) { return os << dtype_name(t); }
+std::ostream& operator<<(std::ostream& os, ScalarType t) {
+  return os << dtype_name(t);
+}
 
 std::ostream& operator<<(std::ostream& os, IntArrayRef a) {
   os << '[';
@@ -126,7 +129,9 @@ Device::Device(std::string_view spec) : type_(kCPU), index_(-1) {
   }
 }
 
-std::string_view device_type_name(DeviceType t) { return t == kCPU ? "cpu" : "cuda"; }
+std::string_view device_type_name(DeviceType t) {
+  return t == kCPU ? "cpu" : "cuda";
+}
 
 std::ostream& operator<<(std::ostream& os, const Device& d) {
   os << device_type_name(d.type());

@@ -50,8 +50,12 @@ thread_local KernelSetId tls_set = -1;
 
 }  // namespace
 
-const OpInfo& op_info(OpId op) { return kOps[static_cast<int>(op)]; }
-ArrayRef<OpInfo> all_ops() { return {kOps, static_cast<size_t>(kNumOps)}; }
+const OpInfo& op_info(OpId op) {
+  return kOps[static_cast<int>(op)];
+}
+ArrayRef<OpInfo> all_ops() {
+  return {kOps, static_cast<size_t>(kNumOps)};
+}
 
 std::optional<OpId> find_op(std::string_view name) {
   for (const OpInfo& o : kOps) {
@@ -96,7 +100,9 @@ std::vector<std::string> kernel_set_names() {
   return r.set_names;
 }
 
-KernelSetId active_kernel_set() { return tls_set >= 0 ? tls_set : default_set(); }
+KernelSetId active_kernel_set() {
+  return tls_set >= 0 ? tls_set : default_set();
+}
 
 void set_default_kernel_set(std::string_view name) {
   auto id = find_kernel_set(name);
@@ -110,7 +116,9 @@ KernelSetGuard::KernelSetGuard(std::string_view name) : prev_(tls_set) {
   tls_set = *id;
 }
 
-KernelSetGuard::~KernelSetGuard() { tls_set = prev_; }
+KernelSetGuard::~KernelSetGuard() {
+  tls_set = prev_;
+}
 
 void register_kernel(KernelSetId set, OpId op, DeviceType device, DTypeSet dtypes, KernelFn fn) {
   Registry& r = registry();
@@ -135,12 +143,22 @@ ArrayRef<OpId> composite_parts(OpId op) {
   using enum OpId;
   static const std::vector<OpId> none;
   static const std::vector<std::pair<OpId, std::vector<OpId>>> parts = {
-      {zeros, {fill_}},        {ones, {fill_}},          {full, {fill_}},
-      {zeros_like, {fill_}},   {ones_like, {fill_}},     {full_like, {fill_}},
-      {rand_like, {rand}},     {randn_like, {randn}},    {clone, {copy_}},
-      {contiguous, {copy_}},   {to, {copy_}},            {zero_, {fill_}},
-      {cross_entropy, {log_softmax, nll_loss}},          {linear, {mm, add}},
-      {matmul, {mm, bmm, dot, mv}},                      {dropout, {rand, mul}},
+      {zeros, {fill_}},
+      {ones, {fill_}},
+      {full, {fill_}},
+      {zeros_like, {fill_}},
+      {ones_like, {fill_}},
+      {full_like, {fill_}},
+      {rand_like, {rand}},
+      {randn_like, {randn}},
+      {clone, {copy_}},
+      {contiguous, {copy_}},
+      {to, {copy_}},
+      {zero_, {fill_}},
+      {cross_entropy, {log_softmax, nll_loss, mul, sum, div, masked_fill, index_select}},
+      {linear, {mm, add}},
+      {matmul, {mm, bmm, dot, mv}},
+      {dropout, {rand, lt, mul, div}},
       {stack, {cat}}};
   for (const auto& [composite, ops] : parts) {
     if (composite == op) return ops;
@@ -159,7 +177,8 @@ DTypeSet supported_dtypes(OpId op, DeviceType device, KernelSetId set) {
 
 KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device) {
   const KernelSetId set = active_kernel_set();
-  const KernelEntry& e = registry().table[static_cast<int>(op)][static_cast<int>(device.type())][set];
+  const KernelEntry& e =
+      registry().table[static_cast<int>(op)][static_cast<int>(device.type())][set];
   if (e.fn == nullptr || !e.dtypes.has(dtype)) [[unlikely]] {
     TS_ERROR(op_info(op).name, ": kernel set '", kernel_set_name(set), "' has no kernel for dtype ",
              dtype, " on device ", device_type_name(device.type()),
@@ -170,7 +189,9 @@ KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device) {
 
 AutogradSlot detail::autograd_slot = nullptr;
 
-void set_autograd_slot(AutogradSlot slot) { detail::autograd_slot = slot; }
+void set_autograd_slot(AutogradSlot slot) {
+  detail::autograd_slot = slot;
+}
 
 void dispatch(const KernelCall& call, Device device) {
   run_kernel(lookup_kernel(call.op, call.p.compute_dtype, device), call);
@@ -185,8 +206,9 @@ std::vector<std::string> load_kernel_set(const std::string& path) {
   auto init = reinterpret_cast<InitFn>(dlsym(handle, "touchstone_plugin_init"));
   TS_CHECK(abi != nullptr && init != nullptr, "load_kernel_set: '", path,
            "' is not a touchstone plug-in (no TS_PLUGIN_INIT entry points)");
-  TS_CHECK(abi() == TS_PLUGIN_ABI_VERSION, "load_kernel_set: '", path, "' was built for plug-in ABI ",
-           abi(), " but this touchstone has ABI ", TS_PLUGIN_ABI_VERSION);
+  TS_CHECK(abi() == TS_PLUGIN_ABI_VERSION, "load_kernel_set: '", path,
+           "' was built for plug-in ABI ", abi(), " but this touchstone has ABI ",
+           TS_PLUGIN_ABI_VERSION);
   const std::vector<std::string> before = kernel_set_names();
   init();
   const std::vector<std::string> after = kernel_set_names();

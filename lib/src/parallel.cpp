@@ -26,14 +26,18 @@ thread_local bool tls_in_parallel = false;
 
 }  // namespace
 
-int get_num_threads() { return num_threads().load(std::memory_order_relaxed); }
+int get_num_threads() {
+  return num_threads().load(std::memory_order_relaxed);
+}
 
 void set_num_threads(int n) {
   TS_CHECK(n > 0, "set_num_threads: expected a positive number of threads, got ", n);
   num_threads() = n;
 }
 
-bool in_parallel_region() { return tls_in_parallel; }
+bool in_parallel_region() {
+  return tls_in_parallel;
+}
 
 void detail::parallel_run(int64_t begin, int64_t end, int64_t grain,
                           const std::function<void(int64_t, int64_t)>& f) {

@@ -50,7 +50,8 @@ ScalarType combine_categories(ScalarType higher, ScalarType lower) {
 
 void update_wrapped(ResultTypeState& s, ScalarType t) {
   // A Python float participates as the default dtype, not as float64.
-  s.wrapped_result = promote_skip_undefined(s.wrapped_result, is_floating_type(t) ? kDefaultDtype : t);
+  s.wrapped_result =
+      promote_skip_undefined(s.wrapped_result, is_floating_type(t) ? kDefaultDtype : t);
 }
 
 }  // namespace
@@ -66,7 +67,9 @@ void update_result_type_state(ResultTypeState& s, const Tensor& t) {
   }
 }
 
-void update_result_type_state(ResultTypeState& s, const Scalar& v) { update_wrapped(s, v.type()); }
+void update_result_type_state(ResultTypeState& s, const Scalar& v) {
+  update_wrapped(s, v.type());
+}
 
 ScalarType result_type(const ResultTypeState& s) {
   return combine_categories(s.dim_result, combine_categories(s.zero_dim_result, s.wrapped_result));
@@ -116,6 +119,8 @@ Tensor wrapped_scalar_tensor(const Scalar& s, Device device) {
   return t;
 }
 
-bool is_wrapped_number(const Tensor& t) { return t.impl()->is_wrapped_number(); }
+bool is_wrapped_number(const Tensor& t) {
+  return t.impl()->is_wrapped_number();
+}
 
 }  // namespace ts

@@ -27,7 +27,9 @@ Allocator*& allocator_slot(DeviceType type) {
 
 }  // namespace
 
-void set_allocator(DeviceType type, Allocator* allocator) { allocator_slot(type) = allocator; }
+void set_allocator(DeviceType type, Allocator* allocator) {
+  allocator_slot(type) = allocator;
+}
 
 Allocator* get_allocator(DeviceType type) {
   Allocator* a = allocator_slot(type);

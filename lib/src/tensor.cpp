@@ -87,9 +87,8 @@ Scalar Tensor::item() const {
   TS_CHECK(numel() == 1, "item: a Tensor with ", numel(),
            " elements cannot be converted to Scalar");
   TS_CHECK(is_cpu(), "item: only CPU tensors are supported, got ", device());
-  return TS_DISPATCH_ALL_DTYPES(dtype(), "item", [&] {
-    return Scalar(*static_cast<const scalar_t*>(data_ptr()));
-  });
+  return TS_DISPATCH_ALL_DTYPES(dtype(), "item",
+                                [&] { return Scalar(*static_cast<const scalar_t*>(data_ptr())); });
 }
 
 DimVector contiguous_strides(IntArrayRef sizes) {
@@ -103,8 +102,8 @@ DimVector contiguous_strides(IntArrayRef sizes) {
 }
 
 Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
-  return Tensor(intrusive_ptr<TensorImpl>::make(base.storage(), base.dtype(), sizes, strides,
-                                                offset));
+  return Tensor(
+      intrusive_ptr<TensorImpl>::make(base.storage(), base.dtype(), sizes, strides, offset));
 }
 
 namespace {

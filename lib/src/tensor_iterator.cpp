@@ -462,7 +462,8 @@ bool TensorIterator::can_use_32bit_indexing() const {
   if (numel() > kMax) return false;
   for (const OperandInfo& op : operands_) {
     int64_t max_offset = 1;
-    for (int64_t d = 0; d < ndim(); ++d) max_offset += (shape_[d] - 1) * std::abs(op.stride_bytes[d]);
+    for (int64_t d = 0; d < ndim(); ++d)
+      max_offset += (shape_[d] - 1) * std::abs(op.stride_bytes[d]);
     if (max_offset > kMax) return false;
   }
   return true;

@@ -29,18 +29,42 @@ class ArrayRef {
   template <typename C, typename = decltype(std::declval<const C&>().data())>
   ArrayRef(const C& c) : data_(c.data()), size_(c.size()) {}  // NOLINT(implicit)
 
-  constexpr const T* data() const { return data_; }
-  constexpr size_t size() const { return size_; }
-  constexpr bool empty() const { return size_ == 0; }
-  constexpr const T* begin() const { return data_; }
-  constexpr const T* end() const { return data_ + size_; }
-  constexpr const T& operator[](size_t i) const { return data_[i]; }
-  constexpr const T& back() const { return data_[size_ - 1]; }
-  ArrayRef slice(size_t start, size_t n) const { return {data_ + start, n}; }
-  ArrayRef slice(size_t start) const { return {data_ + start, size_ - start}; }
-  std::vector<T> vec() const { return std::vector<T>(begin(), end()); }
-  bool equals(ArrayRef o) const { return size_ == o.size_ && std::equal(begin(), end(), o.begin()); }
-  friend bool operator==(ArrayRef a, ArrayRef b) { return a.equals(b); }
+  constexpr const T* data() const {
+    return data_;
+  }
+  constexpr size_t size() const {
+    return size_;
+  }
+  constexpr bool empty() const {
+    return size_ == 0;
+  }
+  constexpr const T* begin() const {
+    return data_;
+  }
+  constexpr const T* end() const {
+    return data_ + size_;
+  }
+  constexpr const T& operator[](size_t i) const {
+    return data_[i];
+  }
+  constexpr const T& back() const {
+    return data_[size_ - 1];
+  }
+  ArrayRef slice(size_t start, size_t n) const {
+    return {data_ + start, n};
+  }
+  ArrayRef slice(size_t start) const {
+    return {data_ + start, size_ - start};
+  }
+  std::vector<T> vec() const {
+    return std::vector<T>(begin(), end());
+  }
+  bool equals(ArrayRef o) const {
+    return size_ == o.size_ && std::equal(begin(), end(), o.begin());
+  }
+  friend bool operator==(ArrayRef a, ArrayRef b) {
+    return a.equals(b);
+  }
 
  private:
   const T* data_ = nullptr;

@@ -41,14 +41,14 @@ std::optional<OpId> find_op(std::string_view name);
 // (lib/src/ops/<family>.cpp) documents which fields it fills.
 struct OpParams {
   ScalarType compute_dtype = ScalarType::Undefined;  // the dtype the kernel computes in
-  std::optional<Scalar> s0, s1, s2;                 // alpha, value, min/max, start/end/step, ...
+  std::optional<Scalar> s0, s1, s2;                  // alpha, value, min/max, start/end/step, ...
   DimVector dims;                                    // reduced dims: wrapped, sorted, unique
   int64_t dim = 0;                                   // a single dim argument, wrapped
   int64_t i0 = 0, i1 = 0;                            // reduction, ignore_index, steps, ...
   double d0 = 0, d1 = 0;                             // correction, eps, p, ...
   bool keepdim = false;
-  int mode = 0;                                      // rounding mode, approximation, ...
-  uint64_t seed = 0, offset = 0;                     // Philox key and first counter
+  int mode = 0;                   // rounding mode, approximation, ...
+  uint64_t seed = 0, offset = 0;  // Philox key and first counter
 };
 
 // What a kernel receives: allocated outputs, checked inputs (undefined for absent optionals).
@@ -119,7 +119,8 @@ void dispatch(const KernelCall& call, Device device);
 // names of the kernel sets it added.
 std::vector<std::string> load_kernel_set(const std::string& path);
 
-// Registration helper used by kernel files: `TS_REGISTER_KERNELS(reference, unary) { m.impl(...); }`
+// Registration helper used by kernel files: `TS_REGISTER_KERNELS(reference, unary) { m.impl(...);
+// }`
 class KernelRegistrar {
  public:
   explicit KernelRegistrar(std::string_view set) : set_(register_kernel_set(set)) {}
@@ -135,17 +136,19 @@ class KernelRegistrar {
 
 }  // namespace ts
 
-#define TS_REGISTER_KERNELS(set, family)                                       \
-  static void ts_register_##set##_##family(::ts::KernelRegistrar& m);          \
-  static const bool ts_registered_##set##_##family = [] {                      \
-    ::ts::KernelRegistrar m(#set);                                             \
-    ts_register_##set##_##family(m);                                           \
-    return true;                                                               \
-  }();                                                                         \
+#define TS_REGISTER_KERNELS(set, family)                              \
+  static void ts_register_##set##_##family(::ts::KernelRegistrar& m); \
+  static const bool ts_registered_##set##_##family = [] {             \
+    ::ts::KernelRegistrar m(#set);                                    \
+    ts_register_##set##_##family(m);                                  \
+    return true;                                                      \
+  }();                                                                \
   static void ts_register_##set##_##family(::ts::KernelRegistrar& m)
 
 // A plug-in defines its registration with TS_PLUGIN_INIT() { ts::KernelRegistrar m("name"); ... }
 #define TS_PLUGIN_ABI_VERSION 1
-#define TS_PLUGIN_INIT()                                                              \
-  extern "C" int touchstone_plugin_abi_version() { return TS_PLUGIN_ABI_VERSION; }    \
+#define TS_PLUGIN_INIT()                           \
+  extern "C" int touchstone_plugin_abi_version() { \
+    return TS_PLUGIN_ABI_VERSION;                  \
+  }                                                \
   extern "C" void touchstone_plugin_init()

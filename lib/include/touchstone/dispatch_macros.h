@@ -10,21 +10,21 @@
     return __VA_ARGS__();                      \
   }
 
-#define TS_DISPATCH_SWITCH(TYPE, NAME, CASES)                                   \
-  [&] {                                                                         \
-    const ::ts::ScalarType ts_dispatch_type = (TYPE);                           \
-    switch (ts_dispatch_type) {                                                 \
-      CASES                                                                     \
-      default:                                                                  \
-        TS_ERROR(NAME, ": not implemented for dtype ", ts_dispatch_type);       \
-    }                                                                           \
+#define TS_DISPATCH_SWITCH(TYPE, NAME, CASES)                             \
+  [&] {                                                                   \
+    const ::ts::ScalarType ts_dispatch_type = (TYPE);                     \
+    switch (ts_dispatch_type) {                                           \
+      CASES                                                               \
+      default:                                                            \
+        TS_ERROR(NAME, ": not implemented for dtype ", ts_dispatch_type); \
+    }                                                                     \
   }()
 
-#define TS_CASES_FLOATING(...)             \
+#define TS_CASES_FLOATING(...)               \
   TS_PRIVATE_CASE(Float, float, __VA_ARGS__) \
   TS_PRIVATE_CASE(Double, double, __VA_ARGS__)
-#define TS_CASES_REDUCED(...)                       \
-  TS_PRIVATE_CASE(Half, ::ts::Half, __VA_ARGS__)    \
+#define TS_CASES_REDUCED(...)                    \
+  TS_PRIVATE_CASE(Half, ::ts::Half, __VA_ARGS__) \
   TS_PRIVATE_CASE(BFloat16, ::ts::BFloat16, __VA_ARGS__)
 #define TS_CASES_INTEGRAL(...)                 \
   TS_PRIVATE_CASE(Byte, uint8_t, __VA_ARGS__)  \
@@ -44,12 +44,12 @@
   TS_DISPATCH_SWITCH(TYPE, NAME, TS_CASES_INTEGRAL(__VA_ARGS__) TS_CASES_BOOL(__VA_ARGS__))
 #define TS_DISPATCH_ALL_TYPES(TYPE, NAME, ...) \
   TS_DISPATCH_SWITCH(TYPE, NAME, TS_CASES_INTEGRAL(__VA_ARGS__) TS_CASES_FLOATING(__VA_ARGS__))
-#define TS_DISPATCH_ALL_TYPES_AND_REDUCED(TYPE, NAME, ...)                                 \
-  TS_DISPATCH_SWITCH(TYPE, NAME,                                                           \
-                     TS_CASES_INTEGRAL(__VA_ARGS__) TS_CASES_FLOATING(__VA_ARGS__)         \
+#define TS_DISPATCH_ALL_TYPES_AND_REDUCED(TYPE, NAME, ...)                         \
+  TS_DISPATCH_SWITCH(TYPE, NAME,                                                   \
+                     TS_CASES_INTEGRAL(__VA_ARGS__) TS_CASES_FLOATING(__VA_ARGS__) \
                          TS_CASES_REDUCED(__VA_ARGS__))
 // Every one of the ten dtypes.
-#define TS_DISPATCH_ALL_DTYPES(TYPE, NAME, ...)                                            \
-  TS_DISPATCH_SWITCH(TYPE, NAME,                                                           \
-                     TS_CASES_INTEGRAL(__VA_ARGS__) TS_CASES_FLOATING(__VA_ARGS__)         \
+#define TS_DISPATCH_ALL_DTYPES(TYPE, NAME, ...)                                    \
+  TS_DISPATCH_SWITCH(TYPE, NAME,                                                   \
+                     TS_CASES_INTEGRAL(__VA_ARGS__) TS_CASES_FLOATING(__VA_ARGS__) \
                          TS_CASES_REDUCED(__VA_ARGS__) TS_CASES_BOOL(__VA_ARGS__))

@@ -9,16 +9,16 @@
 namespace ts {
 
 // _(C++ type, enum name, PyTorch name)
-#define TS_FORALL_SCALAR_TYPES(_) \
-  _(bool, Bool, bool)             \
-  _(uint8_t, Byte, uint8)         \
-  _(int8_t, Char, int8)           \
-  _(int16_t, Short, int16)        \
-  _(int32_t, Int, int32)          \
-  _(int64_t, Long, int64)         \
-  _(::ts::Half, Half, float16)    \
+#define TS_FORALL_SCALAR_TYPES(_)       \
+  _(bool, Bool, bool)                   \
+  _(uint8_t, Byte, uint8)               \
+  _(int8_t, Char, int8)                 \
+  _(int16_t, Short, int16)              \
+  _(int32_t, Int, int32)                \
+  _(int64_t, Long, int64)               \
+  _(::ts::Half, Half, float16)          \
   _(::ts::BFloat16, BFloat16, bfloat16) \
-  _(float, Float, float32)        \
+  _(float, Float, float32)              \
   _(double, Double, float64)
 
 enum class ScalarType : int8_t {
@@ -46,7 +46,8 @@ inline constexpr ScalarType kDefaultDtype = kFloat;
 
 size_t element_size(ScalarType t);
 std::string_view dtype_name(ScalarType t);  // "float32", "bfloat16", ...
-ScalarType parse_dtype(std::string_view name);  // accepts PyTorch names and aliases ("float", "half")
+ScalarType parse_dtype(
+    std::string_view name);  // accepts PyTorch names and aliases ("float", "half")
 std::ostream& operator<<(std::ostream& os, ScalarType t);
 
 inline constexpr bool is_floating_type(ScalarType t) {
@@ -56,14 +57,18 @@ inline constexpr bool is_integral_type(ScalarType t, bool include_bool) {
   return (include_bool && t == kBool) || t == kByte || t == kChar || t == kShort || t == kInt ||
          t == kLong;
 }
-inline constexpr bool is_signed_type(ScalarType t) { return t != kBool && t != kByte; }
-inline constexpr bool is_reduced_float(ScalarType t) { return t == kHalf || t == kBFloat16; }
+inline constexpr bool is_signed_type(ScalarType t) {
+  return t != kBool && t != kByte;
+}
+inline constexpr bool is_reduced_float(ScalarType t) {
+  return t == kHalf || t == kBFloat16;
+}
 
 template <typename T>
 struct CppTypeToScalarType;
-#define TS_SPECIALIZE(t, name, pyname) \
-  template <>                          \
-  struct CppTypeToScalarType<t> {      \
+#define TS_SPECIALIZE(t, name, pyname)                    \
+  template <>                                             \
+  struct CppTypeToScalarType<t> {                         \
     static constexpr ScalarType value = ScalarType::name; \
   };
 TS_FORALL_SCALAR_TYPES(TS_SPECIALIZE)

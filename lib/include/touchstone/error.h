@@ -34,11 +34,11 @@ std::string check_msg(const char* /*cond*/, const Args&... args) {
 }  // namespace ts
 
 // TS_CHECK(cond, parts...): throws ts::Error with the parts streamed together.
-#define TS_CHECK(cond, ...)                                                        \
-  do {                                                                             \
-    if (!(cond)) [[unlikely]] {                                                    \
-      ::ts::detail::throw_error(::ts::detail::check_msg(#cond, ##__VA_ARGS__));    \
-    }                                                                              \
+#define TS_CHECK(cond, ...)                                                     \
+  do {                                                                          \
+    if (!(cond)) [[unlikely]] {                                                 \
+      ::ts::detail::throw_error(::ts::detail::check_msg(#cond, ##__VA_ARGS__)); \
+    }                                                                           \
   } while (0)
 
 #define TS_ERROR(...) ::ts::detail::throw_error(::ts::detail::str_cat(__VA_ARGS__))

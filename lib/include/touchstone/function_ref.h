@@ -13,7 +13,8 @@ class FunctionRef<R(Args...)> {
  public:
   template <typename F, typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, FunctionRef>>>
   FunctionRef(F&& f)  // NOLINT(implicit)
-      : obj_(const_cast<void*>(static_cast<const void*>(&f))), call_(&call<std::remove_reference_t<F>>) {}
+      : obj_(const_cast<void*>(static_cast<const void*>(&f))),
+        call_(&call<std::remove_reference_t<F>>) {}
   R operator()(Args... args) const { return call_(obj_, std::forward<Args>(args)...); }
 
  private:

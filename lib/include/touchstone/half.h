@@ -26,7 +26,9 @@ inline uint16_t float_to_bf16_bits(float f) {
   u += 0x7fffu + ((u >> 16) & 1u);  // round to nearest even
   return static_cast<uint16_t>(u >> 16);
 }
-inline float bf16_bits_to_float(uint16_t b) { return bits_float(static_cast<uint32_t>(b) << 16); }
+inline float bf16_bits_to_float(uint16_t b) {
+  return bits_float(static_cast<uint32_t>(b) << 16);
+}
 }  // namespace detail
 
 struct FromBits {};
@@ -35,7 +37,7 @@ struct Half {
   uint16_t x = 0;
   Half() = default;
   constexpr Half(uint16_t bits, FromBits) : x(bits) {}
-  Half(float f) : x(detail::float_to_half_bits(f)) {}  // NOLINT(implicit)
+  Half(float f) : x(detail::float_to_half_bits(f)) {}               // NOLINT(implicit)
   operator float() const { return detail::half_bits_to_float(x); }  // NOLINT(implicit)
 };
 
@@ -43,7 +45,7 @@ struct BFloat16 {
   uint16_t x = 0;
   BFloat16() = default;
   constexpr BFloat16(uint16_t bits, FromBits) : x(bits) {}
-  BFloat16(float f) : x(detail::float_to_bf16_bits(f)) {}  // NOLINT(implicit)
+  BFloat16(float f) : x(detail::float_to_bf16_bits(f)) {}           // NOLINT(implicit)
   operator float() const { return detail::bf16_bits_to_float(x); }  // NOLINT(implicit)
 };
 

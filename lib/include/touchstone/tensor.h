@@ -145,14 +145,16 @@ class Tensor {
 #define TS_UNARY_METHODS(name) \
   Tensor name() const;         \
   Tensor& name##_() const;
-  TS_UNARY_METHODS(neg) TS_UNARY_METHODS(abs) TS_UNARY_METHODS(sign) TS_UNARY_METHODS(exp)
-  TS_UNARY_METHODS(expm1) TS_UNARY_METHODS(log) TS_UNARY_METHODS(log1p) TS_UNARY_METHODS(sqrt)
-  TS_UNARY_METHODS(rsqrt) TS_UNARY_METHODS(reciprocal) TS_UNARY_METHODS(sin)
-  TS_UNARY_METHODS(cos) TS_UNARY_METHODS(tanh) TS_UNARY_METHODS(sigmoid) TS_UNARY_METHODS(relu)
-  TS_UNARY_METHODS(erf) TS_UNARY_METHODS(floor) TS_UNARY_METHODS(ceil) TS_UNARY_METHODS(round)
-  TS_UNARY_METHODS(trunc) TS_UNARY_METHODS(logical_not) TS_UNARY_METHODS(bitwise_not)
+  TS_UNARY_METHODS(neg)
+  TS_UNARY_METHODS(abs) TS_UNARY_METHODS(sign) TS_UNARY_METHODS(exp) TS_UNARY_METHODS(expm1)
+      TS_UNARY_METHODS(log) TS_UNARY_METHODS(log1p) TS_UNARY_METHODS(sqrt) TS_UNARY_METHODS(rsqrt)
+          TS_UNARY_METHODS(reciprocal) TS_UNARY_METHODS(sin) TS_UNARY_METHODS(cos)
+              TS_UNARY_METHODS(tanh) TS_UNARY_METHODS(sigmoid) TS_UNARY_METHODS(relu)
+                  TS_UNARY_METHODS(erf) TS_UNARY_METHODS(floor) TS_UNARY_METHODS(ceil)
+                      TS_UNARY_METHODS(round) TS_UNARY_METHODS(trunc) TS_UNARY_METHODS(logical_not)
+                          TS_UNARY_METHODS(bitwise_not)
 #undef TS_UNARY_METHODS
-  Tensor isnan() const;
+                              Tensor isnan() const;
   Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
   Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
 
@@ -167,18 +169,20 @@ class Tensor {
   Tensor& sub_(const Scalar& other, const Scalar& alpha = 1) const;
   Tensor div(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
   Tensor& div_(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
-#define TS_BINARY_METHODS(name)                   \
-  Tensor name(const Tensor& other) const;         \
-  Tensor& name##_(const Tensor& other) const;     \
-  Tensor name(const Scalar& other) const;         \
+#define TS_BINARY_METHODS(name)               \
+  Tensor name(const Tensor& other) const;     \
+  Tensor& name##_(const Tensor& other) const; \
+  Tensor name(const Scalar& other) const;     \
   Tensor& name##_(const Scalar& other) const;
-  TS_BINARY_METHODS(mul) TS_BINARY_METHODS(div) TS_BINARY_METHODS(remainder)
-  TS_BINARY_METHODS(pow) TS_BINARY_METHODS(atan2) TS_BINARY_METHODS(eq) TS_BINARY_METHODS(ne)
-  TS_BINARY_METHODS(lt) TS_BINARY_METHODS(le) TS_BINARY_METHODS(gt) TS_BINARY_METHODS(ge)
-  TS_BINARY_METHODS(logical_and) TS_BINARY_METHODS(logical_or) TS_BINARY_METHODS(bitwise_and)
-  TS_BINARY_METHODS(bitwise_or) TS_BINARY_METHODS(bitwise_xor)
+  TS_BINARY_METHODS(mul)
+  TS_BINARY_METHODS(div) TS_BINARY_METHODS(remainder) TS_BINARY_METHODS(pow)
+      TS_BINARY_METHODS(atan2) TS_BINARY_METHODS(eq) TS_BINARY_METHODS(ne) TS_BINARY_METHODS(lt)
+          TS_BINARY_METHODS(le) TS_BINARY_METHODS(gt) TS_BINARY_METHODS(ge)
+              TS_BINARY_METHODS(logical_and) TS_BINARY_METHODS(logical_or)
+                  TS_BINARY_METHODS(bitwise_and) TS_BINARY_METHODS(bitwise_or)
+                      TS_BINARY_METHODS(bitwise_xor)
 #undef TS_BINARY_METHODS
-  Tensor maximum(const Tensor& other) const;
+                          Tensor maximum(const Tensor& other) const;
   Tensor minimum(const Tensor& other) const;
 
   // Ternary.

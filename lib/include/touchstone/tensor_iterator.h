@@ -72,7 +72,8 @@ class TensorIterator {
  public:
   // The 2-D loop: data[ntensors] pointers, strides = [inner strides..., outer strides...] in
   // bytes; run size0 inner steps, size1 times.
-  using loop2d_t = FunctionRef<void(char** data, const int64_t* strides, int64_t size0, int64_t size1)>;
+  using loop2d_t =
+      FunctionRef<void(char** data, const int64_t* strides, int64_t size0, int64_t size1)>;
 
   static TensorIterator binary_op(const Tensor& out, const Tensor& a, const Tensor& b);
   static TensorIterator unary_op(const Tensor& out, const Tensor& a);

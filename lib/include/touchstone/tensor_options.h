@@ -10,7 +10,7 @@ namespace ts {
 class TensorOptions {
  public:
   TensorOptions() = default;
-  TensorOptions(ScalarType t) : dtype_(t) {}  // NOLINT(implicit)
+  TensorOptions(ScalarType t) : dtype_(t) {}   // NOLINT(implicit)
   TensorOptions(Device d) : device_(d) {}      // NOLINT(implicit)
   TensorOptions(DeviceType d) : device_(d) {}  // NOLINT(implicit)
   TensorOptions dtype(ScalarType t) const {
@@ -38,7 +38,11 @@ class TensorOptions {
   Device device_ = kCPU;
 };
 
-inline TensorOptions dtype(ScalarType t) { return TensorOptions(t); }
-inline TensorOptions device(Device d) { return TensorOptions(d); }
+inline TensorOptions dtype(ScalarType t) {
+  return TensorOptions(t);
+}
+inline TensorOptions device(Device d) {
+  return TensorOptions(d);
+}
 
 }  // namespace ts

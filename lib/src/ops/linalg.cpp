@@ -16,38 +16,10 @@ using meta::Variant;
 constexpr DTypeSet kNoBool = DTypeSet::all() - DTypeSet{kBool};
 
 // The C++ type names ATen prints for a dtype (caffe2::TypeMeta), e.g. "float != double".
-const char* cpp_type_name(ScalarType t) {
-  switch (t) {
-    case kBool:
-      return "bool";
-    case kByte:
-      return "unsigned char";
-    case kChar:
-      return "signed char";
-    case kShort:
-      return "short int";
-    case kInt:
-      return "int";
-    case kLong:
-      return "long int";
-    case kHalf:
-      return "c10::Half";
-    case kBFloat16:
-      return "c10::BFloat16";
-    case kFloat:
-      return "float";
-    case kDouble:
-      return "double";
-    default:
-      return "undefined";
-  }
-}
-
 void check_same_dtype(const char* op, const char* a_name, const Tensor& a, const char* b_name,
                       const Tensor& b) {
   TS_CHECK(a.dtype() == b.dtype(), op, ": expected ", a_name, " and ", b_name,
-           " to have the same dtype, but got: ", cpp_type_name(a.dtype()),
-           " != ", cpp_type_name(b.dtype()));
+           " to have the same dtype, but got: ", a.dtype(), " != ", b.dtype());
 }
 
 void check_multipliable(const char* op, const Tensor& m1, const Tensor& m2) {

@@ -52,8 +52,8 @@ Device common_device(const char* op, TensorList tensors) {
 }
 
 void check_dtype_supported(const char* op, ScalarType t, DTypeSet supported, const char* arg) {
-  TS_CHECK(supported.has(t), op, ": not implemented for dtype ", t, *arg ? " (argument '" : "",
-           arg, *arg ? "')" : "");
+  TS_CHECK(supported.has(t), op, ": not implemented for dtype ", t, *arg ? " (argument '" : "", arg,
+           *arg ? "')" : "");
 }
 
 DimVector reduction_dims(const char* op, IntArrayRef dims, int64_t ndim) {

@@ -44,6 +44,12 @@ TensorIteratorConfig& TensorIteratorConfig::declare_static_dtype(ScalarType t) {
   return *this;
 }
 
+TensorIteratorConfig& TensorIteratorConfig::declare_common_dtype(ScalarType t) {
+  common_dtype_ = t;
+  promote_inputs_ = true;
+  return *this;
+}
+
 TensorIteratorConfig& TensorIteratorConfig::declare_static_shape(IntArrayRef shape,
                                                                  IntArrayRef squash_dims) {
   DimVector s(shape);
@@ -172,6 +178,8 @@ void TensorIterator::compute_types(const TensorIteratorConfig& config) {
   for (int i = num_outputs_; i < ntensors(); ++i) inputs.push_back(operands_[i].tensor);
   if (config.static_dtype_) {
     common_dtype_ = *config.static_dtype_;
+  } else if (config.common_dtype_) {
+    common_dtype_ = *config.common_dtype_;
   } else if (config.promote_inputs_) {
     common_dtype_ = result_type(inputs);
     if (config.int_to_float_ && !is_floating_type(common_dtype_)) common_dtype_ = kDefaultDtype;

@@ -38,6 +38,9 @@ class TensorIteratorConfig {
   TensorIteratorConfig& is_reduction(bool v) { return set(is_reduction_, v); }
   // Every operand (outputs included) has this dtype; no promotion is computed.
   TensorIteratorConfig& declare_static_dtype(ScalarType t);
+  // The inputs' common dtype, already decided (by an op's meta): inputs are cast to it, outputs
+  // too when cast_common_dtype_to_outputs is set.
+  TensorIteratorConfig& declare_common_dtype(ScalarType t);
   // Iterate over `shape`, with the dims in `squash_dims` set to 1 (the kernel walks them itself).
   TensorIteratorConfig& declare_static_shape(IntArrayRef shape, IntArrayRef squash_dims = {});
   TensorIterator build();
@@ -59,6 +62,7 @@ class TensorIteratorConfig {
   bool resize_outputs_ = true;
   bool is_reduction_ = false;
   std::optional<ScalarType> static_dtype_;
+  std::optional<ScalarType> common_dtype_;
   std::optional<DimVector> static_shape_;
 };
 

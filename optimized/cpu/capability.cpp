@@ -1,0 +1,77 @@
+// SIMD capability selection for the optimized CPU kernels (Highway run-time dispatch).
+#include <cstdlib>
+
+#include "hwy/targets.h"
+#include "touchstone/cpu_capability.h"
+#include "touchstone/error.h"
+
+namespace ts::cpu {
+namespace {
+
+struct Capability {
+  const char* name;
+  int64_t target;
+};
+// Worst to best; the targets optimized/CMakeLists.txt compiles (HWY_DISABLED_TARGETS drops SSSE3).
+constexpr Capability kCapabilities[] = {
+    {"scalar", HWY_EMU128}, {"sse4", HWY_SSE4}, {"avx2", HWY_AVX2}, {"avx512", HWY_AVX3}};
+
+int64_t cpu_targets() {
+  static const int64_t targets = [] {
+    hwy::SetSupportedTargetsForTest(0);  // the real CPU, not a previous forcing
+    return hwy::SupportedTargets();
+  }();
+  return targets;
+}
+
+// A target and every worse one (Highway numbers better targets with lower bits).
+int64_t at_most(int64_t target) { return ~(target - 1); }
+
+const bool kApplyEnvironment = [] {
+  const char* env = std::getenv("TOUCHSTONE_CPU_CAPABILITY");
+  if (env != nullptr && *env != '\0') set_capability(env);
+  return true;
+}();
+
+}  // namespace
+
+std::vector<std::string> compiled_capabilities() {
+  std::vector<std::string> out;
+  for (const Capability& c : kCapabilities) out.emplace_back(c.name);
+  return out;
+}
+
+std::vector<std::string> supported_capabilities() {
+  std::vector<std::string> out;
+  for (const Capability& c : kCapabilities) {
+    if ((cpu_targets() & c.target) != 0 || c.target == HWY_EMU128) out.emplace_back(c.name);
+  }
+  return out;
+}
+
+std::string capability() {
+  const int64_t active = hwy::SupportedTargets();
+  for (auto it = std::rbegin(kCapabilities); it != std::rend(kCapabilities); ++it) {
+    if ((active & it->target) != 0) return it->name;
+  }
+  return "scalar";
+}
+
+void set_capability(std::string_view name) {
+  for (const Capability& c : kCapabilities) {
+    if (name != c.name) continue;
+    const int64_t targets = (cpu_targets() | HWY_EMU128) & at_most(c.target);
+    if ((targets & c.target) == 0) {
+      std::string supported;
+      for (const std::string& s : supported_capabilities()) supported += (supported.empty() ? "" : ", ") + s;
+      TS_ERROR("set_capability: this CPU does not support '", name, "' (supported: ", supported, ")");
+    }
+    hwy::SetSupportedTargetsForTest(targets);
+    hwy::GetChosenTarget().Update(hwy::SupportedTargets());
+    return;
+  }
+  TS_ERROR("set_capability: unknown CPU capability '", name,
+           "' (expected scalar, sse4, avx2 or avx512; TOUCHSTONE_CPU_CAPABILITY uses the same names)");
+}
+
+}  // namespace ts::cpu

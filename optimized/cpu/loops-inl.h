@@ -1,0 +1,161 @@
+// Per-target elementwise loops for the optimized CPU kernels (Highway). A kernel file includes
+// this after hwy/foreach_target.h, so it is compiled once per SIMD target.
+// See Note [Optimized elementwise loops].
+#if defined(TS_OPTIMIZED_CPU_LOOPS_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef TS_OPTIMIZED_CPU_LOOPS_INL_H_
+#undef TS_OPTIMIZED_CPU_LOOPS_INL_H_
+#else
+#define TS_OPTIMIZED_CPU_LOOPS_INL_H_
+#endif
+
+#include <algorithm>
+#include <cstring>
+
+#include "hwy/highway.h"
+#include "optimized/cpu/elementwise.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace ts::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Note [Optimized elementwise loops]
+// The vector kernels only ever see float or double operands that are contiguous, or inputs that
+// are one value broadcast (stride 0, loaded once). Everything else is brought to that shape in
+// blocks of kBlock elements on the stack: strided operands are gathered, float16/bfloat16 are
+// converted to float32 (and the result rounded back once, to nearest even). A 2-D loop whose
+// operands disagree on which dim is contiguous (out = a.t() + b) runs in kTile x kTile tiles, so
+// both walks stay in cache instead of striding through memory.
+inline constexpr int64_t kBlock = 256;
+inline constexpr int64_t kTile = 64;
+
+// out[i] = op(d, in[0][i], ...) over n contiguous elements; bcast[k] marks a stride-0 input.
+template <typename C, size_t N, class Op>
+HWY_INLINE void map_contiguous(C* HWY_RESTRICT out, const C* const* in, const bool* bcast, int64_t n,
+                               const Op& op) {
+  const hn::ScalableTag<C> d;
+  const hn::CappedTag<C, 1> d1;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = 0;
+  if constexpr (N == 1) {
+    if (bcast[0]) {
+      const auto v = op(d, hn::Set(d, in[0][0]));
+      for (; i + lanes <= n; i += lanes) hn::StoreU(v, d, out + i);
+    } else {
+      for (; i + lanes <= n; i += lanes) hn::StoreU(op(d, hn::LoadU(d, in[0] + i)), d, out + i);
+    }
+    for (; i < n; ++i) hn::StoreU(op(d1, hn::LoadU(d1, in[0] + (bcast[0] ? 0 : i))), d1, out + i);
+  } else if constexpr (N == 2) {
+    if (bcast[0] && !bcast[1]) {
+      const auto a = hn::Set(d, in[0][0]);
+      for (; i + lanes <= n; i += lanes) hn::StoreU(op(d, a, hn::LoadU(d, in[1] + i)), d, out + i);
+    } else if (bcast[1] && !bcast[0]) {
+      const auto b = hn::Set(d, in[1][0]);
+      for (; i + lanes <= n; i += lanes) hn::StoreU(op(d, hn::LoadU(d, in[0] + i), b), d, out + i);
+    } else if (!bcast[0] && !bcast[1]) {
+      for (; i + lanes <= n; i += lanes) {
+        hn::StoreU(op(d, hn::LoadU(d, in[0] + i), hn::LoadU(d, in[1] + i)), d, out + i);
+      }
+    }
+    for (; i < n; ++i) {
+      hn::StoreU(op(d1, hn::LoadU(d1, in[0] + (bcast[0] ? 0 : i)),
+                    hn::LoadU(d1, in[1] + (bcast[1] ? 0 : i))),
+                 d1, out + i);
+    }
+  } else {
+    static_assert(N == 3, "map_contiguous supports 1 to 3 inputs");
+    for (; i + lanes <= n && !bcast[0] && !bcast[1] && !bcast[2]; i += lanes) {
+      hn::StoreU(op(d, hn::LoadU(d, in[0] + i), hn::LoadU(d, in[1] + i), hn::LoadU(d, in[2] + i)), d,
+                 out + i);
+    }
+    for (; i < n; ++i) {
+      hn::StoreU(op(d1, hn::LoadU(d1, in[0] + (bcast[0] ? 0 : i)),
+                    hn::LoadU(d1, in[1] + (bcast[1] ? 0 : i)),
+                    hn::LoadU(d1, in[2] + (bcast[2] ? 0 : i))),
+                 d1, out + i);
+    }
+  }
+}
+
+// One row of n elements of storage type T with byte strides; `op` computes in compute_t<T>.
+template <typename T, size_t N, class Op>
+HWY_INLINE void map_row(char* out, const char* const* in, const int64_t* strides, int64_t n,
+                        const Op& op) {
+  using C = compute_t<T>;
+  constexpr int64_t es = sizeof(T);
+  bool bcast[N];
+  bool direct = std::is_same_v<T, C> && strides[0] == es;
+  for (size_t k = 0; k < N; ++k) {
+    bcast[k] = strides[k + 1] == 0;
+    direct &= bcast[k] || strides[k + 1] == es;
+  }
+  if (direct) {
+    const C* ins[N];
+    for (size_t k = 0; k < N; ++k) ins[k] = reinterpret_cast<const C*>(in[k]);
+    map_contiguous<C, N>(reinterpret_cast<C*>(out), ins, bcast, n, op);
+    return;
+  }
+  // Gather (and convert) into blocks, compute, scatter (and round) back.
+  alignas(64) C buf_in[N][kBlock];
+  alignas(64) C buf_out[kBlock];
+  const C* ins[N];
+  for (int64_t b = 0; b < n; b += kBlock) {
+    const int64_t m = std::min(kBlock, n - b);
+    for (size_t k = 0; k < N; ++k) {
+      const char* p = in[k] + b * strides[k + 1];
+      if (bcast[k]) {
+        buf_in[k][0] = static_cast<C>(*reinterpret_cast<const T*>(p));
+      } else {
+        for (int64_t i = 0; i < m; ++i) {
+          buf_in[k][i] = static_cast<C>(*reinterpret_cast<const T*>(p + i * strides[k + 1]));
+        }
+      }
+      ins[k] = buf_in[k];
+    }
+    map_contiguous<C, N>(buf_out, ins, bcast, m, op);
+    char* o = out + b * strides[0];
+    for (int64_t i = 0; i < m; ++i) *reinterpret_cast<T*>(o + i * strides[0]) = T(buf_out[i]);
+  }
+}
+
+// True when some operand is contiguous along dim 0 and another along dim 1 (mixed layouts).
+template <size_t NT>
+HWY_INLINE bool mixed_layout(const int64_t* strides, int64_t es) {
+  bool inner = false, outer = false;
+  for (size_t k = 0; k < NT; ++k) {
+    inner |= strides[k] == es;
+    outer |= strides[NT + k] == es && strides[k] != 0 && strides[k] != es;
+  }
+  return inner && outer;
+}
+
+// Runs an elementwise op over a TensorIterator whose operands all have storage type T.
+template <typename T, size_t N, class Op>
+void vectorized_loop(const TensorIterator& iter, const Op& op) {
+  constexpr size_t NT = N + 1;
+  iter.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+    const char* in[N];
+    if (n1 > 1 && mixed_layout<NT>(strides, sizeof(T))) {
+      for (int64_t j0 = 0; j0 < n1; j0 += kTile) {
+        for (int64_t i0 = 0; i0 < n0; i0 += kTile) {
+          const int64_t ni = std::min(kTile, n0 - i0);
+          for (int64_t j = j0; j < std::min(n1, j0 + kTile); ++j) {
+            for (size_t k = 0; k < N; ++k) {
+              in[k] = data[k + 1] + j * strides[NT + k + 1] + i0 * strides[k + 1];
+            }
+            map_row<T, N>(data[0] + j * strides[NT] + i0 * strides[0], in, strides, ni, op);
+          }
+        }
+      }
+      return;
+    }
+    for (int64_t j = 0; j < n1; ++j) {
+      for (size_t k = 0; k < N; ++k) in[k] = data[k + 1] + j * strides[NT + k + 1];
+      map_row<T, N>(data[0] + j * strides[NT], in, strides, n0, op);
+    }
+  });
+}
+
+}  // namespace ts::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard toggle

@@ -49,18 +49,28 @@ inline std::vector<std::pair<std::string, Tensor>> layouts(const Tensor& t) {
 
 inline double default_rtol(ScalarType t) {
   switch (t) {
-    case kHalf: return 1e-3;
-    case kBFloat16: return 1.6e-2;
-    case kFloat: return 1.3e-6;
-    case kDouble: return 1e-7;
-    default: return 0;
+    case kHalf:
+      return 1e-3;
+    case kBFloat16:
+      return 1.6e-2;
+    case kFloat:
+      return 1.3e-6;
+    case kDouble:
+      return 1e-7;
+    default:
+      return 0;
   }
 }
 inline double default_atol(ScalarType t) {
   switch (t) {
-    case kHalf: case kBFloat16: case kFloat: return 1e-5;
-    case kDouble: return 1e-7;
-    default: return 0;
+    case kHalf:
+    case kBFloat16:
+    case kFloat:
+      return 1e-5;
+    case kDouble:
+      return 1e-7;
+    default:
+      return 0;
   }
 }
 

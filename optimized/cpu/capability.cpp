@@ -25,7 +25,9 @@ int64_t cpu_targets() {
 }
 
 // A target and every worse one (Highway numbers better targets with lower bits).
-int64_t at_most(int64_t target) { return ~(target - 1); }
+int64_t at_most(int64_t target) {
+  return ~(target - 1);
+}
 
 const bool kApplyEnvironment = [] {
   const char* env = std::getenv("TOUCHSTONE_CPU_CAPABILITY");
@@ -63,15 +65,18 @@ void set_capability(std::string_view name) {
     const int64_t targets = (cpu_targets() | HWY_EMU128) & at_most(c.target);
     if ((targets & c.target) == 0) {
       std::string supported;
-      for (const std::string& s : supported_capabilities()) supported += (supported.empty() ? "" : ", ") + s;
-      TS_ERROR("set_capability: this CPU does not support '", name, "' (supported: ", supported, ")");
+      for (const std::string& s : supported_capabilities())
+        supported += (supported.empty() ? "" : ", ") + s;
+      TS_ERROR("set_capability: this CPU does not support '", name, "' (supported: ", supported,
+               ")");
     }
     hwy::SetSupportedTargetsForTest(targets);
     hwy::GetChosenTarget().Update(hwy::SupportedTargets());
     return;
   }
-  TS_ERROR("set_capability: unknown CPU capability '", name,
-           "' (expected scalar, sse4, avx2 or avx512; TOUCHSTONE_CPU_CAPABILITY uses the same names)");
+  TS_ERROR(
+      "set_capability: unknown CPU capability '", name,
+      "' (expected scalar, sse4, avx2 or avx512; TOUCHSTONE_CPU_CAPABILITY uses the same names)");
 }
 
 }  // namespace ts::cpu

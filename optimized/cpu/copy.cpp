@@ -21,7 +21,8 @@ To convert(From v) {
   } else if constexpr (std::is_integral_v<To> && !std::is_integral_v<From>) {
     const double d = static_cast<double>(static_cast<compute_t<From>>(v));
     const bool in_range = d >= -9223372036854775808.0 && d < 9223372036854775808.0;
-    return static_cast<To>(in_range ? static_cast<int64_t>(d) : std::numeric_limits<int64_t>::min());
+    return static_cast<To>(in_range ? static_cast<int64_t>(d)
+                                    : std::numeric_limits<int64_t>::min());
   } else if constexpr (is_reduced_v<To>) {
     return To(static_cast<float>(v));
   } else {
@@ -51,10 +52,14 @@ void copy_kernel(const KernelCall& c) {
       TensorIteratorConfig().add_output(dst).add_input(src).check_mem_overlap(false).build();
   if (dst.dtype() == src.dtype()) {
     switch (dst.element_size()) {
-      case 1: return copy_same<uint8_t>(iter);
-      case 2: return copy_same<uint16_t>(iter);
-      case 4: return copy_same<uint32_t>(iter);
-      default: return copy_same<uint64_t>(iter);
+      case 1:
+        return copy_same<uint8_t>(iter);
+      case 2:
+        return copy_same<uint16_t>(iter);
+      case 4:
+        return copy_same<uint32_t>(iter);
+      default:
+        return copy_same<uint64_t>(iter);
     }
   }
   TS_DISPATCH_ALL_DTYPES(dst.dtype(), "copy_", [&] {
@@ -73,7 +78,8 @@ void fill_kernel(const KernelCall& c) {
                                                  : convert<scalar_t>(value.to_long());
     if (self.is_contiguous()) {
       scalar_t* p = self.data_ptr<scalar_t>();
-      parallel_for(0, self.numel(), 32768, [&](int64_t b, int64_t e) { std::fill(p + b, p + e, v); });
+      parallel_for(0, self.numel(), 32768,
+                   [&](int64_t b, int64_t e) { std::fill(p + b, p + e, v); });
       return;
     }
     TensorIterator iter = TensorIteratorConfig()

@@ -52,7 +52,9 @@ void scalar_loop(const TensorIterator& iter, const F& f) {
       }
       for (int64_t i = 0; i < n0; ++i) {
         Out* o = reinterpret_cast<Out*>(out + i * strides[0]);
-        auto at = [&](size_t k) { return *reinterpret_cast<const In*>(in[k] + i * strides[k + 1]); };
+        auto at = [&](size_t k) {
+          return *reinterpret_cast<const In*>(in[k] + i * strides[k + 1]);
+        };
         if constexpr (N == 1) {
           *o = f(at(0));
         } else if constexpr (N == 2) {

@@ -30,8 +30,8 @@ inline constexpr int64_t kTile = 64;
 
 // out[i] = op(d, in[0][i], ...) over n contiguous elements; bcast[k] marks a stride-0 input.
 template <typename C, size_t N, class Op>
-HWY_INLINE void map_contiguous(C* HWY_RESTRICT out, const C* const* in, const bool* bcast, int64_t n,
-                               const Op& op) {
+HWY_INLINE void map_contiguous(C* HWY_RESTRICT out, const C* const* in, const bool* bcast,
+                               int64_t n, const Op& op) {
   const hn::ScalableTag<C> d;
   const hn::CappedTag<C, 1> d1;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
@@ -64,14 +64,14 @@ HWY_INLINE void map_contiguous(C* HWY_RESTRICT out, const C* const* in, const bo
   } else {
     static_assert(N == 3, "map_contiguous supports 1 to 3 inputs");
     for (; i + lanes <= n && !bcast[0] && !bcast[1] && !bcast[2]; i += lanes) {
-      hn::StoreU(op(d, hn::LoadU(d, in[0] + i), hn::LoadU(d, in[1] + i), hn::LoadU(d, in[2] + i)), d,
-                 out + i);
+      hn::StoreU(op(d, hn::LoadU(d, in[0] + i), hn::LoadU(d, in[1] + i), hn::LoadU(d, in[2] + i)),
+                 d, out + i);
     }
     for (; i < n; ++i) {
-      hn::StoreU(op(d1, hn::LoadU(d1, in[0] + (bcast[0] ? 0 : i)),
-                    hn::LoadU(d1, in[1] + (bcast[1] ? 0 : i)),
-                    hn::LoadU(d1, in[2] + (bcast[2] ? 0 : i))),
-                 d1, out + i);
+      hn::StoreU(
+          op(d1, hn::LoadU(d1, in[0] + (bcast[0] ? 0 : i)),
+             hn::LoadU(d1, in[1] + (bcast[1] ? 0 : i)), hn::LoadU(d1, in[2] + (bcast[2] ? 0 : i))),
+          d1, out + i);
     }
   }
 }

@@ -3,196 +3,16 @@
 // every error path.
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <cstring>
-#include <limits>
 #include <numbers>
-#include <optional>
-#include <string>
 #include <vector>
 
+#include "test_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
+using namespace ts::testing;
 using ts::Tensor;
-using Shape = std::vector<int64_t>;
-using Values = std::vector<double>;
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr int64_t kI64Min = std::numeric_limits<int64_t>::min();
-constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
-
-// ---- the tests' own element access (independent of the library's kernels) ----
-
-template <typename T>
-void put_as(char* p, T v) {
-  std::memcpy(p, &v, sizeof(T));
-}
-template <typename T>
-T get_as(const char* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
-
-void put(char* p, ts::ScalarType t, double v) {
-  const auto i = [v] { return static_cast<int64_t>(v); };
-  switch (t) {
-    case ts::kBool:
-      return put_as<bool>(p, v != 0);
-    case ts::kByte:
-      return put_as<uint8_t>(p, static_cast<uint8_t>(i()));
-    case ts::kChar:
-      return put_as<int8_t>(p, static_cast<int8_t>(i()));
-    case ts::kShort:
-      return put_as<int16_t>(p, static_cast<int16_t>(i()));
-    case ts::kInt:
-      return put_as<int32_t>(p, static_cast<int32_t>(i()));
-    case ts::kLong:
-      return put_as<int64_t>(p, i());
-    case ts::kHalf:
-      return put_as<ts::Half>(p, ts::Half(static_cast<float>(v)));
-    case ts::kBFloat16:
-      return put_as<ts::BFloat16>(p, ts::BFloat16(static_cast<float>(v)));
-    case ts::kFloat:
-      return put_as<float>(p, static_cast<float>(v));
-    default:
-      return put_as<double>(p, v);
-  }
-}
-
-double get(const char* p, ts::ScalarType t) {
-  switch (t) {
-    case ts::kBool:
-      return get_as<bool>(p);
-    case ts::kByte:
-      return get_as<uint8_t>(p);
-    case ts::kChar:
-      return get_as<int8_t>(p);
-    case ts::kShort:
-      return get_as<int16_t>(p);
-    case ts::kInt:
-      return get_as<int32_t>(p);
-    case ts::kLong:
-      return static_cast<double>(get_as<int64_t>(p));
-    case ts::kHalf:
-      return static_cast<float>(get_as<ts::Half>(p));
-    case ts::kBFloat16:
-      return static_cast<float>(get_as<ts::BFloat16>(p));
-    case ts::kFloat:
-      return get_as<float>(p);
-    default:
-      return get_as<double>(p);
-  }
-}
-
-// Calls f(i, p) for the i-th element (row-major logical order) at byte address p.
-template <typename F>
-void for_each_element(const Tensor& t, F f) {
-  std::vector<int64_t> idx(static_cast<size_t>(t.dim()), 0);
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    int64_t off = 0;
-    for (int64_t d = 0; d < t.dim(); ++d) off += idx[d] * t.strides()[d];
-    f(i, static_cast<char*>(t.data_ptr()) + off * static_cast<int64_t>(t.element_size()));
-    for (int64_t d = t.dim() - 1; d >= 0; --d) {
-      if (++idx[d] < t.sizes()[d]) break;
-      idx[d] = 0;
-    }
-  }
-}
-
-void fill(const Tensor& t, const Values& v) {
-  ASSERT_EQ(static_cast<size_t>(t.numel()), v.size());
-  for_each_element(t, [&](int64_t i, char* p) { put(p, t.dtype(), v[i]); });
-}
-
-// A tensor of dtype t holding v; 1-D unless a shape is given (Shape{} is 0-dim).
-Tensor make(ts::ScalarType t, const Values& v, std::optional<Shape> shape = std::nullopt) {
-  Tensor r = ts::empty(shape ? *shape : Shape{static_cast<int64_t>(v.size())}, t);
-  fill(r, v);
-  return r;
-}
-
-// A non-contiguous tensor: logical values v laid out with the given strides.
-Tensor make_strided(ts::ScalarType t, const Values& v, const Shape& shape, const Shape& strides) {
-  Tensor r = ts::empty_strided(shape, strides, t);
-  fill(r, v);
-  return r;
-}
-
-Tensor make_i64(const std::vector<int64_t>& v) {
-  Tensor r = ts::empty({static_cast<int64_t>(v.size())}, ts::kLong);
-  for_each_element(r, [&](int64_t i, char* p) { put_as<int64_t>(p, v[i]); });
-  return r;
-}
-
-Values values(const Tensor& t) {
-  Values r(static_cast<size_t>(t.numel()));
-  for_each_element(t, [&](int64_t i, const char* p) { r[i] = get(p, t.dtype()); });
-  return r;
-}
-
-std::vector<int64_t> values_i64(const Tensor& t) {
-  std::vector<int64_t> r(static_cast<size_t>(t.numel()));
-  for_each_element(t, [&](int64_t i, const char* p) { r[i] = get_as<int64_t>(p); });
-  return r;
-}
-
-bool signbit_at(const Tensor& t, size_t i) {
-  return std::signbit(values(t)[i]);
-}
-
-// Checks dtype, shape and values; NaN matches NaN; rtol 0 means exact.
-void expect_tensor(const Tensor& t, ts::ScalarType dtype, const Shape& shape, const Values& want,
-                   double rtol = 0) {
-  ASSERT_TRUE(t.defined());
-  EXPECT_EQ(t.dtype(), dtype);
-  EXPECT_EQ(t.sizes().vec(), shape);
-  const Values got = values(t);
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) {
-    if (std::isnan(want[i])) {
-      EXPECT_TRUE(std::isnan(got[i])) << "element " << i << " is " << got[i] << ", want nan";
-    } else if (rtol == 0 || std::isinf(want[i])) {
-      EXPECT_EQ(got[i], want[i]) << "element " << i;
-    } else {
-      EXPECT_NEAR(got[i], want[i], rtol * std::fabs(want[i])) << "element " << i;
-    }
-  }
-}
-#define EXPECT_TENSOR(t, ...)      \
-  do {                             \
-    SCOPED_TRACE(#t);              \
-    expect_tensor(t, __VA_ARGS__); \
-  } while (0)
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-#define EXPECT_ERROR(stmt, substr)                                          \
-  do {                                                                      \
-    const std::string msg_ = error_of([&] { (void)(stmt); });               \
-    EXPECT_NE(msg_.find(substr), std::string::npos) << "message: " << msg_; \
-  } while (0)
-
-using ts::kBFloat16;
-using ts::kBool;
-using ts::kByte;
-using ts::kChar;
-using ts::kDouble;
-using ts::kFloat;
-using ts::kHalf;
-using ts::kInt;
-using ts::kLong;
-using ts::kShort;
 
 const Tensor kNoTensor;
 
@@ -221,10 +41,10 @@ TEST(AddSubMul, IntegersWrapAround) {
   EXPECT_TENSOR(ts::mul(make(kByte, {200}), make(kByte, {2})), kByte, {1}, {144});
   EXPECT_TENSOR(ts::mul(make(kShort, {300}), make(kShort, {300})), kShort, {1}, {24464});
   EXPECT_TENSOR(ts::mul(make(kInt, {65536}), make(kInt, {65536})), kInt, {1}, {0});
-  EXPECT_EQ(values_i64(ts::add(make_i64({kI64Max, kI64Min}), make_i64({1, -1}))),
+  EXPECT_EQ(long_values(ts::add(make_long({kI64Max, kI64Min}), make_long({1, -1}))),
             (std::vector<int64_t>{kI64Min, kI64Max}));
-  EXPECT_EQ(values_i64(ts::mul(make_i64({kI64Max}), make_i64({2}))), (std::vector<int64_t>{-2}));
-  EXPECT_EQ(values_i64(ts::sub(make_i64({0}), make_i64({kI64Min}))),
+  EXPECT_EQ(long_values(ts::mul(make_long({kI64Max}), make_long({2}))), (std::vector<int64_t>{-2}));
+  EXPECT_EQ(long_values(ts::sub(make_long({0}), make_long({kI64Min}))),
             (std::vector<int64_t>{kI64Min}));
   EXPECT_TENSOR(ts::add(make(kInt, {1, 2}), make(kInt, {10, 20}), 3), kInt, {2}, {31, 62});
   EXPECT_TENSOR(ts::sub(make(kLong, {1, 2}), make(kLong, {10, 20}), -1), kLong, {2}, {11, 22});
@@ -325,7 +145,8 @@ TEST(Div, TruncAndFloorOnIntegers) {
   EXPECT_TENSOR(ts::div(a, b, "floor"), kLong, {5}, {-4, 3, 3, -4, 2});
   EXPECT_TENSOR(ts::div(make(kChar, {-128}), make(kChar, {-1}), "trunc"), kChar, {1}, {-128});
   EXPECT_TENSOR(ts::div(make(kChar, {-128}), -1, "floor"), kChar, {1}, {-128});
-  EXPECT_EQ(values_i64(ts::div(make_i64({kI64Min}), -1, "floor")), (std::vector<int64_t>{kI64Min}));
+  EXPECT_EQ(long_values(ts::div(make_long({kI64Min}), -1, "floor")),
+            (std::vector<int64_t>{kI64Min}));
   EXPECT_TENSOR(ts::div(make(kByte, {255, 7}), make(kByte, {2, 7}), "floor"), kByte, {2}, {127, 1});
   EXPECT_TENSOR(ts::div(make(kInt, {-1, 1}), make(kInt, {4, -4}), "floor"), kInt, {2}, {-1, -1});
   EXPECT_TENSOR(ts::div(make(kShort, {-1, 1}), make(kShort, {4, -4}), "trunc"), kShort, {2},
@@ -433,7 +254,7 @@ TEST(Pow, IntegersAreExactAndWrap) {
   EXPECT_TENSOR(ts::pow(make(kLong, {2, 3, -2, 0, 7}), 3), kLong, {5}, {8, 27, -8, 0, 343});
   EXPECT_TENSOR(ts::pow(make(kChar, {2, -2}), 7), kChar, {2}, {-128, -128});
   EXPECT_TENSOR(ts::pow(make(kInt, {3}), 21), kInt, {1}, {1870418611});
-  EXPECT_EQ(values_i64(ts::pow(make_i64({3, 2, 2}), make_i64({40, 63, 64}))),
+  EXPECT_EQ(long_values(ts::pow(make_long({3, 2, 2}), make_long({40, 63, 64}))),
             (std::vector<int64_t>{-6289078614652622815, kI64Min, 0}));
   EXPECT_TENSOR(ts::pow(make(kByte, {3}), 5), kByte, {1}, {243});
   EXPECT_TENSOR(ts::pow(make(kByte, {2}), 8), kByte, {1}, {0});
@@ -532,7 +353,7 @@ TEST(Comparisons, NaNInfAndEveryDtype) {
   EXPECT_TENSOR(ts::le(make(kChar, {-128}), make(kChar, {127})), kBool, {1}, {1});
   EXPECT_TENSOR(ts::lt(make(kByte, {0}), make(kByte, {255})), kBool, {1}, {1});
   EXPECT_TENSOR(ts::ne(make(kShort, {3}), make(kInt, {3})), kBool, {1}, {0});
-  EXPECT_TENSOR(ts::lt(make_i64({kI64Max - 1}), make_i64({kI64Max})), kBool, {1}, {1});
+  EXPECT_TENSOR(ts::lt(make_long({kI64Max - 1}), make_long({kI64Max})), kBool, {1}, {1});
   EXPECT_TENSOR(ts::gt(make(kBool, {1, 0}), make(kBool, {0, 0})), kBool, {2}, {1, 0});
 }
 
@@ -589,7 +410,7 @@ TEST(Bitwise, DocsExamplesAndDtypes) {
   EXPECT_TENSOR(ts::bitwise_xor(p, q), kBool, {3}, {1, 0, 0});
   EXPECT_TENSOR(ts::bitwise_xor(make(kByte, {0xF0}), make(kByte, {0xFF})), kByte, {1}, {0x0F});
   EXPECT_TENSOR(ts::bitwise_and(make(kByte, {0xFF}), make(kChar, {-1})), kShort, {1}, {0xFF});
-  EXPECT_EQ(values_i64(ts::bitwise_or(make_i64({kI64Min}), 1)),
+  EXPECT_EQ(long_values(ts::bitwise_or(make_long({kI64Min}), 1)),
             (std::vector<int64_t>{kI64Min + 1}));
   EXPECT_TENSOR(make(kInt, {6}).bitwise_and(3), kInt, {1}, {2});
   const Tensor s = make(kShort, {12});

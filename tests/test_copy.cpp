@@ -7,102 +7,20 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <string>
 #include <vector>
 
-#include "touchstone/dispatch_macros.h"
+#include "test_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
+using namespace ts::testing;
 using ts::ScalarType;
 using ts::Tensor;
 
-constexpr ScalarType kAll[] = {ts::kBool, ts::kByte, ts::kChar,     ts::kShort, ts::kInt,
-                               ts::kLong, ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a ts::Error";
-  return {};
-}
-
-#define EXPECT_ERROR(stmt, substr)                                              \
-  do {                                                                          \
-    const std::string ts_msg = error_of([&] { stmt; });                         \
-    EXPECT_NE(ts_msg.find(substr), std::string::npos) << "message: " << ts_msg; \
-  } while (0)
-
-// A contiguous tensor holding `values` (each exactly representable in `dtype`).
-Tensor make(ScalarType dtype, const std::vector<double>& values, std::vector<int64_t> shape) {
-  Tensor t = ts::empty(shape, dtype);
-  EXPECT_EQ(t.numel(), static_cast<int64_t>(values.size()));
-  char* p = static_cast<char*>(t.data_ptr());
-  for (size_t i = 0; i < values.size(); ++i) {
-    TS_DISPATCH_ALL_DTYPES(dtype, "make", [&] {
-      scalar_t x;
-      if constexpr (std::is_same_v<scalar_t, ts::Half> || std::is_same_v<scalar_t, ts::BFloat16>) {
-        x = scalar_t(static_cast<float>(values[i]));
-      } else {
-        x = static_cast<scalar_t>(values[i]);
-      }
-      std::memcpy(p + i * sizeof(x), &x, sizeof(x));
-    });
-  }
-  return t;
-}
-Tensor make(ScalarType dtype, const std::vector<double>& values) {
-  return make(dtype, values, {static_cast<int64_t>(values.size())});
-}
-Tensor make_long(const std::vector<int64_t>& values) {
-  Tensor t = ts::empty({static_cast<int64_t>(values.size())}, ts::kLong);
-  std::memcpy(t.data_ptr(), values.data(), values.size() * 8);
-  return t;
-}
-
-// The address of element i (row-major over t's shape), found through t's strides.
-const char* element(const Tensor& t, int64_t i) {
-  int64_t off = 0;
-  for (int64_t d = t.dim() - 1; d >= 0; --d) {
-    off += (i % t.sizes()[d]) * t.strides()[d];
-    i /= t.sizes()[d];
-  }
-  return static_cast<const char*>(t.data_ptr()) + off * static_cast<int64_t>(t.element_size());
-}
-
-double get(const Tensor& t, int64_t i = 0) {
-  const char* p = element(t, i);
-  return TS_DISPATCH_ALL_DTYPES(t.dtype(), "get", [&]() -> double {
-    scalar_t v;
-    std::memcpy(&v, p, sizeof(v));
-    if constexpr (std::is_same_v<scalar_t, ts::Half> || std::is_same_v<scalar_t, ts::BFloat16>) {
-      return static_cast<float>(v);
-    } else {
-      return static_cast<double>(v);
-    }
-  });
-}
-std::vector<double> values(const Tensor& t) {
-  std::vector<double> v;
-  for (int64_t i = 0; i < t.numel(); ++i) v.push_back(get(t, i));
-  return v;
-}
-int64_t get_long(const Tensor& t, int64_t i = 0) {
-  int64_t v;
-  std::memcpy(&v, element(t, i), 8);
-  return v;
-}
+// The raw bits of float16/bfloat16 element i.
 uint16_t bits16(const Tensor& t, int64_t i = 0) {
-  uint16_t v;
-  std::memcpy(&v, element(t, i), 2);
-  return v;
+  return load_as<uint16_t>(element_ptr(t, i));
 }
 
 // `src` (one value of dtype `from`) copied into a fresh 1-element tensor of dtype `to`.
@@ -248,8 +166,8 @@ TEST(CopyConvert, LargeIntegersRoundOnce) {
   EXPECT_EQ(get(b, 4), 16908288);
   Tensor back = ts::empty({3}, ts::kLong);
   back.copy_(make(ts::kDouble, {std::ldexp(1.0, 62), -4.5e15, 1e15}));
-  EXPECT_EQ(get_long(back, 0), int64_t{1} << 62);
-  EXPECT_EQ(get_long(back, 1), -4500000000000000);
+  EXPECT_EQ(long_values(back)[0], int64_t{1} << 62);
+  EXPECT_EQ(long_values(back)[1], -4500000000000000);
 }
 
 TEST(CopyConvert, BoolAndReducedFloatSources) {
@@ -467,7 +385,7 @@ TEST(Fill, CastsTheValueToSelfsDtype) {
   EXPECT_TRUE(std::isnan(get(f)));
   Tensor l = ts::empty({1}, ts::kLong);
   l.fill_(INT64_MIN);
-  EXPECT_EQ(get_long(l), INT64_MIN);
+  EXPECT_EQ(long_values(l)[0], INT64_MIN);
   Tensor d = ts::empty({1}, ts::kDouble);
   d.fill_(int64_t{9007199254740993});  // 2^53 + 1, a tie: to even
   EXPECT_EQ(get(d), 9007199254740992.0);

@@ -9,6 +9,7 @@
 #include <thread>
 #include <vector>
 
+#include "test_util.h"
 #include "touchstone/touchstone.h"
 
 #ifndef TS_TEST_PLUGIN_PATH
@@ -17,39 +18,9 @@
 
 namespace {
 
+using namespace ts::testing;
 using ts::OpId;
 using ts::Tensor;
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a ts::Error";
-  return {};
-}
-
-#define EXPECT_ERROR(stmt, substr)                                              \
-  do {                                                                          \
-    const std::string ts_msg = error_of([&] { stmt; });                         \
-    EXPECT_NE(ts_msg.find(substr), std::string::npos) << "message: " << ts_msg; \
-  } while (0)
-
-Tensor filled(std::initializer_list<float> v) {
-  Tensor t = ts::empty({static_cast<int64_t>(v.size())}, ts::kFloat);
-  float* p = t.data_ptr<float>();
-  for (float x : v) *p++ = x;
-  return t;
-}
-
-Tensor filled_int(std::initializer_list<int32_t> v) {
-  Tensor t = ts::empty({static_cast<int64_t>(v.size())}, ts::kInt);
-  int32_t* p = t.data_ptr<int32_t>();
-  for (int32_t x : v) *p++ = x;
-  return t;
-}
 
 // A kernel set registered by the test itself: only add, only float32, writing 42.
 void answer_add_kernel(const ts::KernelCall& c) {
@@ -242,11 +213,13 @@ TEST(KernelSetGuard, IsPerThread) {
   EXPECT_EQ(ts::active_kernel_set(), custom);  // the other thread's guard did not leak here
   // And an op on another thread runs on that thread's set.
   Tensor from_thread;
-  std::thread th2([&] { from_thread = ts::add(filled({1, 2}), filled({3, 4})); });
+  std::thread th2([&] {
+    from_thread = ts::add(make(ts::kFloat, {1, 2}), make(ts::kFloat, {3, 4}));
+  });
   th2.join();
   EXPECT_EQ(from_thread.data_ptr<float>()[0], 4.0f);
   EXPECT_EQ(from_thread.data_ptr<float>()[1], 6.0f);
-  const Tensor here = ts::add(filled({1, 2}), filled({3, 4}));
+  const Tensor here = ts::add(make(ts::kFloat, {1, 2}), make(ts::kFloat, {3, 4}));
   EXPECT_EQ(here.data_ptr<float>()[0], 42.0f);
 }
 
@@ -272,12 +245,12 @@ TEST(KernelSetGuard, DefaultSetAppliesToThreadsWithoutAGuard) {
 TEST(Dispatch, CustomSetKernelRuns) {
   custom_set();
   ts::KernelSetGuard g("test_custom");
-  const Tensor r = ts::add(filled({1, 2, 3}), filled({4, 5, 6}));
+  const Tensor r = ts::add(make(ts::kFloat, {1, 2, 3}), make(ts::kFloat, {4, 5, 6}));
   ASSERT_EQ(r.dtype(), ts::kFloat);
   for (int i = 0; i < 3; ++i) EXPECT_EQ(r.data_ptr<float>()[i], 42.0f);
   // dispatch() with a hand-made call goes to the same kernel.
-  Tensor out = filled({0, 0});
-  const Tensor ins[] = {filled({1, 1}), filled({1, 1})};
+  Tensor out = make(ts::kFloat, {0, 0});
+  const Tensor ins[] = {make(ts::kFloat, {1, 1}), make(ts::kFloat, {1, 1})};
   ts::OpParams p;
   p.compute_dtype = ts::kFloat;
   p.s0 = ts::Scalar(1);
@@ -289,9 +262,9 @@ TEST(Dispatch, CustomSetKernelRuns) {
 TEST(Dispatch, MissingKernelNamesOpDtypeDeviceAndSet) {
   custom_set();
   ts::KernelSetGuard g("test_custom");
-  EXPECT_ERROR(ts::add(filled_int({1, 2}), filled_int({3, 4})),
+  EXPECT_ERROR(ts::add(make(ts::kInt, {1, 2}), make(ts::kInt, {3, 4})),
                "add: kernel set 'test_custom' has no kernel for dtype int32 on device cpu");
-  EXPECT_ERROR(ts::mul(filled({1}), filled({2})),
+  EXPECT_ERROR(ts::mul(make(ts::kFloat, {1}), make(ts::kFloat, {2})),
                "mul: kernel set 'test_custom' has no kernel for dtype float32 on device cpu "
                "(the op has no kernel there at all)");
   EXPECT_ERROR(ts::lookup_kernel(OpId::add, ts::kFloat, ts::Device("cuda:0")),
@@ -300,8 +273,8 @@ TEST(Dispatch, MissingKernelNamesOpDtypeDeviceAndSet) {
   EXPECT_ERROR(ts::lookup_kernel(OpId::add, ts::kHalf, ts::kCPU),
                "add: kernel set 'test_custom' has no kernel for dtype float16 on device cpu");
   // A failed in-place call leaves self untouched.
-  const Tensor self = filled_int({7, 8});
-  EXPECT_ERROR(self.add_(filled_int({1, 1})), "has no kernel for dtype int32");
+  const Tensor self = make(ts::kInt, {7, 8});
+  EXPECT_ERROR(self.add_(make(ts::kInt, {1, 1})), "has no kernel for dtype int32");
   EXPECT_EQ(self.data_ptr<int32_t>()[0], 7);
   EXPECT_EQ(self.data_ptr<int32_t>()[1], 8);
 }
@@ -324,13 +297,13 @@ TEST(Plugin, LoadAddsItsKernelSet) {
 
 TEST(Plugin, ItsKernelIsWhatRuns) {
   plugin_sets_from_first_load();
-  const Tensor a = filled({1, 2, 3}), b = filled({10, 20, 30});
+  const Tensor a = make(ts::kFloat, {1, 2, 3}), b = make(ts::kFloat, {10, 20, 30});
   {
     ts::KernelSetGuard g("test_plugin");
     const Tensor r = ts::add(a, b);
     ASSERT_EQ(r.dtype(), ts::kFloat);
     for (int i = 0; i < 3; ++i) EXPECT_EQ(r.data_ptr<float>()[i], 1234.5f);
-    EXPECT_ERROR(ts::add(filled_int({1}), filled_int({2})),
+    EXPECT_ERROR(ts::add(make(ts::kInt, {1}), make(ts::kInt, {2})),
                  "add: kernel set 'test_plugin' has no kernel for dtype int32 on device cpu");
   }
   const Tensor r = ts::add(a, b);  // back on the default set: a real add

@@ -9,31 +9,13 @@
 #include <sstream>
 #include <string>
 
+#include "test_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
+using namespace ts::testing;
 using ts::ScalarType;
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a ts::Error";
-  return {};
-}
-
-#define EXPECT_ERROR(stmt, substr)                                              \
-  do {                                                                          \
-    const std::string ts_msg = error_of([&] { stmt; });                         \
-    EXPECT_NE(ts_msg.find(substr), std::string::npos) << "message: " << ts_msg; \
-  } while (0)
-
-constexpr ScalarType kAll[] = {ts::kBool, ts::kByte, ts::kChar,     ts::kShort, ts::kInt,
-                               ts::kLong, ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
 
 template <typename T>
 std::string str(const T& v) {

@@ -4,48 +4,15 @@
 
 #include <cmath>
 #include <limits>
-#include <string>
 #include <vector>
 
-#include "touchstone/dispatch_macros.h"
+#include "test_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
+using namespace ts::testing;
 using ts::Tensor;
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-
-#define EXPECT_ERROR(expr, substr)                                          \
-  do {                                                                      \
-    const std::string msg_ = error_of([&] { (void)(expr); });               \
-    EXPECT_NE(msg_.find(substr), std::string::npos) << "message: " << msg_; \
-  } while (0)
-
-// Every element in row-major order (following the strides), as double.
-std::vector<double> values(const Tensor& t) {
-  std::vector<double> out;
-  const int64_t n = t.numel();
-  for (int64_t lin = 0; lin < n; ++lin) {
-    int64_t off = 0, rem = lin;
-    for (int64_t d = t.dim() - 1; d >= 0; --d) {
-      off += (rem % t.sizes()[d]) * t.strides()[d];
-      rem /= t.sizes()[d];
-    }
-    out.push_back(TS_DISPATCH_ALL_DTYPES(t.dtype(), "values", [&]() -> double {
-      return static_cast<double>(static_cast<const scalar_t*>(t.data_ptr())[off]);
-    }));
-  }
-  return out;
-}
 
 using V = std::vector<double>;
 

@@ -2,71 +2,31 @@
 // results and PyTorch's documentation examples, and every argument error with its message.
 #include <gtest/gtest.h>
 
-#include <string>
 #include <vector>
 
+#include "test_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
-using ts::IntArrayRef;
+using namespace ts::testing;
 using ts::ScalarType;
 using ts::Tensor;
 
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a ts::Error";
-  return {};
-}
-
-#define EXPECT_ERROR(stmt, substr)                                              \
-  do {                                                                          \
-    const std::string ts_msg = error_of([&] { (void)(stmt); });                 \
-    EXPECT_NE(ts_msg.find(substr), std::string::npos) << "message: " << ts_msg; \
-  } while (0)
-
-Tensor make(std::initializer_list<double> v, IntArrayRef shape, ScalarType dtype = ts::kFloat) {
-  return ts::tensor(v, dtype).reshape(shape);
-}
-Tensor idx(std::initializer_list<int64_t> v, IntArrayRef shape) {
-  return ts::tensor(v).reshape(shape);
-}
-Tensor idx(std::initializer_list<int64_t> v) {
-  return ts::tensor(v);
-}
-
-std::vector<double> values(const Tensor& t) {
-  const Tensor d = t.to(ts::kDouble, /*copy=*/true).contiguous();
-  const double* p = d.data_ptr<double>();
-  return std::vector<double>(p, p + d.numel());
-}
-
-std::vector<int64_t> shape_of(const Tensor& t) {
-  return t.sizes().vec();
-}
-
-constexpr ScalarType kAll[] = {ts::kBool, ts::kByte, ts::kChar,     ts::kShort, ts::kInt,
-                               ts::kLong, ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
-
 // [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
 Tensor grid() {
-  return make({1, 2, 3, 4, 5, 6, 7, 8, 9}, {3, 3});
+  return make(ts::kFloat, {1, 2, 3, 4, 5, 6, 7, 8, 9}, {3, 3});
 }
 
 // ---- index_select ----
 
 TEST(IndexSelect, RowsAndColumns) {
   const Tensor x = grid();
-  const Tensor rows = ts::index_select(x, 0, idx({0, 2}));
+  const Tensor rows = ts::index_select(x, 0, make_long({0, 2}));
   EXPECT_EQ(shape_of(rows), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(values(rows), (std::vector<double>{1, 2, 3, 7, 8, 9}));
-  EXPECT_EQ(values(x.index_select(1, idx({0, 2}))), (std::vector<double>{1, 3, 4, 6, 7, 9}));
-  EXPECT_EQ(values(x.index_select(-1, idx({2, 2, 0}))),
+  EXPECT_EQ(values(x.index_select(1, make_long({0, 2}))), (std::vector<double>{1, 3, 4, 6, 7, 9}));
+  EXPECT_EQ(values(x.index_select(-1, make_long({2, 2, 0}))),
             (std::vector<double>{3, 3, 1, 6, 6, 4, 9, 9, 7}));
 }
 
@@ -81,7 +41,7 @@ TEST(IndexSelect, Int32IndexAndZeroDimIndex) {
 
 TEST(IndexSelect, ZeroDimSelfAndEmptyIndex) {
   const Tensor s = ts::scalar_tensor(5.0);
-  const Tensor r = ts::index_select(s, 0, idx({0}));
+  const Tensor r = ts::index_select(s, 0, make_long({0}));
   EXPECT_EQ(r.dim(), 0);
   EXPECT_EQ(r.item<double>(), 5);
   EXPECT_EQ(shape_of(ts::index_select(grid(), 0, ts::empty({0}, ts::kLong))),
@@ -89,16 +49,16 @@ TEST(IndexSelect, ZeroDimSelfAndEmptyIndex) {
 }
 
 TEST(IndexSelect, NonContiguousSelfAndIndex) {
-  const Tensor xt = grid().t();                              // [[1, 4, 7], [2, 5, 8], [3, 6, 9]]
-  const Tensor index = idx({2, 9, 0, 9}).slice(0, 0, 4, 2);  // [2, 0]
+  const Tensor xt = grid().t();  // [[1, 4, 7], [2, 5, 8], [3, 6, 9]]
+  const Tensor index = make_long({2, 9, 0, 9}).slice(0, 0, 4, 2);  // [2, 0]
   EXPECT_EQ(values(ts::index_select(xt, 0, index)), (std::vector<double>{3, 6, 9, 1, 4, 7}));
   EXPECT_EQ(values(ts::index_select(xt, 1, index)), (std::vector<double>{7, 1, 8, 2, 9, 3}));
 }
 
 TEST(IndexSelect, EveryDtype) {
   for (ScalarType t : kAll) {
-    const Tensor x = make({0, 1, 1, 0}, {2, 2}, t);
-    const Tensor r = ts::index_select(x, 0, idx({1, 0}));
+    const Tensor x = make(t, {0, 1, 1, 0}, {2, 2});
+    const Tensor r = ts::index_select(x, 0, make_long({1, 0}));
     EXPECT_EQ(r.dtype(), t);
     EXPECT_EQ(values(r), (std::vector<double>{1, 0, 0, 1})) << t;
   }
@@ -106,37 +66,39 @@ TEST(IndexSelect, EveryDtype) {
 
 TEST(IndexSelect, Errors) {
   const Tensor x = grid();
-  EXPECT_ERROR(ts::index_select(x, 0, idx({0, 3})), "index out of range in self");
-  EXPECT_ERROR(ts::index_select(x, 0, idx({-1})), "index out of range in self");
-  EXPECT_ERROR(ts::index_select(x, 0, idx({0, 1}, {1, 2})),
+  EXPECT_ERROR(ts::index_select(x, 0, make_long({0, 3})), "index out of range in self");
+  EXPECT_ERROR(ts::index_select(x, 0, make_long({-1})), "index out of range in self");
+  EXPECT_ERROR(ts::index_select(x, 0, make_long({0, 1}, {1, 2})),
                "index_select(): Index is supposed to be a vector");
-  EXPECT_ERROR(ts::index_select(x, 0, make({0}, {1})),
+  EXPECT_ERROR(ts::index_select(x, 0, make(ts::kFloat, {0}, {1})),
                "index_select(): Expected dtype int32 or int64 for index");
-  EXPECT_ERROR(ts::index_select(x, 2, idx({0})),
+  EXPECT_ERROR(ts::index_select(x, 2, make_long({0})),
                "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
-  EXPECT_ERROR(ts::index_select(ts::scalar_tensor(1.0), 0, idx({0, 0})),
+  EXPECT_ERROR(ts::index_select(ts::scalar_tensor(1.0), 0, make_long({0, 0})),
                "index_select(): Index to scalar can have only 1 value, got 2 value(s)");
-  EXPECT_ERROR(ts::index_select(ts::scalar_tensor(1.0), 0, idx({1})), "index out of range in self");
+  EXPECT_ERROR(ts::index_select(ts::scalar_tensor(1.0), 0, make_long({1})),
+               "index out of range in self");
 }
 
 TEST(IndexSelect, Out) {
   Tensor out = ts::empty({0});
-  Tensor& r = ts::index_select_out(out, grid(), 0, idx({2}));
+  Tensor& r = ts::index_select_out(out, grid(), 0, make_long({2}));
   EXPECT_TRUE(r.is_same(out));
   EXPECT_EQ(values(out), (std::vector<double>{7, 8, 9}));
   Tensor wide = ts::empty({1, 3}, ts::kDouble);
-  ts::index_select_out(wide, grid(), 0, idx({1}));
+  ts::index_select_out(wide, grid(), 0, make_long({1}));
   EXPECT_EQ(values(wide), (std::vector<double>{4, 5, 6}));
   // A failing call leaves out as it was.
   Tensor kept = ts::full({1, 3}, 7.0);
-  EXPECT_ERROR(ts::index_select_out(kept, grid(), 0, idx({3})), "index out of range in self");
+  EXPECT_ERROR(ts::index_select_out(kept, grid(), 0, make_long({3})), "index out of range in self");
   EXPECT_EQ(values(kept), (std::vector<double>{7, 7, 7}));
   Tensor ints = ts::empty({1, 3}, ts::kLong);
-  EXPECT_ERROR(ts::index_select_out(ints, grid(), 0, idx({0})),
+  EXPECT_ERROR(ts::index_select_out(ints, grid(), 0, make_long({0})),
                "result type float32 can't be cast to the desired output type int64");
   const Tensor x = grid();
   Tensor alias = x.slice(0, 0, 1);
-  EXPECT_ERROR(ts::index_select_out(alias, x, 0, idx({2})), "refer to a single memory location");
+  EXPECT_ERROR(ts::index_select_out(alias, x, 0, make_long({2})),
+               "refer to a single memory location");
 }
 
 // ---- gather ----
@@ -145,28 +107,30 @@ TEST(Gather, DocumentationExample) {
   // torch.gather(torch.tensor([[1, 2], [3, 4]]), 1, torch.tensor([[0, 0], [1, 0]]))
   //   -> tensor([[1, 1], [4, 3]])
   const Tensor t = ts::tensor({1, 2, 3, 4}).reshape({2, 2});
-  const Tensor r = ts::gather(t, 1, idx({0, 0, 1, 0}, {2, 2}));
+  const Tensor r = ts::gather(t, 1, make_long({0, 0, 1, 0}, {2, 2}));
   EXPECT_EQ(r.dtype(), ts::kLong);
   EXPECT_EQ(values(r), (std::vector<double>{1, 1, 4, 3}));
-  EXPECT_EQ(values(t.gather(0, idx({1, 0, 0, 0}, {2, 2}))), (std::vector<double>{3, 2, 1, 2}));
-  EXPECT_EQ(values(t.gather(-2, idx({1, 0, 0, 0}, {2, 2}))), (std::vector<double>{3, 2, 1, 2}));
+  EXPECT_EQ(values(t.gather(0, make_long({1, 0, 0, 0}, {2, 2}))),
+            (std::vector<double>{3, 2, 1, 2}));
+  EXPECT_EQ(values(t.gather(-2, make_long({1, 0, 0, 0}, {2, 2}))),
+            (std::vector<double>{3, 2, 1, 2}));
 }
 
 TEST(Gather, IndexSmallerThanSelf) {
   // out[i][j] = x[index[i][j]][j] with index 1x3 over a 3x3 grid; and along dim 1 with 2x2.
-  const Tensor r = ts::gather(grid(), 0, idx({2, 0, 1}, {1, 3}));
+  const Tensor r = ts::gather(grid(), 0, make_long({2, 0, 1}, {1, 3}));
   EXPECT_EQ(shape_of(r), (std::vector<int64_t>{1, 3}));
   EXPECT_EQ(values(r), (std::vector<double>{7, 2, 6}));
-  EXPECT_EQ(values(ts::gather(grid(), 1, idx({2, 2, 0, 1}, {2, 2}))),
+  EXPECT_EQ(values(ts::gather(grid(), 1, make_long({2, 2, 0, 1}, {2, 2}))),
             (std::vector<double>{3, 3, 4, 5}));
   // Along dim 0 the index may be longer than self.
-  EXPECT_EQ(values(ts::gather(make({1, 2}, {2}), 0, idx({1, 1, 0, 1}))),
+  EXPECT_EQ(values(ts::gather(make(ts::kFloat, {1, 2}, {2}), 0, make_long({1, 1, 0, 1}))),
             (std::vector<double>{2, 2, 1, 2}));
 }
 
 TEST(Gather, NonContiguousZeroDimAndEmpty) {
-  const Tensor xt = grid().t();                        // [[1, 4, 7], [2, 5, 8], [3, 6, 9]]
-  const Tensor index = idx({0, 2, 1, 1}, {2, 2}).t();  // [[0, 1], [2, 1]]
+  const Tensor xt = grid().t();                              // [[1, 4, 7], [2, 5, 8], [3, 6, 9]]
+  const Tensor index = make_long({0, 2, 1, 1}, {2, 2}).t();  // [[0, 1], [2, 1]]
   EXPECT_EQ(values(ts::gather(xt, 1, index)), (std::vector<double>{1, 4, 8, 5}));
   const Tensor s = ts::gather(ts::scalar_tensor(3.0), 0, ts::scalar_tensor(0, ts::kLong));
   EXPECT_EQ(s.dim(), 0);
@@ -177,37 +141,38 @@ TEST(Gather, NonContiguousZeroDimAndEmpty) {
 
 TEST(Gather, EveryDtype) {
   for (ScalarType t : kAll) {
-    const Tensor r = ts::gather(make({0, 1}, {2}, t), 0, idx({1, 1, 0}));
+    const Tensor r = ts::gather(make(t, {0, 1}, {2}), 0, make_long({1, 1, 0}));
     EXPECT_EQ(r.dtype(), t);
     EXPECT_EQ(values(r), (std::vector<double>{1, 1, 0})) << t;
   }
 }
 
 TEST(Gather, Errors) {
-  const Tensor x = make({1, 2, 3}, {3});
-  EXPECT_ERROR(ts::gather(x, 0, idx({5})), "index 5 is out of bounds for dimension 0 with size 3");
-  EXPECT_ERROR(ts::gather(x, 0, idx({-1})),
+  const Tensor x = make(ts::kFloat, {1, 2, 3}, {3});
+  EXPECT_ERROR(ts::gather(x, 0, make_long({5})),
+               "index 5 is out of bounds for dimension 0 with size 3");
+  EXPECT_ERROR(ts::gather(x, 0, make_long({-1})),
                "index -1 is out of bounds for dimension 0 with size 3");
-  EXPECT_ERROR(ts::gather(grid(), 1, idx({0, 3}, {1, 2})),
+  EXPECT_ERROR(ts::gather(grid(), 1, make_long({0, 3}, {1, 2})),
                "index 3 is out of bounds for dimension 1 with size 3");
   EXPECT_ERROR(ts::gather(x, 0, ts::tensor({0}, ts::kInt)),
                "gather(): Expected dtype int64 for index");
-  EXPECT_ERROR(ts::gather(grid(), 0, idx({0})),
+  EXPECT_ERROR(ts::gather(grid(), 0, make_long({0})),
                "gather(): Index tensor must have the same number of dimensions as input tensor");
-  EXPECT_ERROR(ts::gather(grid(), 0, idx({0, 0, 0, 0, 0, 0, 0, 0}, {2, 4})),
+  EXPECT_ERROR(ts::gather(grid(), 0, make_long({0, 0, 0, 0, 0, 0, 0, 0}, {2, 4})),
                "gather(): Size does not match at dimension 1 expected index [2, 4] to be no "
                "larger than self [3, 3] apart from dimension 0");
-  EXPECT_ERROR(ts::gather(grid(), -3, idx({0}, {1, 1})), "Dimension out of range");
+  EXPECT_ERROR(ts::gather(grid(), -3, make_long({0}, {1, 1})), "Dimension out of range");
 }
 
 TEST(Gather, Out) {
   Tensor out = ts::empty({0}, ts::kLong);
   const Tensor t = ts::tensor({1, 2, 3, 4}).reshape({2, 2});
-  ts::gather_out(out, t, 1, idx({1, 0}, {2, 1}));
+  ts::gather_out(out, t, 1, make_long({1, 0}, {2, 1}));
   EXPECT_EQ(shape_of(out), (std::vector<int64_t>{2, 1}));
   EXPECT_EQ(values(out), (std::vector<double>{2, 3}));
   Tensor wrong = ts::zeros({3}, ts::kLong);
-  EXPECT_ERROR(ts::gather_out(wrong, t, 1, idx({1, 0}, {2, 1})),
+  EXPECT_ERROR(ts::gather_out(wrong, t, 1, make_long({1, 0}, {2, 1})),
                "output with shape [3] doesn't match the result shape [2, 1]");
 }
 
@@ -218,124 +183,126 @@ TEST(ScatterAdd, DocumentationExamples) {
   // torch.zeros(3, 5).scatter_add_(0, index, src)
   const Tensor src = ts::ones({2, 5});
   Tensor a = ts::zeros({3, 5});
-  Tensor& r = a.scatter_add_(0, idx({0, 1, 2, 0, 0}, {1, 5}), src);
+  Tensor& r = a.scatter_add_(0, make_long({0, 1, 2, 0, 0}, {1, 5}), src);
   EXPECT_TRUE(r.is_same(a));
   EXPECT_EQ(values(a), (std::vector<double>{1, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0}));
   // index = torch.tensor([[0, 1, 2, 0, 0], [0, 1, 2, 2, 2]])
   const Tensor b =
-      ts::zeros({3, 5}).scatter_add(0, idx({0, 1, 2, 0, 0, 0, 1, 2, 2, 2}, {2, 5}), src);
+      ts::zeros({3, 5}).scatter_add(0, make_long({0, 1, 2, 0, 0, 0, 1, 2, 2, 2}, {2, 5}), src);
   EXPECT_EQ(values(b), (std::vector<double>{2, 0, 0, 1, 1, 0, 2, 0, 0, 0, 0, 0, 2, 1, 1}));
 }
 
 TEST(ScatterAdd, FunctionalKeepsSelfAndAddsToIt) {
-  const Tensor self = make({10, 20, 30}, {3});
-  const Tensor r = ts::scatter_add(self, 0, idx({2, 0, 2}), make({1, 2, 3}, {3}));
+  const Tensor self = make(ts::kFloat, {10, 20, 30}, {3});
+  const Tensor r = ts::scatter_add(self, 0, make_long({2, 0, 2}), make(ts::kFloat, {1, 2, 3}, {3}));
   EXPECT_EQ(values(r), (std::vector<double>{12, 20, 34}));
   EXPECT_EQ(values(self), (std::vector<double>{10, 20, 30}));
 }
 
 TEST(ScatterAdd, AlongDimOneNegativeDimAndStrided) {
   // out[i][index[i][j]] += src[i][j]
-  const Tensor src = make({1, 2, 3, 4}, {2, 2});
-  const Tensor r = ts::scatter_add(ts::zeros({2, 3}), -1, idx({2, 2, 0, 1}, {2, 2}), src);
+  const Tensor src = make(ts::kFloat, {1, 2, 3, 4}, {2, 2});
+  const Tensor r = ts::scatter_add(ts::zeros({2, 3}), -1, make_long({2, 2, 0, 1}, {2, 2}), src);
   EXPECT_EQ(values(r), (std::vector<double>{0, 0, 3, 3, 4, 0}));
   // A transposed self, written in place at its own strides.
   Tensor selft = ts::zeros({3, 2}).t();
-  selft.scatter_add_(1, idx({2, 2, 0, 1}, {2, 2}), src);
+  selft.scatter_add_(1, make_long({2, 2, 0, 1}, {2, 2}), src);
   EXPECT_EQ(values(selft), (std::vector<double>{0, 0, 3, 3, 4, 0}));
   // A src with a step; only its first index.size() elements per dim take part.
-  const Tensor stepped = make({5, 0, 6, 0, 7, 0}, {6}).slice(0, 0, 6, 2);  // [5, 6, 7]
-  EXPECT_EQ(values(ts::scatter_add(ts::zeros({2}), 0, idx({1, 1}), stepped)),
+  const Tensor stepped = make(ts::kFloat, {5, 0, 6, 0, 7, 0}, {6}).slice(0, 0, 6, 2);  // [5, 6, 7]
+  EXPECT_EQ(values(ts::scatter_add(ts::zeros({2}), 0, make_long({1, 1}), stepped)),
             (std::vector<double>{0, 11}));
 }
 
 TEST(ScatterAdd, IntegersBoolsAndHalf) {
-  const Tensor i = ts::scatter_add(ts::tensor({1, 1}, ts::kInt), 0, idx({0, 0, 1}),
+  const Tensor i = ts::scatter_add(ts::tensor({1, 1}, ts::kInt), 0, make_long({0, 0, 1}),
                                    ts::tensor({5, 6, 7}, ts::kInt));
   EXPECT_EQ(i.dtype(), ts::kInt);
   EXPECT_EQ(values(i), (std::vector<double>{12, 8}));
   // uint8 wraps: 250 + 10 = 260 = 4 (mod 256).
-  EXPECT_EQ(
-      values(ts::scatter_add(make({250}, {1}, ts::kByte), 0, idx({0}), make({10}, {1}, ts::kByte))),
-      (std::vector<double>{4}));
+  EXPECT_EQ(values(ts::scatter_add(make(ts::kByte, {250}, {1}), 0, make_long({0}),
+                                   make(ts::kByte, {10}, {1}))),
+            (std::vector<double>{4}));
   // bool adds as a logical or.
-  const Tensor b =
-      ts::scatter_add(ts::tensor({false, false, true}), 0, idx({0, 0}), ts::tensor({true, true}));
+  const Tensor b = ts::scatter_add(ts::tensor({false, false, true}), 0, make_long({0, 0}),
+                                   ts::tensor({true, true}));
   EXPECT_EQ(values(b), (std::vector<double>{1, 0, 1}));
-  const Tensor h =
-      ts::scatter_add(make({0.5, 0}, {2}, ts::kHalf), 0, idx({0}), make({0.25}, {1}, ts::kHalf));
+  const Tensor h = ts::scatter_add(make(ts::kHalf, {0.5, 0}, {2}), 0, make_long({0}),
+                                   make(ts::kHalf, {0.25}, {1}));
   EXPECT_EQ(h.dtype(), ts::kHalf);
   EXPECT_EQ(values(h), (std::vector<double>{0.75, 0}));
 }
 
 TEST(ScatterAdd, EmptyIndexIsACopy) {
-  const Tensor r = ts::scatter_add(make({1, 2}, {2}), 0, ts::empty({0}, ts::kLong), ts::ones({0}));
+  const Tensor r =
+      ts::scatter_add(make(ts::kFloat, {1, 2}, {2}), 0, ts::empty({0}, ts::kLong), ts::ones({0}));
   EXPECT_EQ(values(r), (std::vector<double>{1, 2}));
 }
 
 TEST(ScatterAdd, Errors) {
-  Tensor self = make({1, 2, 3}, {3});
-  EXPECT_ERROR(ts::scatter_add(self, 0, idx({5}), ts::ones({1})),
+  Tensor self = make(ts::kFloat, {1, 2, 3}, {3});
+  EXPECT_ERROR(ts::scatter_add(self, 0, make_long({5}), ts::ones({1})),
                "index 5 is out of bounds for dimension 0 with size 3");
   EXPECT_ERROR(ts::scatter_add(self, 0, ts::tensor({0}, ts::kInt), ts::ones({1})),
                "scatter_add(): Expected dtype int64 for index");
-  EXPECT_ERROR(ts::scatter_add(self, 0, idx({0}), ts::ones({1}, ts::kDouble)),
+  EXPECT_ERROR(ts::scatter_add(self, 0, make_long({0}), ts::ones({1}, ts::kDouble)),
                "scatter_add(): Expected self.dtype to be equal to src.dtype");
-  EXPECT_ERROR(ts::scatter_add(self, 0, idx({0}, {1, 1}), ts::ones({1, 1})),
+  EXPECT_ERROR(ts::scatter_add(self, 0, make_long({0}, {1, 1}), ts::ones({1, 1})),
                "Index tensor must have the same number of dimensions as self tensor");
-  EXPECT_ERROR(ts::scatter_add(ts::zeros({2, 2}), 0, idx({0}, {1, 1}), ts::ones({1})),
+  EXPECT_ERROR(ts::scatter_add(ts::zeros({2, 2}), 0, make_long({0}, {1, 1}), ts::ones({1})),
                "Index tensor must have the same number of dimensions as src tensor");
-  EXPECT_ERROR(ts::scatter_add(ts::zeros({2, 2}), 0, idx({0, 0, 0}, {1, 3}), ts::ones({2, 3})),
-               "Expected index [1, 3] to be smaller than self [2, 2] apart from dimension 0 and "
-               "to be smaller size than src [2, 3]");
-  EXPECT_ERROR(ts::scatter_add(ts::zeros({2, 2}), 0, idx({0, 0}, {1, 2}), ts::ones({1, 1})),
+  EXPECT_ERROR(
+      ts::scatter_add(ts::zeros({2, 2}), 0, make_long({0, 0, 0}, {1, 3}), ts::ones({2, 3})),
+      "Expected index [1, 3] to be smaller than self [2, 2] apart from dimension 0 and "
+      "to be smaller size than src [2, 3]");
+  EXPECT_ERROR(ts::scatter_add(ts::zeros({2, 2}), 0, make_long({0, 0}, {1, 2}), ts::ones({1, 1})),
                "to be smaller size than src [1, 1]");
   // The in-place form names itself and leaves self untouched.
-  EXPECT_ERROR(self.scatter_add_(0, idx({0, 3}), ts::ones({2})),
+  EXPECT_ERROR(self.scatter_add_(0, make_long({0, 3}), ts::ones({2})),
                "scatter_add_(): index 3 is out of bounds for dimension 0 with size 3");
   EXPECT_EQ(values(self), (std::vector<double>{1, 2, 3}));
-  EXPECT_ERROR(self.scatter_add_(0, idx({0}), self.slice(0, 1, 2)),
+  EXPECT_ERROR(self.scatter_add_(0, make_long({0}), self.slice(0, 1, 2)),
                "refer to a single memory location");
 }
 
 TEST(ScatterAdd, Out) {
-  const Tensor self = make({1, 2}, {2});
+  const Tensor self = make(ts::kFloat, {1, 2}, {2});
   Tensor out = ts::empty({0});
-  ts::scatter_add_out(out, self, 0, idx({1, 1}), make({3, 4}, {2}));
+  ts::scatter_add_out(out, self, 0, make_long({1, 1}), make(ts::kFloat, {3, 4}, {2}));
   EXPECT_EQ(values(out), (std::vector<double>{1, 9}));
   EXPECT_EQ(values(self), (std::vector<double>{1, 2}));
   // out may be self itself.
-  Tensor same = make({1, 2}, {2});
-  ts::scatter_add_out(same, same, 0, idx({0}), make({5}, {1}));
+  Tensor same = make(ts::kFloat, {1, 2}, {2});
+  ts::scatter_add_out(same, same, 0, make_long({0}), make(ts::kFloat, {5}, {1}));
   EXPECT_EQ(values(same), (std::vector<double>{6, 2}));
 }
 
 // ---- cat ----
 
 TEST(Cat, AlongEachDim) {
-  const Tensor a = make({1, 2, 3, 4}, {2, 2});
-  const Tensor r0 = ts::cat({a, make({5, 6}, {1, 2})});
+  const Tensor a = make(ts::kFloat, {1, 2, 3, 4}, {2, 2});
+  const Tensor r0 = ts::cat({a, make(ts::kFloat, {5, 6}, {1, 2})});
   EXPECT_EQ(shape_of(r0), (std::vector<int64_t>{3, 2}));
   EXPECT_EQ(values(r0), (std::vector<double>{1, 2, 3, 4, 5, 6}));
-  const Tensor r1 = ts::cat({a, make({5, 6}, {2, 1})}, 1);
+  const Tensor r1 = ts::cat({a, make(ts::kFloat, {5, 6}, {2, 1})}, 1);
   EXPECT_EQ(values(r1), (std::vector<double>{1, 2, 5, 3, 4, 6}));
   EXPECT_EQ(values(ts::cat({a, a, a}, -1)),
             (std::vector<double>{1, 2, 1, 2, 1, 2, 3, 4, 3, 4, 3, 4}));
 }
 
 TEST(Cat, PromotesLikeResultType) {
-  const Tensor r = ts::cat({ts::tensor({1, 2}, ts::kInt), make({0.5}, {1})});
+  const Tensor r = ts::cat({ts::tensor({1, 2}, ts::kInt), make(ts::kFloat, {0.5}, {1})});
   EXPECT_EQ(r.dtype(), ts::kFloat);
   EXPECT_EQ(values(r), (std::vector<double>{1, 2, 0.5}));
   const Tensor b = ts::cat({ts::tensor({true}), ts::tensor({7}, ts::kByte)});
   EXPECT_EQ(b.dtype(), ts::kByte);
   EXPECT_EQ(values(b), (std::vector<double>{1, 7}));
-  const Tensor h = ts::cat({make({1}, {1}, ts::kHalf), make({2}, {1}, ts::kBFloat16)});
+  const Tensor h = ts::cat({make(ts::kHalf, {1}, {1}), make(ts::kBFloat16, {2}, {1})});
   EXPECT_EQ(h.dtype(), ts::kFloat);
 }
 
 TEST(Cat, SkipsLegacyEmptyVectors) {
-  const Tensor a = make({1, 2, 3, 4}, {2, 2});
+  const Tensor a = make(ts::kFloat, {1, 2, 3, 4}, {2, 2});
   const Tensor r = ts::cat({ts::empty({0}), a, ts::empty({0})}, 1);
   EXPECT_EQ(shape_of(r), (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(values(r), (std::vector<double>{1, 2, 3, 4}));
@@ -345,16 +312,16 @@ TEST(Cat, SkipsLegacyEmptyVectors) {
 }
 
 TEST(Cat, NonContiguousInputs) {
-  const Tensor at = make({1, 3, 2, 4}, {2, 2}).t();                     // [[1, 2], [3, 4]]
-  const Tensor stepped = make({5, 0, 6, 0}, {1, 4}).slice(1, 0, 4, 2);  // [[5, 6]]
+  const Tensor at = make(ts::kFloat, {1, 3, 2, 4}, {2, 2}).t();  // [[1, 2], [3, 4]]
+  const Tensor stepped = make(ts::kFloat, {5, 0, 6, 0}, {1, 4}).slice(1, 0, 4, 2);  // [[5, 6]]
   EXPECT_EQ(values(ts::cat({at, stepped})), (std::vector<double>{1, 2, 3, 4, 5, 6}));
-  const Tensor ex = make({9}, {1, 1}).expand({2, 1});
+  const Tensor ex = make(ts::kFloat, {9}, {1, 1}).expand({2, 1});
   EXPECT_EQ(values(ts::cat({at, ex}, 1)), (std::vector<double>{1, 2, 9, 3, 4, 9}));
 }
 
 TEST(Cat, EveryDtype) {
   for (ScalarType t : kAll) {
-    const Tensor r = ts::cat({make({1}, {1}, t), make({0, 1}, {2}, t)});
+    const Tensor r = ts::cat({make(t, {1}, {1}), make(t, {0, 1}, {2})});
     EXPECT_EQ(r.dtype(), t);
     EXPECT_EQ(values(r), (std::vector<double>{1, 0, 1})) << t;
   }
@@ -374,15 +341,15 @@ TEST(Cat, Errors) {
 
 TEST(Cat, Out) {
   Tensor out = ts::empty({0});
-  Tensor& r = ts::cat_out(out, {make({1}, {1}), make({2, 3}, {2})});
+  Tensor& r = ts::cat_out(out, {make(ts::kFloat, {1}, {1}), make(ts::kFloat, {2, 3}, {2})});
   EXPECT_TRUE(r.is_same(out));
   EXPECT_EQ(values(out), (std::vector<double>{1, 2, 3}));
   Tensor ints = ts::full({3}, 7, ts::kLong);
-  EXPECT_ERROR(ts::cat_out(ints, {make({1}, {1}), make({2, 3}, {2})}),
+  EXPECT_ERROR(ts::cat_out(ints, {make(ts::kFloat, {1}, {1}), make(ts::kFloat, {2, 3}, {2})}),
                "result type float32 can't be cast to the desired output type int64");
   EXPECT_EQ(values(ints), (std::vector<double>{7, 7, 7}));
   // out may not share memory with any input, even all of it.
-  Tensor a = make({1, 2}, {2});
+  Tensor a = make(ts::kFloat, {1, 2}, {2});
   Tensor buf = ts::zeros({4});
   EXPECT_ERROR(ts::cat_out(buf, {a, buf.slice(0, 0, 2)}), "refer to a single memory location");
   EXPECT_ERROR(ts::cat_out(a, {a, ts::empty({0})}), "refer to a single memory location");
@@ -391,7 +358,7 @@ TEST(Cat, Out) {
 // ---- stack ----
 
 TEST(Stack, AlongEveryDimIncludingTheNewLast) {
-  const Tensor a = make({1, 2, 3}, {3}), b = make({4, 5, 6}, {3});
+  const Tensor a = make(ts::kFloat, {1, 2, 3}, {3}), b = make(ts::kFloat, {4, 5, 6}, {3});
   const Tensor s0 = ts::stack({a, b});
   EXPECT_EQ(shape_of(s0), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(values(s0), (std::vector<double>{1, 2, 3, 4, 5, 6}));
@@ -407,18 +374,18 @@ TEST(Stack, ZeroDimEmptyAndNonContiguous) {
   EXPECT_EQ(shape_of(s), (std::vector<int64_t>{2}));
   EXPECT_EQ(values(s), (std::vector<double>{1, 2}));
   EXPECT_EQ(shape_of(ts::stack({ts::empty({0}), ts::empty({0})}, 1)), (std::vector<int64_t>{0, 2}));
-  const Tensor xt = make({1, 3, 2, 4}, {2, 2}).t();  // [[1, 2], [3, 4]]
+  const Tensor xt = make(ts::kFloat, {1, 3, 2, 4}, {2, 2}).t();  // [[1, 2], [3, 4]]
   EXPECT_EQ(values(ts::stack({xt, xt}, 2)), (std::vector<double>{1, 1, 2, 2, 3, 3, 4, 4}));
 }
 
 TEST(Stack, ErrorsAndOut) {
-  EXPECT_ERROR(ts::stack({make({1, 2}, {2}), make({1, 2, 3}, {3})}),
+  EXPECT_ERROR(ts::stack({make(ts::kFloat, {1, 2}, {2}), make(ts::kFloat, {1, 2, 3}, {3})}),
                "stack expects each tensor to be equal size, but got [2] at entry 0 and [3] at "
                "entry 1");
   EXPECT_ERROR(ts::stack(ts::TensorList()), "stack expects a non-empty TensorList");
-  EXPECT_ERROR(ts::stack({make({1, 2}, {2})}, 2), "Dimension out of range");
+  EXPECT_ERROR(ts::stack({make(ts::kFloat, {1, 2}, {2})}, 2), "Dimension out of range");
   Tensor out = ts::empty({0}, ts::kDouble);
-  ts::stack_out(out, {make({1, 2}, {2}), make({3, 4}, {2})}, 1);
+  ts::stack_out(out, {make(ts::kFloat, {1, 2}, {2}), make(ts::kFloat, {3, 4}, {2})}, 1);
   EXPECT_EQ(shape_of(out), (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(values(out), (std::vector<double>{1, 3, 2, 4}));
 }

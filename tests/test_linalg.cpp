@@ -4,56 +4,17 @@
 
 #include <cmath>
 #include <limits>
-#include <string>
 #include <vector>
 
+#include "test_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
+using namespace ts::testing;
 using ts::IntArrayRef;
 using ts::ScalarType;
 using ts::Tensor;
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a ts::Error";
-  return {};
-}
-
-#define EXPECT_ERROR(stmt, substr)                                              \
-  do {                                                                          \
-    const std::string ts_msg = error_of([&] { (void)(stmt); });                 \
-    EXPECT_NE(ts_msg.find(substr), std::string::npos) << "message: " << ts_msg; \
-  } while (0)
-
-// A tensor of `dtype` with the given values, shaped `shape` (row-major).
-Tensor make(std::initializer_list<double> v, IntArrayRef shape, ScalarType dtype = ts::kFloat) {
-  return ts::tensor(v, dtype).reshape(shape);
-}
-
-// Every element as double, in row-major order of the tensor's own shape.
-std::vector<double> values(const Tensor& t) {
-  const Tensor d = t.to(ts::kDouble, /*copy=*/true).contiguous();
-  const double* p = d.data_ptr<double>();
-  return std::vector<double>(p, p + d.numel());
-}
-
-std::vector<int64_t> shape_of(const Tensor& t) {
-  return t.sizes().vec();
-}
-
-// 0, 1, 2, ... as floats of the given shape (exact in every floating dtype used here).
-Tensor iota(IntArrayRef shape, ScalarType dtype = ts::kFloat) {
-  int64_t n = 1;
-  for (int64_t s : shape) n *= s;
-  return ts::arange(n, dtype).reshape(shape);
-}
 
 // A naive product of row-major matrices, written out here so the tests do not trust any kernel.
 std::vector<double> naive_mm(const std::vector<double>& a, const std::vector<double>& b, int64_t n,
@@ -73,8 +34,8 @@ constexpr ScalarType kNonBool[] = {ts::kByte, ts::kChar,     ts::kShort, ts::kIn
 // ---- mm ----
 
 TEST(Mm, MultipliesTwoByThreeByThreeByTwo) {
-  const Tensor a = make({1, 2, 3, 4, 5, 6}, {2, 3});
-  const Tensor b = make({7, 8, 9, 10, 11, 12}, {3, 2});
+  const Tensor a = make(ts::kFloat, {1, 2, 3, 4, 5, 6}, {2, 3});
+  const Tensor b = make(ts::kFloat, {7, 8, 9, 10, 11, 12}, {3, 2});
   const Tensor c = ts::mm(a, b);
   EXPECT_EQ(c.dtype(), ts::kFloat);
   EXPECT_EQ(shape_of(c), (std::vector<int64_t>{2, 2}));
@@ -84,7 +45,7 @@ TEST(Mm, MultipliesTwoByThreeByThreeByTwo) {
 
 TEST(Mm, EveryNonBoolDtypeKeepsItsDtype) {
   for (ScalarType t : kNonBool) {
-    const Tensor c = ts::mm(make({1, 2, 3, 4}, {2, 2}, t), make({5, 6, 7, 8}, {2, 2}, t));
+    const Tensor c = ts::mm(make(t, {1, 2, 3, 4}, {2, 2}), make(t, {5, 6, 7, 8}, {2, 2}));
     EXPECT_EQ(c.dtype(), t);
     EXPECT_EQ(values(c), (std::vector<double>{19, 22, 43, 50})) << t;
   }
@@ -100,13 +61,13 @@ TEST(Mm, Int64IsExactBeyondDoublePrecision) {
 
 TEST(Mm, Int8WrapsLikeTwosComplement) {
   // 100 * 2 + 100 * 1 = 300 = 44 (mod 256).
-  const Tensor c = ts::mm(make({100, 100}, {1, 2}, ts::kChar), make({2, 1}, {2, 1}, ts::kChar));
+  const Tensor c = ts::mm(make(ts::kChar, {100, 100}, {1, 2}), make(ts::kChar, {2, 1}, {2, 1}));
   EXPECT_EQ(c.item<int64_t>(), 44);
 }
 
 TEST(Mm, Float16HandComputed) {
-  const Tensor a = make({0.5, 1.5, 2, -1}, {2, 2}, ts::kHalf);
-  const Tensor b = make({2, 4, 1, 0.25}, {2, 2}, ts::kHalf);
+  const Tensor a = make(ts::kHalf, {0.5, 1.5, 2, -1}, {2, 2});
+  const Tensor b = make(ts::kHalf, {2, 4, 1, 0.25}, {2, 2});
   const Tensor c = ts::mm(a, b);
   EXPECT_EQ(c.dtype(), ts::kHalf);
   EXPECT_EQ(values(c), (std::vector<double>{2.5, 2.375, 3, 7.75}));
@@ -114,18 +75,19 @@ TEST(Mm, Float16HandComputed) {
 
 TEST(Mm, ReducedFloatsAccumulateInWiderPrecision) {
   // In float16, 2048 + 1 rounds back to 2048; summed wide, 2048 + 1 + 1 = 2050 is exact.
-  const Tensor a = make({2048, 1, 1}, {1, 3}, ts::kHalf);
-  EXPECT_EQ(ts::mm(a, make({1, 1, 1}, {3, 1}, ts::kHalf)).item<double>(), 2050);
+  const Tensor a = make(ts::kHalf, {2048, 1, 1}, {1, 3});
+  EXPECT_EQ(ts::mm(a, make(ts::kHalf, {1, 1, 1}, {3, 1})).item<double>(), 2050);
   // bfloat16 keeps 8 significant bits: at 256 the spacing is 2, so 258 is exact.
-  const Tensor b = make({256, 1, 1}, {1, 3}, ts::kBFloat16);
-  EXPECT_EQ(ts::mm(b, make({1, 1, 1}, {3, 1}, ts::kBFloat16)).item<double>(), 258);
+  const Tensor b = make(ts::kBFloat16, {256, 1, 1}, {1, 3});
+  EXPECT_EQ(ts::mm(b, make(ts::kBFloat16, {1, 1, 1}, {3, 1})).item<double>(), 258);
 }
 
 TEST(Mm, TransposedAndSteppedOperands) {
-  const Tensor at = make({1, 4, 2, 5, 3, 6}, {3, 2}).t();  // [[1, 2, 3], [4, 5, 6]]
+  const Tensor at = make(ts::kFloat, {1, 4, 2, 5, 3, 6}, {3, 2}).t();  // [[1, 2, 3], [4, 5, 6]]
   ASSERT_FALSE(at.is_contiguous());
   // Rows 0, 2, 4 of a 6x2 tensor: [[7, 8], [9, 10], [11, 12]].
-  const Tensor b = make({7, 8, 0, 0, 9, 10, 0, 0, 11, 12, 0, 0}, {6, 2}).slice(0, 0, 6, 2);
+  const Tensor b =
+      make(ts::kFloat, {7, 8, 0, 0, 9, 10, 0, 0, 11, 12, 0, 0}, {6, 2}).slice(0, 0, 6, 2);
   ASSERT_FALSE(b.is_contiguous());
   EXPECT_EQ(values(ts::mm(at, b)), (std::vector<double>{58, 64, 139, 154}));
 }
@@ -152,8 +114,8 @@ TEST(Mm, Errors) {
 }
 
 TEST(Mm, OutWritesResizesAndChecks) {
-  const Tensor a = make({1, 2, 3, 4, 5, 6}, {2, 3});
-  const Tensor b = make({7, 8, 9, 10, 11, 12}, {3, 2});
+  const Tensor a = make(ts::kFloat, {1, 2, 3, 4, 5, 6}, {2, 3});
+  const Tensor b = make(ts::kFloat, {7, 8, 9, 10, 11, 12}, {3, 2});
   Tensor out = ts::empty({2, 2});
   Tensor& r = ts::mm_out(out, a, b);
   EXPECT_TRUE(r.is_same(out));
@@ -182,14 +144,14 @@ TEST(Mm, OutWritesResizesAndChecks) {
 
 TEST(Mm, OutMayBeAnOperandItself) {
   // Full overlap is allowed: every product is computed before the first is stored.
-  Tensor a = make({1, 2, 3, 4}, {2, 2});
-  const Tensor b = make({5, 6, 7, 8}, {2, 2});
+  Tensor a = make(ts::kFloat, {1, 2, 3, 4}, {2, 2});
+  const Tensor b = make(ts::kFloat, {5, 6, 7, 8}, {2, 2});
   ts::mm_out(a, a, b);
   EXPECT_EQ(values(a), (std::vector<double>{19, 22, 43, 50}));
 }
 
 TEST(Mm, OutPartiallyOverlappingAnInputIsRejected) {
-  Tensor buf = make({1, 2, 3, 4, 5, 6}, {6});
+  Tensor buf = make(ts::kFloat, {1, 2, 3, 4, 5, 6}, {6});
   const Tensor a = buf.slice(0, 0, 4).view({2, 2});
   Tensor out = buf.slice(0, 2, 6).view({2, 2});
   EXPECT_ERROR(ts::mm_out(out, a, ts::ones({2, 2})), "refer to a single memory location");
@@ -199,8 +161,9 @@ TEST(Mm, OutPartiallyOverlappingAnInputIsRejected) {
 // ---- bmm ----
 
 TEST(Bmm, MultipliesEachBatch) {
-  const Tensor a = make({1, 2, 3, 4, 1, 0, 0, 1}, {2, 2, 2});  // [[1,2],[3,4]], identity
-  const Tensor b = make({5, 6, 7, 8, 1, 2, 3, 4}, {2, 2, 2});
+  const Tensor a =
+      make(ts::kFloat, {1, 2, 3, 4, 1, 0, 0, 1}, {2, 2, 2});  // [[1,2],[3,4]], identity
+  const Tensor b = make(ts::kFloat, {5, 6, 7, 8, 1, 2, 3, 4}, {2, 2, 2});
   const Tensor c = ts::bmm(a, b);
   EXPECT_EQ(shape_of(c), (std::vector<int64_t>{2, 2, 2}));
   EXPECT_EQ(values(c), (std::vector<double>{19, 22, 43, 50, 1, 2, 3, 4}));
@@ -208,8 +171,8 @@ TEST(Bmm, MultipliesEachBatch) {
 }
 
 TEST(Bmm, IntegerAndTransposedBatches) {
-  const Tensor a = make({1, 2, 3, 4, 5, 6}, {1, 2, 3}, ts::kInt);
-  const Tensor b = make({7, 9, 11, 8, 10, 12}, {1, 2, 3}, ts::kInt).transpose(1, 2);  // 1x3x2
+  const Tensor a = make(ts::kInt, {1, 2, 3, 4, 5, 6}, {1, 2, 3});
+  const Tensor b = make(ts::kInt, {7, 9, 11, 8, 10, 12}, {1, 2, 3}).transpose(1, 2);  // 1x3x2
   const Tensor c = ts::bmm(a, b);
   EXPECT_EQ(c.dtype(), ts::kInt);
   EXPECT_EQ(values(c), (std::vector<double>{58, 64, 139, 154}));
@@ -234,7 +197,8 @@ TEST(Bmm, ErrorsAndOut) {
   EXPECT_ERROR(ts::bmm(ts::ones({1, 2, 2}), ts::ones({1, 2, 2}, ts::kHalf)),
                "expected batch1 and batch2 to have the same dtype, but got: float32 != float16");
   Tensor out = ts::empty({0});
-  ts::bmm_out(out, make({1, 2, 3, 4}, {1, 2, 2}), make({5, 6, 7, 8}, {1, 2, 2}));
+  ts::bmm_out(out, make(ts::kFloat, {1, 2, 3, 4}, {1, 2, 2}),
+              make(ts::kFloat, {5, 6, 7, 8}, {1, 2, 2}));
   EXPECT_EQ(shape_of(out), (std::vector<int64_t>{1, 2, 2}));
   EXPECT_EQ(values(out), (std::vector<double>{19, 22, 43, 50}));
 }
@@ -242,9 +206,9 @@ TEST(Bmm, ErrorsAndOut) {
 // ---- addmm ----
 
 TEST(Addmm, BetaSelfPlusAlphaProduct) {
-  const Tensor self = make({1, 1, 1, 1}, {2, 2});
-  const Tensor m1 = make({1, 2, 3, 4}, {2, 2});
-  const Tensor m2 = make({5, 6, 7, 8}, {2, 2});
+  const Tensor self = make(ts::kFloat, {1, 1, 1, 1}, {2, 2});
+  const Tensor m1 = make(ts::kFloat, {1, 2, 3, 4}, {2, 2});
+  const Tensor m2 = make(ts::kFloat, {5, 6, 7, 8}, {2, 2});
   EXPECT_EQ(values(ts::addmm(self, m1, m2)), (std::vector<double>{20, 23, 44, 51}));
   // 0.5 * 1 + 2 * [[19, 22], [43, 50]]
   EXPECT_EQ(values(ts::addmm(self, m1, m2, 0.5, 2)),
@@ -253,11 +217,11 @@ TEST(Addmm, BetaSelfPlusAlphaProduct) {
 }
 
 TEST(Addmm, SelfBroadcastsToTheResult) {
-  const Tensor m1 = make({1, 2, 3, 4}, {2, 2});
-  const Tensor m2 = make({5, 6, 7, 8}, {2, 2});
-  EXPECT_EQ(values(ts::addmm(make({10, 100}, {2}), m1, m2)),
+  const Tensor m1 = make(ts::kFloat, {1, 2, 3, 4}, {2, 2});
+  const Tensor m2 = make(ts::kFloat, {5, 6, 7, 8}, {2, 2});
+  EXPECT_EQ(values(ts::addmm(make(ts::kFloat, {10, 100}, {2}), m1, m2)),
             (std::vector<double>{29, 122, 53, 150}));
-  EXPECT_EQ(values(ts::addmm(make({10, 100}, {2, 1}), m1, m2)),
+  EXPECT_EQ(values(ts::addmm(make(ts::kFloat, {10, 100}, {2, 1}), m1, m2)),
             (std::vector<double>{29, 32, 143, 150}));
   EXPECT_EQ(values(ts::addmm(ts::scalar_tensor(1.0), m1, m2)),
             (std::vector<double>{20, 23, 44, 51}));
@@ -268,43 +232,45 @@ TEST(Addmm, SelfBroadcastsToTheResult) {
 
 TEST(Addmm, BetaZeroIgnoresSelfEvenNaN) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  const Tensor self = make({nan, nan, nan, nan}, {2, 2});
-  const Tensor m1 = make({1, 2, 3, 4}, {2, 2});
-  const Tensor m2 = make({5, 6, 7, 8}, {2, 2});
+  const Tensor self = make(ts::kFloat, {nan, nan, nan, nan}, {2, 2});
+  const Tensor m1 = make(ts::kFloat, {1, 2, 3, 4}, {2, 2});
+  const Tensor m2 = make(ts::kFloat, {5, 6, 7, 8}, {2, 2});
   EXPECT_EQ(values(ts::addmm(self, m1, m2, 0)), (std::vector<double>{19, 22, 43, 50}));
   // With a nonzero beta the NaN does spread.
   for (double v : values(ts::addmm(self, m1, m2, 1))) EXPECT_TRUE(std::isnan(v));
 }
 
 TEST(Addmm, EmptyInnerDimensionLeavesBetaSelf) {
-  const Tensor r = ts::addmm(make({1, 2, 3, 4}, {2, 2}), ts::empty({2, 0}), ts::empty({0, 2}), 3);
+  const Tensor r =
+      ts::addmm(make(ts::kFloat, {1, 2, 3, 4}, {2, 2}), ts::empty({2, 0}), ts::empty({0, 2}), 3);
   EXPECT_EQ(values(r), (std::vector<double>{3, 6, 9, 12}));
 }
 
 TEST(Addmm, IntegersAndFloat16) {
-  const Tensor r = ts::addmm(make({1, 2}, {2}, ts::kLong), make({1, 2, 3, 4}, {2, 2}, ts::kLong),
-                             make({5, 6, 7, 8}, {2, 2}, ts::kLong), 2, 3);
+  const Tensor r = ts::addmm(make(ts::kLong, {1, 2}, {2}), make(ts::kLong, {1, 2, 3, 4}, {2, 2}),
+                             make(ts::kLong, {5, 6, 7, 8}, {2, 2}), 2, 3);
   EXPECT_EQ(r.dtype(), ts::kLong);
   EXPECT_EQ(values(r), (std::vector<double>{59, 70, 131, 154}));
-  const Tensor h = ts::addmm(make({0.5}, {1}, ts::kHalf), make({1, 2}, {1, 2}, ts::kHalf),
-                             make({0.25, 0.125}, {2, 1}, ts::kHalf));
+  const Tensor h = ts::addmm(make(ts::kHalf, {0.5}, {1}), make(ts::kHalf, {1, 2}, {1, 2}),
+                             make(ts::kHalf, {0.25, 0.125}, {2, 1}));
   EXPECT_EQ(h.dtype(), ts::kHalf);
   EXPECT_EQ(h.item<double>(), 1.0);
 }
 
 TEST(Addmm, InPlaceWritesSelf) {
-  Tensor self = make({1, 1, 1, 1}, {2, 2});
-  Tensor& r = self.addmm_(make({1, 2, 3, 4}, {2, 2}), make({5, 6, 7, 8}, {2, 2}));
+  Tensor self = make(ts::kFloat, {1, 1, 1, 1}, {2, 2});
+  Tensor& r =
+      self.addmm_(make(ts::kFloat, {1, 2, 3, 4}, {2, 2}), make(ts::kFloat, {5, 6, 7, 8}, {2, 2}));
   EXPECT_TRUE(r.is_same(self));
   EXPECT_EQ(values(self), (std::vector<double>{20, 23, 44, 51}));
   // self may also be one of the matrices.
-  Tensor m = make({1, 2, 3, 4}, {2, 2});
-  m.addmm_(m, make({1, 0, 0, 1}, {2, 2}), 1, 1);
+  Tensor m = make(ts::kFloat, {1, 2, 3, 4}, {2, 2});
+  m.addmm_(m, make(ts::kFloat, {1, 0, 0, 1}, {2, 2}), 1, 1);
   EXPECT_EQ(values(m), (std::vector<double>{2, 4, 6, 8}));
 }
 
 TEST(Addmm, InPlaceNeedsTheFullShape) {
-  Tensor self = make({1, 2}, {2});
+  Tensor self = make(ts::kFloat, {1, 2}, {2});
   EXPECT_ERROR(self.addmm_(ts::ones({2, 2}), ts::ones({2, 2})),
                "addmm_: Bad in-place call: input tensor size [2] and output tensor size [2, 2] "
                "should match");
@@ -325,7 +291,8 @@ TEST(Addmm, ErrorsAndOut) {
   EXPECT_ERROR(ts::addmm(i8, i8, i8, 1000), "value cannot be converted to type int8");
 
   Tensor out = ts::empty({0});
-  ts::addmm_out(out, s, make({1, 2, 3, 4}, {2, 2}), make({5, 6, 7, 8}, {2, 2}), 1, 1);
+  ts::addmm_out(out, s, make(ts::kFloat, {1, 2, 3, 4}, {2, 2}),
+                make(ts::kFloat, {5, 6, 7, 8}, {2, 2}), 1, 1);
   EXPECT_EQ(values(out), (std::vector<double>{20, 23, 44, 51}));
   Tensor bad = ts::zeros({2, 3});
   EXPECT_ERROR(ts::addmm_out(bad, s, s, s), "doesn't match the result shape [2, 2]");
@@ -343,11 +310,11 @@ TEST(Dot, DocumentationExample) {
 }
 
 TEST(Dot, StridedEmptyAndHalf) {
-  const Tensor x = make({1, 9, 2, 9, 3, 9}, {6}).slice(0, 0, 6, 2);  // [1, 2, 3]
-  EXPECT_EQ(ts::dot(x, make({4, 5, 6}, {3})).item<double>(), 32);
+  const Tensor x = make(ts::kFloat, {1, 9, 2, 9, 3, 9}, {6}).slice(0, 0, 6, 2);  // [1, 2, 3]
+  EXPECT_EQ(ts::dot(x, make(ts::kFloat, {4, 5, 6}, {3})).item<double>(), 32);
   EXPECT_EQ(ts::dot(ts::empty({0}), ts::empty({0})).item<double>(), 0);
   EXPECT_EQ(
-      ts::dot(make({2048, 1, 1}, {3}, ts::kHalf), make({1, 1, 1}, {3}, ts::kHalf)).item<double>(),
+      ts::dot(make(ts::kHalf, {2048, 1, 1}, {3}), make(ts::kHalf, {1, 1, 1}, {3})).item<double>(),
       2050);
 }
 
@@ -362,19 +329,19 @@ TEST(Dot, ErrorsAndOut) {
   EXPECT_ERROR(ts::dot(ts::ones({3}, ts::kBool), ts::ones({3}, ts::kBool)),
                "dot: not implemented for dtype bool");
   Tensor out = ts::empty({});
-  ts::dot_out(out, make({1, 2}, {2}), make({3, 4}, {2}));
+  ts::dot_out(out, make(ts::kFloat, {1, 2}, {2}), make(ts::kFloat, {3, 4}, {2}));
   EXPECT_EQ(out.item<double>(), 11);
   Tensor bad = ts::zeros({2});
-  EXPECT_ERROR(ts::dot_out(bad, make({1, 2}, {2}), make({3, 4}, {2})),
+  EXPECT_ERROR(ts::dot_out(bad, make(ts::kFloat, {1, 2}, {2}), make(ts::kFloat, {3, 4}, {2})),
                "output with shape [2] doesn't match the result shape []");
 }
 
 TEST(Mv, HandComputedAndTransposed) {
-  const Tensor m = make({1, 2, 3, 4}, {2, 2});
-  EXPECT_EQ(values(ts::mv(m, make({1, 1}, {2}))), (std::vector<double>{3, 7}));
-  EXPECT_EQ(values(m.t().mv(make({1, 10}, {2}))), (std::vector<double>{31, 42}));
+  const Tensor m = make(ts::kFloat, {1, 2, 3, 4}, {2, 2});
+  EXPECT_EQ(values(ts::mv(m, make(ts::kFloat, {1, 1}, {2}))), (std::vector<double>{3, 7}));
+  EXPECT_EQ(values(m.t().mv(make(ts::kFloat, {1, 10}, {2}))), (std::vector<double>{31, 42}));
   EXPECT_EQ(values(ts::mv(ts::empty({2, 0}), ts::empty({0}))), (std::vector<double>{0, 0}));
-  EXPECT_EQ(values(ts::mv(make({1, 2, 3, 4}, {2, 2}, ts::kShort), make({1, 1}, {2}, ts::kShort))),
+  EXPECT_EQ(values(ts::mv(make(ts::kShort, {1, 2, 3, 4}, {2, 2}), make(ts::kShort, {1, 1}, {2}))),
             (std::vector<double>{3, 7}));
 }
 
@@ -386,12 +353,12 @@ TEST(Mv, ErrorsAndOut) {
   EXPECT_ERROR(ts::mv(ts::ones({2, 3}), ts::ones({3}, ts::kDouble)),
                "expected mat and vec to have the same dtype, but got: float32 != float64");
   Tensor out = ts::empty({0});
-  ts::mv_out(out, make({1, 2, 3, 4}, {2, 2}), make({1, 1}, {2}));
+  ts::mv_out(out, make(ts::kFloat, {1, 2, 3, 4}, {2, 2}), make(ts::kFloat, {1, 1}, {2}));
   EXPECT_EQ(values(out), (std::vector<double>{3, 7}));
 }
 
 TEST(Outer, HandComputedWithPromotion) {
-  const Tensor r = ts::outer(ts::tensor({1, 2, 3}), make({1, 0.5}, {2}));
+  const Tensor r = ts::outer(ts::tensor({1, 2, 3}), make(ts::kFloat, {1, 0.5}, {2}));
   EXPECT_EQ(r.dtype(), ts::kFloat);  // int64 x float32 -> float32
   EXPECT_EQ(shape_of(r), (std::vector<int64_t>{3, 2}));
   EXPECT_EQ(values(r), (std::vector<double>{1, 0.5, 2, 1, 3, 1.5}));
@@ -404,7 +371,7 @@ TEST(Outer, BoolAndStrided) {
   const Tensor b = ts::outer(ts::tensor({true, false}), ts::tensor({true, true}));
   EXPECT_EQ(b.dtype(), ts::kBool);
   EXPECT_EQ(values(b), (std::vector<double>{1, 1, 0, 0}));
-  const Tensor x = make({1, 0, 2, 0}, {4}).slice(0, 0, 4, 2);  // [1, 2]
+  const Tensor x = make(ts::kFloat, {1, 0, 2, 0}, {4}).slice(0, 0, 4, 2);  // [1, 2]
   EXPECT_EQ(values(ts::outer(x, x)), (std::vector<double>{1, 2, 2, 4}));
   EXPECT_EQ(shape_of(ts::outer(ts::empty({0}), ts::ones({3}))), (std::vector<int64_t>{0, 3}));
 }
@@ -415,10 +382,10 @@ TEST(Outer, ErrorsAndOut) {
   EXPECT_ERROR(ts::outer(ts::ones({2}), ts::scalar_tensor(1.0)),
                "outer: Expected 1-D argument vec2, but got 0-D");
   Tensor out = ts::empty({2, 2}, ts::kDouble);
-  ts::outer_out(out, make({1, 2}, {2}), make({3, 4}, {2}));
+  ts::outer_out(out, make(ts::kFloat, {1, 2}, {2}), make(ts::kFloat, {3, 4}, {2}));
   EXPECT_EQ(values(out), (std::vector<double>{3, 4, 6, 8}));
   Tensor ints = ts::empty({2, 2}, ts::kInt);
-  EXPECT_ERROR(ts::outer_out(ints, make({1, 2}, {2}), make({3, 4}, {2})),
+  EXPECT_ERROR(ts::outer_out(ints, make(ts::kFloat, {1, 2}, {2}), make(ts::kFloat, {3, 4}, {2})),
                "result type float32 can't be cast to the desired output type int32");
 }
 
@@ -445,7 +412,7 @@ TEST(Matmul, ShapeRulesForEveryRankCombination) {
       {{2, 1, 1, 3}, {3}, {2, 1, 1}},
   };
   for (const MatmulCase& c : cases) {
-    const Tensor a = iota(c.a), b = iota(c.b);
+    const Tensor a = iota(c.a, ts::kFloat), b = iota(c.b, ts::kFloat);
     const Tensor r = ts::matmul(a, b);
     EXPECT_EQ(shape_of(r), c.result) << "a " << IntArrayRef(c.a) << " b " << IntArrayRef(c.b);
     EXPECT_EQ(shape_of(a.matmul(b)), c.result);
@@ -492,16 +459,16 @@ TEST(Matmul, ShapeRulesForEveryRankCombination) {
 }
 
 TEST(Matmul, HandComputedVectorCases) {
-  const Tensor v = make({1, 2}, {2});
-  const Tensor m = make({1, 2, 3, 4}, {2, 2});
+  const Tensor v = make(ts::kFloat, {1, 2}, {2});
+  const Tensor m = make(ts::kFloat, {1, 2, 3, 4}, {2, 2});
   EXPECT_EQ(ts::matmul(v, v).item<double>(), 5);
   EXPECT_EQ(values(ts::matmul(m, v)), (std::vector<double>{5, 11}));
   EXPECT_EQ(values(ts::matmul(v, m)), (std::vector<double>{7, 10}));
 }
 
 TEST(Matmul, NonContiguousAndEmpty) {
-  const Tensor a = iota({3, 2}).t();                 // [[0, 2, 4], [1, 3, 5]]
-  const Tensor b = iota({2, 2, 3}).transpose(1, 2);  // 2 x 3 x 2
+  const Tensor a = iota({3, 2}, ts::kFloat).t();                 // [[0, 2, 4], [1, 3, 5]]
+  const Tensor b = iota({2, 2, 3}, ts::kFloat).transpose(1, 2);  // 2 x 3 x 2
   const Tensor r = ts::matmul(a, b);
   EXPECT_EQ(shape_of(r), (std::vector<int64_t>{2, 2, 2}));
   // b[0] = [[0, 3], [1, 4], [2, 5]], b[1] = [[6, 9], [7, 10], [8, 11]]

@@ -5,55 +5,22 @@
 
 #include <cmath>
 #include <limits>
-#include <string>
 #include <vector>
 
+#include "test_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
+using namespace ts::testing;
 using ts::Reduction;
 using ts::Tensor;
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // softmax([1, 2, 3]) and log_softmax([1, 2, 3]).
 const std::vector<double> kSoftmax123 = {0.09003057317038046, 0.24472847105479764,
                                          0.6652409557748218};
 const std::vector<double> kLogSoftmax123 = {-2.4076059644443806, -1.4076059644443804,
                                             -0.4076059644443804};
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-
-#define EXPECT_ERROR(expr, substr)                                          \
-  do {                                                                      \
-    const std::string msg_ = error_of([&] { (void)(expr); });               \
-    EXPECT_NE(msg_.find(substr), std::string::npos) << "message: " << msg_; \
-  } while (0)
-
-// A tensor of `shape` holding `v` (row-major), in `dtype`.
-Tensor make(const std::vector<double>& v, ts::IntArrayRef shape,
-            ts::ScalarType dtype = ts::kFloat) {
-  return ts::tensor(ts::ArrayRef<double>(v), dtype).reshape(shape);
-}
-Tensor longs(const std::vector<int64_t>& v) {
-  return ts::tensor(ts::ArrayRef<int64_t>(v));
-}
-
-// Every element of `t` (any layout and dtype), row-major, as double.
-std::vector<double> values(const Tensor& t) {
-  const Tensor d = t.to(ts::kDouble).contiguous();
-  const double* p = d.data_ptr<double>();
-  return std::vector<double>(p, p + d.numel());
-}
 
 // `v` rounded to dtype `t`, as the kernels round their double results.
 double rounded(double v, ts::ScalarType t) {
@@ -85,14 +52,14 @@ double scalar(const Tensor& t) {
 // ---- softmax, log_softmax ----
 
 TEST(Softmax, OfOneTwoThreeIsExpOverSumOfExp) {
-  const Tensor r = ts::softmax(make({1, 2, 3}, {3}), 0);
+  const Tensor r = ts::softmax(make(ts::kFloat, {1, 2, 3}, {3}), 0);
   EXPECT_EQ(r.dtype(), ts::kFloat);
   expect_values(r, kSoftmax123);
-  expect_values(ts::log_softmax(make({1, 2, 3}, {3}), 0), kLogSoftmax123);
+  expect_values(ts::log_softmax(make(ts::kFloat, {1, 2, 3}, {3}), 0), kLogSoftmax123);
 }
 
 TEST(Softmax, OverEachDimOfAMatrix) {
-  const Tensor x = make({1, 2, 3, 4, 6, 8}, {2, 3});
+  const Tensor x = make(ts::kFloat, {1, 2, 3, 4, 6, 8}, {2, 3});
   // Rows: softmax([4, 6, 8]) = softmax([0, 2, 4]).
   const std::vector<double> rows = {kSoftmax123[0],       kSoftmax123[1],      kSoftmax123[2],
                                     0.015876239976466765, 0.11731042782619838, 0.8668133321973349};
@@ -117,39 +84,40 @@ TEST(Softmax, OverTheMiddleDimOfA3dTensor) {
   }
   std::vector<double> expected(v.size());
   for (size_t e = 0; e < v.size(); ++e) expected[e] = kLogSoftmax123[(e / 2) % 3];
-  expect_values(ts::log_softmax(make(v, {2, 3, 2}), 1), expected);
+  expect_values(ts::log_softmax(make(ts::kFloat, v, {2, 3, 2}), 1), expected);
 }
 
 TEST(Softmax, NonContiguousInputs) {
   // Transposed: softmax over dim 0 of x.t() is softmax over the rows of x.
-  const Tensor x = make({1, 2, 3, 1, 1, 1}, {2, 3});
+  const Tensor x = make(ts::kFloat, {1, 2, 3, 1, 1, 1}, {2, 3});
   const Tensor r = ts::softmax(x.t(), 0);
   EXPECT_EQ(r.sizes(), ts::IntArrayRef({3, 2}));
   expect_values(r, {kSoftmax123[0], 1.0 / 3, kSoftmax123[1], 1.0 / 3, kSoftmax123[2], 1.0 / 3});
   // Sliced with a step.
-  const Tensor s = make({1, 9, 2, 9, 3, 9}, {6}).slice(0, 0, 6, 2);
+  const Tensor s = make(ts::kFloat, {1, 9, 2, 9, 3, 9}, {6}).slice(0, 0, 6, 2);
   expect_values(ts::softmax(s, 0), kSoftmax123);
   // Expanded (stride 0): each column of the expanded rows is constant.
-  const Tensor e = make({1, 2, 3}, {3}).expand({2, 3});
+  const Tensor e = make(ts::kFloat, {1, 2, 3}, {3}).expand({2, 3});
   expect_values(ts::log_softmax(e, 1), {kLogSoftmax123[0], kLogSoftmax123[1], kLogSoftmax123[2],
                                         kLogSoftmax123[0], kLogSoftmax123[1], kLogSoftmax123[2]});
   expect_values(ts::softmax(e, 0), {0.5, 0.5, 0.5, 0.5, 0.5, 0.5});
 }
 
 TEST(Softmax, LargeLogitsDoNotOverflow) {
-  expect_values(ts::softmax(make({1000, 1001, 1002}, {3}), 0), kSoftmax123);
-  expect_values(ts::log_softmax(make({1000, 1001, 1002}, {3}), 0), kLogSoftmax123, 1e-4);
+  expect_values(ts::softmax(make(ts::kFloat, {1000, 1001, 1002}, {3}), 0), kSoftmax123);
+  expect_values(ts::log_softmax(make(ts::kFloat, {1000, 1001, 1002}, {3}), 0), kLogSoftmax123,
+                1e-4);
   // log_softmax([-1000, 0]) = [-1000, -log(1 + e^-1000)] = [-1000, 0]: no -inf from log(0).
-  expect_values(ts::log_softmax(make({-1000, 0}, {2}), 0), {-1000, 0});
-  expect_values(ts::softmax(make({-1000, 0}, {2}), 0), {0, 1});
+  expect_values(ts::log_softmax(make(ts::kFloat, {-1000, 0}, {2}), 0), {-1000, 0});
+  expect_values(ts::softmax(make(ts::kFloat, {-1000, 0}, {2}), 0), {0, 1});
 }
 
 TEST(Softmax, InfinitiesAndNaN) {
-  expect_values(ts::softmax(make({-kInf, 0}, {2}), 0), {0, 1});
-  expect_values(ts::log_softmax(make({-kInf, 0}, {2}), 0), {-kInf, 0});
+  expect_values(ts::softmax(make(ts::kFloat, {-kInf, 0}, {2}), 0), {0, 1});
+  expect_values(ts::log_softmax(make(ts::kFloat, {-kInf, 0}, {2}), 0), {-kInf, 0});
   const double nan = std::numeric_limits<double>::quiet_NaN();
   // A NaN poisons its row only.
-  expect_values(ts::softmax(make({1, nan, 0, 0}, {2, 2}), 1), {nan, nan, 0.5, 0.5});
+  expect_values(ts::softmax(make(ts::kFloat, {1, nan, 0, 0}, {2, 2}), 1), {nan, nan, 0.5, 0.5});
 }
 
 TEST(Softmax, ZeroDimAndEmptyInputs) {
@@ -166,19 +134,19 @@ TEST(Softmax, ZeroDimAndEmptyInputs) {
 }
 
 TEST(Softmax, DtypeArgumentCastsTheInputFirst) {
-  const Tensor i = longs({1, 2, 3});
+  const Tensor i = make_long({1, 2, 3});
   const Tensor r = ts::softmax(i, 0, ts::kFloat);
   EXPECT_EQ(r.dtype(), ts::kFloat);
   expect_values(r, kSoftmax123);
-  const Tensor d = ts::log_softmax(make({1, 2, 3}, {3}), 0, ts::kDouble);
+  const Tensor d = ts::log_softmax(make(ts::kFloat, {1, 2, 3}, {3}), 0, ts::kDouble);
   EXPECT_EQ(d.dtype(), ts::kDouble);
   expect_values(d, kLogSoftmax123, 1e-15);
 }
 
 TEST(Softmax, Float16AndBFloat16RoundTheExactResultOnce) {
   for (ts::ScalarType t : {ts::kHalf, ts::kBFloat16}) {
-    const Tensor r = ts::softmax(make({1, 2, 3}, {3}, t), 0);
-    const Tensor l = ts::log_softmax(make({1, 2, 3}, {3}, t), 0);
+    const Tensor r = ts::softmax(make(t, {1, 2, 3}, {3}), 0);
+    const Tensor l = ts::log_softmax(make(t, {1, 2, 3}, {3}), 0);
     EXPECT_EQ(r.dtype(), t);
     const std::vector<double> rv = values(r), lv = values(l);
     for (size_t k = 0; k < 3; ++k) {
@@ -189,7 +157,7 @@ TEST(Softmax, Float16AndBFloat16RoundTheExactResultOnce) {
 }
 
 TEST(Softmax, OutVariants) {
-  const Tensor x = make({1, 2, 3}, {3});
+  const Tensor x = make(ts::kFloat, {1, 2, 3}, {3});
   Tensor out = ts::empty({0});
   ts::softmax_out(out, x, 0);
   EXPECT_EQ(out.sizes(), ts::IntArrayRef({3}));
@@ -199,13 +167,13 @@ TEST(Softmax, OutVariants) {
   ts::log_softmax_out(wide, x, 0);
   EXPECT_EQ(values(wide)[0], rounded(kLogSoftmax123[0], ts::kFloat));
   // In place: out is the input itself.
-  const Tensor y = make({1, 2, 3}, {3});
+  const Tensor y = make(ts::kFloat, {1, 2, 3}, {3});
   ts::softmax_out(y, y, 0);
   expect_values(y, kSoftmax123);
 }
 
 TEST(Softmax, OutErrorsLeaveOutUntouched) {
-  const Tensor x = make({1, 2, 3}, {3});
+  const Tensor x = make(ts::kFloat, {1, 2, 3}, {3});
   Tensor bad_dtype = ts::full({3}, 7, ts::kLong);
   EXPECT_ERROR(ts::softmax_out(bad_dtype, x, 0),
                "softmax: result type float32 can't be cast to the desired output type int64");
@@ -215,7 +183,7 @@ TEST(Softmax, OutErrorsLeaveOutUntouched) {
                "log_softmax: output with shape [2] doesn't match the result shape [3]");
   expect_values(bad_shape, {7, 7});
   // out overlapping the input partially.
-  const Tensor y = make({1, 2, 3}, {3});
+  const Tensor y = make(ts::kFloat, {1, 2, 3}, {3});
   EXPECT_ERROR(ts::softmax_out(y.slice(0, 1, 3), y.slice(0, 0, 2), 0),
                "softmax: unsupported operation: some elements of the input tensor and the "
                "written-to tensor refer to a single memory location");
@@ -223,12 +191,12 @@ TEST(Softmax, OutErrorsLeaveOutUntouched) {
 }
 
 TEST(Softmax, Errors) {
-  EXPECT_ERROR(ts::softmax(longs({1, 2, 3}), 0),
+  EXPECT_ERROR(ts::softmax(make_long({1, 2, 3}), 0),
                "softmax: not implemented for dtype int64 (argument 'self')");
-  EXPECT_ERROR(ts::log_softmax(make({1, 2}, {2}), 0, ts::kLong),
+  EXPECT_ERROR(ts::log_softmax(make(ts::kFloat, {1, 2}, {2}), 0, ts::kLong),
                "log_softmax: not implemented for dtype int64 (argument 'dtype')");
   EXPECT_ERROR(ts::softmax(ts::ones({2}, ts::kBool), 0), "softmax: not implemented for dtype bool");
-  EXPECT_ERROR(ts::softmax(make({1, 2}, {2}), 1),
+  EXPECT_ERROR(ts::softmax(make(ts::kFloat, {1, 2}, {2}), 1),
                "softmax: Dimension out of range (expected to be in range of [-1, 0], but got 1)");
   EXPECT_ERROR(ts::softmax(Tensor(), 0), "softmax: expected a defined tensor");
 }
@@ -239,17 +207,17 @@ TEST(LayerNorm, OfOneTwoThreeFour) {
   // mean 2.5, biased variance 1.25: y = (x - 2.5) / sqrt(1.25 + 1e-5).
   const std::vector<double> expected = {-1.3416354199689269, -0.447211806656309, 0.447211806656309,
                                         1.3416354199689269};
-  expect_values(ts::layer_norm(make({1, 2, 3, 4}, {4}), {4}), expected);
-  expect_values(ts::layer_norm(make({1, 2, 3, 4}, {4}, ts::kDouble), {4}), expected, 1e-15);
+  expect_values(ts::layer_norm(make(ts::kFloat, {1, 2, 3, 4}, {4}), {4}), expected);
+  expect_values(ts::layer_norm(make(ts::kDouble, {1, 2, 3, 4}, {4}), {4}), expected, 1e-15);
   // eps = 1: y = (x - 2.5) / sqrt(2.25) = (x - 2.5) * 2/3.
-  expect_values(ts::layer_norm(make({1, 2, 3, 4}, {4}, ts::kDouble), {4}, {}, {}, 1.0),
+  expect_values(ts::layer_norm(make(ts::kDouble, {1, 2, 3, 4}, {4}), {4}, {}, {}, 1.0),
                 {-1.0, -1.0 / 3, 1.0 / 3, 1.0}, 1e-15);
 }
 
 TEST(LayerNorm, WeightAndBias) {
-  const Tensor w = make({1, 2, 3, 4}, {4}, ts::kDouble);
-  const Tensor b = make({0.5, 0, -0.5, 1}, {4}, ts::kDouble);
-  const Tensor x = make({1, 2, 3, 4}, {4}, ts::kDouble);
+  const Tensor w = make(ts::kDouble, {1, 2, 3, 4}, {4});
+  const Tensor b = make(ts::kDouble, {0.5, 0, -0.5, 1}, {4});
+  const Tensor x = make(ts::kDouble, {1, 2, 3, 4}, {4});
   expect_values(ts::layer_norm(x, {4}, w, b),
                 {-0.8416354199689269, -0.894423613312618, 0.8416354199689269, 6.3665416798757075},
                 1e-14);
@@ -260,7 +228,7 @@ TEST(LayerNorm, WeightAndBias) {
 
 TEST(LayerNorm, NormalizesTheTrailingDimsOfEachRow) {
   // Rows [1, 2, 3, 4] and [2, 2, 2, 2] (a constant row normalizes to 0, then gets the bias).
-  const Tensor x = make({1, 2, 3, 4, 2, 2, 2, 2}, {2, 2, 2}, ts::kDouble);
+  const Tensor x = make(ts::kDouble, {1, 2, 3, 4, 2, 2, 2, 2}, {2, 2, 2});
   const Tensor b = ts::full({2, 2}, 0.25, ts::kDouble);
   const Tensor r = ts::layer_norm(x, {2, 2}, {}, b, 1.0);
   EXPECT_EQ(r.sizes(), ts::IntArrayRef({2, 2, 2}));
@@ -272,13 +240,13 @@ TEST(LayerNorm, NormalizesTheTrailingDimsOfEachRow) {
 
 TEST(LayerNorm, NonContiguousAndReducedPrecisionInputs) {
   // x.t() has rows [1, 2, 3, 4] and [10, 20, 30, 40] (the same row scaled by 10).
-  const Tensor x = make({1, 10, 2, 20, 3, 30, 4, 40}, {4, 2}, ts::kDouble).t();
+  const Tensor x = make(ts::kDouble, {1, 10, 2, 20, 3, 30, 4, 40}, {4, 2}).t();
   const double a = 1.5 / std::sqrt(1.25 + 1e-5), c = 0.5 / std::sqrt(1.25 + 1e-5);
   const double a10 = 15 / std::sqrt(125 + 1e-5), c10 = 5 / std::sqrt(125 + 1e-5);
   expect_values(ts::layer_norm(x, {4}), {-a, -c, c, a, -a10, -c10, c10, a10}, 1e-14);
   for (ts::ScalarType t : {ts::kHalf, ts::kBFloat16}) {
     const Tensor r =
-        ts::layer_norm(make({1, 2, 3, 4}, {4}, t), {4}, ts::ones({4}, t), ts::zeros({4}, t));
+        ts::layer_norm(make(t, {1, 2, 3, 4}, {4}), {4}, ts::ones({4}, t), ts::zeros({4}, t));
     EXPECT_EQ(r.dtype(), t);
     const std::vector<double> v = values(r);
     EXPECT_EQ(v[0], rounded(-a, t)) << t;
@@ -314,11 +282,11 @@ TEST(LayerNorm, Errors) {
 
 // Log-probabilities of 2 samples over 3 classes; targets [2, 0] pick -3 and -0.5.
 Tensor nll_input(ts::ScalarType t = ts::kFloat) {
-  return make({-1, -2, -3, -0.5, -1.5, -2.5}, {2, 3}, t);
+  return make(t, {-1, -2, -3, -0.5, -1.5, -2.5}, {2, 3});
 }
 
 TEST(NllLoss, EveryReduction) {
-  const Tensor x = nll_input(), t = longs({2, 0});
+  const Tensor x = nll_input(), t = make_long({2, 0});
   const Tensor none = ts::nll_loss(x, t, {}, Reduction::None);
   EXPECT_EQ(none.sizes(), ts::IntArrayRef({2}));
   expect_values(none, {3, 0.5});
@@ -327,38 +295,38 @@ TEST(NllLoss, EveryReduction) {
 }
 
 TEST(NllLoss, ClassWeightsAndMeanOverTheirSum) {
-  const Tensor x = nll_input(), t = longs({2, 0}), w = make({1, 2, 3}, {3});
+  const Tensor x = nll_input(), t = make_long({2, 0}), w = make(ts::kFloat, {1, 2, 3}, {3});
   expect_values(ts::nll_loss(x, t, w, Reduction::None), {9, 0.5});
   EXPECT_EQ(scalar(ts::nll_loss(x, t, w, Reduction::Sum)), 9.5);
   EXPECT_EQ(scalar(ts::nll_loss(x, t, w, Reduction::Mean)), 9.5 / (3 + 1));
 }
 
 TEST(NllLoss, IgnoreIndex) {
-  const Tensor x = nll_input(), t = longs({2, 0}), w = make({1, 2, 3}, {3});
+  const Tensor x = nll_input(), t = make_long({2, 0}), w = make(ts::kFloat, {1, 2, 3}, {3});
   expect_values(ts::nll_loss(x, t, {}, Reduction::None, 0), {3, 0});
   EXPECT_EQ(scalar(ts::nll_loss(x, t, {}, Reduction::Sum, 0)), 3);
   EXPECT_EQ(scalar(ts::nll_loss(x, t, {}, Reduction::Mean, 0)), 3);
   EXPECT_EQ(scalar(ts::nll_loss(x, t, w, Reduction::Mean, 0)), 9.0 / 3);
   // An ignored target may be out of range (the default -100 is).
-  EXPECT_EQ(scalar(ts::nll_loss(x, longs({-100, 1}))), 1.5);
+  EXPECT_EQ(scalar(ts::nll_loss(x, make_long({-100, 1}))), 1.5);
   // Every target ignored: Mean is 0 / 0 = NaN (as PyTorch), Sum is 0.
-  const Tensor all = longs({0, 0});
+  const Tensor all = make_long({0, 0});
   EXPECT_TRUE(std::isnan(scalar(ts::nll_loss(x, all, {}, Reduction::Mean, 0))));
   EXPECT_EQ(scalar(ts::nll_loss(x, all, {}, Reduction::Sum, 0)), 0);
 }
 
 TEST(NllLoss, OneDimInputWithZeroDimTarget) {
-  const Tensor x = make({-1, -2, -3}, {3});
+  const Tensor x = make(ts::kFloat, {-1, -2, -3}, {3});
   const Tensor t = ts::scalar_tensor(1, ts::kLong);
   EXPECT_EQ(scalar(ts::nll_loss(x, t)), 2);
   EXPECT_EQ(scalar(ts::nll_loss(x, t, {}, Reduction::None)), 2);
-  EXPECT_EQ(scalar(ts::nll_loss(x, t, make({1, 4, 1}, {3}), Reduction::Sum)), 8);
+  EXPECT_EQ(scalar(ts::nll_loss(x, t, make(ts::kFloat, {1, 4, 1}, {3}), Reduction::Sum)), 8);
 }
 
 TEST(NllLoss, SpatialTargets) {
   // x[0, c, j]: class 0 = [-1, -2, -3], class 1 = [-4, -5, -6]; targets [0, 1, 0].
-  const Tensor x = make({-1, -2, -3, -4, -5, -6}, {1, 2, 3});
-  const Tensor t = longs({0, 1, 0}).reshape({1, 3});
+  const Tensor x = make(ts::kFloat, {-1, -2, -3, -4, -5, -6}, {1, 2, 3});
+  const Tensor t = make_long({0, 1, 0}).reshape({1, 3});
   const Tensor none = ts::nll_loss(x, t, {}, Reduction::None);
   EXPECT_EQ(none.sizes(), ts::IntArrayRef({1, 3}));
   expect_values(none, {1, 5, 3});
@@ -377,17 +345,17 @@ TEST(NllLoss, EmptyBatch) {
 
 TEST(NllLoss, NonContiguousInputsAndUint8Targets) {
   // x.t() is nll_input(); the targets are a strided slice of [2, 9, 0, 9].
-  const Tensor x = make({-1, -0.5, -2, -1.5, -3, -2.5}, {3, 2}).t();
-  const Tensor t = longs({2, 9, 0, 9}).slice(0, 0, 4, 2);
+  const Tensor x = make(ts::kFloat, {-1, -0.5, -2, -1.5, -3, -2.5}, {3, 2}).t();
+  const Tensor t = make_long({2, 9, 0, 9}).slice(0, 0, 4, 2);
   expect_values(ts::nll_loss(x, t, {}, Reduction::None), {3, 0.5});
-  const Tensor w = make({1, 0, 2, 0, 3, 0}, {6}).slice(0, 0, 6, 2);
+  const Tensor w = make(ts::kFloat, {1, 0, 2, 0, 3, 0}, {6}).slice(0, 0, 6, 2);
   EXPECT_EQ(scalar(ts::nll_loss(x, t, w, Reduction::Sum)), 9.5);
-  EXPECT_EQ(scalar(ts::nll_loss(nll_input(), longs({2, 0}).to(ts::kByte))), 1.75);
+  EXPECT_EQ(scalar(ts::nll_loss(nll_input(), make_long({2, 0}).to(ts::kByte))), 1.75);
 }
 
 TEST(NllLoss, ReducedPrecision) {
   for (ts::ScalarType dt : {ts::kHalf, ts::kBFloat16, ts::kDouble}) {
-    const Tensor r = ts::nll_loss(nll_input(dt), longs({2, 0}), make({1, 2, 3}, {3}, dt));
+    const Tensor r = ts::nll_loss(nll_input(dt), make_long({2, 0}), make(dt, {1, 2, 3}, {3}));
     EXPECT_EQ(r.dtype(), dt);
     EXPECT_EQ(scalar(r), 2.375) << dt;
   }
@@ -395,28 +363,28 @@ TEST(NllLoss, ReducedPrecision) {
 
 TEST(NllLoss, Errors) {
   const Tensor x = nll_input();
-  EXPECT_ERROR(ts::nll_loss(x, longs({0, 5})), "nll_loss: Target 5 is out of bounds.");
-  EXPECT_ERROR(ts::nll_loss(x, longs({-1, 0})), "nll_loss: Target -1 is out of bounds.");
+  EXPECT_ERROR(ts::nll_loss(x, make_long({0, 5})), "nll_loss: Target 5 is out of bounds.");
+  EXPECT_ERROR(ts::nll_loss(x, make_long({-1, 0})), "nll_loss: Target -1 is out of bounds.");
   EXPECT_ERROR(ts::nll_loss(ts::zeros({}), ts::zeros({}, ts::kLong)),
                "nll_loss: Expected 1 or more dimensions (got 0)");
-  EXPECT_ERROR(ts::nll_loss(x, longs({0, 1, 2})),
+  EXPECT_ERROR(ts::nll_loss(x, make_long({0, 1, 2})),
                "nll_loss: Expected input batch_size (2) to match target batch_size (3).");
   EXPECT_ERROR(ts::nll_loss(ts::zeros({1, 2, 3}), ts::zeros({1, 4}, ts::kLong)),
                "nll_loss: Expected target size [1, 3], got [1, 4]");
   EXPECT_ERROR(ts::nll_loss(x, ts::zeros({2, 3}, ts::kLong)),
                "nll_loss: Expected target size [2], got [2, 3]");
-  EXPECT_ERROR(ts::nll_loss(make({1, 2, 3}, {3}), longs({1})),
+  EXPECT_ERROR(ts::nll_loss(make(ts::kFloat, {1, 2, 3}, {3}), make_long({1})),
                "nll_loss: size mismatch (got input: [3], target: [1])");
-  EXPECT_ERROR(ts::nll_loss(x, longs({0, 1}), ts::ones({2})),
+  EXPECT_ERROR(ts::nll_loss(x, make_long({0, 1}), ts::ones({2})),
                "nll_loss: weight tensor should be defined either for all 3 classes or no classes "
                "but got weight tensor of shape: [2]");
-  EXPECT_ERROR(ts::nll_loss(x, longs({0, 1}), ts::ones({3}, ts::kDouble)),
+  EXPECT_ERROR(ts::nll_loss(x, make_long({0, 1}), ts::ones({3}, ts::kDouble)),
                "nll_loss: expected weight to have the input's dtype float32, but got float64");
-  EXPECT_ERROR(ts::nll_loss(x, longs({0, 1}).to(ts::kInt)),
+  EXPECT_ERROR(ts::nll_loss(x, make_long({0, 1}).to(ts::kInt)),
                "nll_loss: expected target of dtype int64 (or uint8), but got int32");
-  EXPECT_ERROR(ts::nll_loss(ts::zeros({2, 3}, ts::kLong), longs({0, 1})),
+  EXPECT_ERROR(ts::nll_loss(ts::zeros({2, 3}, ts::kLong), make_long({0, 1})),
                "nll_loss: not implemented for dtype int64 (argument 'self')");
-  EXPECT_ERROR(ts::nll_loss(x, longs({0, 1}), {}, static_cast<Reduction>(7)),
+  EXPECT_ERROR(ts::nll_loss(x, make_long({0, 1}), {}, static_cast<Reduction>(7)),
                "nll_loss: reduction must be None (0), Mean (1) or Sum (2), but got 7");
 }
 
@@ -424,23 +392,24 @@ TEST(NllLoss, Errors) {
 
 // Logits [1, 2, 3] and [1, 1, 1]; targets [2, 0]. -log_softmax picks 0.4076... and log 3.
 Tensor ce_logits(ts::ScalarType t = ts::kFloat) {
-  return make({1, 2, 3, 1, 1, 1}, {2, 3}, t);
+  return make(t, {1, 2, 3, 1, 1, 1}, {2, 3});
 }
 constexpr double kNll0 = 0.4076059644443804, kLog3 = 1.0986122886681098;
 
 TEST(CrossEntropy, ClassIndicesEveryReduction) {
-  const Tensor z = ce_logits(), t = longs({2, 0});
+  const Tensor z = ce_logits(), t = make_long({2, 0});
   expect_values(ts::cross_entropy(z, t, {}, Reduction::None), {kNll0, kLog3});
   EXPECT_NEAR(scalar(ts::cross_entropy(z, t, {}, Reduction::Sum)), kNll0 + kLog3, 1e-6);
   EXPECT_NEAR(scalar(ts::cross_entropy(z, t)), (kNll0 + kLog3) / 2, 1e-6);
   // 1-D logits with a 0-dim target.
-  EXPECT_NEAR(scalar(ts::cross_entropy(make({1, 2, 3}, {3}), ts::scalar_tensor(2, ts::kLong))),
-              kNll0, 1e-6);
+  EXPECT_NEAR(
+      scalar(ts::cross_entropy(make(ts::kFloat, {1, 2, 3}, {3}), ts::scalar_tensor(2, ts::kLong))),
+      kNll0, 1e-6);
 }
 
 TEST(CrossEntropy, WeightsAndIgnoreIndex) {
-  const Tensor z = ce_logits(ts::kDouble), t = longs({2, 0});
-  const Tensor w = make({1, 2, 3}, {3}, ts::kDouble);
+  const Tensor z = ce_logits(ts::kDouble), t = make_long({2, 0});
+  const Tensor w = make(ts::kDouble, {1, 2, 3}, {3});
   expect_values(ts::cross_entropy(z, t, w, Reduction::None), {3 * kNll0, kLog3}, 1e-15);
   EXPECT_NEAR(scalar(ts::cross_entropy(z, t, w)), (3 * kNll0 + kLog3) / 4, 1e-15);
   expect_values(ts::cross_entropy(z, t, {}, Reduction::None, 0), {kNll0, 0}, 1e-15);
@@ -449,8 +418,8 @@ TEST(CrossEntropy, WeightsAndIgnoreIndex) {
 
 TEST(CrossEntropy, LabelSmoothing) {
   // loss_i = 0.7 * nll_i + 0.1 * smooth_i, smooth_i = -sum_c w_c log_softmax(z_i)_c.
-  const Tensor z = ce_logits(ts::kDouble), t = longs({2, 0});
-  const Tensor w = make({1, 2, 3}, {3}, ts::kDouble);
+  const Tensor z = ce_logits(ts::kDouble), t = make_long({2, 0});
+  const Tensor w = make(ts::kDouble, {1, 2, 3}, {3});
   const double s0 = 4.222817893333142, s1 = 3 * kLog3;  // unweighted smooth terms
   const double l0 = 0.7 * kNll0 + 0.1 * s0, l1 = 0.7 * kLog3 + 0.1 * s1;
   expect_values(ts::cross_entropy(z, t, {}, Reduction::None, -100, 0.3), {l0, l1}, 1e-14);
@@ -473,8 +442,8 @@ TEST(CrossEntropy, LabelSmoothing) {
 
 TEST(CrossEntropy, ClassProbabilityTargets) {
   const Tensor z = ce_logits(ts::kDouble);
-  const Tensor p = make({0.25, 0.25, 0.5, 1, 0, 0}, {2, 3}, ts::kDouble);
-  const Tensor w = make({1, 2, 3}, {3}, ts::kDouble);
+  const Tensor p = make(ts::kDouble, {0.25, 0.25, 0.5, 1, 0, 0}, {2, 3});
+  const Tensor w = make(ts::kDouble, {1, 2, 3}, {3});
   // loss_i = -sum_c p_ic log_softmax(z_i)_c; Mean divides by N = 2 (weights or not).
   expect_values(ts::cross_entropy(z, p, {}, Reduction::None), {1.1576059644443806, kLog3}, 1e-14);
   EXPECT_NEAR(scalar(ts::cross_entropy(z, p)), 1.1281091265562453, 1e-14);
@@ -488,19 +457,19 @@ TEST(CrossEntropy, ClassProbabilityTargets) {
 
 TEST(CrossEntropy, SpatialAndFloat16) {
   // (N, C, d) = (1, 3, 2): position 0 has logits [1, 2, 3], position 1 [1, 1, 1].
-  const Tensor z = make({1, 1, 2, 1, 3, 1}, {1, 3, 2});
-  expect_values(ts::cross_entropy(z, longs({2, 0}).reshape({1, 2}), {}, Reduction::None),
+  const Tensor z = make(ts::kFloat, {1, 1, 2, 1, 3, 1}, {1, 3, 2});
+  expect_values(ts::cross_entropy(z, make_long({2, 0}).reshape({1, 2}), {}, Reduction::None),
                 {kNll0, kLog3});
-  const Tensor h = ts::cross_entropy(ce_logits(ts::kHalf), longs({2, 0}), {}, Reduction::None);
+  const Tensor h = ts::cross_entropy(ce_logits(ts::kHalf), make_long({2, 0}), {}, Reduction::None);
   EXPECT_EQ(h.dtype(), ts::kHalf);
   expect_values(h, {kNll0, kLog3}, 2e-3);
 }
 
 TEST(CrossEntropy, Errors) {
   const Tensor z = ce_logits();
-  EXPECT_ERROR(ts::cross_entropy(z, longs({0, 1}), {}, Reduction::Mean, -100, 1.5),
+  EXPECT_ERROR(ts::cross_entropy(z, make_long({0, 1}), {}, Reduction::Mean, -100, 1.5),
                "cross_entropy: label_smoothing must be between 0.0 and 1.0. Got: 1.5");
-  EXPECT_ERROR(ts::cross_entropy(z, longs({0, 1}), {}, Reduction::Mean, -100, -0.5),
+  EXPECT_ERROR(ts::cross_entropy(z, make_long({0, 1}), {}, Reduction::Mean, -100, -0.5),
                "label_smoothing must be between 0.0 and 1.0. Got: -0.5");
   EXPECT_ERROR(ts::cross_entropy(z, ts::ones({2, 3}, ts::kLong)),
                "cross_entropy: Expected floating point type for target with class probabilities, "
@@ -512,48 +481,50 @@ TEST(CrossEntropy, Errors) {
                "classes but got weight tensor of shape: [2]");
   EXPECT_ERROR(ts::cross_entropy(ts::zeros({}), ts::zeros({}, ts::kLong)),
                "cross_entropy: Expected 1 or more dimensions (got 0)");
-  EXPECT_ERROR(ts::cross_entropy(z, longs({0, 3})), "Target 3 is out of bounds.");
-  EXPECT_ERROR(ts::cross_entropy(z, longs({0, 1}), {}, static_cast<Reduction>(3)),
+  EXPECT_ERROR(ts::cross_entropy(z, make_long({0, 3})), "Target 3 is out of bounds.");
+  EXPECT_ERROR(ts::cross_entropy(z, make_long({0, 1}), {}, static_cast<Reduction>(3)),
                "cross_entropy: reduction must be None (0), Mean (1) or Sum (2), but got 3");
 }
 
 // ---- mse_loss ----
 
 TEST(MseLoss, EveryReduction) {
-  const Tensor a = make({1, 2, 3}, {3}), b = make({1, 4, 0}, {3});  // squared errors 0, 4, 9
+  const Tensor a = make(ts::kFloat, {1, 2, 3}, {3}),
+               b = make(ts::kFloat, {1, 4, 0}, {3});  // squared errors 0, 4, 9
   expect_values(ts::mse_loss(a, b, Reduction::None), {0, 4, 9});
   EXPECT_EQ(scalar(ts::mse_loss(a, b, Reduction::Sum)), 13);
   EXPECT_NEAR(scalar(ts::mse_loss(a, b)), 13.0 / 3, 1e-6);
 }
 
 TEST(MseLoss, BroadcastsAndPromotes) {
-  const Tensor a = make({1, 2, 3, 4, 5, 6}, {2, 3}, ts::kDouble), b = ts::ones({3});
+  const Tensor a = make(ts::kDouble, {1, 2, 3, 4, 5, 6}, {2, 3}), b = ts::ones({3});
   const Tensor none = ts::mse_loss(a, b, Reduction::None);
   EXPECT_EQ(none.sizes(), ts::IntArrayRef({2, 3}));
   EXPECT_EQ(none.dtype(), ts::kDouble);
   expect_values(none, {0, 1, 4, 9, 16, 25});
   EXPECT_EQ(scalar(ts::mse_loss(a, b)), 55.0 / 6);
   // An int64 input with a float32 target computes in float32.
-  const Tensor r = ts::mse_loss(longs({1, 2}), make({0, 0}, {2}), Reduction::Sum);
+  const Tensor r = ts::mse_loss(make_long({1, 2}), make(ts::kFloat, {0, 0}, {2}), Reduction::Sum);
   EXPECT_EQ(r.dtype(), ts::kFloat);
   EXPECT_EQ(scalar(r), 5);
 }
 
 TEST(MseLoss, NonContiguousEmptyAndReducedPrecision) {
-  const Tensor a = make({1, 3, 2, 4}, {2, 2}).t();  // [[1, 2], [3, 4]]
-  const Tensor b = make({1, 9, 1, 9}, {4}).slice(0, 0, 4, 2).expand({2, 2});
+  const Tensor a = make(ts::kFloat, {1, 3, 2, 4}, {2, 2}).t();  // [[1, 2], [3, 4]]
+  const Tensor b = make(ts::kFloat, {1, 9, 1, 9}, {4}).slice(0, 0, 4, 2).expand({2, 2});
   expect_values(ts::mse_loss(a, b, Reduction::None), {0, 1, 4, 9});
   EXPECT_TRUE(std::isnan(scalar(ts::mse_loss(ts::zeros({0}), ts::zeros({0})))));
   EXPECT_EQ(scalar(ts::mse_loss(ts::zeros({0}), ts::zeros({0}), Reduction::Sum)), 0);
   for (ts::ScalarType t : {ts::kHalf, ts::kBFloat16}) {
-    const Tensor r = ts::mse_loss(make({1, 2, 3}, {3}, t), make({1, 4, 0}, {3}, t));
+    const Tensor r = ts::mse_loss(make(t, {1, 2, 3}, {3}), make(t, {1, 4, 0}, {3}));
     EXPECT_EQ(r.dtype(), t);
     EXPECT_EQ(scalar(r), rounded(13.0 / 3, t)) << t;
   }
 }
 
 TEST(MseLoss, Errors) {
-  EXPECT_ERROR(ts::mse_loss(longs({1}), longs({2})), "mse_loss: not implemented for dtype int64");
+  EXPECT_ERROR(ts::mse_loss(make_long({1}), make_long({2})),
+               "mse_loss: not implemented for dtype int64");
   EXPECT_ERROR(ts::mse_loss(ts::zeros({2, 3}), ts::zeros({4})),
                "mse_loss: The size of tensor a (3) must match the size of tensor b (4) at "
                "non-singleton dimension 1");
@@ -564,17 +535,17 @@ TEST(MseLoss, Errors) {
 // ---- linear ----
 
 TEST(Linear, MatmulWithTheTransposedWeightPlusBias) {
-  const Tensor x = make({1, 2, 3, 4, 5, 6}, {2, 3});
-  const Tensor w = make({1, 0, -1, 0.5, 0.5, 0.5}, {2, 3});
+  const Tensor x = make(ts::kFloat, {1, 2, 3, 4, 5, 6}, {2, 3});
+  const Tensor w = make(ts::kFloat, {1, 0, -1, 0.5, 0.5, 0.5}, {2, 3});
   // x @ w.t() = [[-2, 3], [-2, 7.5]].
   expect_values(ts::linear(x, w), {-2, 3, -2, 7.5});
-  expect_values(ts::linear(x, w, make({10, 20}, {2})), {8, 23, 8, 27.5});
+  expect_values(ts::linear(x, w, make(ts::kFloat, {10, 20}, {2})), {8, 23, 8, 27.5});
   // A batch of inputs, a 1-D input, a 1-D weight.
-  const Tensor batch = ts::linear(x.reshape({2, 1, 3}), w, make({10, 20}, {2}));
+  const Tensor batch = ts::linear(x.reshape({2, 1, 3}), w, make(ts::kFloat, {10, 20}, {2}));
   EXPECT_EQ(batch.sizes(), ts::IntArrayRef({2, 1, 2}));
   expect_values(batch, {8, 23, 8, 27.5});
-  expect_values(ts::linear(make({1, 2, 3}, {3}), w), {-2, 3});
-  expect_values(ts::linear(x, make({1, 1, 1}, {3})), {6, 15});
+  expect_values(ts::linear(make(ts::kFloat, {1, 2, 3}, {3}), w), {-2, 3});
+  expect_values(ts::linear(x, make(ts::kFloat, {1, 1, 1}, {3})), {6, 15});
 }
 
 TEST(Linear, Errors) {
@@ -586,22 +557,22 @@ TEST(Linear, Errors) {
 // ---- dropout ----
 
 TEST(Dropout, EvalModeAndZeroProbabilityReturnTheInputItself) {
-  const Tensor x = make({1, 2, 3}, {3});
+  const Tensor x = make(ts::kFloat, {1, 2, 3}, {3});
   EXPECT_TRUE(ts::dropout(x, 0.5, false).is_same(x));
   EXPECT_TRUE(ts::dropout(x, 0.0, true).is_same(x));
-  const Tensor i = longs({1, 2});
+  const Tensor i = make_long({1, 2});
   EXPECT_TRUE(ts::dropout(i, 0.5, false).is_same(i));
   const Tensor e = ts::zeros({0});
   EXPECT_TRUE(ts::dropout(e, 0.5, true).is_same(e));
 }
 
 TEST(Dropout, ProbabilityOneZeroesEverything) {
-  const Tensor r = ts::dropout(make({1, -2, 3}, {3}), 1.0, true);
+  const Tensor r = ts::dropout(make(ts::kFloat, {1, -2, 3}, {3}), 1.0, true);
   expect_values(r, {0, 0, 0});
 }
 
 TEST(Dropout, KeepsWhereUniformIsBelowOneMinusPAndScales) {
-  const Tensor x = make({1, 2, 3, 4, 5, 6, 7, 8}, {2, 4}).t();  // non-contiguous
+  const Tensor x = make(ts::kFloat, {1, 2, 3, 4, 5, 6, 7, 8}, {2, 4}).t();  // non-contiguous
   ts::manual_seed(1234);
   const std::vector<double> u = values(ts::rand_like(x));
   ts::manual_seed(1234);
@@ -628,12 +599,12 @@ TEST(Dropout, KeepsAboutOneMinusPOfTheElements) {
 }
 
 TEST(Dropout, Errors) {
-  const Tensor x = make({1, 2}, {2});
+  const Tensor x = make(ts::kFloat, {1, 2}, {2});
   EXPECT_ERROR(ts::dropout(x, 1.5, false),
                "dropout: dropout probability has to be between 0 and 1, but got 1.5");
   EXPECT_ERROR(ts::dropout(x, -0.5, true),
                "dropout probability has to be between 0 and 1, but got -0.5");
-  EXPECT_ERROR(ts::dropout(longs({1, 2}), 0.5, true),
+  EXPECT_ERROR(ts::dropout(make_long({1, 2}), 0.5, true),
                "dropout: expected a floating point input, but got int64");
 }
 

@@ -9,10 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "test_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
+using ts::testing::iota;
 using Shape = std::vector<int64_t>;
 
 // A tensor of `shape` and dtype T holding `v` in row-major order (factories land later).
@@ -22,13 +24,6 @@ ts::Tensor make(const Shape& shape, const std::vector<T>& v) {
   EXPECT_EQ(t.numel(), static_cast<int64_t>(v.size()));
   T* p = t.data_ptr<T>();
   for (size_t i = 0; i < v.size(); ++i) p[i] = v[i];
-  return t;
-}
-
-// 0, 1, 2, ... as int32.
-ts::Tensor iota(const Shape& shape) {
-  ts::Tensor t = ts::empty(shape, ts::kInt);
-  for (int64_t i = 0; i < t.numel(); ++i) t.data_ptr<int32_t>()[i] = static_cast<int32_t>(i);
   return t;
 }
 

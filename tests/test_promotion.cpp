@@ -6,35 +6,18 @@
 #include <string>
 #include <vector>
 
-#include "touchstone/dispatch_macros.h"
+#include "test_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
+using namespace ts::testing;
 using ts::ScalarType;
 using ts::Tensor;
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a ts::Error";
-  return {};
-}
-
-#define EXPECT_ERROR(stmt, substr)                                              \
-  do {                                                                          \
-    const std::string ts_msg = error_of([&] { stmt; });                         \
-    EXPECT_NE(ts_msg.find(substr), std::string::npos) << "message: " << ts_msg; \
-  } while (0)
 
 constexpr ScalarType b1 = ts::kBool, u8 = ts::kByte, i8 = ts::kChar, i16 = ts::kShort,
                      i32 = ts::kInt, i64 = ts::kLong, f16 = ts::kHalf, bf16 = ts::kBFloat16,
                      f32 = ts::kFloat, f64 = ts::kDouble;
-constexpr ScalarType kAll[] = {b1, u8, i8, i16, i32, i64, f16, bf16, f32, f64};
 constexpr int N = 10;
 
 int idx(ScalarType t) {
@@ -128,30 +111,12 @@ ScalarType result_type_by_hand(const std::vector<Operand>& ops) {
 
 // ---- tensors for the checks ----
 
-void fill_ones(const Tensor& t) {
-  TS_DISPATCH_ALL_DTYPES(t.dtype(), "fill_ones", [&] {
-    auto* p = static_cast<scalar_t*>(t.data_ptr());
-    for (int64_t i = 0; i < t.numel(); ++i) p[i] = static_cast<scalar_t>(1.0f);
-  });
-}
-
-double value_at(const Tensor& t, int64_t i) {
-  return TS_DISPATCH_ALL_DTYPES(t.dtype(), "value_at", [&] {
-    const auto* p = static_cast<const scalar_t*>(t.data_ptr());
-    return static_cast<double>(static_cast<float>(p[i]));
-  });
-}
-
 Tensor ones_dim(ScalarType t) {  // a tensor with dims: shape [2]
-  Tensor r = ts::empty({2}, t);
-  fill_ones(r);
-  return r;
+  return make(t, {1, 1});
 }
 
 Tensor ones_0dim(ScalarType t) {
-  Tensor r = ts::empty({}, t);
-  fill_ones(r);
-  return r;
+  return make(t, {1}, {});
 }
 
 // The wrapped numbers used below: a Python True, 1 and 1.0.
@@ -161,7 +126,7 @@ const ts::Scalar kScalars[] = {ts::Scalar(true), ts::Scalar(1), ts::Scalar(1.0)}
 void expect_add(const Tensor& r, ScalarType expected, const std::string& what) {
   ASSERT_EQ(r.dtype(), expected) << what;
   ASSERT_GT(r.numel(), 0) << what;
-  EXPECT_EQ(value_at(r, 0), expected == ts::kBool ? 1.0 : 2.0) << what;
+  EXPECT_EQ(get(r), expected == ts::kBool ? 1.0 : 2.0) << what;
 }
 
 std::string name(ScalarType a, const char* ka, ScalarType b, const char* kb) {
@@ -405,7 +370,7 @@ TEST(CanCast, DocumentationCastingExamples) {
     const Tensor t = ones_dim(self);
     EXPECT_NO_THROW(t.mul_(ones_dim(other))) << self << " *= " << other;
     EXPECT_EQ(t.dtype(), self);
-    EXPECT_EQ(value_at(t, 0), 1.0) << self << " *= " << other;
+    EXPECT_EQ(get(t), 1.0) << self << " *= " << other;
   };
   ok(f32, f32);
   ok(f32, i32);

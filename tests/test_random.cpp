@@ -5,45 +5,16 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
-#include <string>
 #include <thread>
 #include <vector>
 
+#include "test_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
+using namespace ts::testing;
 using Words = std::array<uint32_t, 4>;
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-
-// Element i of a contiguous floating tensor, as double.
-double value_at(const ts::Tensor& t, int64_t i) {
-  switch (t.dtype()) {
-    case ts::kDouble:
-      return t.data_ptr<double>()[i];
-    case ts::kFloat:
-      return t.data_ptr<float>()[i];
-    case ts::kHalf:
-      return static_cast<float>(t.data_ptr<ts::Half>()[i]);
-    default:
-      return static_cast<float>(t.data_ptr<ts::BFloat16>()[i]);
-  }
-}
-
-#define EXPECT_ERROR(expr, substr)                                          \
-  do {                                                                      \
-    const std::string msg_ = error_of([&] { (void)(expr); });               \
-    EXPECT_NE(msg_.find(substr), std::string::npos) << "message: " << msg_; \
-  } while (0)
 
 // Known-answer vectors from Random123's kat_vectors (philox4x32 10 rounds).
 TEST(Philox, KnownAnswerZeroCounterZeroKey) {
@@ -220,7 +191,7 @@ TEST(Rand, ValuesLieInZeroOneAndLookUniform) {
     double sum = 0;
     int below_quarter = 0;
     for (int64_t i = 0; i < 20000; ++i) {
-      const double v = value_at(r, i);
+      const double v = get(r, i);
       ASSERT_GE(v, 0.0) << t;
       ASSERT_LT(v, 1.0) << t;
       sum += v;

@@ -1,20 +1,16 @@
 // End-to-end smoke test of the core: allocation, dispatch to the reference set, promotion.
 #include <gtest/gtest.h>
 
+#include "test_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
-ts::Tensor from(std::initializer_list<float> v) {
-  ts::Tensor t = ts::empty({static_cast<int64_t>(v.size())}, ts::kFloat);
-  float* p = t.data_ptr<float>();
-  for (float x : v) *p++ = x;
-  return t;
-}
+using namespace ts::testing;
 
 TEST(Smoke, AddTwoFloatTensors) {
-  ts::Tensor a = from({1, 2, 3});
-  ts::Tensor b = from({10, 20, 30});
+  ts::Tensor a = make(ts::kFloat, {1, 2, 3});
+  ts::Tensor b = make(ts::kFloat, {10, 20, 30});
   ts::Tensor c = ts::add(a, b, 2);
   ASSERT_EQ(c.dtype(), ts::kFloat);
   EXPECT_FLOAT_EQ(c.data_ptr<float>()[0], 21);

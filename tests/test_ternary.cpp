@@ -5,89 +5,18 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
-#include <string>
 #include <vector>
 
-#include "touchstone/dispatch_macros.h"
+#include "test_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
+using namespace ts::testing;
 using ts::ScalarType;
 using ts::Tensor;
 using V = std::vector<double>;
-
-constexpr ScalarType kAll[] = {ts::kBool, ts::kByte, ts::kChar,     ts::kShort, ts::kInt,
-                               ts::kLong, ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a ts::Error";
-  return {};
-}
-
-#define EXPECT_ERROR(stmt, substr)                                              \
-  do {                                                                          \
-    const std::string ts_msg = error_of([&] { stmt; });                         \
-    EXPECT_NE(ts_msg.find(substr), std::string::npos) << "message: " << ts_msg; \
-  } while (0)
-
-// A contiguous tensor holding `values` (each exactly representable in `dtype`).
-Tensor make(ScalarType dtype, const V& values, std::vector<int64_t> shape) {
-  Tensor t = ts::empty(shape, dtype);
-  EXPECT_EQ(t.numel(), static_cast<int64_t>(values.size()));
-  char* p = static_cast<char*>(t.data_ptr());
-  for (size_t i = 0; i < values.size(); ++i) {
-    TS_DISPATCH_ALL_DTYPES(dtype, "make", [&] {
-      scalar_t x;
-      if constexpr (std::is_same_v<scalar_t, ts::Half> || std::is_same_v<scalar_t, ts::BFloat16>) {
-        x = scalar_t(static_cast<float>(values[i]));
-      } else {
-        x = static_cast<scalar_t>(values[i]);
-      }
-      std::memcpy(p + i * sizeof(x), &x, sizeof(x));
-    });
-  }
-  return t;
-}
-Tensor make(ScalarType dtype, const V& values) {
-  return make(dtype, values, {static_cast<int64_t>(values.size())});
-}
-
-// Element i (row-major over t's shape), read through t's strides.
-double get(const Tensor& t, int64_t i = 0) {
-  int64_t off = 0;
-  for (int64_t d = t.dim() - 1; d >= 0; --d) {
-    off += (i % t.sizes()[d]) * t.strides()[d];
-    i /= t.sizes()[d];
-  }
-  const char* p =
-      static_cast<const char*>(t.data_ptr()) + off * static_cast<int64_t>(t.element_size());
-  return TS_DISPATCH_ALL_DTYPES(t.dtype(), "get", [&]() -> double {
-    scalar_t v;
-    std::memcpy(&v, p, sizeof(v));
-    if constexpr (std::is_same_v<scalar_t, ts::Half> || std::is_same_v<scalar_t, ts::BFloat16>) {
-      return static_cast<float>(v);
-    } else {
-      return static_cast<double>(v);
-    }
-  });
-}
-V values(const Tensor& t) {
-  V v;
-  for (int64_t i = 0; i < t.numel(); ++i) v.push_back(get(t, i));
-  return v;
-}
-std::vector<int64_t> shape(const Tensor& t) {
-  return t.sizes().vec();
-}
 
 // ---- where ----
 
@@ -98,7 +27,7 @@ TEST(Where, PyTorchDocExample) {
   Tensor positive = make(ts::kBool, {0, 1, 1, 0, 1, 0}, {3, 2});  // x > 0
   Tensor r = ts::where(positive, x, y);
   EXPECT_EQ(r.dtype(), ts::kFloat);
-  EXPECT_EQ(shape(r), (std::vector<int64_t>{3, 2}));
+  EXPECT_EQ(shape_of(r), (std::vector<int64_t>{3, 2}));
   EXPECT_EQ(values(r), (V{1, get(x, 1), get(x, 2), 1, get(x, 4), 1}));
   // torch.where(x > 0, 1.0, 0.0) is float32 (the default dtype) through the scalar overloads.
   Tensor ones_zeros = ts::where(positive, 1.0, make(ts::kFloat, {0}, {}));
@@ -157,11 +86,11 @@ TEST(Where, EveryDtype) {
 TEST(Where, BroadcastsAllThree) {
   Tensor c = make(ts::kBool, {1, 0}, {2, 1});
   Tensor r = ts::where(c, make(ts::kFloat, {1, 2, 3}), make(ts::kFloat, {-1}, {}));
-  EXPECT_EQ(shape(r), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(shape_of(r), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(values(r), (V{1, 2, 3, -1, -1, -1}));
   // The condition alone may set the shape.
   Tensor r2 = ts::where(make(ts::kBool, {0, 1, 0}), 5, make(ts::kLong, {9}, {}));
-  EXPECT_EQ(shape(r2), (std::vector<int64_t>{3}));
+  EXPECT_EQ(shape_of(r2), (std::vector<int64_t>{3}));
   EXPECT_EQ(values(r2), (V{9, 5, 9}));
 }
 
@@ -190,7 +119,7 @@ TEST(Where, ZeroDimAndEmpty) {
   EXPECT_EQ(r.dim(), 0);
   EXPECT_EQ(get(r), 4);
   Tensor e = ts::where(ts::empty({0, 2}, ts::kBool), make(ts::kFloat, {1, 2}), 0.0);
-  EXPECT_EQ(shape(e), (std::vector<int64_t>{0, 2}));
+  EXPECT_EQ(shape_of(e), (std::vector<int64_t>{0, 2}));
 }
 
 TEST(Where, Out) {
@@ -202,7 +131,7 @@ TEST(Where, Out) {
   Tensor empty_out = ts::empty({0}, ts::kLong);
   ts::where_out(empty_out, make(ts::kBool, {0, 1}, {2, 1}), make(ts::kLong, {1, 2}),
                 make(ts::kLong, {7, 8}));
-  EXPECT_EQ(shape(empty_out), (std::vector<int64_t>{2, 2}));
+  EXPECT_EQ(shape_of(empty_out), (std::vector<int64_t>{2, 2}));
   EXPECT_EQ(values(empty_out), (V{7, 8, 1, 2}));
 }
 
@@ -298,7 +227,7 @@ TEST(Lerp, BroadcastAndNonContiguous) {
   Tensor weight = make(ts::kFloat, {0.5, 0.25}, {2, 1});  // broadcast over columns
   EXPECT_EQ(values(ts::lerp(start, end, weight)), (V{2, 5, 1.75, 4.25}));
   Tensor r = ts::lerp(make(ts::kFloat, {2}, {}), make(ts::kFloat, {4, 6, 8}), 0.5);
-  EXPECT_EQ(shape(r), (std::vector<int64_t>{3}));
+  EXPECT_EQ(shape_of(r), (std::vector<int64_t>{3}));
   EXPECT_EQ(values(r), (V{3, 4, 5}));
   EXPECT_EQ(get(ts::lerp(make(ts::kDouble, {2}, {}), make(ts::kDouble, {4}, {}), 0.5)), 3);
   EXPECT_EQ(ts::lerp(ts::empty({0}, ts::kFloat), ts::empty({0}, ts::kFloat), 0.5).numel(), 0);
@@ -362,7 +291,7 @@ TEST(Addcmul, HandComputedWithBroadcast) {
   // self [1, 2, 3] + 0.5 * [[1], [2]] * [4, 5, 6]
   Tensor r = ts::addcmul(make(ts::kFloat, {1, 2, 3}), make(ts::kFloat, {1, 2}, {2, 1}),
                          make(ts::kFloat, {4, 5, 6}), 0.5);
-  EXPECT_EQ(shape(r), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(shape_of(r), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(values(r), (V{3, 4.5, 6, 5, 7, 9}));
   // The default value is 1.
   EXPECT_EQ(
@@ -506,7 +435,7 @@ TEST(MaskedFill, Broadcasting) {
   EXPECT_EQ(values(ts::masked_fill(self, make(ts::kBool, {1}, {}), 7)), V(6, 7));
   // The functional form broadcasts self too.
   Tensor grown = ts::masked_fill(make(ts::kLong, {1, 2, 3}), make(ts::kBool, {1, 0}, {2, 1}), -1);
-  EXPECT_EQ(shape(grown), (std::vector<int64_t>{2, 3}));
+  EXPECT_EQ(shape_of(grown), (std::vector<int64_t>{2, 3}));
   EXPECT_EQ(values(grown), (V{-1, -1, -1, 1, 2, 3}));
   Tensor s = make(ts::kFloat, {4}, {});
   s.masked_fill_(make(ts::kBool, {1}, {}), 8);

@@ -2,196 +2,17 @@
 // promotion, every variant, non-contiguous/0-dim/empty inputs, and every error path.
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <cstring>
-#include <limits>
 #include <numbers>
 #include <optional>
-#include <string>
 #include <vector>
 
+#include "test_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
+using namespace ts::testing;
 using ts::Tensor;
-using Shape = std::vector<int64_t>;
-using Values = std::vector<double>;
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr int64_t kI64Min = std::numeric_limits<int64_t>::min();
-constexpr int64_t kI64Max = std::numeric_limits<int64_t>::max();
-
-// ---- the tests' own element access (independent of the library's kernels) ----
-
-template <typename T>
-void put_as(char* p, T v) {
-  std::memcpy(p, &v, sizeof(T));
-}
-template <typename T>
-T get_as(const char* p) {
-  T v;
-  std::memcpy(&v, p, sizeof(T));
-  return v;
-}
-
-void put(char* p, ts::ScalarType t, double v) {
-  const auto i = [v] { return static_cast<int64_t>(v); };
-  switch (t) {
-    case ts::kBool:
-      return put_as<bool>(p, v != 0);
-    case ts::kByte:
-      return put_as<uint8_t>(p, static_cast<uint8_t>(i()));
-    case ts::kChar:
-      return put_as<int8_t>(p, static_cast<int8_t>(i()));
-    case ts::kShort:
-      return put_as<int16_t>(p, static_cast<int16_t>(i()));
-    case ts::kInt:
-      return put_as<int32_t>(p, static_cast<int32_t>(i()));
-    case ts::kLong:
-      return put_as<int64_t>(p, i());
-    case ts::kHalf:
-      return put_as<ts::Half>(p, ts::Half(static_cast<float>(v)));
-    case ts::kBFloat16:
-      return put_as<ts::BFloat16>(p, ts::BFloat16(static_cast<float>(v)));
-    case ts::kFloat:
-      return put_as<float>(p, static_cast<float>(v));
-    default:
-      return put_as<double>(p, v);
-  }
-}
-
-double get(const char* p, ts::ScalarType t) {
-  switch (t) {
-    case ts::kBool:
-      return get_as<bool>(p);
-    case ts::kByte:
-      return get_as<uint8_t>(p);
-    case ts::kChar:
-      return get_as<int8_t>(p);
-    case ts::kShort:
-      return get_as<int16_t>(p);
-    case ts::kInt:
-      return get_as<int32_t>(p);
-    case ts::kLong:
-      return static_cast<double>(get_as<int64_t>(p));
-    case ts::kHalf:
-      return static_cast<float>(get_as<ts::Half>(p));
-    case ts::kBFloat16:
-      return static_cast<float>(get_as<ts::BFloat16>(p));
-    case ts::kFloat:
-      return get_as<float>(p);
-    default:
-      return get_as<double>(p);
-  }
-}
-
-// Calls f(i, p) for the i-th element (row-major logical order) at byte address p.
-template <typename F>
-void for_each_element(const Tensor& t, F f) {
-  std::vector<int64_t> idx(static_cast<size_t>(t.dim()), 0);
-  for (int64_t i = 0; i < t.numel(); ++i) {
-    int64_t off = 0;
-    for (int64_t d = 0; d < t.dim(); ++d) off += idx[d] * t.strides()[d];
-    f(i, static_cast<char*>(t.data_ptr()) + off * static_cast<int64_t>(t.element_size()));
-    for (int64_t d = t.dim() - 1; d >= 0; --d) {
-      if (++idx[d] < t.sizes()[d]) break;
-      idx[d] = 0;
-    }
-  }
-}
-
-void fill(const Tensor& t, const Values& v) {
-  ASSERT_EQ(static_cast<size_t>(t.numel()), v.size());
-  for_each_element(t, [&](int64_t i, char* p) { put(p, t.dtype(), v[i]); });
-}
-
-// A tensor of dtype t holding v; 1-D unless a shape is given (Shape{} is 0-dim).
-Tensor make(ts::ScalarType t, const Values& v, std::optional<Shape> shape = std::nullopt) {
-  Tensor r = ts::empty(shape ? *shape : Shape{static_cast<int64_t>(v.size())}, t);
-  fill(r, v);
-  return r;
-}
-
-// A non-contiguous tensor: logical values v laid out with the given strides.
-Tensor make_strided(ts::ScalarType t, const Values& v, const Shape& shape, const Shape& strides) {
-  Tensor r = ts::empty_strided(shape, strides, t);
-  fill(r, v);
-  return r;
-}
-
-Tensor make_i64(const std::vector<int64_t>& v) {
-  Tensor r = ts::empty({static_cast<int64_t>(v.size())}, ts::kLong);
-  for_each_element(r, [&](int64_t i, char* p) { put_as<int64_t>(p, v[i]); });
-  return r;
-}
-
-Values values(const Tensor& t) {
-  Values r(static_cast<size_t>(t.numel()));
-  for_each_element(t, [&](int64_t i, const char* p) { r[i] = get(p, t.dtype()); });
-  return r;
-}
-
-std::vector<int64_t> values_i64(const Tensor& t) {
-  std::vector<int64_t> r(static_cast<size_t>(t.numel()));
-  for_each_element(t, [&](int64_t i, const char* p) { r[i] = get_as<int64_t>(p); });
-  return r;
-}
-
-bool signbit_at(const Tensor& t, size_t i) {
-  return std::signbit(values(t)[i]);
-}
-
-// Checks dtype, shape and values; NaN matches NaN; rtol 0 means exact.
-void expect_tensor(const Tensor& t, ts::ScalarType dtype, const Shape& shape, const Values& want,
-                   double rtol = 0) {
-  ASSERT_TRUE(t.defined());
-  EXPECT_EQ(t.dtype(), dtype);
-  EXPECT_EQ(t.sizes().vec(), shape);
-  const Values got = values(t);
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < want.size(); ++i) {
-    if (std::isnan(want[i])) {
-      EXPECT_TRUE(std::isnan(got[i])) << "element " << i << " is " << got[i] << ", want nan";
-    } else if (rtol == 0 || std::isinf(want[i])) {
-      EXPECT_EQ(got[i], want[i]) << "element " << i;
-    } else {
-      EXPECT_NEAR(got[i], want[i], rtol * std::fabs(want[i])) << "element " << i;
-    }
-  }
-}
-#define EXPECT_TENSOR(t, ...)      \
-  do {                             \
-    SCOPED_TRACE(#t);              \
-    expect_tensor(t, __VA_ARGS__); \
-  } while (0)
-
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-#define EXPECT_ERROR(stmt, substr)                                          \
-  do {                                                                      \
-    const std::string msg_ = error_of([&] { (void)(stmt); });               \
-    EXPECT_NE(msg_.find(substr), std::string::npos) << "message: " << msg_; \
-  } while (0)
-
-using ts::kBFloat16;
-using ts::kBool;
-using ts::kByte;
-using ts::kChar;
-using ts::kDouble;
-using ts::kFloat;
-using ts::kHalf;
-using ts::kInt;
-using ts::kLong;
-using ts::kShort;
 
 const double kE32 = 2.7182817459106445;  // e rounded to float32
 
@@ -213,7 +34,7 @@ TEST(Neg, IntegersWrapAround) {
   EXPECT_TENSOR(ts::neg(make(kByte, {1, 0, 255})), kByte, {3}, {255, 0, 1});
   EXPECT_TENSOR(ts::neg(make(kShort, {-32768, 3})), kShort, {2}, {-32768, -3});
   EXPECT_TENSOR(ts::neg(make(kInt, {2147483647, -7})), kInt, {2}, {-2147483647, 7});
-  EXPECT_EQ(values_i64(ts::neg(make_i64({kI64Min, 7, kI64Max}))),
+  EXPECT_EQ(long_values(ts::neg(make_long({kI64Min, 7, kI64Max}))),
             (std::vector<int64_t>{kI64Min, -7, -kI64Max}));
 }
 
@@ -417,10 +238,10 @@ TEST(Rounding, RoundHalfToEvenAndSpecialValues) {
 
 TEST(Rounding, IntegersAreUnchangedAndBoolIsAnError) {
   const std::vector<int64_t> v = {-3, 5, kI64Max, kI64Min};
-  EXPECT_EQ(values_i64(ts::floor(make_i64(v))), v);
-  EXPECT_EQ(values_i64(ts::ceil(make_i64(v))), v);
-  EXPECT_EQ(values_i64(ts::round(make_i64(v))), v);
-  EXPECT_EQ(values_i64(ts::trunc(make_i64(v))), v);
+  EXPECT_EQ(long_values(ts::floor(make_long(v))), v);
+  EXPECT_EQ(long_values(ts::ceil(make_long(v))), v);
+  EXPECT_EQ(long_values(ts::round(make_long(v))), v);
+  EXPECT_EQ(long_values(ts::trunc(make_long(v))), v);
   EXPECT_TENSOR(ts::floor(make(kByte, {7})), kByte, {1}, {7});
   EXPECT_TENSOR(make(kChar, {-7}).round(), kChar, {1}, {-7});
   EXPECT_ERROR(ts::floor(make(kBool, {1})), "floor: not implemented for dtype bool");
@@ -458,7 +279,7 @@ TEST(BitwiseNot, DocsExampleUnsignedBoolAndFloatError) {
   EXPECT_TENSOR(ts::bitwise_not(make(kChar, {-1, -2, 3})), kChar, {3}, {0, 1, -4});
   EXPECT_TENSOR(ts::bitwise_not(make(kByte, {0, 255, 15})), kByte, {3}, {255, 0, 240});
   EXPECT_TENSOR(ts::bitwise_not(make(kBool, {1, 0})), kBool, {2}, {0, 1});
-  EXPECT_EQ(values_i64(ts::bitwise_not(make_i64({0, kI64Max}))),
+  EXPECT_EQ(long_values(ts::bitwise_not(make_long({0, kI64Max}))),
             (std::vector<int64_t>{-1, kI64Min}));
   const Tensor b = make(kBool, {1, 0});
   b.bitwise_not_();

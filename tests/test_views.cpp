@@ -4,23 +4,17 @@
 #include <gtest/gtest.h>
 
 #include <functional>
-#include <string>
 #include <vector>
 
+#include "test_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
 using ::testing::HasSubstr;
+using ts::testing::error_of;
+using ts::testing::iota;
 using Shape = std::vector<int64_t>;
-
-// An int32 tensor of `shape` holding 0, 1, 2, ... in row-major order (factories land later).
-ts::Tensor iota(const Shape& shape) {
-  ts::Tensor t = ts::empty(shape, ts::kInt);
-  int32_t* p = t.data_ptr<int32_t>();
-  for (int64_t i = 0; i < t.numel(); ++i) p[i] = static_cast<int32_t>(i);
-  return t;
-}
 
 // The elements of an int32 tensor in row-major order of its own shape, read through strides.
 std::vector<int32_t> values(const ts::Tensor& t) {
@@ -43,18 +37,6 @@ Shape vec(ts::IntArrayRef a) {
 
 bool shares_storage(const ts::Tensor& a, const ts::Tensor& b) {
   return a.storage().get() == b.storage().get();
-}
-
-// Runs f, expects a ts::Error, and returns its message.
-template <typename F>
-std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected a ts::Error";
-  return "";
 }
 
 #define EXPECT_GEOMETRY(t, sz, st, off)      \

@@ -3,6 +3,7 @@
 
 #include <limits>
 
+#include "touchstone/autograd.h"
 #include "touchstone/dispatch_macros.h"
 #include "touchstone/ops.h"
 
@@ -102,8 +103,14 @@ DimVector contiguous_strides(IntArrayRef sizes) {
 }
 
 Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
-  return Tensor(
+  Tensor view(
       intrusive_ptr<TensorImpl>::make(base.storage(), base.dtype(), sizes, strides, offset));
+  // Autograd tracks views made in grad mode (Note [Differentiable views] in autograd.h).
+  if (GradMode::is_enabled()) {
+    const TensorImpl* b = base.impl();
+    view.impl()->set_view_base(b->view_base() ? b->view_base_ptr() : base.impl_ptr());
+  }
+  return view;
 }
 
 namespace {
@@ -147,7 +154,9 @@ const Tensor& Tensor::resize_(IntArrayRef size) const {
   const size_t needed = storage_nbytes(size, strides, dtype()) +
                         static_cast<size_t>(storage_offset()) * element_size();
   if (needed > storage()->nbytes()) {
-    impl_->set_storage(Storage::make(needed, device()));
+    Storage grown = Storage::make(needed, device());
+    grown->set_version(storage()->version());  // the tensor keeps its version counter's value
+    impl_->set_storage(std::move(grown));
   }
   impl_->set_geometry(size, strides, storage_offset());
   return *this;

@@ -6,11 +6,34 @@
 #include <sstream>
 #include <string_view>
 
+#include "autograd/views.h"
 #include "touchstone/ops.h"
 
 namespace ts {
 
 namespace {
+
+// Gives `view` (just made from `self`) its backward node when self requires grad in grad mode
+// (see Note [Differentiable views] in touchstone/autograd.h); `backward` maps the view's
+// gradient to self's. Views that only delegate to another view (narrow, t, flatten, ...) get
+// that view's node.
+template <typename F>
+Tensor with_grad(const Tensor& self, Tensor view, const char* name, F&& backward) {
+  if (autograd::view_needs_history(self)) {
+    autograd::set_view_history(self, view, name, std::forward<F>(backward));
+  }
+  return view;
+}
+
+// The gradient of a view that picks some of self's elements: zeros with the view's part set.
+template <typename F>
+auto scatter_into_zeros(const Tensor& self, F&& pick) {
+  return [sizes = DimVector(self.sizes()), pick = std::forward<F>(pick)](const Tensor& g) {
+    Tensor r = zeros(sizes, g.options());
+    pick(r).copy_(g);
+    return r;
+  };
+}
 
 // a * b, or nullopt when it overflows int64.
 std::optional<int64_t> checked_mul(int64_t a, int64_t b) {
@@ -108,17 +131,21 @@ Tensor Tensor::view(IntArrayRef size) const {
   TS_CHECK(stride.has_value(),
            "view: view size is not compatible with input tensor's size and stride (at least one "
            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
-  return make_view(*this, shape, *stride, storage_offset());
+  return with_grad(*this, make_view(*this, shape, *stride, storage_offset()), "ViewBackward0",
+                   [sizes = DimVector(sizes())](const Tensor& g) { return g.reshape(sizes); });
 }
 
 Tensor Tensor::reshape(IntArrayRef size) const {
   const DimVector shape = infer_size("reshape", size, numel());
+  auto backward = [sizes = DimVector(sizes())](const Tensor& g) { return g.reshape(sizes); };
   if (auto stride = view_strides(sizes(), strides(), shape, numel())) {
-    return make_view(*this, shape, *stride, storage_offset());
+    return with_grad(*this, make_view(*this, shape, *stride, storage_offset()), "ViewBackward0",
+                     backward);
   }
   // Not expressible over these strides: copy into a fresh contiguous tensor (it always views).
   const Tensor copy = contiguous();
-  return make_view(copy, shape, contiguous_strides(shape), copy.storage_offset());
+  return with_grad(copy, make_view(copy, shape, contiguous_strides(shape), copy.storage_offset()),
+                   "UnsafeViewBackward0", backward);
 }
 
 Tensor Tensor::as_strided(IntArrayRef size, IntArrayRef stride,
@@ -162,7 +189,12 @@ Tensor Tensor::as_strided(IntArrayRef size, IntArrayRef stride,
                " are out of bounds for storage of size ", have);
     }
   }
-  return make_view(*this, size, stride, offset);
+  Tensor view = make_view(*this, size, stride, offset);
+  if (autograd::view_needs_history(*this)) {
+    autograd::set_view_history(*this, view, "AsStridedBackward0",
+                               autograd::as_strided_backward_fn(*this, view));
+  }
+  return view;
 }
 
 Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
@@ -194,7 +226,11 @@ Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<in
   new_sizes[d] = len == 0 ? 0 : (len - 1) / step + 1;
   // step * stride can only overflow when the result has one element, where the stride is moot.
   new_strides[d] = checked_mul(strides()[d], step).value_or(strides()[d]);
-  return make_view(*this, new_sizes, new_strides, storage_offset() + s * strides()[d]);
+  return with_grad(*this,
+                   make_view(*this, new_sizes, new_strides, storage_offset() + s * strides()[d]),
+                   "SliceBackward0", scatter_into_zeros(*this, [d, s, e, step](const Tensor& r) {
+                     return r.slice(d, s, e, step);
+                   }));
 }
 
 Tensor Tensor::select(int64_t dim, int64_t index) const {
@@ -207,7 +243,10 @@ Tensor Tensor::select(int64_t dim, int64_t index) const {
   DimVector new_sizes(sizes()), new_strides(strides());
   new_sizes.erase(d);
   new_strides.erase(d);
-  return make_view(*this, new_sizes, new_strides, storage_offset() + index * strides()[d]);
+  return with_grad(
+      *this, make_view(*this, new_sizes, new_strides, storage_offset() + index * strides()[d]),
+      "SelectBackward0",
+      scatter_into_zeros(*this, [d, index](const Tensor& r) { return r.select(d, index); }));
 }
 
 Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
@@ -218,7 +257,8 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
     std::swap(new_sizes[d0], new_sizes[d1]);
     std::swap(new_strides[d0], new_strides[d1]);
   }
-  return make_view(*this, new_sizes, new_strides, storage_offset());
+  return with_grad(*this, make_view(*this, new_sizes, new_strides, storage_offset()),
+                   "TransposeBackward0", [d0, d1](const Tensor& g) { return g.transpose(d0, d1); });
 }
 
 Tensor Tensor::t() const {
@@ -231,7 +271,7 @@ Tensor Tensor::permute(IntArrayRef dims) const {
            "permute(): number of dimensions in the tensor input does not match the length of "
            "the desired ordering of dimensions i.e. input.dim() = ",
            dim(), " is not equal to len(dims) = ", dims.size());
-  DimVector new_sizes(dims.size()), new_strides(dims.size());
+  DimVector new_sizes(dims.size()), new_strides(dims.size()), inverse(dims.size());
   std::vector<bool> seen(dims.size(), false);
   for (size_t i = 0; i < dims.size(); ++i) {
     const int64_t d = wrap_dim(dims[i], dim(), "permute");
@@ -239,8 +279,10 @@ Tensor Tensor::permute(IntArrayRef dims) const {
     seen[d] = true;
     new_sizes[i] = sizes()[d];
     new_strides[i] = strides()[d];
+    inverse[d] = static_cast<int64_t>(i);
   }
-  return make_view(*this, new_sizes, new_strides, storage_offset());
+  return with_grad(*this, make_view(*this, new_sizes, new_strides, storage_offset()),
+                   "PermuteBackward0", [inverse](const Tensor& g) { return g.permute(inverse); });
 }
 
 Tensor Tensor::expand(IntArrayRef size) const {
@@ -275,7 +317,9 @@ Tensor Tensor::expand(IntArrayRef size) const {
       new_strides[d] = 0;
     }
   }
-  return make_view(*this, new_sizes, new_strides, storage_offset());
+  return with_grad(
+      *this, make_view(*this, new_sizes, new_strides, storage_offset()), "ExpandBackward0",
+      [sizes = DimVector(sizes())](const Tensor& g) { return autograd::sum_to(g, sizes); });
 }
 
 Tensor Tensor::expand_as(const Tensor& other) const {
@@ -289,7 +333,9 @@ Tensor Tensor::squeeze() const {
     new_sizes.push_back(sizes()[d]);
     new_strides.push_back(strides()[d]);
   }
-  return make_view(*this, new_sizes, new_strides, storage_offset());
+  return with_grad(*this, make_view(*this, new_sizes, new_strides, storage_offset()),
+                   "SqueezeBackward0",
+                   [sizes = DimVector(sizes())](const Tensor& g) { return g.reshape(sizes); });
 }
 
 Tensor Tensor::squeeze(int64_t dim) const {
@@ -299,7 +345,9 @@ Tensor Tensor::squeeze(int64_t dim) const {
     new_sizes.erase(d);
     new_strides.erase(d);
   }
-  return make_view(*this, new_sizes, new_strides, storage_offset());
+  return with_grad(*this, make_view(*this, new_sizes, new_strides, storage_offset()),
+                   "SqueezeBackward1",
+                   [sizes = DimVector(sizes())](const Tensor& g) { return g.reshape(sizes); });
 }
 
 Tensor Tensor::unsqueeze(int64_t dim) const {
@@ -310,7 +358,8 @@ Tensor Tensor::unsqueeze(int64_t dim) const {
       d >= this->dim() ? 1 : checked_mul(sizes()[d], strides()[d]).value_or(strides()[d]);
   new_sizes.insert(d, 1);
   new_strides.insert(d, stride);
-  return make_view(*this, new_sizes, new_strides, storage_offset());
+  return with_grad(*this, make_view(*this, new_sizes, new_strides, storage_offset()),
+                   "UnsqueezeBackward0", [d](const Tensor& g) { return g.squeeze(d); });
 }
 
 Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
@@ -379,7 +428,10 @@ Tensor Tensor::movedim(IntArrayRef source, IntArrayRef destination) const {
   };
   TS_CHECK(unique(src), "movedim: repeated dim in `source` (", source, ")");
   TS_CHECK(unique(dst), "movedim: repeated dim in `destination` (", destination, ")");
-  if (n == 0) return make_view(*this, sizes(), strides(), storage_offset());
+  if (n == 0) {
+    return with_grad(*this, make_view(*this, sizes(), strides(), storage_offset()),
+                     "AliasBackward0", [](const Tensor& g) { return g; });
+  }
   // order[dst[i]] = src[i]; the dims not moved fill the free slots in their original order.
   DimVector order(static_cast<size_t>(n), -1);
   std::vector<bool> moved(static_cast<size_t>(n), false);
@@ -413,7 +465,10 @@ Tensor Tensor::diagonal(int64_t offset, int64_t dim1, int64_t dim2) const {
   new_strides.erase(std::min(d1, d2));
   new_sizes.push_back(diag_size);
   new_strides.push_back(strides()[d1] + strides()[d2]);
-  return make_view(*this, new_sizes, new_strides, start);
+  return with_grad(*this, make_view(*this, new_sizes, new_strides, start), "DiagonalBackward0",
+                   scatter_into_zeros(*this, [offset, d1, d2](const Tensor& r) {
+                     return r.diagonal(offset, d1, d2);
+                   }));
 }
 
 Tensor Tensor::unfold(int64_t dimension, int64_t size, int64_t step) const {
@@ -430,7 +485,12 @@ Tensor Tensor::unfold(int64_t dimension, int64_t size, int64_t step) const {
   }
   new_sizes.push_back(size);
   new_strides.push_back(dim() == 0 ? 1 : strides()[d]);
-  return make_view(*this, new_sizes, new_strides, storage_offset());
+  Tensor view = make_view(*this, new_sizes, new_strides, storage_offset());
+  if (autograd::view_needs_history(*this)) {  // windows may overlap: as_strided's backward
+    autograd::set_view_history(*this, view, "UnfoldBackward0",
+                               autograd::as_strided_backward_fn(*this, view));
+  }
+  return view;
 }
 
 std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim) const {

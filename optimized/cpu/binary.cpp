@@ -1,9 +1,15 @@
-// Optimized CPU kernels for binary elementwise ops. Floating types run Highway vector kernels
-// (float16/bfloat16 in float32); integer and bool types run scalar loops the compiler vectorizes.
+// Optimized CPU kernels for binary arithmetic: add, sub, mul, div (all rounding modes),
+// remainder, pow, atan2. Floating types run Highway vector kernels (float16/bfloat16 in float32);
+// integer and bool types run scalar loops the compiler vectorizes where the hardware can.
+// The comparison, logical, bitwise and maximum/minimum kernels are in binary_compare.cpp.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "optimized/cpu/binary.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 // Must come after foreach_target.h.
+#include <cmath>
+#include <limits>
+
+#include "hwy/contrib/math/math-inl.h"
 #include "hwy/highway.h"
 #include "optimized/cpu/loops-inl.h"
 
@@ -34,6 +40,178 @@ struct DivOp {
   }
 };
 
+struct DivTruncOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D, V a, V b) const {
+    return hn::Trunc(hn::Div(a, b));
+  }
+};
+
+// std::fmod lane by lane.
+template <class D, class V>
+HWY_NOINLINE V FmodLanes(D d, V a, V b) {
+  using T = hn::TFromD<D>;
+  HWY_ALIGN T xa[hn::MaxLanes(d)];
+  HWY_ALIGN T xb[hn::MaxLanes(d)];
+  hn::Store(a, d, xa);
+  hn::Store(b, d, xb);
+  for (size_t i = 0; i < hn::Lanes(d); ++i) xa[i] = std::fmod(xa[i], xb[i]);
+  return hn::Load(d, xa);
+}
+
+// Note [Vector fmod]
+// fmod is exact, so the vector version must be too. With q = trunc(a / b) and |q| below
+// 2^(mantissa bits - 1), q is the true truncated quotient or one more in magnitude (the rounded
+// quotient reached the next integer); a fused a - q * b is then exact, or has the wrong sign
+// and is recomputed with q stepped back. Lanes outside that range (b zero or not finite, huge
+// quotients, NaN) and targets without a fused multiply-add take std::fmod lane by lane.
+template <class D, class V>
+HWY_INLINE V Fmod(D d, V a, V b) {
+#if HWY_NATIVE_FMA
+  using T = hn::TFromD<D>;
+  const hn::RebindToSigned<D> di;
+  constexpr T kLimit = sizeof(T) == 4 ? T(8388608.0) : T(4503599627370496.0);  // 2^23, 2^52
+  const V zero = hn::Zero(d);
+  V q = hn::Trunc(hn::Div(a, b));
+  const auto fast = hn::And(hn::Lt(hn::Abs(q), hn::Set(d, kLimit)), hn::IsFinite(b));
+  if (HWY_UNLIKELY(!hn::AllTrue(d, fast))) return FmodLanes(d, a, b);
+  V r = hn::NegMulAdd(q, b, a);
+  const auto sign_differs = hn::RebindMask(d, hn::Lt(hn::BitCast(di, hn::Xor(r, a)), hn::Zero(di)));
+  const auto wrong = hn::AndNot(hn::Eq(r, zero), sign_differs);
+  q = hn::IfThenElse(wrong, hn::Sub(q, hn::CopySign(hn::Set(d, T(1)), q)), q);
+  r = hn::NegMulAdd(q, b, a);
+  return hn::CopySign(r, a);  // a zero remainder takes the sign of a, as std::fmod
+#else
+  return FmodLanes(d, a, b);
+#endif
+}
+
+// Python's modulo (the sign of b): fmod, plus b when the signs differ.
+struct RemainderOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a, V b) const {
+    const V zero = hn::Zero(d);
+    const V mod = Fmod(d, a, b);
+    const auto fix = hn::AndNot(hn::Eq(mod, zero), hn::Xor(hn::Lt(b, zero), hn::Lt(mod, zero)));
+    return hn::IfThenElse(fix, hn::Add(mod, b), mod);
+  }
+};
+
+// The reference's Note [Floor division of floats], lane by lane (masks for the branches).
+struct DivFloorOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a, V b) const {
+    using T = hn::TFromD<D>;
+    const V zero = hn::Zero(d);
+    const V one = hn::Set(d, T(1));
+    const V quot = hn::Div(a, b);
+    const V mod = Fmod(d, a, b);
+    V div = hn::Div(hn::Sub(a, mod), b);
+    const auto fix = hn::AndNot(hn::Eq(mod, zero), hn::Xor(hn::Lt(b, zero), hn::Lt(mod, zero)));
+    div = hn::IfThenElse(fix, hn::Sub(div, one), div);
+    V floordiv = hn::Floor(div);
+    floordiv = hn::IfThenElse(hn::Gt(hn::Sub(div, floordiv), hn::Set(d, T(0.5))),
+                              hn::Add(floordiv, one), floordiv);
+    floordiv = hn::IfThenElse(hn::Eq(div, zero), hn::CopySign(zero, quot), floordiv);
+    return hn::IfThenElse(hn::Eq(b, zero), quot, floordiv);
+  }
+};
+
+// pow with a scalar exponent of 2, 3, 0.5 or -1 (the exponent operand is ignored).
+enum class PowSpecial { kSquare, kCube, kSqrt, kReciprocal };
+
+template <PowSpecial kind>
+struct PowSpecialOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a, V) const {
+    using T = hn::TFromD<D>;
+    if constexpr (kind == PowSpecial::kSquare) {
+      return hn::Mul(a, a);
+    } else if constexpr (kind == PowSpecial::kCube) {
+      return hn::Mul(hn::Mul(a, a), a);
+    } else if constexpr (kind == PowSpecial::kSqrt) {
+      // pow(-0, 0.5) is +0 and pow(-inf, 0.5) is +inf, where sqrt gives -0 and NaN.
+      const V r = hn::Abs(hn::Sqrt(a));
+      return hn::IfThenElse(hn::Eq(a, hn::Set(d, -std::numeric_limits<T>::infinity())), hn::Inf(d),
+                            r);
+    } else {
+      return hn::Div(hn::Set(d, T(1)), a);
+    }
+  }
+};
+
+// Note [Widened transcendental loops]
+// pow and atan2 run on double vectors whatever the storage type: float32 (and float16/bfloat16)
+// operands are widened, so the few-ULP error of Highway's double Exp/Log/Atan vanishes when the
+// result is rounded to float (measured: at most 1 float32 ULP from the reference, which is
+// correctly rounded pow/atan2 in double). Each op names the lanes its formula covers; the
+// others (zeros, infinities, NaN, negative bases) take the C library function, as the reference.
+template <typename T, class Op>
+void widened_loop(const TensorIterator& iter, const Op& op) {
+  using C = compute_t<T>;
+  iter.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+    const hn::ScalableTag<double> d;
+    const hn::CappedTag<double, 1> d1;
+    const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+    alignas(64) double x[kBlock], y[kBlock], r[kBlock];
+    for (int64_t j = 0; j < n1; ++j) {
+      char* out = data[0] + j * strides[3];
+      const char* pa = data[1] + j * strides[4];
+      const char* pb = data[2] + j * strides[5];
+      for (int64_t b = 0; b < n0; b += kBlock) {
+        const int64_t m = std::min(kBlock, n0 - b);
+        for (int64_t i = 0; i < m; ++i) {
+          x[i] = static_cast<C>(*reinterpret_cast<const T*>(pa + (b + i) * strides[1]));
+          y[i] = static_cast<C>(*reinterpret_cast<const T*>(pb + (b + i) * strides[2]));
+        }
+        int64_t i = 0;
+        for (; i + lanes <= m; i += lanes) {
+          hn::Store(op(d, hn::Load(d, x + i), hn::Load(d, y + i)), d, r + i);
+        }
+        for (; i < m; ++i)
+          hn::StoreU(op(d1, hn::LoadU(d1, x + i), hn::LoadU(d1, y + i)), d1, r + i);
+        for (i = 0; i < m; ++i) {
+          if (!Op::covers(x[i], y[i])) r[i] = Op::scalar(x[i], y[i]);
+          *reinterpret_cast<T*>(out + (b + i) * strides[0]) = T(static_cast<C>(r[i]));
+        }
+      }
+    }
+  });
+}
+
+// pow(x, y) = exp(y * log(x)) for finite x > 0 and finite y. The exponent is clamped to
+// [-1000, 708] (Exp's valid range), far outside float32's, so clamped results still over- or
+// underflow correctly; float64 results do not use this path (see pow_kernel).
+struct PowWideOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V x, V y) const {
+    const V t = hn::Mul(y, hn::Log(d, x));
+    return hn::Exp(d, hn::Min(hn::Max(t, hn::Set(d, -1000.0)), hn::Set(d, 708.0)));
+  }
+  static bool covers(double x, double y) { return x > 0 && std::isfinite(x) && std::isfinite(y); }
+  static double scalar(double x, double y) { return std::pow(x, y); }
+};
+
+// atan2(a, b) from atan of the ratio with magnitude <= 1, for finite nonzero a and b.
+struct Atan2WideOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a, V b) const {
+    const V zero = hn::Zero(d);
+    const auto swap = hn::Gt(hn::Abs(a), hn::Abs(b));
+    const V t = hn::Atan(d, hn::Div(hn::IfThenElse(swap, b, a), hn::IfThenElse(swap, a, b)));
+    // |a| <= |b|: atan(a / b), plus pi with the sign of a when b < 0.
+    const V pi = hn::Set(d, 3.14159265358979323846);
+    const V direct = hn::Add(t, hn::IfThenElseZero(hn::Lt(b, zero), hn::CopySign(pi, a)));
+    // |a| > |b|: pi / 2 with the sign of a, minus atan(b / a).
+    const V swapped = hn::Sub(hn::CopySign(hn::Set(d, 1.57079632679489661923), a), t);
+    return hn::IfThenElse(swap, swapped, direct);
+  }
+  static bool covers(double a, double b) {
+    return std::isfinite(a) && std::isfinite(b) && a != 0 && b != 0;
+  }
+  static double scalar(double a, double b) { return std::atan2(a, b); }
+};
+
 template <class Op>
 void run_floating(const TensorIterator& iter, const Op& op) {
   switch (iter.common_dtype()) {
@@ -50,17 +228,70 @@ void run_floating(const TensorIterator& iter, const Op& op) {
   }
 }
 
+template <class Op>
+void run_widened(const TensorIterator& iter, const Op& op) {
+  switch (iter.common_dtype()) {
+    case kFloat:
+      return widened_loop<float>(iter, op);
+    case kDouble:
+      return widened_loop<double>(iter, op);
+    case kHalf:
+      return widened_loop<Half>(iter, op);
+    case kBFloat16:
+      return widened_loop<BFloat16>(iter, op);
+    default:
+      TS_ERROR("optimized binary: not a floating dtype: ", iter.common_dtype());
+  }
+}
+
 }  // namespace
 
 // alpha scales the second operand (add: +alpha, sub: -alpha).
-void add_floating(const TensorIterator& iter, double alpha) { run_floating(iter, AddOp{alpha}); }
-void mul_floating(const TensorIterator& iter) { run_floating(iter, MulOp{}); }
-void div_floating(const TensorIterator& iter) { run_floating(iter, DivOp{}); }
+void add_floating(const TensorIterator& iter, double alpha) {
+  run_floating(iter, AddOp{alpha});
+}
+void mul_floating(const TensorIterator& iter) {
+  run_floating(iter, MulOp{});
+}
+void div_floating(const TensorIterator& iter) {
+  run_floating(iter, DivOp{});
+}
+// float32 and float64 only (float16/bfloat16 round the quotient first; see div_kernel).
+void div_trunc_floating(const TensorIterator& iter) {
+  run_floating(iter, DivTruncOp{});
+}
+void div_floor_floating(const TensorIterator& iter) {
+  run_floating(iter, DivFloorOp{});
+}
+void remainder_floating(const TensorIterator& iter) {
+  run_floating(iter, RemainderOp{});
+}
+void pow_special_floating(const TensorIterator& iter, int kind) {
+  switch (static_cast<PowSpecial>(kind)) {
+    case PowSpecial::kSquare:
+      return run_floating(iter, PowSpecialOp<PowSpecial::kSquare>{});
+    case PowSpecial::kCube:
+      return run_floating(iter, PowSpecialOp<PowSpecial::kCube>{});
+    case PowSpecial::kSqrt:
+      return run_floating(iter, PowSpecialOp<PowSpecial::kSqrt>{});
+    case PowSpecial::kReciprocal:
+      return run_floating(iter, PowSpecialOp<PowSpecial::kReciprocal>{});
+  }
+}
+void pow_widened(const TensorIterator& iter) {
+  run_widened(iter, PowWideOp{});
+}
+void atan2_widened(const TensorIterator& iter) {
+  run_widened(iter, Atan2WideOp{});
+}
 
 }  // namespace ts::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include <atomic>
+
+#include "optimized/cpu/binary.h"
 #include "touchstone/dispatch_macros.h"
 
 namespace ts::cpu {
@@ -69,6 +300,12 @@ namespace {
 HWY_EXPORT(add_floating);
 HWY_EXPORT(mul_floating);
 HWY_EXPORT(div_floating);
+HWY_EXPORT(div_trunc_floating);
+HWY_EXPORT(div_floor_floating);
+HWY_EXPORT(remainder_floating);
+HWY_EXPORT(pow_special_floating);
+HWY_EXPORT(pow_widened);
+HWY_EXPORT(atan2_widened);
 
 // Wrapping integer arithmetic through uint64 (no signed overflow).
 template <typename T>
@@ -78,7 +315,7 @@ T wrap_add(T a, T b, int64_t alpha) {
 }
 
 void add_sub_kernel(const KernelCall& c, double sign) {
-  TensorIterator iter = elementwise_iter(c);
+  TensorIterator iter = binary_iter(c);
   const ScalarType t = iter.common_dtype();
   if (is_floating_type(t)) {
     HWY_DYNAMIC_DISPATCH(add_floating)(iter, sign * c.p.s0->to_double());
@@ -87,19 +324,22 @@ void add_sub_kernel(const KernelCall& c, double sign) {
   } else {
     const int64_t alpha = static_cast<int64_t>(sign) * c.p.s0->to_long();
     TS_DISPATCH_INTEGRAL_TYPES(t, "add", [&] {
-      scalar_loop<scalar_t, scalar_t, 2>(iter, [alpha](scalar_t a, scalar_t b) {
-        return wrap_add<scalar_t>(a, b, alpha);
-      });
+      scalar_loop<scalar_t, scalar_t, 2>(
+          iter, [alpha](scalar_t a, scalar_t b) { return wrap_add<scalar_t>(a, b, alpha); });
     });
   }
   iter.cast_outputs();
 }
 
-void add_kernel(const KernelCall& c) { add_sub_kernel(c, 1); }
-void sub_kernel(const KernelCall& c) { add_sub_kernel(c, -1); }
+void add_kernel(const KernelCall& c) {
+  add_sub_kernel(c, 1);
+}
+void sub_kernel(const KernelCall& c) {
+  add_sub_kernel(c, -1);
+}
 
 void mul_kernel(const KernelCall& c) {
-  TensorIterator iter = elementwise_iter(c);
+  TensorIterator iter = binary_iter(c);
   const ScalarType t = iter.common_dtype();
   if (is_floating_type(t)) {
     HWY_DYNAMIC_DISPATCH(mul_floating)(iter);
@@ -115,21 +355,197 @@ void mul_kernel(const KernelCall& c) {
   iter.cast_outputs();
 }
 
+// Integer division rounded toward zero; b != 0. MIN / -1 wraps to MIN (no signed overflow).
+template <typename T>
+T int_div_trunc(T a, T b) {
+  if constexpr (std::is_signed_v<T>) {
+    if (b == -1) return static_cast<T>(0 - static_cast<uint64_t>(a));
+  }
+  return static_cast<T>(a / b);
+}
+
+template <typename T>
+T int_div_floor(T a, T b) {
+  const T q = int_div_trunc(a, b);
+  if constexpr (std::is_signed_v<T>) {
+    if (b != -1 && a % b != 0 && (a < 0) != (b < 0)) return static_cast<T>(q - 1);
+  }
+  return q;
+}
+
+// Python's modulo: the result has the sign of b (or is zero); b != 0.
+template <typename T>
+T int_remainder(T a, T b) {
+  if constexpr (std::is_signed_v<T>) {
+    if (b == -1) return 0;
+    const T r = static_cast<T>(a % b);
+    return r != 0 && (r < 0) != (b < 0) ? static_cast<T>(r + b) : r;
+  } else {
+    return static_cast<T>(a % b);
+  }
+}
+
+// The reference's Note [Integer pow]: squaring in uint64 (wraps like the narrow dtypes); a
+// negative exponent gives 1 for base 1, +-1 for base -1 and 0 otherwise.
+template <typename T>
+T int_pow(T base, T exp) {
+  if constexpr (std::is_signed_v<T>) {
+    if (exp < 0) {
+      if (base == 1) return 1;
+      if (base == -1) return (exp & 1) != 0 ? -1 : 1;
+      return 0;
+    }
+  }
+  uint64_t result = 1;
+  uint64_t b = static_cast<uint64_t>(base);
+  for (uint64_t e = static_cast<uint64_t>(exp); e != 0; e >>= 1) {
+    if ((e & 1) != 0) result *= b;
+    b *= b;
+  }
+  return static_cast<T>(result);
+}
+
+// True when input `arg` (an operand index) holds a zero. Note [Integer division by zero] in
+// the reference: the check runs before anything is written, so a failed call changes nothing.
+template <typename T>
+bool has_zero(const TensorIterator& iter, int arg) {
+  if (iter.numel() == 0) return false;
+  if (iter.is_scalar(arg)) return *reinterpret_cast<const T*>(iter.data_ptr(arg)) == 0;
+  const int nt = iter.ntensors();
+  std::atomic<bool> found{false};
+  iter.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+    bool zero = false;
+    for (int64_t j = 0; j < n1; ++j) {
+      const char* p = data[arg] + j * strides[nt + arg];
+      for (int64_t i = 0; i < n0; ++i)
+        zero |= *reinterpret_cast<const T*>(p + i * strides[arg]) == 0;
+    }
+    if (zero) found.store(true, std::memory_order_relaxed);
+  });
+  return found.load();
+}
+
+template <typename T>
+void check_no_zero_divisor(const KernelCall& c, const TensorIterator& iter) {
+  TS_CHECK(!has_zero<T>(iter, 2), op_info(c.op).name, ": ZeroDivisionError");
+}
+
+// float16/bfloat16 trunc division: trunc of the quotient rounded to T, as the reference.
+template <typename T>
+void div_trunc_reduced(const TensorIterator& iter) {
+  scalar_loop<T, T, 2>(iter, [](T a, T b) {
+    const float q = T(static_cast<float>(a) / static_cast<float>(b));
+    return T(std::trunc(q));
+  });
+}
+
 void div_kernel(const KernelCall& c) {
-  TS_CHECK(c.p.mode == 0, "div: the optimized set has no rounding_mode kernel yet");
-  TensorIterator iter = elementwise_iter(c);
-  HWY_DYNAMIC_DISPATCH(div_floating)(iter);
+  // mode 0: true division (floating only); 1: rounded toward zero; 2: toward -inf.
+  const int mode = c.p.mode;
+  TensorIterator iter = binary_iter(c);
+  const ScalarType t = iter.common_dtype();
+  if (mode == 0) {
+    HWY_DYNAMIC_DISPATCH(div_floating)(iter);
+  } else if (mode == 2 && is_floating_type(t)) {
+    HWY_DYNAMIC_DISPATCH(div_floor_floating)(iter);
+  } else if (t == kFloat || t == kDouble) {
+    HWY_DYNAMIC_DISPATCH(div_trunc_floating)(iter);
+  } else if (t == kHalf) {
+    div_trunc_reduced<Half>(iter);
+  } else if (t == kBFloat16) {
+    div_trunc_reduced<BFloat16>(iter);
+  } else {
+    TS_DISPATCH_INTEGRAL_TYPES(t, "div", [&] {
+      check_no_zero_divisor<scalar_t>(c, iter);
+      if (mode == 1) {
+        scalar_loop<scalar_t, scalar_t, 2>(
+            iter, [](scalar_t a, scalar_t b) { return int_div_trunc(a, b); });
+      } else {
+        scalar_loop<scalar_t, scalar_t, 2>(
+            iter, [](scalar_t a, scalar_t b) { return int_div_floor(a, b); });
+      }
+    });
+  }
+  iter.cast_outputs();
+}
+
+void remainder_kernel(const KernelCall& c) {
+  TensorIterator iter = binary_iter(c);
+  const ScalarType t = iter.common_dtype();
+  if (is_floating_type(t)) {
+    HWY_DYNAMIC_DISPATCH(remainder_floating)(iter);
+  } else {
+    TS_DISPATCH_INTEGRAL_TYPES(t, "remainder", [&] {
+      check_no_zero_divisor<scalar_t>(c, iter);
+      scalar_loop<scalar_t, scalar_t, 2>(
+          iter, [](scalar_t a, scalar_t b) { return int_remainder(a, b); });
+    });
+  }
+  iter.cast_outputs();
+}
+
+// The special-cased exponent a broadcast scalar holds (-1 when none applies).
+int pow_special_kind(const TensorIterator& iter) {
+  if (iter.numel() == 0 || !iter.is_scalar(2)) return -1;
+  const double e = TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(iter.common_dtype(), "pow", [&] {
+    return static_cast<double>(
+        static_cast<compute_t<scalar_t>>(*reinterpret_cast<const scalar_t*>(iter.data_ptr(2))));
+  });
+  if (e == 2) return 0;
+  if (e == 3) return 1;
+  if (e == 0.5) return 2;
+  if (e == -1) return 3;
+  return -1;
+}
+
+void pow_kernel(const KernelCall& c) {
+  TensorIterator iter = binary_iter(c);
+  const ScalarType t = iter.common_dtype();
+  if (is_floating_type(t)) {
+    const int kind = pow_special_kind(iter);
+    if (kind >= 0) {
+      HWY_DYNAMIC_DISPATCH(pow_special_floating)(iter, kind);
+    } else if (t == kDouble) {
+      // Highway's double Exp/Log would lose ~|y log x| ULPs; the C library's pow is accurate.
+      scalar_loop<double, double, 2>(iter, [](double a, double b) { return std::pow(a, b); });
+    } else {
+      HWY_DYNAMIC_DISPATCH(pow_widened)(iter);
+    }
+  } else {
+    TS_DISPATCH_INTEGRAL_TYPES(t, "pow", [&] {
+      if (iter.numel() > 0 && iter.is_scalar(2) &&
+          *reinterpret_cast<const scalar_t*>(iter.data_ptr(2)) == 2) {
+        scalar_loop<scalar_t, scalar_t, 2>(iter, [](scalar_t a, scalar_t) {
+          return static_cast<scalar_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(a));
+        });
+      } else {
+        scalar_loop<scalar_t, scalar_t, 2>(iter,
+                                           [](scalar_t a, scalar_t b) { return int_pow(a, b); });
+      }
+    });
+  }
+  iter.cast_outputs();
+}
+
+void atan2_kernel(const KernelCall& c) {
+  TensorIterator iter = binary_iter(c);
+  HWY_DYNAMIC_DISPATCH(atan2_widened)(iter);
   iter.cast_outputs();
 }
 
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, binary) {
+  // The reference set's dtypes (reference/binary.cpp).
   const DTypeSet all = DTypeSet::all();
+  const DTypeSet no_bool = all - DTypeSet{kBool};
   m.impl(OpId::add, kCPU, all, add_kernel);
-  m.impl(OpId::sub, kCPU, all - DTypeSet{kBool}, sub_kernel);
+  m.impl(OpId::sub, kCPU, no_bool, sub_kernel);
   m.impl(OpId::mul, kCPU, all, mul_kernel);
-  m.impl(OpId::div, kCPU, DTypeSet::floating(), div_kernel);
+  m.impl(OpId::div, kCPU, no_bool, div_kernel);
+  m.impl(OpId::remainder, kCPU, no_bool, remainder_kernel);
+  m.impl(OpId::pow, kCPU, no_bool, pow_kernel);
+  m.impl(OpId::atan2, kCPU, DTypeSet::floating(), atan2_kernel);
 }
 
 }  // namespace ts::cpu

@@ -51,12 +51,18 @@ struct OpParams {
   uint64_t seed = 0, offset = 0;  // Philox key and first counter
 };
 
+// How a call's result reaches memory: a fresh output, over inputs[0] (or, for copy_ and fill_,
+// over self, which is then no input), or into a caller's out= tensor. Autograd and the version
+// counter need to know; kernels may ignore it.
+enum class CallKind : uint8_t { Functional, InPlace, Out };
+
 // What a kernel receives: allocated outputs, checked inputs (undefined for absent optionals).
 struct KernelCall {
   OpId op;
   ArrayRef<Tensor> outputs;
   ArrayRef<Tensor> inputs;
   const OpParams& p;
+  CallKind kind = CallKind::Functional;
 };
 using KernelFn = void (*)(const KernelCall&);
 

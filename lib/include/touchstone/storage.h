@@ -1,6 +1,8 @@
 #pragma once
 // ts::Storage: a refcounted byte buffer from a device's allocator, shared by views.
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 
 #include "touchstone/device.h"
@@ -28,6 +30,11 @@ class StorageImpl : public RefCounted {
   void* data() const { return data_; }
   size_t nbytes() const { return nbytes_; }
   Device device() const { return device_; }
+  // Note [Version counter]: bumped by every in-place and out= kernel call writing this storage,
+  // so every view of it shares one counter; autograd checks saved tensors against it.
+  uint32_t version() const { return version_.load(std::memory_order_relaxed); }
+  void bump_version() { version_.fetch_add(1, std::memory_order_relaxed); }
+  void set_version(uint32_t v) { version_.store(v, std::memory_order_relaxed); }
 
  private:
   void* data_ = nullptr;
@@ -35,6 +42,7 @@ class StorageImpl : public RefCounted {
   Device device_;
   Allocator* allocator_ = nullptr;
   std::function<void(void*)> deleter_;
+  std::atomic<uint32_t> version_{0};
 };
 
 using Storage = intrusive_ptr<StorageImpl>;

@@ -2,6 +2,7 @@
 // ts::Tensor: a refcounted handle to a TensorImpl (storage, sizes, strides, offset, dtype).
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <tuple>
@@ -14,6 +15,15 @@
 #include "touchstone/tensor_options.h"
 
 namespace ts {
+
+namespace autograd {
+class Node;
+}
+
+// Autograd's per-tensor state (lib/src/autograd); tensors autograd never touched have none.
+struct AutogradMetaInterface {
+  virtual ~AutogradMetaInterface() = default;
+};
 
 // Note [Inline sizes]
 // Sizes and strides live in DimVectors with six inline slots, so tensors of up to six dims never
@@ -42,6 +52,15 @@ class TensorImpl : public RefCounted {
   // A 0-dim tensor made from a Scalar; see Note [Three tiers] in promotion.h.
   bool is_wrapped_number() const { return wrapped_number_; }
   void set_wrapped_number(bool v) { wrapped_number_ = v; }
+  // Autograd: its metadata (null until needed) and, for a view made with grad mode on, the
+  // tensor at the root of the view chain (see Note [Differentiable views] in autograd.h).
+  AutogradMetaInterface* autograd_meta() const { return autograd_meta_.get(); }
+  void set_autograd_meta(std::unique_ptr<AutogradMetaInterface> m) {
+    autograd_meta_ = std::move(m);
+  }
+  TensorImpl* view_base() const { return view_base_.get(); }
+  const intrusive_ptr<TensorImpl>& view_base_ptr() const { return view_base_; }
+  void set_view_base(intrusive_ptr<TensorImpl> base) { view_base_ = std::move(base); }
 
  private:
   void refresh();
@@ -53,6 +72,8 @@ class TensorImpl : public RefCounted {
   ScalarType dtype_;
   bool is_contiguous_ = true;
   bool wrapped_number_ = false;
+  std::unique_ptr<AutogradMetaInterface> autograd_meta_;
+  intrusive_ptr<TensorImpl> view_base_;
 };
 
 class Tensor;
@@ -146,8 +167,9 @@ class Tensor {
   Tensor name() const;         \
   Tensor& name##_() const;
   TS_UNARY_METHODS(neg)
-  TS_UNARY_METHODS(abs) TS_UNARY_METHODS(sign) TS_UNARY_METHODS(exp) TS_UNARY_METHODS(expm1)
-      TS_UNARY_METHODS(log) TS_UNARY_METHODS(log1p) TS_UNARY_METHODS(sqrt) TS_UNARY_METHODS(rsqrt)
+  TS_UNARY_METHODS(abs)
+  TS_UNARY_METHODS(sign) TS_UNARY_METHODS(exp) TS_UNARY_METHODS(expm1) TS_UNARY_METHODS(log)
+      TS_UNARY_METHODS(log1p) TS_UNARY_METHODS(sqrt) TS_UNARY_METHODS(rsqrt)
           TS_UNARY_METHODS(reciprocal) TS_UNARY_METHODS(sin) TS_UNARY_METHODS(cos)
               TS_UNARY_METHODS(tanh) TS_UNARY_METHODS(sigmoid) TS_UNARY_METHODS(relu)
                   TS_UNARY_METHODS(erf) TS_UNARY_METHODS(floor) TS_UNARY_METHODS(ceil)
@@ -175,14 +197,14 @@ class Tensor {
   Tensor name(const Scalar& other) const;     \
   Tensor& name##_(const Scalar& other) const;
   TS_BINARY_METHODS(mul)
-  TS_BINARY_METHODS(div) TS_BINARY_METHODS(remainder) TS_BINARY_METHODS(pow)
-      TS_BINARY_METHODS(atan2) TS_BINARY_METHODS(eq) TS_BINARY_METHODS(ne) TS_BINARY_METHODS(lt)
-          TS_BINARY_METHODS(le) TS_BINARY_METHODS(gt) TS_BINARY_METHODS(ge)
-              TS_BINARY_METHODS(logical_and) TS_BINARY_METHODS(logical_or)
-                  TS_BINARY_METHODS(bitwise_and) TS_BINARY_METHODS(bitwise_or)
-                      TS_BINARY_METHODS(bitwise_xor)
+  TS_BINARY_METHODS(div)
+  TS_BINARY_METHODS(remainder) TS_BINARY_METHODS(pow) TS_BINARY_METHODS(atan2) TS_BINARY_METHODS(eq)
+      TS_BINARY_METHODS(ne) TS_BINARY_METHODS(lt) TS_BINARY_METHODS(le) TS_BINARY_METHODS(gt)
+          TS_BINARY_METHODS(ge) TS_BINARY_METHODS(logical_and) TS_BINARY_METHODS(logical_or)
+              TS_BINARY_METHODS(bitwise_and) TS_BINARY_METHODS(bitwise_or)
+                  TS_BINARY_METHODS(bitwise_xor)
 #undef TS_BINARY_METHODS
-                          Tensor maximum(const Tensor& other) const;
+                      Tensor maximum(const Tensor& other) const;
   Tensor minimum(const Tensor& other) const;
 
   // Ternary.
@@ -242,6 +264,25 @@ class Tensor {
   Tensor gather(int64_t dim, const Tensor& index) const;
   Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
   Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const;
+
+  // Autograd (lib/src/autograd; see touchstone/autograd.h).
+  bool requires_grad() const;
+  // Only floating tensors can require grad; only leaves can stop requiring it.
+  const Tensor& requires_grad_(bool requires_grad = true) const;
+  const Tensor& grad() const;  // undefined until a backward pass reaches this tensor
+  Tensor& mutable_grad() const;
+  std::shared_ptr<autograd::Node> grad_fn() const;
+  bool is_leaf() const;
+  uint32_t output_nr() const;
+  Tensor detach() const;  // shares storage and version counter, has no history
+  const Tensor& detach_() const;
+  void retain_grad() const;  // keep grad() for a non-leaf after backward
+  bool retains_grad() const;
+  uint32_t _version() const;
+  bool is_view() const;
+  Tensor _base() const;  // the root of the view chain; undefined unless is_view()
+  void backward(const Tensor& gradient = {}, std::optional<bool> retain_graph = std::nullopt,
+                bool create_graph = false) const;
 
  private:
   intrusive_ptr<TensorImpl> impl_;

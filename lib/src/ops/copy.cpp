@@ -5,6 +5,9 @@
 //          round once] in reference/copy.cpp). inputs = {src expanded to self's shape}.
 //   fill_: compute_dtype = self's dtype; s0 = the value (checked to fit self's dtype); no inputs.
 // clone, contiguous, to and zero_ are composites of empty_like/empty, copy_ and fill_.
+// Call kinds: Tensor::copy_ and fill_ are InPlace calls; copy_into_new and fill_new (clone,
+// contiguous, to, the fill factories) write a tensor the caller just allocated, so they are
+// Functional calls: no version bump, and autograd treats the result as a fresh output.
 #include "meta.h"
 #include "touchstone/ops.h"
 
@@ -19,36 +22,47 @@ bool is_same_data(const Tensor& a, const Tensor& b) {
 
 }  // namespace
 
-Tensor& Tensor::copy_(const Tensor& src) const {
-  Tensor& self = const_cast<Tensor&>(*this);
+namespace meta {
+
+void copy_with_kind(const Tensor& self, const Tensor& src, CallKind kind) {
   meta::check_defined("copy_", self, "self");
   meta::check_defined("copy_", src, "src");
-  if (is_same(src) || is_same_data(self, src)) return self;
+  if (self.is_same(src) || is_same_data(self, src)) return;
   // The kernel runs on self's device; a CPU 0-dim src may join any device (as in meta).
-  TS_CHECK(src.device() == device() || (src.is_cpu() && src.dim() == 0),
+  TS_CHECK(src.device() == self.device() || (src.is_cpu() && src.dim() == 0),
            "copy_: Expected all tensors to be on the same device, but found at least two devices, ",
-           device(), " and ", src.device(), "!");
+           self.device(), " and ", src.device(), "!");
   const Tensor operands[] = {self, src};
   const DimVector shape = meta::broadcast_shapes("copy_", operands);
-  TS_CHECK(sizes() == IntArrayRef(shape), "copy_: output with shape ", sizes(),
+  TS_CHECK(self.sizes() == IntArrayRef(shape), "copy_: output with shape ", self.sizes(),
            " doesn't match the broadcast shape ", IntArrayRef(shape));
   meta::check_no_internal_overlap("copy_", self);
   meta::check_no_partial_overlap("copy_", self, src);
   OpParams p;
-  p.compute_dtype = dtype();
-  const KernelFn fn = lookup_kernel(OpId::copy_, dtype(), device());
-  if (numel() == 0) return self;
-  const Tensor expanded = src.sizes() == sizes() ? src : src.expand(sizes());
-  run_kernel(
-      fn, KernelCall{OpId::copy_, ArrayRef<Tensor>(&self, 1), ArrayRef<Tensor>(&expanded, 1), p});
-  return self;
+  p.compute_dtype = self.dtype();
+  const KernelFn fn = lookup_kernel(OpId::copy_, self.dtype(), self.device());
+  if (self.numel() == 0) return;
+  const Tensor expanded = src.sizes() == self.sizes() ? src : src.expand(self.sizes());
+  run_kernel(fn, KernelCall{OpId::copy_, ArrayRef<Tensor>(&self, 1), ArrayRef<Tensor>(&expanded, 1),
+                            p, kind});
+}
+
+void copy_into_new(const Tensor& self, const Tensor& src) {
+  copy_with_kind(self, src, CallKind::Functional);
+}
+
+}  // namespace meta
+
+Tensor& Tensor::copy_(const Tensor& src) const {
+  meta::copy_with_kind(*this, src, CallKind::InPlace);
+  return const_cast<Tensor&>(*this);
 }
 
 Tensor clone(const Tensor& self) {
   meta::check_defined("clone", self, "self");
   // empty_like keeps a dense non-contiguous layout, as ATen's preserve_format.
   Tensor out = empty_like(self);
-  out.copy_(self);
+  meta::copy_into_new(out, self);
   return out;
 }
 
@@ -56,7 +70,7 @@ Tensor contiguous(const Tensor& self) {
   meta::check_defined("contiguous", self, "self");
   if (self.is_contiguous()) return self;
   Tensor out = empty(self.sizes(), self.options());
-  out.copy_(self);
+  meta::copy_into_new(out, self);
   return out;
 }
 
@@ -71,22 +85,33 @@ Tensor Tensor::to(ScalarType dtype, bool copy) const {
   meta::check_defined("to", *this, "self");
   if (dtype == this->dtype() && !copy) return *this;
   Tensor out = empty_like(*this, TensorOptions(dtype).device(device()));
-  out.copy_(*this);
+  meta::copy_into_new(out, *this);
   return out;
 }
 
 // Note [fill_ and overlap]
 // Filling is idempotent, so an internally overlapping tensor (e.g. expanded) is fine, as in
 // ATen (its fill_ builds its iterator with the memory-overlap check off).
-Tensor& Tensor::fill_(const Scalar& value) const {
-  Tensor& self = const_cast<Tensor&>(*this);
+namespace meta {
+
+void fill_with_kind(const Tensor& self, const Scalar& value, CallKind kind) {
   meta::check_defined("fill_", self, "self");
-  meta::check_scalar_fits("fill_", value, dtype());
+  meta::check_scalar_fits("fill_", value, self.dtype());
   OpParams p;
-  p.compute_dtype = dtype();
+  p.compute_dtype = self.dtype();
   p.s0 = value;
-  dispatch(KernelCall{OpId::fill_, ArrayRef<Tensor>(&self, 1), {}, p}, device());
-  return self;
+  dispatch(KernelCall{OpId::fill_, ArrayRef<Tensor>(&self, 1), {}, p, kind}, self.device());
+}
+
+void fill_new(const Tensor& self, const Scalar& value) {
+  fill_with_kind(self, value, CallKind::Functional);
+}
+
+}  // namespace meta
+
+Tensor& Tensor::fill_(const Scalar& value) const {
+  meta::fill_with_kind(*this, value, CallKind::InPlace);
+  return const_cast<Tensor&>(*this);
 }
 
 Tensor& Tensor::zero_() const {

@@ -49,7 +49,7 @@ TensorOptions like_options(const Tensor& self, const std::optional<TensorOptions
 }
 
 Tensor filled(Tensor t, const Scalar& value) {
-  t.fill_(value);
+  meta::fill_new(t, value);  // a fresh tensor: a Functional call
   return t;
 }
 
@@ -220,7 +220,7 @@ Tensor tensor_from(ArrayRef<T> values, TensorOptions options, ScalarType inferre
   });
   if (options.device().is_cpu()) return cpu;
   Tensor t = empty({n}, TensorOptions(dtype).device(options.device()));
-  t.copy_(cpu);
+  meta::copy_into_new(t, cpu);
   return t;
 }
 

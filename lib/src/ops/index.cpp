@@ -87,7 +87,7 @@ Tensor run(const char* op_name, OpId op, Variant v, const Tensor& out, IntArrayR
   const Tensor result = v == Variant::InPlace
                             ? inputs[0]
                             : meta::prepare_output(op_name, v, out, shape, dtype, device, inputs);
-  run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&result, 1), inputs, p});
+  run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&result, 1), inputs, p, v});
   return result;
 }
 

@@ -42,7 +42,7 @@ Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType 
   const Tensor result = v == Variant::InPlace
                             ? inputs[0]
                             : meta::prepare_output(name, v, out, shape, dtype, device, inputs);
-  run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&result, 1), inputs, p});
+  run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&result, 1), inputs, p, v});
   return result;
 }
 

@@ -243,7 +243,7 @@ Tensor elementwise(const ElementwiseSpec& spec, Variant v, const Tensor& out, Te
   for (const Tensor& t : inputs) {
     expanded.push_back(t.sizes() == IntArrayRef(shape) ? t : t.expand(shape));
   }
-  run_kernel(fn, KernelCall{spec.op, ArrayRef<Tensor>(&target, 1), expanded, p});
+  run_kernel(fn, KernelCall{spec.op, ArrayRef<Tensor>(&target, 1), expanded, p, v});
   return target;
 }
 

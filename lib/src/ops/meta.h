@@ -8,8 +8,8 @@
 
 namespace ts::meta {
 
-// How an op's result reaches memory.
-enum class Variant { Functional, InPlace, Out };
+// How an op's result reaches memory; passed on to kernels as KernelCall::kind.
+using Variant = CallKind;
 
 // The broadcast shape of all operands; ATen's message on mismatch.
 DimVector broadcast_shapes(const char* op, TensorList tensors);
@@ -44,6 +44,13 @@ struct ElementwiseSpec {
 // is inputs[0]; for Out it is `out`. The kernel sees inputs expanded to the output's shape.
 Tensor elementwise(const ElementwiseSpec& spec, Variant v, const Tensor& out, TensorList inputs,
                    OpParams& p);
+
+// copy_ and fill_ as InPlace (Tensor::copy_, fill_) or Functional calls; the *_new forms write
+// a tensor the caller has just allocated (clone, to, the fill factories): see copy.cpp.
+void copy_with_kind(const Tensor& self, const Tensor& src, CallKind kind);
+void copy_into_new(const Tensor& self, const Tensor& src);
+void fill_with_kind(const Tensor& self, const Scalar& value, CallKind kind);
+void fill_new(const Tensor& self, const Scalar& value);
 
 // A new tensor of `shape` laid out like the inputs (contiguous when they are), as ATen does.
 Tensor allocate_like(IntArrayRef shape, ScalarType dtype, Device device, TensorList inputs);

@@ -38,7 +38,7 @@ Tensor softmax_impl(OpId op, Variant v, const Tensor& out, const Tensor& self, i
   const Device device = self.device();
   const KernelFn fn = lookup_kernel(op, p.compute_dtype, device);
   Tensor result = meta::prepare_output(name, v, out, self.sizes(), p.compute_dtype, device, self);
-  run_kernel(fn, KernelCall{op, result, self, p});
+  run_kernel(fn, KernelCall{op, result, self, p, v});
   return result;
 }
 

@@ -108,7 +108,7 @@ Tensor reduce(OpId op, Variant v, const Tensor& out, const Tensor& self, DimVect
       meta::prepare_output(name, v, out, shape, result, self.device(), ArrayRef<Tensor>(&self, 1));
   p.dims = std::move(dims);
   p.keepdim = keepdim;
-  run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&r, 1), ArrayRef<Tensor>(&self, 1), p});
+  run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&r, 1), ArrayRef<Tensor>(&self, 1), p, v});
   return r;
 }
 
@@ -222,7 +222,7 @@ std::tuple<Tensor, Tensor> max_min_dim(OpId op, Variant v, const Tensor& values_
   const Tensor outputs[] = {values, indices};
   p.dims = std::move(dims);
   p.keepdim = keepdim;
-  run_kernel(fn, KernelCall{op, outputs, self1, p});
+  run_kernel(fn, KernelCall{op, outputs, self1, p, v});
   return {values, indices};
 }
 
@@ -338,7 +338,7 @@ Tensor cumsum_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim
     meta::check_no_internal_overlap("cumsum_", self);
     p.compute_dtype = self.dtype();
     const KernelFn fn = lookup_kernel(OpId::cumsum, p.compute_dtype, self.device());
-    run_kernel(fn, KernelCall{OpId::cumsum, self1, self1, p});
+    run_kernel(fn, KernelCall{OpId::cumsum, self1, self1, p, v});
     return self;
   }
   if (v == Variant::Out) {
@@ -350,7 +350,7 @@ Tensor cumsum_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim
   const KernelFn fn = lookup_kernel(OpId::cumsum, p.compute_dtype, self.device());
   const Tensor r =
       meta::prepare_output("cumsum", v, out, self.sizes(), result, self.device(), self1);
-  run_kernel(fn, KernelCall{OpId::cumsum, ArrayRef<Tensor>(&r, 1), self1, p});
+  run_kernel(fn, KernelCall{OpId::cumsum, ArrayRef<Tensor>(&r, 1), self1, p, v});
   return r;
 }
 

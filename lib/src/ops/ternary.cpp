@@ -115,7 +115,7 @@ Tensor masked_fill_impl(Variant v, const Tensor& self, const Tensor& mask, const
       v == Variant::InPlace ? self : empty(shape, TensorOptions(self.dtype()).device(device));
   const Tensor inputs[] = {self.sizes() == IntArrayRef(shape) ? self : self.expand(shape),
                            mask.sizes() == IntArrayRef(shape) ? mask : mask.expand(shape)};
-  run_kernel(fn, KernelCall{OpId::masked_fill, ArrayRef<Tensor>(&target, 1), inputs, p});
+  run_kernel(fn, KernelCall{OpId::masked_fill, ArrayRef<Tensor>(&target, 1), inputs, p, v});
   return target;
 }
 

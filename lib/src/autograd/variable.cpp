@@ -1,0 +1,325 @@
+// Per-tensor autograd state: grad mode, metadata, gradient edges and history, the Tensor
+// autograd methods, and saved variables.
+#include "variable.h"
+
+#include <algorithm>
+#include <atomic>
+#include <sstream>
+
+#include "touchstone/ops.h"
+
+namespace ts {
+
+namespace autograd::detail {
+thread_local bool grad_mode_enabled = true;
+}
+
+bool GradMode::is_enabled() {
+  return autograd::detail::grad_mode_enabled;
+}
+void GradMode::set_enabled(bool enabled) {
+  autograd::detail::grad_mode_enabled = enabled;
+}
+
+namespace autograd {
+
+namespace {
+std::atomic<uint64_t> next_sequence_nr{0};
+}
+
+Node::Node() : sequence_nr_(next_sequence_nr.fetch_add(1, std::memory_order_relaxed)) {}
+Node::~Node() = default;
+
+uint32_t Node::add_input_metadata(const Tensor& t) {
+  input_metadata_.push_back(InputMetadata{DimVector(t.sizes()), t.dtype(), t.device()});
+  return static_cast<uint32_t>(input_metadata_.size() - 1);
+}
+
+void Node::add_retain_grad_hook(uint32_t input_nr, std::weak_ptr<Tensor> slot) {
+  retain_grad_hooks_.emplace_back(input_nr, std::move(slot));
+}
+
+void Node::remove_retain_grad_hook(const std::shared_ptr<Tensor>& slot) {
+  std::erase_if(retain_grad_hooks_, [&](const auto& h) { return h.second.lock() == slot; });
+}
+
+void Node::run_retain_grad_hooks(const std::vector<Tensor>& grads) const {
+  for (const auto& [nr, weak] : retain_grad_hooks_) {
+    std::shared_ptr<Tensor> slot = weak.lock();
+    if (!slot || nr >= grads.size() || !grads[nr].defined()) continue;
+    // A fresh tensor: the engine may still add into the buffer it came from.
+    *slot = slot->defined() ? *slot + grads[nr] : grads[nr].clone();
+  }
+}
+
+AutogradMeta& materialize_meta(TensorImpl* impl) {
+  if (impl->autograd_meta() == nullptr) impl->set_autograd_meta(std::make_unique<AutogradMeta>());
+  return *get_meta(impl);
+}
+
+bool requires_grad(const TensorImpl* impl) {
+  if (const AutogradMeta* m = get_meta(impl); m && (m->requires_grad_ || m->grad_fn_)) return true;
+  if (const TensorImpl* base = impl->view_base()) {
+    const AutogradMeta* bm = get_meta(base);
+    return bm && (bm->requires_grad_ || bm->grad_fn_);
+  }
+  return false;
+}
+
+bool is_leaf_requiring_grad(const TensorImpl* impl) {
+  const AutogradMeta* m = get_meta(impl);
+  return m && m->requires_grad_ && !m->grad_fn_;
+}
+
+// Note [View regeneration]
+// A view's grad_fn is only valid while its storage has the version it was recorded at: an
+// in-place op on the view, its root or a sibling changes what the view holds, and the root's
+// history has been rebased (CopySlices) or replaced. The view then gets AsStridedBackward0 from
+// the root's current history, as ATen does.
+std::shared_ptr<Node> grad_fn_of(const Tensor& t) {
+  TensorImpl* impl = t.impl();
+  AutogradMeta* m = get_meta(impl);
+  TensorImpl* base = impl->view_base();
+  if (base != nullptr && requires_grad(base)) {
+    const uint32_t version = t._version();
+    if (m == nullptr || !m->grad_fn_ || m->attr_version_ != version) {
+      const Tensor root(impl->view_base_ptr());
+      const TensorGeometry base_geo(root), view_geo(t);
+      auto node = std::make_shared<ViewBackward>(
+          "AsStridedBackward0", [base_geo, view_geo](const Tensor& g) {
+            return as_strided_backward(g, base_geo, view_geo);
+          });
+      node->add_next_edge(gradient_edge(root));
+      node->add_input_metadata(t);
+      m = &materialize_meta(impl);
+      set_history(t, node, 0);
+      m->attr_version_ = version;
+    }
+  }
+  return m ? m->grad_fn_ : nullptr;
+}
+
+std::shared_ptr<Node> grad_accumulator(const Tensor& t) {
+  AutogradMeta& m = materialize_meta(t.impl());
+  if (auto acc = m.grad_accumulator_.lock()) return acc;
+  auto acc = std::make_shared<AccumulateGrad>(t);
+  m.grad_accumulator_ = acc;
+  return acc;
+}
+
+Edge gradient_edge(const Tensor& t) {
+  if (std::shared_ptr<Node> fn = grad_fn_of(t))
+    return Edge{std::move(fn), get_meta(t.impl())->output_nr_};
+  if (is_leaf_requiring_grad(t.impl())) return Edge{grad_accumulator(t), 0};
+  return Edge{};
+}
+
+void set_history(const Tensor& t, const std::shared_ptr<Node>& fn, uint32_t output_nr) {
+  AutogradMeta& m = materialize_meta(t.impl());
+  if (m.retained_grad_) {
+    if (m.grad_fn_) m.grad_fn_->remove_retain_grad_hook(m.retained_grad_);
+    if (fn) fn->add_retain_grad_hook(output_nr, m.retained_grad_);
+  }
+  m.grad_fn_ = fn;
+  m.output_nr_ = output_nr;
+  m.attr_version_ = t._version();
+}
+
+Tensor alias_of(const Tensor& t) {
+  return Tensor(intrusive_ptr<TensorImpl>::make(t.storage(), t.dtype(), t.sizes(), t.strides(),
+                                                t.storage_offset()));
+}
+
+// ---- saved variables ----
+
+SavedVariable::SavedVariable(const Tensor& t, bool is_output, uint32_t output_nr)
+    : output_nr_(output_nr), is_output_(is_output), was_defined_(t.defined()) {
+  if (!t.defined()) return;
+  data_ = is_output ? alias_of(t) : t;
+  saved_version_ = t._version();
+}
+
+void SavedVariable::reset_data() {
+  data_ = Tensor();
+  released_ = true;
+}
+
+Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
+  if (!was_defined_) return Tensor();
+  TS_CHECK(!released_,
+           "Trying to backward through the graph a second time (or directly access saved tensors "
+           "after they have already been freed). Saved intermediate values of the graph are freed "
+           "when you call .backward() or autograd::grad(). Specify retain_graph=true if you need "
+           "to backward through the graph a second time or if you need to access saved tensors "
+           "after calling backward.");
+  const uint32_t current = data_._version();
+  if (current != saved_version_) {
+    std::shared_ptr<Node> fn = is_output_ ? owner : nullptr;
+    uint32_t nr = output_nr_;
+    if (!is_output_) {
+      if (const AutogradMeta* m = get_meta(data_.impl())) {
+        fn = m->grad_fn_;
+        nr = m->output_nr_;
+      }
+    }
+    std::ostringstream msg;
+    msg << "one of the variables needed for gradient computation has been modified by an "
+           "inplace operation: ["
+        << data_.dtype() << " " << data_.sizes() << "]";
+    if (fn) msg << ", which is output " << nr << " of " << fn->name() << ",";
+    msg << " is at version " << current << "; expected version " << saved_version_
+        << " instead. Hint: the tensor was changed in place after the forward pass saved it for "
+           "backward; modify a clone() of it instead.";
+    TS_ERROR(msg.str());
+  }
+  if (!is_output_ || !GradMode::is_enabled()) return data_;
+  // In grad mode (create_graph) the output needs its history back: a fresh alias of it.
+  Tensor out = alias_of(data_);
+  set_history(out, owner, output_nr_);
+  return out;
+}
+
+void throw_not_implemented(std::string_view op, std::string_view input) {
+  TS_ERROR("the derivative for '", op, "' with respect to '", input, "' is not implemented.");
+}
+
+// ---- engine-side nodes ----
+
+AccumulateGrad::AccumulateGrad(Tensor variable) : variable_(std::move(variable)) {
+  add_input_metadata(variable_);
+  sequence_nr_ = UINT64_MAX;  // run as soon as ready, as in ATen
+}
+
+// Note [Gradient accumulation]
+// Without create_graph the first gradient is stored as is when nothing else holds it (else a
+// clone) and later ones are added in place; with create_graph grad() = grad() + new keeps the
+// history, so a second backward can differentiate through the first.
+std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
+  Tensor g = std::move(grads[0]);
+  if (!g.defined()) return {};
+  AutogradMeta& m = materialize_meta(variable_.impl());
+  if (GradMode::is_enabled()) {
+    m.grad_ = m.grad_.defined() ? m.grad_ + g : g;
+  } else if (!m.grad_.defined()) {
+    // Keep g only when nothing else can see its memory (not even a view of it) and later
+    // gradients can be added into it (no expanded, overlapping layout).
+    const bool owned =
+        g.use_count() == 1 && g.storage().use_count() == 1 && g.is_non_overlapping_and_dense();
+    m.grad_ = owned ? g : g.clone();
+  } else {
+    m.grad_.add_(g);
+  }
+  return {};
+}
+
+GraphRoot::GraphRoot(std::vector<Edge> edges, std::vector<Tensor> grads)
+    : grads_(std::move(grads)) {
+  next_edges_ = std::move(edges);
+}
+
+std::vector<Tensor> GraphRoot::apply(std::vector<Tensor>&& /*grads*/) {
+  return grads_;
+}
+
+std::vector<Tensor> ViewBackward::apply(std::vector<Tensor>&& grads) {
+  if (!grads[0].defined()) return {Tensor()};
+  return {fn_(grads[0])};
+}
+
+}  // namespace autograd
+
+// ---- Tensor methods ----
+
+using autograd::AutogradMeta;
+using autograd::get_meta;
+
+bool Tensor::requires_grad() const {
+  return autograd::requires_grad(*this);
+}
+
+const Tensor& Tensor::requires_grad_(bool requires_grad) const {
+  TS_CHECK(defined(), "requires_grad_: tensor is undefined");
+  if (!requires_grad && !is_leaf()) {
+    TS_ERROR(
+        "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+        "variable in a subgraph that doesn't require differentiation use var_no_grad = "
+        "var.detach().");
+  }
+  TS_CHECK(!requires_grad || is_floating_point(),
+           "only Tensors of floating point dtype can require gradients (got ", dtype(), ")");
+  if (!requires_grad && impl()->autograd_meta() == nullptr) return *this;
+  autograd::materialize_meta(impl()).requires_grad_ = requires_grad;
+  return *this;
+}
+
+const Tensor& Tensor::grad() const {
+  static const Tensor undefined;
+  const AutogradMeta* m = get_meta(impl());
+  if (m == nullptr) return undefined;
+  if (m->retained_grad_) return *m->retained_grad_;
+  return m->grad_;
+}
+
+Tensor& Tensor::mutable_grad() const {
+  AutogradMeta& m = autograd::materialize_meta(impl());
+  if (m.retained_grad_) return *m.retained_grad_;
+  return m.grad_;
+}
+
+std::shared_ptr<autograd::Node> Tensor::grad_fn() const {
+  return autograd::grad_fn_of(*this);
+}
+
+bool Tensor::is_leaf() const {
+  return grad_fn() == nullptr;
+}
+
+uint32_t Tensor::output_nr() const {
+  (void)grad_fn();  // a stale view gets its node first
+  const AutogradMeta* m = get_meta(impl());
+  return m ? m->output_nr_ : 0;
+}
+
+Tensor Tensor::detach() const {
+  TS_CHECK(defined(), "detach: tensor is undefined");
+  return autograd::alias_of(*this);
+}
+
+const Tensor& Tensor::detach_() const {
+  TS_CHECK(!is_view(), "Can't detach views in-place. Use detach() instead.");
+  if (AutogradMeta* m = get_meta(impl())) {
+    if (m->retained_grad_ && m->grad_fn_) m->grad_fn_->remove_retain_grad_hook(m->retained_grad_);
+    m->grad_fn_.reset();
+    m->requires_grad_ = false;
+    m->output_nr_ = 0;
+  }
+  return *this;
+}
+
+void Tensor::retain_grad() const {
+  TS_CHECK(requires_grad(), "can't retain_grad on Tensor that has requires_grad=False");
+  if (is_leaf()) return;  // leaves keep their grad anyway
+  AutogradMeta& m = autograd::materialize_meta(impl());
+  if (m.retained_grad_) return;
+  m.retained_grad_ = std::make_shared<Tensor>();
+  m.grad_fn_->add_retain_grad_hook(m.output_nr_, m.retained_grad_);
+}
+
+bool Tensor::retains_grad() const {
+  const AutogradMeta* m = get_meta(impl());
+  return m != nullptr && m->retained_grad_ != nullptr;
+}
+
+uint32_t Tensor::_version() const {
+  return storage()->version();
+}
+
+bool Tensor::is_view() const {
+  return impl_->view_base() != nullptr;
+}
+
+Tensor Tensor::_base() const {
+  return is_view() ? Tensor(impl()->view_base_ptr()) : Tensor();
+}
+
+}  // namespace ts

@@ -1,0 +1,38 @@
+#pragma once
+// The iterator of the binary kernels (binary.cpp, binary_compare.cpp).
+#include "optimized/cpu/elementwise.h"
+#include "touchstone/ops.h"
+
+namespace ts::cpu {
+
+// Note [Broadcast scalar operands]
+// A Python scalar reaches a kernel as a 0-dim tensor expanded to the output's shape (every
+// stride 0), often of another dtype than the compute dtype (x * 2.5 on float32). TensorIterator
+// would cast it into a full-size temporary; converting its one value and expanding that again
+// keeps a stride-0 operand, which the loops load once (and pow recognises its special exponents).
+inline TensorIterator binary_iter(const KernelCall& c, bool cast_output = true) {
+  const ScalarType ct = c.p.compute_dtype;
+  const auto broadcast_scalar_to_cast = [ct](const Tensor& t) {
+    if (t.dtype() == ct || t.numel() <= 1) return false;
+    for (int64_t s : t.strides()) {
+      if (s != 0) return false;
+    }
+    return true;
+  };
+  bool any = false;
+  for (const Tensor& t : c.inputs) any |= broadcast_scalar_to_cast(t);
+  if (!any) return elementwise_iter(c, cast_output);
+  SmallVector<Tensor, 2> inputs;
+  for (const Tensor& t : c.inputs) {
+    if (!broadcast_scalar_to_cast(t)) {
+      inputs.push_back(t);
+      continue;
+    }
+    Tensor value = t;
+    while (value.dim() > 0) value = value.select(0, 0);
+    inputs.push_back(value.to(ct).expand(t.sizes()));
+  }
+  return elementwise_iter(KernelCall{c.op, c.outputs, inputs, c.p, c.kind}, cast_output);
+}
+
+}  // namespace ts::cpu

@@ -1,0 +1,388 @@
+// Optimized CPU kernels for maximum/minimum, comparisons, logical_and/or and the bitwise ops.
+// Floating operands run Highway vector kernels (float16/bfloat16 in float32); comparisons and
+// logical ops write their bool result straight from the vector masks. Integer and bool operands
+// run scalar loops the compiler vectorizes. Arithmetic is in binary.cpp.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "optimized/cpu/binary_compare.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+// Must come after foreach_target.h.
+#include <cstring>
+
+#include "hwy/highway.h"
+#include "optimized/cpu/loops-inl.h"
+
+// The ops with a bool result, in the order of their kernels below.
+#ifndef TS_OPTIMIZED_CPU_BINARY_COMPARE_KIND_
+#define TS_OPTIMIZED_CPU_BINARY_COMPARE_KIND_
+namespace ts::cpu {
+enum class CompareKind { kEq, kNe, kLt, kLe, kGt, kGe, kLogicalAnd, kLogicalOr };
+}  // namespace ts::cpu
+#endif
+
+HWY_BEFORE_NAMESPACE();
+namespace ts::cpu::HWY_NAMESPACE {
+namespace {
+
+// maximum/minimum as std::max/std::min (which pick `a` on ties, so the sign of a zero result
+// matches the reference), then NaN in either operand propagates.
+struct MaximumOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D, V a, V b) const {
+    return hn::IfThenElse(hn::Or(hn::Lt(a, b), hn::IsNaN(b)), b, a);
+  }
+};
+
+struct MinimumOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D, V a, V b) const {
+    return hn::IfThenElse(hn::Or(hn::Lt(b, a), hn::IsNaN(b)), b, a);
+  }
+};
+
+// The mask of a comparison or logical op. `!=` is Not(Eq): Highway's Ne is ordered on some
+// targets, while NaN != x must be true. Nonzero (NaN included) is true for the logical ops.
+template <CompareKind kind>
+struct CompareOp {
+  template <class D, class V>
+  HWY_INLINE auto operator()(D d, V a, V b) const {
+    const auto zero = hn::Zero(d);
+    if constexpr (kind == CompareKind::kEq) {
+      return hn::Eq(a, b);
+    } else if constexpr (kind == CompareKind::kNe) {
+      return hn::Not(hn::Eq(a, b));
+    } else if constexpr (kind == CompareKind::kLt) {
+      return hn::Lt(a, b);
+    } else if constexpr (kind == CompareKind::kLe) {
+      return hn::Le(a, b);
+    } else if constexpr (kind == CompareKind::kGt) {
+      return hn::Gt(a, b);
+    } else if constexpr (kind == CompareKind::kGe) {
+      return hn::Ge(a, b);
+    } else if constexpr (kind == CompareKind::kLogicalAnd) {
+      return hn::Not(hn::Or(hn::Eq(a, zero), hn::Eq(b, zero)));
+    } else {
+      return hn::Not(hn::And(hn::Eq(a, zero), hn::Eq(b, zero)));
+    }
+  }
+};
+
+// Stores a mask as Lanes(d) bools (bytes 0/1), narrowing through int32 lanes.
+template <class D, class M>
+HWY_INLINE void StoreMaskBytes(D d, M m, uint8_t* out) {
+  const hn::Rebind<int32_t, D> di32;
+  const hn::Rebind<uint8_t, D> d8;
+  if constexpr (sizeof(hn::TFromD<D>) == 4) {
+    hn::StoreU(hn::DemoteTo(d8, hn::IfThenElseZero(hn::RebindMask(di32, m), hn::Set(di32, 1))), d8,
+               out);
+  } else {
+    const auto ones = hn::IfThenElseZero(m, hn::Set(d, 1.0));
+    hn::StoreU(hn::DemoteTo(d8, hn::DemoteTo(di32, ones)), d8, out);
+  }
+}
+
+// out[i] = op(a[i], b[i]) as bool over n elements; ba/bb mark a stride-0 operand.
+template <typename C, class Op>
+HWY_INLINE void compare_contiguous(uint8_t* HWY_RESTRICT out, const C* a, const C* b, bool ba,
+                                   bool bb, int64_t n, const Op& op) {
+  const hn::ScalableTag<C> d;
+  const hn::CappedTag<C, 1> d1;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = 0;
+  if (ba && bb) {
+    uint8_t v;
+    StoreMaskBytes(d1, op(d1, hn::LoadU(d1, a), hn::LoadU(d1, b)), &v);
+    std::memset(out, v, static_cast<size_t>(n));
+    return;
+  }
+  if (ba) {
+    const auto va = hn::Set(d, a[0]);
+    for (; i + lanes <= n; i += lanes) StoreMaskBytes(d, op(d, va, hn::LoadU(d, b + i)), out + i);
+  } else if (bb) {
+    const auto vb = hn::Set(d, b[0]);
+    for (; i + lanes <= n; i += lanes) StoreMaskBytes(d, op(d, hn::LoadU(d, a + i), vb), out + i);
+  } else {
+    for (; i + lanes <= n; i += lanes) {
+      StoreMaskBytes(d, op(d, hn::LoadU(d, a + i), hn::LoadU(d, b + i)), out + i);
+    }
+  }
+  for (; i < n; ++i) {
+    StoreMaskBytes(d1, op(d1, hn::LoadU(d1, a + (ba ? 0 : i)), hn::LoadU(d1, b + (bb ? 0 : i))),
+                   out + i);
+  }
+}
+
+// One row of n elements of storage type T into bools; strided operands and float16/bfloat16
+// go through blocks on the stack (as map_row in loops-inl.h).
+template <typename T, class Op>
+HWY_INLINE void compare_row(char* out, const char* const* in, const int64_t* strides, int64_t n,
+                            const Op& op) {
+  using C = compute_t<T>;
+  constexpr int64_t es = sizeof(T);
+  bool bcast[2];
+  bool direct = std::is_same_v<T, C>;
+  for (size_t k = 0; k < 2; ++k) {
+    bcast[k] = strides[k + 1] == 0;
+    direct &= bcast[k] || strides[k + 1] == es;
+  }
+  const bool direct_out = strides[0] == 1;
+  if (direct && direct_out) {
+    compare_contiguous(reinterpret_cast<uint8_t*>(out), reinterpret_cast<const C*>(in[0]),
+                       reinterpret_cast<const C*>(in[1]), bcast[0], bcast[1], n, op);
+    return;
+  }
+  alignas(64) C buf_in[2][kBlock];
+  alignas(64) uint8_t buf_out[kBlock];
+  for (int64_t b = 0; b < n; b += kBlock) {
+    const int64_t m = std::min(kBlock, n - b);
+    const C* ins[2];
+    for (size_t k = 0; k < 2; ++k) {
+      const char* p = in[k] + b * strides[k + 1];
+      if (direct) {
+        ins[k] = reinterpret_cast<const C*>(p);
+        continue;
+      }
+      const int64_t count = bcast[k] ? 1 : m;
+      for (int64_t i = 0; i < count; ++i) {
+        buf_in[k][i] = static_cast<C>(*reinterpret_cast<const T*>(p + i * strides[k + 1]));
+      }
+      ins[k] = buf_in[k];
+    }
+    uint8_t* o = direct_out ? reinterpret_cast<uint8_t*>(out + b) : buf_out;
+    compare_contiguous(o, ins[0], ins[1], bcast[0], bcast[1], m, op);
+    if (!direct_out) {
+      for (int64_t i = 0; i < m; ++i) out[(b + i) * strides[0]] = static_cast<char>(buf_out[i]);
+    }
+  }
+}
+
+// True when some operand is contiguous along dim 0 and another along dim 1 (the bool output's
+// elements are 1 byte, the inputs' es bytes).
+HWY_INLINE bool mixed_layout(const int64_t* s, int64_t es) {
+  const int64_t size[3] = {1, es, es};
+  bool inner = false, outer = false;
+  for (int k = 0; k < 3; ++k) {
+    inner |= s[k] == size[k];
+    outer |= s[3 + k] == size[k] && s[k] != 0 && s[k] != size[k];
+  }
+  return inner && outer;
+}
+
+// Runs a comparison over an iterator with inputs of storage type T and a bool output; mixed
+// layouts go in kTile x kTile tiles, as vectorized_loop.
+template <typename T, class Op>
+void compare_loop(const TensorIterator& iter, const Op& op) {
+  iter.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+    const char* in[2];
+    if (n1 > 1 && mixed_layout(strides, sizeof(T))) {
+      for (int64_t j0 = 0; j0 < n1; j0 += kTile) {
+        for (int64_t i0 = 0; i0 < n0; i0 += kTile) {
+          const int64_t ni = std::min(kTile, n0 - i0);
+          for (int64_t j = j0; j < std::min(n1, j0 + kTile); ++j) {
+            for (size_t k = 0; k < 2; ++k) {
+              in[k] = data[k + 1] + j * strides[k + 4] + i0 * strides[k + 1];
+            }
+            compare_row<T>(data[0] + j * strides[3] + i0 * strides[0], in, strides, ni, op);
+          }
+        }
+      }
+      return;
+    }
+    for (int64_t j = 0; j < n1; ++j) {
+      for (size_t k = 0; k < 2; ++k) in[k] = data[k + 1] + j * strides[k + 4];
+      compare_row<T>(data[0] + j * strides[3], in, strides, n0, op);
+    }
+  });
+}
+
+template <class Op>
+void run_floating(const TensorIterator& iter, const Op& op) {
+  switch (iter.common_dtype()) {
+    case kFloat:
+      return vectorized_loop<float, 2>(iter, op);
+    case kDouble:
+      return vectorized_loop<double, 2>(iter, op);
+    case kHalf:
+      return vectorized_loop<Half, 2>(iter, op);
+    case kBFloat16:
+      return vectorized_loop<BFloat16, 2>(iter, op);
+    default:
+      TS_ERROR("optimized binary: not a floating dtype: ", iter.common_dtype());
+  }
+}
+
+template <CompareKind kind>
+void run_compare(const TensorIterator& iter) {
+  const CompareOp<kind> op;
+  switch (iter.common_dtype()) {
+    case kFloat:
+      return compare_loop<float>(iter, op);
+    case kDouble:
+      return compare_loop<double>(iter, op);
+    case kHalf:
+      return compare_loop<Half>(iter, op);
+    case kBFloat16:
+      return compare_loop<BFloat16>(iter, op);
+    default:
+      TS_ERROR("optimized binary: not a floating dtype: ", iter.common_dtype());
+  }
+}
+
+}  // namespace
+
+void maximum_floating(const TensorIterator& iter) {
+  run_floating(iter, MaximumOp{});
+}
+void minimum_floating(const TensorIterator& iter) {
+  run_floating(iter, MinimumOp{});
+}
+void compare_floating(const TensorIterator& iter, CompareKind kind) {
+  switch (kind) {
+    case CompareKind::kEq:
+      return run_compare<CompareKind::kEq>(iter);
+    case CompareKind::kNe:
+      return run_compare<CompareKind::kNe>(iter);
+    case CompareKind::kLt:
+      return run_compare<CompareKind::kLt>(iter);
+    case CompareKind::kLe:
+      return run_compare<CompareKind::kLe>(iter);
+    case CompareKind::kGt:
+      return run_compare<CompareKind::kGt>(iter);
+    case CompareKind::kGe:
+      return run_compare<CompareKind::kGe>(iter);
+    case CompareKind::kLogicalAnd:
+      return run_compare<CompareKind::kLogicalAnd>(iter);
+    case CompareKind::kLogicalOr:
+      return run_compare<CompareKind::kLogicalOr>(iter);
+  }
+}
+
+}  // namespace ts::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <algorithm>
+
+#include "optimized/cpu/binary.h"
+#include "touchstone/dispatch_macros.h"
+#include "touchstone/ops.h"
+
+namespace ts::cpu {
+namespace {
+
+HWY_EXPORT(maximum_floating);
+HWY_EXPORT(minimum_floating);
+HWY_EXPORT(compare_floating);
+
+void maximum_kernel(const KernelCall& c) {
+  TensorIterator iter = binary_iter(c);
+  const ScalarType t = iter.common_dtype();
+  if (is_floating_type(t)) {
+    HWY_DYNAMIC_DISPATCH(maximum_floating)(iter);
+  } else {
+    TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(t, "maximum", [&] {
+      scalar_loop<scalar_t, scalar_t, 2>(iter,
+                                         [](scalar_t a, scalar_t b) { return std::max(a, b); });
+    });
+  }
+  iter.cast_outputs();
+}
+
+void minimum_kernel(const KernelCall& c) {
+  TensorIterator iter = binary_iter(c);
+  const ScalarType t = iter.common_dtype();
+  if (is_floating_type(t)) {
+    HWY_DYNAMIC_DISPATCH(minimum_floating)(iter);
+  } else {
+    TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(t, "minimum", [&] {
+      scalar_loop<scalar_t, scalar_t, 2>(iter,
+                                         [](scalar_t a, scalar_t b) { return std::min(a, b); });
+    });
+  }
+  iter.cast_outputs();
+}
+
+template <CompareKind kind, typename T>
+bool compare(T a, T b) {
+  if constexpr (kind == CompareKind::kEq) {
+    return a == b;
+  } else if constexpr (kind == CompareKind::kNe) {
+    return a != b;
+  } else if constexpr (kind == CompareKind::kLt) {
+    return a < b;
+  } else if constexpr (kind == CompareKind::kLe) {
+    return a <= b;
+  } else if constexpr (kind == CompareKind::kGt) {
+    return a > b;
+  } else if constexpr (kind == CompareKind::kGe) {
+    return a >= b;
+  } else if constexpr (kind == CompareKind::kLogicalAnd) {
+    return a != 0 && b != 0;
+  } else {
+    return a != 0 || b != 0;
+  }
+}
+
+// Note [Bool results]
+// The loops write bool. An out= or in-place output of another dtype (x.lt_(y) on floats) gets a
+// bool temporary, copied into it afterwards; the inputs are read before anything is written.
+template <CompareKind kind>
+void compare_kernel(const KernelCall& c) {
+  const Tensor& out = c.outputs[0];
+  const Tensor target = out.dtype() == kBool ? out : empty_like(out, TensorOptions(kBool));
+  const KernelCall call{c.op, ArrayRef<Tensor>(&target, 1), c.inputs, c.p, c.kind};
+  TensorIterator iter = binary_iter(call, /*cast_output=*/false);
+  const ScalarType t = iter.common_dtype();
+  if (is_floating_type(t)) {
+    HWY_DYNAMIC_DISPATCH(compare_floating)(iter, kind);
+  } else {
+    TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(t, op_info(c.op).name.data(), [&] {
+      scalar_loop<bool, scalar_t, 2>(iter,
+                                     [](scalar_t a, scalar_t b) { return compare<kind>(a, b); });
+    });
+  }
+  if (!target.is_same(out)) out.copy_(target);
+}
+
+// Bool operands are 0/1, so the results are 0/1 too.
+template <class F>
+void bitwise_kernel(const KernelCall& c, const F& f) {
+  TensorIterator iter = binary_iter(c);
+  TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(iter.common_dtype(), op_info(c.op).name.data(), [&] {
+    scalar_loop<scalar_t, scalar_t, 2>(
+        iter, [&f](scalar_t a, scalar_t b) { return static_cast<scalar_t>(f(a, b)); });
+  });
+  iter.cast_outputs();
+}
+
+void bitwise_and_kernel(const KernelCall& c) {
+  bitwise_kernel(c, [](auto a, auto b) { return a & b; });
+}
+void bitwise_or_kernel(const KernelCall& c) {
+  bitwise_kernel(c, [](auto a, auto b) { return a | b; });
+}
+void bitwise_xor_kernel(const KernelCall& c) {
+  bitwise_kernel(c, [](auto a, auto b) { return a ^ b; });
+}
+
+}  // namespace
+
+TS_REGISTER_KERNELS(optimized, binary_compare) {
+  // The reference set's dtypes (reference/binary.cpp).
+  const DTypeSet all = DTypeSet::all();
+  m.impl(OpId::maximum, kCPU, all, maximum_kernel);
+  m.impl(OpId::minimum, kCPU, all, minimum_kernel);
+  m.impl(OpId::eq, kCPU, all, compare_kernel<CompareKind::kEq>);
+  m.impl(OpId::ne, kCPU, all, compare_kernel<CompareKind::kNe>);
+  m.impl(OpId::lt, kCPU, all, compare_kernel<CompareKind::kLt>);
+  m.impl(OpId::le, kCPU, all, compare_kernel<CompareKind::kLe>);
+  m.impl(OpId::gt, kCPU, all, compare_kernel<CompareKind::kGt>);
+  m.impl(OpId::ge, kCPU, all, compare_kernel<CompareKind::kGe>);
+  m.impl(OpId::logical_and, kCPU, all, compare_kernel<CompareKind::kLogicalAnd>);
+  m.impl(OpId::logical_or, kCPU, all, compare_kernel<CompareKind::kLogicalOr>);
+  m.impl(OpId::bitwise_and, kCPU, DTypeSet::integral(true), bitwise_and_kernel);
+  m.impl(OpId::bitwise_or, kCPU, DTypeSet::integral(true), bitwise_or_kernel);
+  m.impl(OpId::bitwise_xor, kCPU, DTypeSet::integral(true), bitwise_xor_kernel);
+}
+
+}  // namespace ts::cpu
+#endif  // HWY_ONCE

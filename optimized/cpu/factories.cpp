@@ -1,0 +1,299 @@
+// Optimized CPU kernels for the kernel factories: arange, linspace, eye, rand, randn, randint.
+// Params as documented in lib/src/ops/factories.cpp; the output is always a fresh contiguous
+// tensor. The random kernels reproduce the reference set bit for bit (Note [Philox streams] in
+// touchstone/random.h); see Note [Vectorized Philox].
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "optimized/cpu/factories.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+// Must come after foreach_target.h.
+#include "hwy/highway.h"
+#include "touchstone/random.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace ts::cpu::HWY_NAMESPACE {
+namespace {
+namespace hn = hwy::HWY_NAMESPACE;
+
+#if HWY_TARGET != HWY_SCALAR
+// hi and lo 32 bits of a[i] * m for every u32 lane. Highway 1.0.3 has MulEven only (no MulOdd
+// on x86), so the odd lanes are shifted down into even positions first.
+template <class D, class V>
+HWY_INLINE void mul_hi_lo(D d, V a, V m, V& hi, V& lo) {
+  const hn::Repartition<uint64_t, D> d64;
+  const auto even = hn::MulEven(a, m);
+  const auto odd = hn::MulEven(hn::BitCast(d, hn::ShiftRight<32>(hn::BitCast(d64, a))), m);
+  hi = hn::OddEven(hn::BitCast(d, odd), hn::BitCast(d, hn::ShiftRight<32>(even)));
+  lo = hn::OddEven(hn::BitCast(d, hn::ShiftLeft<32>(odd)), hn::BitCast(d, even));
+}
+#endif
+
+}  // namespace
+
+// Note [Vectorized Philox]
+// Each vector lane runs Philox4x32-10 for one element: lane j of a vector holds element
+// first + j, whose counter is offset + first + j, exactly as philox_words() in random.h. The
+// four counter words live in four vectors (structure of arrays), so a round is two 32x32->64
+// multiplies per lane pair plus shuffles and xors; only integer operations, so every target
+// gives the same bits. w[k * block + j] receives word k of element j, for j < n rounded up to
+// whole vectors (`block` must leave room for that). HWY_SCALAR (the fallback target of GCC <
+// 12.3, one lane) runs the scalar philox_words of random.h.
+void philox_words(uint64_t seed, uint64_t counter, int64_t n, int64_t block,
+                  uint32_t* HWY_RESTRICT w) {
+#if HWY_TARGET == HWY_SCALAR
+  for (int64_t j = 0; j < n; ++j) {
+    const std::array<uint32_t, 4> r = ts::philox_words(seed, counter, static_cast<uint64_t>(j));
+    for (int64_t k = 0; k < 4; ++k) w[k * block + j] = r[static_cast<size_t>(k)];
+  }
+#else
+  const hn::ScalableTag<uint32_t> d;
+  const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto m0 = hn::Set(d, 0xD2511F53u), m1 = hn::Set(d, 0xCD9E8D57u);
+  const auto zero = hn::Zero(d);
+  for (int64_t j = 0; j < n; j += lanes) {
+    const uint64_t c = counter + static_cast<uint64_t>(j);
+    const uint32_t lo = static_cast<uint32_t>(c), hi = static_cast<uint32_t>(c >> 32);
+    auto c0 = hn::Iota(d, lo), c1 = hn::Set(d, hi), c2 = zero, c3 = zero;
+    if (lo > UINT32_MAX - static_cast<uint32_t>(lanes - 1)) {  // the low word wraps in here
+      HWY_ALIGN uint32_t l[HWY_LANES(uint32_t)];
+      HWY_ALIGN uint32_t h[HWY_LANES(uint32_t)];
+      for (int64_t k = 0; k < lanes; ++k) {
+        const uint64_t ck = c + static_cast<uint64_t>(k);
+        l[k] = static_cast<uint32_t>(ck);
+        h[k] = static_cast<uint32_t>(ck >> 32);
+      }
+      c0 = hn::Load(d, l);
+      c1 = hn::Load(d, h);
+    }
+    uint32_t k0 = static_cast<uint32_t>(seed), k1 = static_cast<uint32_t>(seed >> 32);
+    for (int round = 0; round < 10; ++round) {
+      if (round > 0) {
+        k0 += 0x9E3779B9u;
+        k1 += 0xBB67AE85u;
+      }
+      decltype(c0) hi0, lo0, hi1, lo1;
+      mul_hi_lo(d, c0, m0, hi0, lo0);
+      mul_hi_lo(d, c2, m1, hi1, lo1);
+      c0 = hn::Xor(hn::Xor(hi1, c1), hn::Set(d, k0));
+      c1 = lo1;
+      c2 = hn::Xor(hn::Xor(hi0, c3), hn::Set(d, k1));
+      c3 = lo0;
+    }
+    hn::StoreU(c0, d, w + j);
+    hn::StoreU(c1, d, w + block + j);
+    hn::StoreU(c2, d, w + 2 * block + j);
+    hn::StoreU(c3, d, w + 3 * block + j);
+  }
+#endif
+}
+
+}  // namespace ts::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <algorithm>
+#include <cstring>
+
+#include "optimized/cpu/convert.h"
+#include "touchstone/dispatch.h"
+#include "touchstone/dispatch_macros.h"
+#include "touchstone/parallel.h"
+#include "touchstone/random.h"
+
+namespace ts::cpu {
+namespace {
+
+HWY_EXPORT(philox_words);
+
+// Elements per Philox block: a multiple of every target's lane count; 4 KiB of words.
+constexpr int64_t kBlock = 256;
+
+template <typename T>
+T* out_data(const KernelCall& c) {
+  TS_INTERNAL_ASSERT(c.outputs[0].is_contiguous(), "factory kernels expect a contiguous output");
+  return static_cast<T*>(c.outputs[0].data_ptr());
+}
+
+// ---- arange, linspace, eye ----
+// Memory-bound loops in plain code (auto-vectorized); the arithmetic is the reference's.
+
+void arange_kernel(const KernelCall& c) {
+  const int64_t n = c.outputs[0].numel();
+  TS_DISPATCH_ALL_TYPES_AND_REDUCED(c.outputs[0].dtype(), "arange", [&] {
+    scalar_t* out = out_data<scalar_t>(c);
+    if constexpr (std::is_integral_v<scalar_t>) {  // start + i * step, wrapping
+      const uint64_t start = static_cast<uint64_t>(c.p.s0->to_long());
+      const uint64_t step = static_cast<uint64_t>(c.p.s2->to_long());
+      parallel_for(0, n, 32768, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) {
+          out[i] = static_cast<scalar_t>(start + static_cast<uint64_t>(i) * step);
+        }
+      });
+    } else {
+      const double start = c.p.s0->to_double(), step = c.p.s2->to_double();
+      parallel_for(0, n, 32768, [&](int64_t b, int64_t e) {
+        for (int64_t i = b; i < e; ++i) {
+          out[i] = double_to<scalar_t>(start + static_cast<double>(i) * step);
+        }
+      });
+    }
+  });
+}
+
+// A linspace bound converted to the output dtype first, as ATen does (Scalar::to<scalar_t>).
+template <typename T>
+double linspace_bound(const Scalar& s) {
+  if (!std::is_integral_v<T> || s.is_floating_point()) {
+    using C = std::conditional_t<is_16bit_float_v<T>, float, T>;
+    return static_cast<double>(static_cast<C>(double_to<T>(s.to_double())));
+  }
+  return static_cast<double>(static_cast<T>(s.to_long()));
+}
+
+// PyTorch's symmetric formula: the first half steps up from start, the second down from end.
+void linspace_kernel(const KernelCall& c) {
+  const int64_t steps = c.p.i0;
+  TS_DISPATCH_ALL_TYPES_AND_REDUCED(c.outputs[0].dtype(), "linspace", [&] {
+    scalar_t* out = out_data<scalar_t>(c);
+    const double start = linspace_bound<scalar_t>(*c.p.s0);
+    const double end = linspace_bound<scalar_t>(*c.p.s1);
+    if (steps == 1) out[0] = double_to<scalar_t>(start);
+    if (steps <= 1) return;
+    const double step = (end - start) / static_cast<double>(steps - 1);
+    const int64_t halfway = steps / 2;
+    parallel_for(0, steps, 32768, [&](int64_t b, int64_t e) {
+      const int64_t mid = std::clamp(halfway, b, e);
+      for (int64_t i = b; i < mid; ++i) {
+        out[i] = double_to<scalar_t>(start + step * static_cast<double>(i));
+      }
+      for (int64_t i = mid; i < e; ++i) {
+        out[i] = double_to<scalar_t>(end - step * static_cast<double>(steps - 1 - i));
+      }
+    });
+  });
+}
+
+void eye_kernel(const KernelCall& c) {
+  const int64_t n = c.outputs[0].size(0), m = c.outputs[0].size(1);
+  TS_DISPATCH_ALL_DTYPES(c.outputs[0].dtype(), "eye", [&] {
+    scalar_t* out = out_data<scalar_t>(c);
+    const scalar_t one = int64_to<scalar_t>(1);
+    const int64_t grain = std::max<int64_t>(1, 65536 / std::max<int64_t>(m, 1));
+    parallel_for(0, n, grain, [&](int64_t b, int64_t e) {
+      std::memset(static_cast<void*>(out + b * m), 0,
+                  static_cast<size_t>((e - b) * m) * sizeof(scalar_t));  // 0 bits are +0 / false
+      for (int64_t i = b; i < std::min(e, m); ++i) out[i * m + i] = one;
+    });
+  });
+}
+
+// ---- rand, randn, randint ----
+
+// Calls f(first, n, w) for consecutive blocks of the output's elements, in parallel, where
+// w[k * kBlock + j] is Philox word k of element first + j (j < n). Which thread computes a block
+// does not matter: an element's words depend only on (seed, offset + its index).
+template <class F>
+void for_each_philox_block(const KernelCall& c, int64_t grain, const F& f) {
+  const uint64_t seed = c.p.seed, offset = c.p.offset;
+  parallel_for(0, c.outputs[0].numel(), grain, [&](int64_t b, int64_t e) {
+    alignas(64) uint32_t w[4 * kBlock];
+    for (int64_t i = b; i < e; i += kBlock) {
+      const int64_t n = std::min(kBlock, e - i);
+      HWY_DYNAMIC_DISPATCH(philox_words)(seed, offset + static_cast<uint64_t>(i), n, kBlock, w);
+      f(i, n, static_cast<const uint32_t*>(w));
+    }
+  });
+}
+
+// Uniform [0, 1) values, exact in their dtype (random.h): k * 2^-digits from the top bits of
+// w[0]. float16 and bfloat16 are assembled from the float's bits (exact, so no rounding).
+template <typename T>
+T uniform(uint32_t w0, uint32_t w1) {
+  if constexpr (std::is_same_v<T, double>) {
+    return uniform_double(w0, w1);
+  } else if constexpr (std::is_same_v<T, float>) {
+    return uniform_float(w0);
+  } else if constexpr (std::is_same_v<T, Half>) {
+    const float f = static_cast<float>(w0 >> 21) * (1.0f / 2048.0f);
+    const uint32_t bits = detail::float_bits(f);  // normal: rebias the exponent 127 -> 15
+    return Half(static_cast<uint16_t>(bits == 0 ? 0 : (bits >> 13) - (112u << 10)), FromBits());
+  } else {
+    const float f = static_cast<float>(w0 >> 24) * (1.0f / 256.0f);
+    return BFloat16(static_cast<uint16_t>(detail::float_bits(f) >> 16), FromBits());
+  }
+}
+
+void rand_kernel(const KernelCall& c) {
+  TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(c.outputs[0].dtype(), "rand", [&] {
+    scalar_t* out = out_data<scalar_t>(c);
+    for_each_philox_block(c, 16384, [&](int64_t first, int64_t n, const uint32_t* w) {
+      scalar_t* o = out + first;
+      for (int64_t j = 0; j < n; ++j) o[j] = uniform<scalar_t>(w[j], w[kBlock + j]);
+    });
+  });
+}
+
+// Box-Muller in double through the shared normal_double (the same libm calls as every set).
+void randn_kernel(const KernelCall& c) {
+  TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(c.outputs[0].dtype(), "randn", [&] {
+    scalar_t* out = out_data<scalar_t>(c);
+    for_each_philox_block(c, 1024, [&](int64_t first, int64_t n, const uint32_t* w) {
+      for (int64_t j = 0; j < n; ++j) {
+        const std::array<uint32_t, 4> words{w[j], w[kBlock + j], w[2 * kBlock + j],
+                                            w[3 * kBlock + j]};
+        out[first + j] = double_to<scalar_t>(normal_double(words));
+      }
+    });
+  });
+}
+
+// Note [randint remainder]
+// For range <= 2^32 the reference takes w[0] % range. A hardware division per element costs
+// more than Philox itself, so we use Lemire's direct remainder (Lemire, Kaser, Kurz, "Faster
+// remainder by direct computation", 2019), exact for every 32-bit numerator and divisor:
+// with M = floor((2^64 - 1) / range) + 1 (mod 2^64), w % range = ((M * w mod 2^64) * range) >> 64.
+// range = 2^32 is w itself; larger ranges use bits64(w[0], w[1]) % range as the reference.
+void randint_kernel(const KernelCall& c) {
+  const uint64_t range = static_cast<uint64_t>(c.p.i1) - static_cast<uint64_t>(c.p.i0);
+  const uint64_t low = static_cast<uint64_t>(c.p.i0);
+  TS_DISPATCH_ALL_DTYPES(c.outputs[0].dtype(), "randint", [&] {
+    scalar_t* out = out_data<scalar_t>(c);
+    auto store = [&](int64_t i, uint64_t r) {
+      out[i] = int64_to<scalar_t>(static_cast<int64_t>(low + r));  // wraps as the reference
+    };
+    if (range < (uint64_t{1} << 32)) {
+      const uint64_t m = UINT64_MAX / range + 1;
+      for_each_philox_block(c, 16384, [&](int64_t first, int64_t n, const uint32_t* w) {
+        for (int64_t j = 0; j < n; ++j) {
+          using u128 = unsigned __int128;
+          const uint64_t frac = m * w[j];
+          store(first + j, static_cast<uint64_t>((static_cast<u128>(frac) * range) >> 64));
+        }
+      });
+    } else if (range == (uint64_t{1} << 32)) {
+      for_each_philox_block(c, 16384, [&](int64_t first, int64_t n, const uint32_t* w) {
+        for (int64_t j = 0; j < n; ++j) store(first + j, w[j]);
+      });
+    } else {
+      for_each_philox_block(c, 16384, [&](int64_t first, int64_t n, const uint32_t* w) {
+        for (int64_t j = 0; j < n; ++j) {
+          store(first + j, ((static_cast<uint64_t>(w[kBlock + j]) << 32) | w[j]) % range);
+        }
+      });
+    }
+  });
+}
+
+}  // namespace
+
+TS_REGISTER_KERNELS(optimized, factories) {
+  const DTypeSet numeric = DTypeSet::all() - DTypeSet{kBool};
+  m.impl(OpId::arange, kCPU, numeric, arange_kernel);
+  m.impl(OpId::linspace, kCPU, numeric, linspace_kernel);
+  m.impl(OpId::eye, kCPU, DTypeSet::all(), eye_kernel);
+  m.impl(OpId::rand, kCPU, DTypeSet::floating(), rand_kernel);
+  m.impl(OpId::randn, kCPU, DTypeSet::floating(), randn_kernel);
+  m.impl(OpId::randint, kCPU, DTypeSet::all(), randint_kernel);
+}
+
+}  // namespace ts::cpu
+#endif  // HWY_ONCE

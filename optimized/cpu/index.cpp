@@ -1,0 +1,351 @@
+// Optimized CPU kernels for indexing and joining: index_select, gather, scatter_add, cat.
+// Params as documented in lib/src/ops/index.cpp; index values arrive checked (Note [Index
+// bounds] there). Elements move as raw bytes of the compute dtype (self's dtype; cat's result
+// type); an out= tensor of another dtype is filled through a temporary and converted once.
+// These kernels are memory-bound gathers and copies, so they use no SIMD target code.
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "optimized/cpu/convert.h"
+#include "optimized/cpu/elementwise.h"
+#include "touchstone/dispatch_macros.h"
+#include "touchstone/ops.h"
+#include "touchstone/parallel.h"
+
+namespace ts::cpu {
+namespace {
+
+// Another geometry over t's memory (no checks, no autograd), so a TensorIterator can walk t in
+// another tensor's shape: stride 0 along the indexed dim, or a sub-box of it.
+Tensor alias(const Tensor& t, IntArrayRef sizes, IntArrayRef strides, int64_t extra_offset = 0) {
+  return Tensor(intrusive_ptr<TensorImpl>::make(t.storage(), t.dtype(), sizes, strides,
+                                                t.storage_offset() + extra_offset));
+}
+
+// t's strides for a walk over a tensor of `ndim` dims (a 0-dim t repeats its single element).
+DimVector strides_for(const Tensor& t, int64_t ndim) {
+  DimVector s(static_cast<size_t>(ndim), 0);
+  if (t.dim() > 0) {
+    for (int64_t d = 0; d < ndim; ++d) s[d] = t.strides()[d];
+  }
+  return s;
+}
+
+// An unsigned type of the given element size: bytes move unchanged through it.
+template <class F>
+void with_element_type(size_t size, const F& f) {
+  switch (size) {
+    case 1:
+      return f(uint8_t{});
+    case 2:
+      return f(uint16_t{});
+    case 4:
+      return f(uint32_t{});
+    default:
+      return f(uint64_t{});
+  }
+}
+
+// dst = src (same shape, any dtypes and layouts), each element converted once.
+void copy_convert(const Tensor& dst, const Tensor& src) {
+  if (dst.numel() == 0) return;
+  if (dst.dtype() == src.dtype() && dst.is_contiguous() && src.is_contiguous()) {
+    if (dst.data_ptr() == src.data_ptr()) return;
+    char* d = static_cast<char*>(dst.data_ptr());
+    const char* s = static_cast<const char*>(src.data_ptr());
+    parallel_for(
+        0, static_cast<int64_t>(dst.nbytes()), int64_t{1} << 18,
+        [&](int64_t b, int64_t e) { std::memcpy(d + b, s + b, static_cast<size_t>(e - b)); });
+    return;
+  }
+  TensorIterator iter =
+      TensorIteratorConfig().add_output(dst).add_input(src).check_mem_overlap(false).build();
+  if (dst.dtype() == src.dtype()) {
+    with_element_type(dst.element_size(), [&](auto u) {
+      using U = decltype(u);
+      scalar_loop<U, U, 1>(iter, [](U v) { return v; });
+    });
+    return;
+  }
+  TS_DISPATCH_ALL_DTYPES(dst.dtype(), "copy_convert", [&] {
+    using To = scalar_t;
+    TS_DISPATCH_ALL_DTYPES(src.dtype(), "copy_convert", [&] {
+      scalar_loop<To, scalar_t, 1>(iter, [](scalar_t v) { return convert_value<To>(v); });
+    });
+  });
+}
+
+// Where a kernel writes: the output itself when it has the compute dtype, else a contiguous
+// temporary that finish() converts into the output.
+struct Target {
+  Tensor out, t;
+  Target(const Tensor& o, ScalarType compute)
+      : out(o), t(o.dtype() == compute ? o : empty(o.sizes(), compute)) {}
+  void finish() const {
+    if (!t.is_same(out)) copy_convert(out, t);
+  }
+};
+
+// Note [Take loop]
+// index_select and gather both become dst[i] = src[i] + index[i] * dim_stride over one
+// TensorIterator of {dst, src, index} in dst's shape, where src walks self with stride 0
+// along the indexed dim. Rows whose index is constant (stride 0) are plain copies (memcpy
+// when contiguous); rows along the indexed dim are gathers.
+template <typename T, typename I>
+void take_loop(const TensorIterator& iter, int64_t dim_stride) {
+  iter.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+    const int64_t sd = strides[0], ss = strides[1], si = strides[2];
+    for (int64_t j = 0; j < n1; ++j) {
+      char* dst = data[0] + j * strides[3];
+      const char* src = data[1] + j * strides[4];
+      const char* idx = data[2] + j * strides[5];
+      auto at = [&](int64_t i) {
+        return static_cast<int64_t>(*reinterpret_cast<const I*>(idx + i * si)) * dim_stride;
+      };
+      if (si == 0) {
+        const char* s = src + at(0);
+        if (sd == sizeof(T) && ss == sizeof(T)) {
+          std::memcpy(dst, s, static_cast<size_t>(n0) * sizeof(T));
+        } else {
+          for (int64_t i = 0; i < n0; ++i) {
+            *reinterpret_cast<T*>(dst + i * sd) = *reinterpret_cast<const T*>(s + i * ss);
+          }
+        }
+      } else if (sd == sizeof(T) && ss == 0) {
+        T* o = reinterpret_cast<T*>(dst);
+        for (int64_t i = 0; i < n0; ++i) o[i] = *reinterpret_cast<const T*>(src + at(i));
+      } else {
+        for (int64_t i = 0; i < n0; ++i) {
+          *reinterpret_cast<T*>(dst + i * sd) = *reinterpret_cast<const T*>(src + i * ss + at(i));
+        }
+      }
+    }
+  });
+}
+
+// Runs the take loop; `src` and `index` already have dst's shape (see Note [Take loop]).
+void take(const Tensor& dst, const Tensor& src, const Tensor& index, int64_t dim_stride_elems) {
+  TensorIterator iter = TensorIteratorConfig()
+                            .add_output(dst)
+                            .add_input(src)
+                            .add_input(index)
+                            .check_mem_overlap(false)
+                            .build();
+  const int64_t dim_stride = dim_stride_elems * static_cast<int64_t>(dst.element_size());
+  with_element_type(dst.element_size(), [&](auto u) {
+    using U = decltype(u);
+    if (index.dtype() == kLong) {
+      take_loop<U, int64_t>(iter, dim_stride);
+    } else {
+      take_loop<U, int32_t>(iter, dim_stride);
+    }
+  });
+}
+
+// out[..., i, ...] = self[..., index[i], ...]
+void index_select_kernel(const KernelCall& c) {
+  const Tensor &self = c.inputs[0], &index = c.inputs[1];
+  const Target target(c.outputs[0], c.p.compute_dtype);
+  const Tensor& out = target.t;
+  if (out.numel() > 0) {
+    const int64_t dim = c.p.dim;
+    DimVector src_strides(self.strides()), index_strides(static_cast<size_t>(out.dim()), 0);
+    if (self.dim() > 0) {
+      src_strides[dim] = 0;
+      if (index.dim() == 1) index_strides[dim] = index.strides()[0];
+    }
+    take(out, alias(self, out.sizes(), src_strides), alias(index, out.sizes(), index_strides),
+         self.dim() > 0 ? self.strides()[dim] : 0);
+  }
+  target.finish();
+}
+
+// out[i][j] = self[index[i][j]][j] for dim 0 (and likewise for other dims)
+void gather_kernel(const KernelCall& c) {
+  const Tensor &self = c.inputs[0], &index = c.inputs[1];
+  const Target target(c.outputs[0], c.p.compute_dtype);
+  const Tensor& out = target.t;
+  if (out.numel() > 0) {
+    const int64_t dim = c.p.dim;
+    DimVector src_strides = strides_for(self, index.dim());
+    if (index.dim() > 0) src_strides[dim] = 0;
+    take(out, alias(self, index.sizes(), src_strides), index,
+         self.dim() > 0 ? self.strides()[dim] : 0);
+  }
+  target.finish();
+}
+
+// Note [Deterministic scatter_add]
+// Two index elements can only hit the same output element when they differ in the scattered
+// dim alone, so the index is walked as lines along that dim: lines run in parallel (they write
+// disjoint outputs), and each line adds its elements in increasing order, which is the
+// reference's row-major order for every output element. Floating sums accumulate in double and
+// round once, as the reference does, so the result is the reference's bit for bit on any number
+// of threads. Integers wrap (the same bits as the reference's int64 sum, wrapped); bool ORs.
+template <typename A, typename S>
+void scatter_lines(const Tensor& acc, const Tensor& index, const Tensor& src, int64_t dim) {
+  const int64_t nd = index.dim();
+  DimVector lines(index.sizes());
+  if (nd > 0) lines[dim] = 1;
+  const int64_t len = nd > 0 ? index.sizes()[dim] : 1;
+  auto dim_step = [&](const Tensor& t) {
+    return t.dim() > 0 ? t.strides()[dim] * static_cast<int64_t>(t.element_size()) : 0;
+  };
+  const int64_t ka = dim_step(acc), ki = dim_step(index), ks = dim_step(src);
+  TensorIterator iter = TensorIteratorConfig()
+                            .add_output(alias(acc, lines, strides_for(acc, nd)))
+                            .add_input(alias(index, lines, strides_for(index, nd)))
+                            .add_input(alias(src, lines, strides_for(src, nd)))
+                            .check_mem_overlap(false)
+                            .build();
+  auto add = [&](char* a, const char* x, const char* s) {
+    A& dst = *reinterpret_cast<A*>(a + *reinterpret_cast<const int64_t*>(x) * ka);
+    const S v = *reinterpret_cast<const S*>(s);
+    if constexpr (std::is_same_v<A, double>) {
+      dst += static_cast<double>(static_cast<std::conditional_t<is_16bit_float_v<S>, float, S>>(v));
+    } else if constexpr (std::is_same_v<A, bool>) {
+      dst = dst || v;
+    } else {
+      dst = static_cast<A>(static_cast<uint64_t>(dst) + static_cast<uint64_t>(v));
+    }
+  };
+  iter.for_each(
+      [&](char** data, const int64_t* st, int64_t n0, int64_t n1) {
+        // Walk whichever of (line, element) is closer in memory innermost; both orders add
+        // each line's elements in increasing order.
+        const bool lines_inner = n0 > 1 && st[1] < ki;
+        for (int64_t j = 0; j < n1; ++j) {
+          char* a = data[0] + j * st[3];
+          const char* x = data[1] + j * st[4];
+          const char* s = data[2] + j * st[5];
+          if (lines_inner) {
+            for (int64_t k = 0; k < len; ++k) {
+              for (int64_t i = 0; i < n0; ++i) {
+                add(a + i * st[0], x + k * ki + i * st[1], s + k * ks + i * st[2]);
+              }
+            }
+          } else {
+            for (int64_t i = 0; i < n0; ++i) {
+              for (int64_t k = 0; k < len; ++k) {
+                add(a + i * st[0], x + k * ki + i * st[1], s + k * ks + i * st[2]);
+              }
+            }
+          }
+        }
+      },
+      std::max<int64_t>(1, 32768 / std::max<int64_t>(len, 1)));
+}
+
+bool same_elements(const Tensor& a, const Tensor& b) {
+  return a.data_ptr() == b.data_ptr() && a.sizes() == b.sizes() && a.strides() == b.strides();
+}
+
+// out = self, then out[index[i][j]][j] += src[i][j] for dim 0 (and likewise for other dims).
+void scatter_add_kernel(const KernelCall& c) {
+  const Tensor &self = c.inputs[0], &index = c.inputs[1], &src = c.inputs[2];
+  const ScalarType ct = c.p.compute_dtype;
+  if (c.outputs[0].numel() == 0) return;
+  const Target target(c.outputs[0], ct);
+  const bool scatter = index.numel() > 0;
+  if (is_floating_type(ct) && ct != kDouble) {  // sums in double, rounded once at the end
+    const Tensor acc = empty(self.sizes(), kDouble);
+    copy_convert(acc, self);
+    if (scatter) {
+      TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(
+          ct, "scatter_add", [&] { scatter_lines<double, scalar_t>(acc, index, src, c.p.dim); });
+    }
+    copy_convert(target.t, acc);
+  } else {
+    if (!same_elements(target.t, self)) copy_convert(target.t, self);
+    if (!scatter) {
+    } else if (ct == kBool) {
+      scatter_lines<bool, bool>(target.t, index, src, c.p.dim);
+    } else if (ct == kDouble) {
+      scatter_lines<double, double>(target.t, index, src, c.p.dim);
+    } else {
+      TS_DISPATCH_INTEGRAL_TYPES(ct, "scatter_add", [&] {
+        scatter_lines<scalar_t, scalar_t>(target.t, index, src, c.p.dim);
+      });
+    }
+  }
+  target.finish();
+}
+
+// Note [Contiguous cat]
+// With the output and every input contiguous in the output's dtype, the output is `outer` rows,
+// each the inputs' slabs side by side. The output's bytes are split evenly among threads and
+// each piece copied as memcpys of the slab pieces it covers, whatever the dim and the sizes.
+void cat_contiguous(const Tensor& out, TensorList inputs, int64_t dim) {
+  const int64_t es = static_cast<int64_t>(out.element_size());
+  int64_t outer = 1, inner = es;
+  for (int64_t d = 0; d < dim; ++d) outer *= out.sizes()[d];
+  for (int64_t d = dim + 1; d < out.dim(); ++d) inner *= out.sizes()[d];
+  const size_t n = inputs.size();
+  std::vector<int64_t> slab(n), start(n + 1, 0);
+  std::vector<const char*> base(n);
+  for (size_t j = 0; j < n; ++j) {
+    slab[j] = inputs[j].sizes()[dim] * inner;
+    start[j + 1] = start[j] + slab[j];
+    base[j] = static_cast<const char*>(inputs[j].data_ptr());
+  }
+  const int64_t row = start[n];
+  char* dst = static_cast<char*>(out.data_ptr());
+  parallel_for(0, outer * row, int64_t{1} << 16, [&](int64_t b, int64_t e) {
+    int64_t o = b / row, r = b % row;
+    // The slab holding byte r: the last j with start[j] <= r (empty slabs share a start).
+    size_t j =
+        static_cast<size_t>(std::upper_bound(start.begin(), start.end(), r) - start.begin()) - 1;
+    while (b < e) {
+      const int64_t within = r - start[j];
+      const int64_t len = std::min(slab[j] - within, e - b);
+      std::memcpy(dst + b, base[j] + o * slab[j] + within, static_cast<size_t>(len));
+      b += len;
+      r += len;
+      while (j < n && r == start[j + 1]) ++j;  // past this slab and any empty ones
+      if (j == n) {
+        j = 0;
+        r = 0;
+        ++o;
+        while (slab[j] == 0) ++j;
+      }
+    }
+  });
+}
+
+// Each input lands in the output at its offset along dim.
+void cat_kernel(const KernelCall& c) {
+  const Target target(c.outputs[0], c.p.compute_dtype);
+  const Tensor& out = target.t;
+  const int64_t dim = c.p.dim;
+  if (out.numel() == 0) return target.finish();
+  bool contiguous = out.is_contiguous();
+  for (const Tensor& in : c.inputs) contiguous &= in.is_contiguous() && in.dtype() == out.dtype();
+  if (contiguous) {
+    cat_contiguous(out, c.inputs, dim);
+  } else {
+    int64_t offset = 0;
+    for (const Tensor& in : c.inputs) {
+      const int64_t len = in.sizes()[dim];
+      if (in.numel() > 0) {
+        DimVector sizes(out.sizes());
+        sizes[dim] = len;
+        copy_convert(alias(out, sizes, out.strides(), offset * out.strides()[dim]), in);
+      }
+      offset += len;
+    }
+  }
+  target.finish();
+}
+
+}  // namespace
+
+TS_REGISTER_KERNELS(optimized, index) {
+  const DTypeSet all = DTypeSet::all();
+  m.impl(OpId::index_select, kCPU, all, index_select_kernel);
+  m.impl(OpId::gather, kCPU, all, gather_kernel);
+  m.impl(OpId::scatter_add, kCPU, all, scatter_add_kernel);
+  m.impl(OpId::cat, kCPU, all, cat_kernel);
+}
+
+}  // namespace ts::cpu

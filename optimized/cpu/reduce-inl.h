@@ -1,0 +1,539 @@
+// Per-target parts of the optimized reductions (Highway): loading floating blocks (float16 and
+// bfloat16 converted to float32 exactly), and the vector reducers of floating dtypes that
+// run_reduction (reduce.h) drives. A kernel file includes this after hwy/foreach_target.h.
+// See Note [Optimized reductions] in reduce.cpp.
+#if defined(TS_OPTIMIZED_CPU_REDUCE_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef TS_OPTIMIZED_CPU_REDUCE_INL_H_
+#undef TS_OPTIMIZED_CPU_REDUCE_INL_H_
+#else
+#define TS_OPTIMIZED_CPU_REDUCE_INL_H_
+#endif
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "hwy/contrib/math/math-inl.h"
+#include "hwy/highway.h"
+#include "optimized/cpu/reduce.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace ts::cpu::HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+inline constexpr int kMaxLanes = HWY_MAX_BYTES / sizeof(float);
+
+// ---- loading ----
+
+// float16 bits (in 32-bit lanes) to float, exactly: the exponent rebiased (twice for inf and
+// NaN), subnormals through one exact float subtraction. Highway 1.0.3's emulated f16 PromoteTo
+// (SSE4, scalar) turns inf and NaN into 65536, so we do not use it.
+template <class DF>
+HWY_INLINE hn::Vec<DF> f16_to_float(DF df, hn::Vec<hn::RebindToUnsigned<DF>> h) {
+  const hn::RebindToUnsigned<DF> du;
+  const auto exp_mask = hn::Set(du, 0x7c00u << 13);
+  auto o = hn::ShiftLeft<13>(hn::And(h, hn::Set(du, 0x7fffu)));
+  const auto exp = hn::And(o, exp_mask);
+  o = hn::Add(o, hn::Set(du, (127u - 15u) << 23));
+  o = hn::IfThenElse(hn::Eq(exp, exp_mask), hn::Add(o, hn::Set(du, (128u - 16u) << 23)), o);
+  const auto sub = hn::Sub(hn::BitCast(df, hn::Add(o, hn::Set(du, 1u << 23))),
+                           hn::BitCast(df, hn::Set(du, 113u << 23)));
+  o = hn::IfThenElse(hn::Eq(exp, hn::Zero(du)), hn::BitCast(du, sub), o);
+  return hn::BitCast(df, hn::Or(o, hn::ShiftLeft<16>(hn::And(h, hn::Set(du, 0x8000u)))));
+}
+
+// n 16-bit floats (bits b) of dtype t to float.
+template <class D>
+HWY_INLINE void convert_16bit(D df, const uint16_t* b, int64_t i, ScalarType t, float* out) {
+  const hn::RebindToUnsigned<D> du;
+  const auto h = hn::PromoteTo(du, hn::LoadU(hn::Rebind<uint16_t, decltype(du)>(), b + i));
+  hn::StoreU(t == kHalf ? f16_to_float(df, h) : hn::BitCast(df, hn::ShiftLeft<16>(h)), df, out + i);
+}
+
+// n elements of floating dtype t, `stride` bytes apart, as a contiguous array of V (double for
+// float64, float for the rest): the data itself when it already is one, else converted into buf
+// (n <= kBlock).
+template <class V>
+HWY_INLINE const V* load_block(const char* p, int64_t stride, int64_t n, ScalarType t,
+                               V* HWY_RESTRICT buf) {
+  if (t == kDouble || t == kFloat) {
+    if (stride == static_cast<int64_t>(sizeof(V))) return reinterpret_cast<const V*>(p);
+    for (int64_t i = 0; i < n; ++i) std::memcpy(buf + i, p + i * stride, sizeof(V));
+    return buf;
+  }
+  if constexpr (std::is_same_v<V, float>) {
+    alignas(64) uint16_t gathered[kBlock];
+    const uint16_t* b = reinterpret_cast<const uint16_t*>(p);
+    if (stride != 2) {
+      for (int64_t i = 0; i < n; ++i) std::memcpy(gathered + i, p + i * stride, 2);
+      b = gathered;
+    }
+    const hn::ScalableTag<float> df;
+    const hn::CappedTag<float, 1> d1;
+    const int64_t L = static_cast<int64_t>(hn::Lanes(df));
+    int64_t i = 0;
+    for (; i + L <= n; i += L) convert_16bit(df, b, i, t, buf);
+    for (; i < n; ++i) convert_16bit(d1, b, i, t, buf);
+  }
+  return buf;
+}
+
+// One element of floating dtype t as V; storing a V (that came from dtype t) back.
+template <class V>
+HWY_INLINE V load_one(const char* p, ScalarType t) {
+  V v;
+  return *load_block<V>(p, 0, 1, t, &v);
+}
+template <class V>
+HWY_INLINE void store_one(char* p, ScalarType t, V v) {
+  switch (t) {
+    case kDouble:
+    case kFloat:
+      std::memcpy(p, &v, sizeof(V));
+      break;
+    case kHalf:
+      *reinterpret_cast<Half*>(p) = Half(static_cast<float>(v));
+      break;
+    default:
+      *reinterpret_cast<BFloat16*>(p) = BFloat16(static_cast<float>(v));
+  }
+}
+
+// Lanes(dd) values of V at p, as doubles.
+template <class DD, class V>
+HWY_INLINE hn::Vec<DD> load_double(DD dd, const V* p) {
+  if constexpr (std::is_same_v<V, double>) {
+    return hn::LoadU(dd, p);
+  } else {
+    return hn::PromoteTo(dd, hn::LoadU(hn::Rebind<V, DD>(), p));
+  }
+}
+
+// ---- double-accumulating reductions (sum, prod, mean, norm, var, logsumexp, amax, amin) ----
+
+struct AddOp {
+  static constexpr double kIdentity = 0;
+  static double scalar(double a, double b) { return a + b; }
+  template <class V>
+  static HWY_INLINE V vec(V a, V b) {
+    return hn::Add(a, b);
+  }
+};
+struct MulOp {
+  static constexpr double kIdentity = 1;
+  static double scalar(double a, double b) { return a * b; }
+  template <class V>
+  static HWY_INLINE V vec(V a, V b) {
+    return hn::Mul(a, b);
+  }
+};
+// max/min that propagate NaN (a + b is NaN when either is).
+template <bool kMax>
+struct ExtremeOp {
+  static constexpr double kIdentity =
+      kMax ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+  static double scalar(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return a + b;
+    return (kMax ? b > a : b < a) ? b : a;
+  }
+  template <class V>
+  static HWY_INLINE V vec(V a, V b) {
+    const auto nan = hn::Or(hn::IsNaN(a), hn::IsNaN(b));
+    return hn::IfThenElse(nan, hn::Add(a, b), kMax ? hn::Max(a, b) : hn::Min(a, b));
+  }
+};
+
+// Element transforms before accumulating, on doubles (post) or, for exp, on V values in blocks
+// (pre). `s` is the output's shift (var: the mean; logsumexp: the max).
+struct IdentityX {
+  static constexpr bool kPre = false, kShift = false;
+  template <class D, class V>
+  static HWY_INLINE V post(D, V x, V) {
+    return x;
+  }
+  static double post1(double x, double) { return x; }
+};
+struct AbsX : IdentityX {
+  template <class D, class V>
+  static HWY_INLINE V post(D, V x, V) {
+    return hn::Abs(x);
+  }
+  static double post1(double x, double) { return std::fabs(x); }
+};
+struct SquareX : IdentityX {
+  template <class D, class V>
+  static HWY_INLINE V post(D, V x, V) {
+    return hn::Mul(x, x);
+  }
+  static double post1(double x, double) { return x * x; }
+};
+struct DevSquareX : IdentityX {
+  static constexpr bool kShift = true;
+  template <class D, class V>
+  static HWY_INLINE V post(D, V x, V s) {
+    const V d = hn::Sub(x, s);
+    return hn::Mul(d, d);
+  }
+  static double post1(double x, double s) { return (x - s) * (x - s); }
+};
+// exp(x - s) in V. Differences below the floor (and NaN, met only by outputs whose result is
+// decided without this pass) are taken as the floor, where Highway's Exp gives 0.
+struct ExpX : IdentityX {
+  static constexpr bool kPre = true, kShift = true;
+  template <class D, class V>
+  static HWY_INLINE V pre(D d, V x, V s) {
+    using T = hn::TFromD<D>;
+    const V floor = hn::Set(d, static_cast<T>(sizeof(T) == 4 ? -200.0 : -2000.0));
+    const V diff = hn::Sub(x, s);
+    return hn::Exp(d, hn::IfThenElse(hn::Ge(diff, floor), diff, floor));
+  }
+  // out[i] = pre(x[i], s[i], or s[0] unless per_column) for n elements; out may be x.
+  template <class V>
+  static HWY_INLINE void pre_block(const V* x, const V* s, bool per_column, int64_t n, V* out) {
+    const hn::ScalableTag<V> d;
+    const hn::CappedTag<V, 1> d1;
+    const int64_t L = static_cast<int64_t>(hn::Lanes(d));
+    int64_t i = 0;
+    for (; i + L <= n; i += L) {
+      const auto sv = per_column ? hn::LoadU(d, s + i) : hn::Set(d, s[0]);
+      hn::StoreU(pre(d, hn::LoadU(d, x + i), sv), d, out + i);
+    }
+    for (; i < n; ++i) {
+      hn::StoreU(pre(d1, hn::LoadU(d1, x + i), hn::LoadU(d1, s + (per_column ? i : 0))), d1,
+                 out + i);
+    }
+  }
+};
+
+// Four independent vector accumulators and a scalar one (for tails).
+template <class Op>
+struct DoubleState {
+  using DD = hn::ScalableTag<double>;
+  hn::Vec<DD> a0, a1, a2, a3;
+  double tail = Op::kIdentity;
+  DoubleState() {
+    const DD dd;
+    a0 = a1 = a2 = a3 = hn::Set(dd, Op::kIdentity);
+  }
+  // Lanes pairwise, then the tail.
+  double fold() const {
+    const DD dd;
+    alignas(64) double lanes[HWY_MAX_BYTES / sizeof(double)];
+    hn::Store(Op::vec(Op::vec(a0, a1), Op::vec(a2, a3)), dd, lanes);
+    for (size_t n = hn::Lanes(dd); n > 1; n /= 2) {
+      for (size_t i = 0; i < n / 2; ++i) lanes[i] = Op::scalar(lanes[i], lanes[i + n / 2]);
+    }
+    return Op::scalar(lanes[0], tail);
+  }
+};
+
+// Accumulates n contiguous values (transformed by Xf::post with shift sh) into s.
+template <class Op, class Xf, class V>
+HWY_INLINE void accumulate_contiguous(DoubleState<Op>& s, const V* HWY_RESTRICT x, int64_t n,
+                                      double sh) {
+  const hn::ScalableTag<double> dd;
+  const auto shv = hn::Set(dd, sh);
+  const int64_t L = static_cast<int64_t>(hn::Lanes(dd));
+  int64_t i = 0;
+  for (; i + 4 * L <= n; i += 4 * L) {
+    s.a0 = Op::vec(s.a0, Xf::post(dd, load_double(dd, x + i), shv));
+    s.a1 = Op::vec(s.a1, Xf::post(dd, load_double(dd, x + i + L), shv));
+    s.a2 = Op::vec(s.a2, Xf::post(dd, load_double(dd, x + i + 2 * L), shv));
+    s.a3 = Op::vec(s.a3, Xf::post(dd, load_double(dd, x + i + 3 * L), shv));
+  }
+  for (; i + L <= n; i += L) s.a0 = Op::vec(s.a0, Xf::post(dd, load_double(dd, x + i), shv));
+  for (; i < n; ++i) s.tail = Op::scalar(s.tail, Xf::post1(static_cast<double>(x[i]), sh));
+}
+
+// acc[c] = op(acc[c], xf(row 0) op xf(row 1) ...) for R = 1 or 4 rows (4: combined pairwise
+// first, which keeps the dependency chain on acc short), c < w, per-column shifts sh. Vector
+// lanes and the scalar tail do the same arithmetic, so a column's result does not depend on
+// where it sits in the block.
+template <class Op, class Xf, int R, class V>
+HWY_INLINE void accumulate_rows(double* HWY_RESTRICT acc, const V* const* rows, int64_t w,
+                                const double* sh) {
+  static_assert(R == 1 || R == 4, "accumulate_rows takes 1 or 4 rows");
+  const hn::ScalableTag<double> dd;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(dd));
+  int64_t c = 0;
+  for (; c + L <= w; c += L) {
+    const auto s = Xf::kShift ? hn::LoadU(dd, sh + c) : hn::Zero(dd);
+    auto x = Xf::post(dd, load_double(dd, rows[0] + c), s);
+    if constexpr (R == 4) {
+      x = Op::vec(Op::vec(x, Xf::post(dd, load_double(dd, rows[1] + c), s)),
+                  Op::vec(Xf::post(dd, load_double(dd, rows[2] + c), s),
+                          Xf::post(dd, load_double(dd, rows[3] + c), s)));
+    }
+    hn::StoreU(Op::vec(hn::LoadU(dd, acc + c), x), dd, acc + c);
+  }
+  for (; c < w; ++c) {
+    const double s = Xf::kShift ? sh[c] : 0.0;
+    auto at = [&](int r) { return Xf::post1(static_cast<double>(rows[r][c]), s); };
+    double x = at(0);
+    if constexpr (R == 4) x = Op::scalar(Op::scalar(x, at(1)), Op::scalar(at(2), at(3)));
+    acc[c] = Op::scalar(acc[c], x);
+  }
+}
+
+// V is double for float64 inputs, float for float32, float16 and bfloat16 (p.dtype).
+template <class V, class Op, class Xf>
+struct DoubleReducer {
+  using Acc = double;
+  const ReducePlan& p;
+  Finisher fin;
+  const double* shift = nullptr;  // per output, for Xf::kShift
+
+  double inner(const char* base, int64_t o, int64_t k0, int64_t k1) const {
+    DoubleState<Op> s;
+    const double sh = Xf::kShift ? shift[o] : 0.0;
+    const V shv = static_cast<V>(sh);
+    const int64_t st = p.span_stride;
+    for_each_span(p, base, k0, k1, [&](const char* ptr, int64_t n, int64_t) {
+      alignas(64) V buf[kBlock];
+      for (int64_t b = 0; b < n; b += kBlock) {
+        const int64_t m = std::min(kBlock, n - b);
+        const V* x = load_block<V>(ptr + b * st, st, m, p.dtype, buf);
+        if constexpr (Xf::kPre) {
+          Xf::pre_block(x, &shv, false, m, buf);
+          x = buf;
+        }
+        accumulate_contiguous<Op, Xf>(s, x, m, sh);
+      }
+    });
+    return s.fold();
+  }
+
+  void outer(const char* base, int64_t o0, int64_t w, int64_t k0, int64_t k1, double* acc) const {
+    std::fill(acc, acc + w, Op::kIdentity);
+    const double* sh = Xf::kShift ? shift + o0 : nullptr;
+    alignas(64) V shv[kCols];
+    if constexpr (Xf::kPre) {
+      for (int64_t c = 0; c < w; ++c) shv[c] = static_cast<V>(sh[c]);
+    }
+    Walker rw(p.rows, k0);
+    int64_t k = k0;
+    const bool direct = (p.dtype == kFloat || p.dtype == kDouble) &&
+                        p.col_stride == static_cast<int64_t>(sizeof(V));
+    if (!Xf::kPre && direct) {  // four rows per pass over the accumulators
+      for (; k + 4 <= k1; k += 4) {
+        const V* r[4];
+        for (int i = 0; i < 4; ++i, rw.next()) r[i] = reinterpret_cast<const V*>(base + rw.off[0]);
+        accumulate_rows<Op, Xf, 4>(acc, r, w, sh);
+      }
+    }
+    alignas(64) V buf[kCols];
+    for (; k < k1; ++k, rw.next()) {
+      const V* x = load_block<V>(base + rw.off[0], p.col_stride, w, p.dtype, buf);
+      if constexpr (Xf::kPre) {
+        Xf::pre_block(x, shv, true, w, buf);
+        x = buf;
+      }
+      accumulate_rows<Op, Xf, 1>(acc, &x, w, sh);
+    }
+  }
+
+  double combine(double a, double b) const { return Op::scalar(a, b); }
+  void finish(int64_t o, double acc, char* const* out) const { fin(o, acc, out); }
+};
+
+template <class V, class Op, class Xf>
+void run_double(const ReducePlan& p, const Finisher& fin, const double* shift = nullptr) {
+  run_reduction(p, DoubleReducer<V, Op, Xf>{p, fin, shift});
+}
+
+// amax, amin, norm inf (kAbs: of |x|) and logsumexp's max, in V lanes (exact; twice the lanes
+// of double). Inner mode tracks NaN in a separate vector (any NaN makes the result NaN), so
+// hn::Max/Min's NaN behaviour does not matter; outer mode uses the NaN-propagating ExtremeOp.
+template <class V, bool kMax, bool kAbs>
+struct ExtremeReducer {
+  using Acc = double;
+  using Op = ExtremeOp<kMax>;
+  const ReducePlan& p;
+  Finisher fin;
+
+  template <class D>
+  static HWY_INLINE hn::Vec<D> xf(hn::Vec<D> x) {
+    return kAbs ? hn::Abs(x) : x;
+  }
+  template <class D>
+  static HWY_INLINE hn::Vec<D> pick(hn::Vec<D> a, hn::Vec<D> b) {
+    return kMax ? hn::Max(a, b) : hn::Min(a, b);
+  }
+  static double xf1(V x) { return kAbs ? std::fabs(static_cast<double>(x)) : x; }
+
+  double inner(const char* base, int64_t, int64_t k0, int64_t k1) const {
+    using D = hn::ScalableTag<V>;
+    const D d;
+    const int64_t L = static_cast<int64_t>(hn::Lanes(d));
+    auto a0 = hn::Set(d, static_cast<V>(Op::kIdentity)), a1 = a0, a2 = a0, a3 = a0;
+    auto nan = hn::Zero(d);  // all ones in lanes that saw a NaN
+    double tail = Op::kIdentity;
+    const int64_t st = p.span_stride;
+    for_each_span(p, base, k0, k1, [&](const char* ptr, int64_t n, int64_t) {
+      alignas(64) V buf[kBlock];
+      for (int64_t b = 0; b < n; b += kBlock) {
+        const int64_t m = std::min(kBlock, n - b);
+        const V* x = load_block<V>(ptr + b * st, st, m, p.dtype, buf);
+        int64_t i = 0;
+        for (; i + 4 * L <= m; i += 4 * L) {
+          const auto v0 = xf<D>(hn::LoadU(d, x + i)), v1 = xf<D>(hn::LoadU(d, x + i + L));
+          const auto v2 = xf<D>(hn::LoadU(d, x + i + 2 * L));
+          const auto v3 = xf<D>(hn::LoadU(d, x + i + 3 * L));
+          a0 = pick<D>(a0, v0);
+          a1 = pick<D>(a1, v1);
+          a2 = pick<D>(a2, v2);
+          a3 = pick<D>(a3, v3);
+          const auto n01 =
+              hn::Or(hn::VecFromMask(d, hn::IsNaN(v0)), hn::VecFromMask(d, hn::IsNaN(v1)));
+          const auto n23 =
+              hn::Or(hn::VecFromMask(d, hn::IsNaN(v2)), hn::VecFromMask(d, hn::IsNaN(v3)));
+          nan = hn::Or(nan, hn::Or(n01, n23));
+        }
+        for (; i < m; ++i) tail = Op::scalar(tail, xf1(x[i]));
+      }
+    });
+    if (!hn::AllFalse(d, hn::MaskFromVec(nan))) return std::numeric_limits<double>::quiet_NaN();
+    alignas(64) V lanes[kMaxLanes];
+    hn::Store(pick<D>(pick<D>(a0, a1), pick<D>(a2, a3)), d, lanes);
+    for (int64_t l = 0; l < L; ++l) tail = Op::scalar(tail, lanes[l]);
+    return tail;
+  }
+
+  void outer(const char* base, int64_t, int64_t w, int64_t k0, int64_t k1, double* acc) const {
+    using D = hn::ScalableTag<V>;
+    const D d;
+    const int64_t L = static_cast<int64_t>(hn::Lanes(d));
+    alignas(64) V best[kCols], buf[kCols];
+    std::fill(best, best + w, static_cast<V>(Op::kIdentity));
+    Walker rw(p.rows, k0);
+    for (int64_t k = k0; k < k1; ++k, rw.next()) {
+      const V* x = load_block<V>(base + rw.off[0], p.col_stride, w, p.dtype, buf);
+      int64_t c = 0;
+      for (; c + L <= w; c += L) {
+        hn::StoreU(Op::vec(hn::LoadU(d, best + c), xf<D>(hn::LoadU(d, x + c))), d, best + c);
+      }
+      for (; c < w; ++c) best[c] = static_cast<V>(Op::scalar(best[c], xf1(x[c])));
+    }
+    std::copy(best, best + w, acc);
+  }
+
+  double combine(double a, double b) const { return Op::scalar(a, b); }
+  void finish(int64_t o, double acc, char* const* out) const { fin(o, acc, out); }
+};
+
+template <class V, bool kMax, bool kAbs>
+void run_extreme(const ReducePlan& p, const Finisher& fin) {
+  run_reduction(p, ExtremeReducer<V, kMax, kAbs>{p, fin});
+}
+
+// ---- value and index (argmax, argmin, max/min with a dim) on floating dtypes ----
+
+// Note [Extremes with indices]
+// The reduced dims are walked in PyTorch's index order (plan in_order), so each vector lane and
+// each chunk sees increasing indices: a lane takes a new value only when strictly better, or NaN
+// over a non-NaN (the first NaN wins). Lanes, tails and chunks then combine by a total order:
+// NaN above everything (below, for min), ties to the smaller index. Lanes start from the chunk's
+// first element and count indices relative to the chunk in V (exact below 2^24).
+template <class V, bool kMax>
+struct ArgReducer {
+  struct Acc {
+    V value;
+    int64_t index;
+  };
+  const ReducePlan& p;
+
+  static bool beats(const Acc& a, const Acc& b) {
+    const bool an = std::isnan(a.value), bn = std::isnan(b.value);
+    if (an || bn) return an && (!bn || a.index < b.index);
+    if (a.value == b.value) return a.index < b.index;
+    return kMax ? a.value > b.value : a.value < b.value;
+  }
+  template <class D>
+  static HWY_INLINE auto better(D, hn::Vec<D> x, hn::Vec<D> best) {
+    return hn::Or(kMax ? hn::Gt(x, best) : hn::Lt(x, best),
+                  hn::AndNot(hn::IsNaN(best), hn::IsNaN(x)));
+  }
+
+  Acc inner(const char* base, int64_t, int64_t k0, int64_t k1) const {
+    const hn::ScalableTag<V> d;
+    const int64_t L = static_cast<int64_t>(hn::Lanes(d));
+    const Walker w0(p.rows, k0 / p.span_size);
+    const V first = load_one<V>(base + w0.off[0] + k0 % p.span_size * p.span_stride, p.dtype);
+    auto best = hn::Set(d, first);
+    auto idx = hn::Zero(d);
+    Acc tail{first, k0};
+    for_each_span(p, base, k0, k1, [&](const char* ptr, int64_t n, int64_t k) {
+      alignas(64) V buf[kBlock];
+      const auto step = hn::Set(d, static_cast<V>(L));
+      for (int64_t b = 0; b < n; b += kBlock) {
+        const int64_t m = std::min(kBlock, n - b);
+        const V* x = load_block<V>(ptr + b * p.span_stride, p.span_stride, m, p.dtype, buf);
+        auto kv = hn::Iota(d, static_cast<V>(k + b - k0));
+        int64_t i = 0;
+        for (; i + L <= m; i += L, kv = hn::Add(kv, step)) {
+          const auto v = hn::LoadU(d, x + i);
+          const auto mask = better(d, v, best);
+          best = hn::IfThenElse(mask, v, best);
+          idx = hn::IfThenElse(mask, kv, idx);
+        }
+        for (; i < m; ++i) {
+          const Acc a{x[i], k + b + i};
+          if (beats(a, tail)) tail = a;
+        }
+      }
+    });
+    alignas(64) V bl[kMaxLanes], il[kMaxLanes];
+    hn::Store(best, d, bl);
+    hn::Store(idx, d, il);
+    for (int64_t l = 0; l < L; ++l) {
+      const Acc a{bl[l], k0 + static_cast<int64_t>(il[l])};
+      if (beats(a, tail)) tail = a;
+    }
+    return tail;
+  }
+
+  void outer(const char* base, int64_t, int64_t w, int64_t k0, int64_t k1, Acc* acc) const {
+    const hn::ScalableTag<V> d;
+    const int64_t L = static_cast<int64_t>(hn::Lanes(d));
+    alignas(64) V best[kCols], idx[kCols], buf[kCols];
+    Walker rw(p.rows, k0);
+    const V* x = load_block<V>(base + rw.off[0], p.col_stride, w, p.dtype, buf);
+    std::copy(x, x + w, best);
+    std::fill(idx, idx + w, V(0));
+    for (int64_t k = k0 + 1; k < k1; ++k) {
+      rw.next();
+      x = load_block<V>(base + rw.off[0], p.col_stride, w, p.dtype, buf);
+      const auto kv = hn::Set(d, static_cast<V>(k - k0));
+      int64_t c = 0;
+      for (; c + L <= w; c += L) {
+        const auto v = hn::LoadU(d, x + c), b = hn::LoadU(d, best + c);
+        const auto mask = better(d, v, b);
+        hn::StoreU(hn::IfThenElse(mask, v, b), d, best + c);
+        hn::StoreU(hn::IfThenElse(mask, kv, hn::LoadU(d, idx + c)), d, idx + c);
+      }
+      for (; c < w; ++c) {
+        if (beats(Acc{x[c], k - k0}, Acc{best[c], static_cast<int64_t>(idx[c])})) {
+          best[c] = x[c];
+          idx[c] = static_cast<V>(k - k0);
+        }
+      }
+    }
+    for (int64_t c = 0; c < w; ++c) acc[c] = Acc{best[c], k0 + static_cast<int64_t>(idx[c])};
+  }
+
+  Acc combine(const Acc& a, const Acc& b) const { return beats(b, a) ? b : a; }
+  void finish(int64_t, const Acc& acc, char* const* out) const {
+    if (p.noutputs == 2) {
+      store_one<V>(out[0], p.dtype, acc.value);
+      std::memcpy(out[1], &acc.index, 8);
+    } else {
+      std::memcpy(out[0], &acc.index, 8);
+    }
+  }
+};
+
+}  // namespace ts::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#endif  // include guard toggle

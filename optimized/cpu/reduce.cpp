@@ -1,0 +1,424 @@
+// Optimized CPU kernels for sum, mean, prod, norm, var, std and logsumexp, the reduction plan,
+// and the floating / integer entry points reduce_minmax.cpp shares.
+//
+// Note [Optimized reductions]
+// Geometry: make_reduce_plan (Note [Reduction plans] in reduce.h) turns any input layout into
+// M outputs x N reduced elements walked along the input's smallest stride: inner mode reduces
+// spans of the innermost reduced dim with 4 independent vector accumulators; outer mode
+// accumulates whole blocks of up to 256 output columns at once, streaming input rows (sum over
+// dim 0 of a row-major matrix reads rows, never strides down columns). We walk the geometry
+// ourselves rather than through TensorIterator::reduce_op: the chunking below must be a pure
+// function of the shape, and inner/outer kernels want the whole reduced extent per output.
+// Thread invariance: every partial covers a fixed range of the reduced index (16384 elements
+// in inner mode, >= 4096 rows in outer mode) and partials combine as a balanced binary tree in
+// index order, so results are bitwise identical for any thread count (parallel_for_fixed and
+// parallel_for over independent outputs only decide who computes what).
+// Precision: floating sums, products, norms, var and logsumexp accumulate in double whatever the
+// dtype (float16/bfloat16/float32 are widened exactly; float64 stays float64), with cascade
+// summation: lanes accumulate at most 16384/(4 x lanes) terms (outer mode: a few thousand rows)
+// sequentially, then lanes, chunks and partials add pairwise. Double accumulation costs nothing
+// measurable here (the loops are memory-bound: one convert and one add per element, well under
+// the bandwidth of a core), it needs no pairwise tree per output column in outer mode, and the
+// result rounds once to the compute dtype, within an ulp of the reference's. var/std take two
+// passes (the mean, then squared deviations); logsumexp takes the NaN-propagating max, then
+// exp(x - max) in the compute dtype (Highway's Exp, <= 1 ulp in float32), summed in double.
+// Integers sum and multiply in uint64 (wrapping, as the reference), then wrap to the result.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "optimized/cpu/reduce.cpp"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+// Must come after foreach_target.h.
+#include "hwy/highway.h"
+#include "optimized/cpu/reduce-inl.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace ts::cpu::HWY_NAMESPACE {
+namespace {
+
+template <class V>
+void run_floating(const ReducePlan& p, const FloatJob& job) {
+  Finisher fin{job.kind, job.ct, job.ot};
+  fin.n = static_cast<double>(p.num_reduced);
+  fin.correction = job.correction;
+  switch (job.kind) {
+    case FloatKind::Sum:
+    case FloatKind::Mean:
+      return run_double<V, AddOp, IdentityX>(p, fin);
+    case FloatKind::Prod:
+      return run_double<V, MulOp, IdentityX>(p, fin);
+    case FloatKind::Norm1:
+      return run_double<V, AddOp, AbsX>(p, fin);
+    case FloatKind::Norm2:
+      return run_double<V, AddOp, SquareX>(p, fin);
+    case FloatKind::NormInf:
+      return run_extreme<V, true, true>(p, fin);
+    case FloatKind::Amax:
+      return run_extreme<V, true, false>(p, fin);
+    case FloatKind::Amin:
+      return run_extreme<V, false, false>(p, fin);
+    case FloatKind::Var:
+    case FloatKind::Std: {
+      std::vector<double> mean(static_cast<size_t>(p.num_outputs));
+      Finisher first = fin;
+      first.pass1 = true;
+      first.buffer = mean.data();
+      run_double<V, AddOp, IdentityX>(p, first);
+      return run_double<V, AddOp, DevSquareX>(p, fin, mean.data());
+    }
+    case FloatKind::LogSumExp: {
+      std::vector<double> max(static_cast<size_t>(p.num_outputs)), shift(max.size());
+      Finisher first = fin;
+      first.pass1 = true;
+      first.buffer = max.data();
+      run_extreme<V, true, false>(p, first);
+      for (size_t o = 0; o < max.size(); ++o) shift[o] = std::isfinite(max[o]) ? max[o] : 0.0;
+      fin.max = max.data();
+      return run_double<V, AddOp, ExpX>(p, fin, shift.data());
+    }
+  }
+}
+
+}  // namespace
+
+void floating_reduction_impl(const ReducePlan& p, const FloatJob& job) {
+  if (p.dtype == kDouble) return run_floating<double>(p, job);
+  run_floating<float>(p, job);
+}
+
+}  // namespace ts::cpu::HWY_NAMESPACE
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "touchstone/dispatch_macros.h"
+
+namespace ts::cpu {
+
+HWY_EXPORT(floating_reduction_impl);
+
+void floating_reduction(const ReducePlan& p, const FloatJob& job) {
+  HWY_DYNAMIC_DISPATCH(floating_reduction_impl)(p, job);
+}
+
+void Finisher::operator()(int64_t o, double acc, char* const* out) const {
+  if (pass1) {
+    buffer[o] = kind == FloatKind::LogSumExp ? acc : acc / n;
+    return;
+  }
+  double v = acc;
+  switch (kind) {
+    case FloatKind::Mean:
+      v = acc / n;
+      break;
+    case FloatKind::Norm2:
+      v = std::sqrt(acc);
+      break;
+    case FloatKind::NormInf:
+      v = acc < 0 ? 0.0 : acc;
+      break;  // empty: 0; NaN stays
+    case FloatKind::Var:
+    case FloatKind::Std:
+      v = acc / std::max(0.0, n - correction);
+      if (kind == FloatKind::Std) v = std::sqrt(v);
+      break;
+    case FloatKind::LogSumExp: {
+      const double m = max[o];
+      v = std::isfinite(m) ? std::log(acc) + m : m;  // NaN, or all terms 0 / one infinite
+      break;
+    }
+    default:
+      break;
+  }
+  store_floating(out[0], ot, round_to_dtype(ct, v));
+}
+
+namespace {
+
+// ---- integer and bool reductions (and all/any on every dtype): scalar loops ----
+
+// x != 0 as PyTorch's bool conversion (NaN is true, -0.0 false).
+template <class T>
+bool nonzero(T x) {
+  if constexpr (is_reduced_v<T>) {
+    return (x.x & 0x7fff) != 0;
+  } else {
+    return x != T(0);
+  }
+}
+
+// Sums and products wrap in uint64 (the output then wraps to its dtype, as the sum or product of
+// the inputs wrapped to it would); amax/amin compare in the input type; all/any and x != 0.
+template <class T, IntKind kKind>
+struct IntOp {
+  static constexpr bool kWide = kKind == IntKind::Sum || kKind == IntKind::Prod;
+  static constexpr bool kLogical = kKind == IntKind::All || kKind == IntKind::Any;
+  using Acc = std::conditional_t<kWide, uint64_t, std::conditional_t<kLogical, uint8_t, T>>;
+  static Acc identity() {
+    if constexpr (kKind == IntKind::Sum || kKind == IntKind::Any) return Acc(0);
+    if constexpr (kKind == IntKind::Prod || kKind == IntKind::All) return Acc(1);
+    if constexpr (kKind == IntKind::Amax) return std::numeric_limits<T>::lowest();
+    if constexpr (kKind == IntKind::Amin) return std::numeric_limits<T>::max();
+  }
+  static Acc step(Acc a, T x) {
+    if constexpr (kWide) {
+      return merge(a, static_cast<uint64_t>(static_cast<int64_t>(x)));
+    } else if constexpr (kLogical) {
+      return merge(a, static_cast<uint8_t>(nonzero(x)));
+    } else {
+      return merge(a, x);
+    }
+  }
+  static Acc merge(Acc a, Acc b) {
+    if constexpr (kKind == IntKind::Sum) return a + b;
+    if constexpr (kKind == IntKind::Prod) return a * b;
+    if constexpr (kKind == IntKind::Amax) return b > a ? b : a;
+    if constexpr (kKind == IntKind::Amin) return b < a ? b : a;
+    if constexpr (kKind == IntKind::All) return a & b;
+    if constexpr (kKind == IntKind::Any) return a | b;
+  }
+};
+
+// Stores a uint64 value wrapped to integer dtype t (bool: v != 0).
+void store_wrapped(char* p, ScalarType t, uint64_t v) {
+  TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(t, "reduce", [&] {
+    const scalar_t s = std::is_same_v<scalar_t, bool> ? v != 0 : static_cast<scalar_t>(v);
+    std::memcpy(p, &s, sizeof(s));
+  });
+}
+
+template <class T, IntKind kKind>
+struct IntReducer {
+  using Op = IntOp<T, kKind>;
+  using Acc = typename Op::Acc;
+  const ReducePlan& p;
+  ScalarType ot;
+
+  Acc inner(const char* base, int64_t, int64_t k0, int64_t k1) const {
+    Acc a = Op::identity();
+    for_each_span(p, base, k0, k1, [&](const char* ptr, int64_t n, int64_t) {
+      const int64_t st = p.span_stride;
+      Acc t = a;
+      if (st == static_cast<int64_t>(sizeof(T))) {
+        const T* x = reinterpret_cast<const T*>(ptr);
+        for (int64_t i = 0; i < n; ++i) t = Op::step(t, x[i]);
+      } else {
+        for (int64_t i = 0; i < n; ++i) t = Op::step(t, *reinterpret_cast<const T*>(ptr + i * st));
+      }
+      a = t;
+    });
+    return a;
+  }
+
+  void outer(const char* base, int64_t, int64_t w, int64_t k0, int64_t k1, Acc* acc) const {
+    std::fill(acc, acc + w, Op::identity());
+    Walker rw(p.rows, k0);
+    const int64_t cs = p.col_stride;
+    for (int64_t k = k0; k < k1; ++k, rw.next()) {
+      const char* row = base + rw.off[0];
+      if (cs == static_cast<int64_t>(sizeof(T))) {
+        const T* x = reinterpret_cast<const T*>(row);
+        for (int64_t c = 0; c < w; ++c) acc[c] = Op::step(acc[c], x[c]);
+      } else {
+        for (int64_t c = 0; c < w; ++c) {
+          acc[c] = Op::step(acc[c], *reinterpret_cast<const T*>(row + c * cs));
+        }
+      }
+    }
+  }
+
+  Acc combine(Acc a, Acc b) const { return Op::merge(a, b); }
+  void finish(int64_t, Acc acc, char* const* out) const {
+    if constexpr (Op::kWide) {
+      store_wrapped(out[0], ot, acc);
+    } else if constexpr (Op::kLogical) {
+      std::memcpy(out[0], &acc, 1);  // a bool or uint8 output
+    } else {
+      std::memcpy(out[0], &acc, sizeof(T));
+    }
+  }
+};
+
+template <class T>
+void run_integer(const ReducePlan& p, IntKind kind, ScalarType ot) {
+  switch (kind) {
+    case IntKind::All:
+      return run_reduction(p, IntReducer<T, IntKind::All>{p, ot});
+    case IntKind::Any:
+      return run_reduction(p, IntReducer<T, IntKind::Any>{p, ot});
+    default:
+      break;
+  }
+  if constexpr (std::is_integral_v<T>) {
+    switch (kind) {
+      case IntKind::Sum:
+        return run_reduction(p, IntReducer<T, IntKind::Sum>{p, ot});
+      case IntKind::Prod:
+        return run_reduction(p, IntReducer<T, IntKind::Prod>{p, ot});
+      case IntKind::Amax:
+        return run_reduction(p, IntReducer<T, IntKind::Amax>{p, ot});
+      case IntKind::Amin:
+        return run_reduction(p, IntReducer<T, IntKind::Amin>{p, ot});
+      default:
+        break;
+    }
+  }
+}
+
+}  // namespace
+
+void integer_reduction(const ReducePlan& p, IntKind kind, ScalarType ot) {
+  TS_DISPATCH_ALL_DTYPES(p.dtype, "reduce", [&] { run_integer<scalar_t>(p, kind, ot); });
+}
+
+std::vector<PlanDim> sort_and_coalesce(std::vector<PlanDim> dims, bool sort) {
+  if (sort) {
+    std::stable_sort(dims.begin(), dims.end(), [](const PlanDim& a, const PlanDim& b) {
+      return stride_key(a.stride[0]) > stride_key(b.stride[0]);
+    });
+  }
+  std::vector<PlanDim> out;
+  for (const PlanDim& d : dims) {
+    if (!out.empty()) {
+      PlanDim& prev = out.back();
+      bool merge = true;
+      for (int k = 0; k < kReduceOperands; ++k) merge &= prev.stride[k] == d.stride[k] * d.size;
+      if (merge) {
+        prev.size *= d.size;
+        for (int k = 0; k < kReduceOperands; ++k) prev.stride[k] = d.stride[k];
+        continue;
+      }
+    }
+    out.push_back(d);
+  }
+  return out;
+}
+
+DimList to_dim_list(const std::vector<PlanDim>& dims, size_t count) {
+  DimList l;
+  for (size_t i = 0; i < count; ++i) {
+    l.size.push_back(dims[i].size);
+    for (int k = 0; k < kReduceOperands; ++k) l.stride[k].push_back(dims[i].stride[k]);
+  }
+  return l;
+}
+
+ReducePlan make_reduce_plan(const Tensor& in, ArrayRef<Tensor> outputs, IntArrayRef dims,
+                            bool keepdim, bool in_order) {
+  ReducePlan p;
+  p.in = static_cast<const char*>(in.data_ptr());
+  p.dtype = in.dtype();
+  p.noutputs = static_cast<int>(outputs.size());
+  for (int j = 0; j < p.noutputs; ++j) p.out[j] = static_cast<char*>(outputs[j].data_ptr());
+  std::vector<PlanDim> kept, red;
+  int64_t out_dim = 0;
+  const int64_t in_es = static_cast<int64_t>(in.element_size());
+  for (int64_t d = 0; d < in.dim(); ++d) {
+    const bool reduced = std::find(dims.begin(), dims.end(), d) != dims.end();
+    PlanDim x{in.size(d), {in.stride(d) * in_es, 0, 0}};
+    if (!reduced) {
+      const int64_t od = keepdim ? d : out_dim++;
+      for (int j = 0; j < p.noutputs; ++j) {
+        x.stride[1 + j] = outputs[j].stride(od) * static_cast<int64_t>(outputs[j].element_size());
+      }
+      p.num_outputs *= x.size;
+    } else {
+      p.num_reduced *= x.size;
+    }
+    if (x.size != 1) (reduced ? red : kept).push_back(x);
+  }
+  if (p.num_outputs == 0) return p;
+  if (p.num_reduced == 0) red.clear();
+  kept = sort_and_coalesce(std::move(kept), true);
+  red = sort_and_coalesce(std::move(red), !in_order);
+  int64_t min_red = std::numeric_limits<int64_t>::max();
+  for (const PlanDim& d : red) min_red = std::min(min_red, stride_key(d.stride[0]));
+  p.outer = !kept.empty() && (red.empty() || stride_key(kept.back().stride[0]) < min_red);
+  if (p.outer) {
+    const PlanDim& col = kept.back();
+    p.cols = col.size;
+    p.col_stride = col.stride[0];
+    for (int j = 0; j < 2; ++j) p.col_out_stride[j] = col.stride[1 + j];
+    p.outs = to_dim_list(kept, kept.size() - 1);
+    p.rows = to_dim_list(red, red.size());
+  } else {
+    p.outs = to_dim_list(kept, kept.size());
+    if (!red.empty()) {
+      p.span_size = red.back().size;
+      p.span_stride = red.back().stride[0];
+      p.rows = to_dim_list(red, red.size() - 1);
+    }
+  }
+  return p;
+}
+
+namespace {
+
+FloatKind norm_kind(const KernelCall& c) {
+  const double pv = c.p.s0->to_double();
+  return pv == 1 ? FloatKind::Norm1 : pv == 2 ? FloatKind::Norm2 : FloatKind::NormInf;
+}
+
+// Floating compute dtype: the input is cast to it first unless it already has it (as ATen's
+// TensorIterator casts operands to the common dtype).
+void floating_kernel(const KernelCall& c, FloatKind kind) {
+  const ScalarType ct = c.p.compute_dtype;
+  const Tensor& self = c.inputs[0];
+  const Tensor in = self.dtype() == ct ? self : self.to(ct);
+  const ReducePlan p = make_reduce_plan(in, c.outputs, c.p.dims, c.p.keepdim, false);
+  floating_reduction(p, FloatJob{kind, ct, c.outputs[0].dtype(), c.p.d0});
+}
+
+// Integer or bool compute dtype: integer inputs are read as they are (the result wraps to the
+// compute dtype, which the sum or product of the wrapped inputs would too); floating inputs,
+// and non-bool inputs of a bool sum or product, are cast first.
+void integer_kernel(const KernelCall& c, IntKind kind) {
+  const ScalarType ct = c.p.compute_dtype;
+  const Tensor& self = c.inputs[0];
+  const bool cast = is_floating_type(self.dtype()) || (ct == kBool && self.dtype() != kBool);
+  const Tensor in = cast ? self.to(ct) : self;
+  const ReducePlan p = make_reduce_plan(in, c.outputs, c.p.dims, c.p.keepdim, false);
+  integer_reduction(p, kind, c.outputs[0].dtype());
+}
+
+void sum_kernel(const KernelCall& c) {
+  if (is_floating_type(c.p.compute_dtype)) return floating_kernel(c, FloatKind::Sum);
+  integer_kernel(c, IntKind::Sum);
+}
+void prod_kernel(const KernelCall& c) {
+  if (is_floating_type(c.p.compute_dtype)) return floating_kernel(c, FloatKind::Prod);
+  integer_kernel(c, IntKind::Prod);
+}
+void mean_kernel(const KernelCall& c) {
+  floating_kernel(c, FloatKind::Mean);
+}
+void var_kernel(const KernelCall& c) {
+  floating_kernel(c, FloatKind::Var);
+}
+void std_kernel(const KernelCall& c) {
+  floating_kernel(c, FloatKind::Std);
+}
+void norm_kernel(const KernelCall& c) {
+  floating_kernel(c, norm_kind(c));
+}
+void logsumexp_kernel(const KernelCall& c) {
+  floating_kernel(c, FloatKind::LogSumExp);
+}
+
+}  // namespace
+
+TS_REGISTER_KERNELS(optimized, reduce) {
+  const DTypeSet all = DTypeSet::all();
+  const DTypeSet floating = DTypeSet::floating();
+  m.impl(OpId::sum, kCPU, all, sum_kernel);
+  m.impl(OpId::prod, kCPU, all, prod_kernel);
+  m.impl(OpId::mean, kCPU, floating, mean_kernel);
+  m.impl(OpId::var, kCPU, floating, var_kernel);
+  m.impl(OpId::std, kCPU, floating, std_kernel);
+  m.impl(OpId::norm, kCPU, floating, norm_kernel);
+  m.impl(OpId::logsumexp, kCPU, floating, logsumexp_kernel);
+}
+
+}  // namespace ts::cpu
+#endif  // HWY_ONCE

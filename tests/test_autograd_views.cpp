@@ -1,0 +1,238 @@
+// Autograd through views: every view op's backward (hand-computed values, gradcheck and
+// gradgradcheck), in-place ops on views (CopySlices) and view regeneration.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "touchstone/touchstone.h"
+
+namespace {
+
+using ::testing::HasSubstr;
+using ts::Tensor;
+using Fn = ts::autograd::GradcheckFn;
+
+Tensor vec(std::initializer_list<double> v) {
+  return ts::tensor(v, ts::kDouble);
+}
+
+std::vector<double> values(const Tensor& t) {
+  ts::NoGradGuard g;
+  Tensor c = t.to(ts::kDouble).contiguous();
+  return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const ts::Error& e) {
+    return e.what();
+  }
+  return "<no error>";
+}
+
+Tensor rand_input(ts::IntArrayRef shape, uint64_t seed) {
+  ts::manual_seed(seed);
+  return ts::randn(shape, ts::kDouble).requires_grad_();
+}
+
+// gradcheck and gradgradcheck of f at `inputs`.
+void expect_gradchecks(const Fn& f, const std::vector<Tensor>& inputs) {
+  ts::autograd::GradcheckOptions o;
+  o.raise_exception = false;
+  const auto first = ts::autograd::gradcheck(f, inputs, o);
+  EXPECT_TRUE(first.ok) << first.message;
+  const auto second = ts::autograd::gradgradcheck(f, inputs, {}, o);
+  EXPECT_TRUE(second.ok) << second.message;
+}
+
+// y * y for a view y of x: a non-linear function of the view, so gradgradcheck means something.
+Fn squared(std::function<Tensor(const Tensor&)> view) {
+  return [view](const std::vector<Tensor>& in) -> std::vector<Tensor> {
+    Tensor y = view(in[0]);
+    return {y * y};
+  };
+}
+
+TEST(AutogradViews, HandComputedViewGradients) {
+  Tensor x = vec({1, 2, 3, 4}).requires_grad_();
+  x.narrow(0, 1, 2).sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{0, 1, 1, 0}));
+  x.mutable_grad() = Tensor();
+  x.slice(0, 0, 4, 2).sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{1, 0, 1, 0}));
+  x.mutable_grad() = Tensor();
+  x.unfold(0, 3, 1).sum().backward();  // overlapping windows
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{1, 2, 2, 1}));
+  x.mutable_grad() = Tensor();
+  x.as_strided({3, 2}, {1, 1}).sum().backward();  // overlapping as_strided
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{1, 2, 2, 1}));
+  x.mutable_grad() = Tensor();
+  (x.reshape({2, 2}).diagonal() * vec({5, 7})).sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{5, 0, 0, 7}));
+
+  Tensor c = vec({1, 2, 3}).reshape({3, 1}).requires_grad_();
+  c.expand({3, 4}).sum().backward();
+  EXPECT_EQ(values(c.grad()), (std::vector<double>{4, 4, 4}));
+  EXPECT_EQ(c.grad().sizes(), ts::IntArrayRef({3, 1}));
+}
+
+TEST(AutogradViews, ViewNodeNames) {
+  Tensor x = rand_input({2, 3}, 1);
+  EXPECT_EQ(x.narrow(1, 0, 2).grad_fn()->name(), "SliceBackward0");
+  EXPECT_EQ(x.select(0, 1).grad_fn()->name(), "SelectBackward0");
+  EXPECT_EQ(x.t().grad_fn()->name(), "TransposeBackward0");
+  EXPECT_EQ(x.permute({1, 0}).grad_fn()->name(), "PermuteBackward0");
+  EXPECT_EQ(x.view({6}).grad_fn()->name(), "ViewBackward0");
+  EXPECT_EQ(x.t().reshape({6}).grad_fn()->name(), "UnsafeViewBackward0");
+  EXPECT_EQ(x.unsqueeze(0).grad_fn()->name(), "UnsqueezeBackward0");
+  EXPECT_EQ(x.unsqueeze(0).squeeze().grad_fn()->name(), "SqueezeBackward0");
+  EXPECT_EQ(x.unsqueeze(0).squeeze(0).grad_fn()->name(), "SqueezeBackward1");
+  EXPECT_EQ(x.diagonal().grad_fn()->name(), "DiagonalBackward0");
+  EXPECT_EQ(x.unfold(1, 2, 1).grad_fn()->name(), "UnfoldBackward0");
+  EXPECT_EQ(x.as_strided({2}, {1}).grad_fn()->name(), "AsStridedBackward0");
+  EXPECT_TRUE(x.t().is_view());
+  EXPECT_TRUE(x.t()._base().is_same(x));
+  EXPECT_TRUE(x.t().t()._base().is_same(x));  // the root of the chain
+}
+
+TEST(AutogradViews, GradcheckEveryView) {
+  const Tensor x = rand_input({3, 4}, 2);
+  expect_gradchecks(squared([](const Tensor& t) { return t.narrow(1, 1, 2); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.slice(1, 0, 4, 3); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.slice(0, -2); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.select(1, -1); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t[2]; }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.transpose(0, 1); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.t(); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) {
+                      return t.unsqueeze(1).permute({2, 0, 1});
+                    }),
+                    {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.unsqueeze(0).expand({2, 3, 4}); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.narrow(0, 0, 1).expand({5, 4}); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.unsqueeze(2).squeeze(); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.unsqueeze(2).squeeze(2); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.view({2, 6}); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.reshape({-1}); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.t().reshape({12}); }), {x});  // copies
+  expect_gradchecks(squared([](const Tensor& t) { return t.flatten(); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.unflatten(1, {2, 2}); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.movedim({0}, {1}); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.diagonal(1); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.diagonal(-1, 1, 0); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.unfold(1, 3, 1); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.unfold(0, 2, 1); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.as_strided({3, 3}, {1, 2}, 1); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.as_strided({2, 2}, {0, 5}); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.split(3, 1)[1]; }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.chunk(2, 0)[1]; }), {x});
+  expect_gradchecks(squared([](const Tensor& t) { return t.t().narrow(0, 1, 2).select(1, 1); }),
+                    {x});
+  // A non-contiguous input and a 0-dim one.
+  expect_gradchecks(squared([](const Tensor& t) { return t.narrow(0, 1, 2); }),
+                    {rand_input({4, 3}, 3).detach().t().requires_grad_()});
+  expect_gradchecks(squared([](const Tensor& t) { return t.unsqueeze(0).expand({3}); }),
+                    {rand_input({}, 4)});
+}
+
+TEST(AutogradViews, InPlaceOnAViewOfANonLeaf) {
+  Tensor x = vec({1, 2, 3, 4}).requires_grad_();
+  Tensor b = x * 1;
+  Tensor v = b.narrow(0, 1, 2);
+  v.mul_(3);
+  EXPECT_EQ(b.grad_fn()->name(), "CopySlices");
+  EXPECT_EQ(v.grad_fn()->name(), "AsStridedBackward0");
+  EXPECT_EQ(values(b), (std::vector<double>{1, 6, 9, 4}));
+  (b * vec({1, 10, 100, 1000})).sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{1, 30, 300, 1000}));
+}
+
+TEST(AutogradViews, FillingABufferThroughSlices) {
+  Tensor a = vec({1, 2}).requires_grad_();
+  Tensor w = vec({3, 4}).requires_grad_();
+  Tensor buf = ts::zeros({4}, ts::kDouble);
+  Tensor late = buf.narrow(0, 2, 2);  // made before buf required grad
+  buf.narrow(0, 0, 2).copy_(a);
+  EXPECT_TRUE(buf.requires_grad());
+  EXPECT_TRUE(late.requires_grad());
+  late.add_(w * 2);
+  (buf * buf).sum().backward();
+  EXPECT_EQ(values(a.grad()), (std::vector<double>{2, 4}));    // 2a
+  EXPECT_EQ(values(w.grad()), (std::vector<double>{24, 32}));  // 2 * (2w) * 2
+}
+
+TEST(AutogradViews, OverwritingAViewZeroesItsGradient) {
+  Tensor x = vec({1, 2, 3, 4}).requires_grad_();
+  Tensor b = x * 1;
+  b.narrow(0, 0, 2).copy_(ts::zeros({2}, ts::kDouble));
+  b.narrow(0, 3, 1).fill_(5);
+  (b * b).sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{0, 0, 6, 0}));
+}
+
+TEST(AutogradViews, ViewsSeeInPlaceChangesOfTheirBase) {
+  Tensor x = vec({1, 2, 3}).requires_grad_();
+  Tensor b = x * 1;
+  Tensor v = b.select(0, 0);
+  EXPECT_EQ(v.grad_fn()->name(), "SelectBackward0");
+  b.mul_(vec({2, 3, 4}));
+  EXPECT_EQ(v.grad_fn()->name(), "AsStridedBackward0");  // regenerated from b's new history
+  v.backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{2, 0, 0}));
+}
+
+TEST(AutogradViews, InPlaceThroughViewChainsAndAliases) {
+  Tensor x = vec({1, 2, 3, 4}).requires_grad_();
+  Tensor y = vec({10, 20}).requires_grad_();
+  Tensor b = x.reshape({2, 2}) * 1;
+  b.t().select(0, 1).mul_(y);  // column 1: b[0][1] *= 10, b[1][1] *= 20
+  Tensor c = x * 1;
+  Tensor v = c.narrow(0, 0, 2);
+  v.mul_(v);  // the view is both self and other
+  (b.sum() + c.sum()).backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{1 + 2, 10 + 4, 1 + 1, 20 + 1}));
+  EXPECT_EQ(values(y.grad()), (std::vector<double>{2, 4}));
+}
+
+TEST(AutogradViews, GradcheckInPlaceOnViews) {
+  const Fn f = [](const std::vector<Tensor>& in) -> std::vector<Tensor> {
+    Tensor b = in[0] * 1;
+    b.narrow(0, 1, 2).mul_(in[1]);
+    b.select(0, 0).add_(in[1].sum());
+    b.t().narrow(0, 0, 1).sigmoid_();
+    return {b};
+  };
+  expect_gradchecks(f, {rand_input({4, 2}, 5), rand_input({2, 2}, 6)});
+  const Fn g = [](const std::vector<Tensor>& in) -> std::vector<Tensor> {
+    Tensor buf = ts::zeros({3, 2}, ts::kDouble);
+    buf.select(1, 0).copy_(in[0]);
+    buf.select(1, 1).copy_(in[0] * in[0]);
+    buf.narrow(0, 1, 1).exp_();
+    return {buf * buf};
+  };
+  expect_gradchecks(g, {rand_input({3}, 7)});
+}
+
+TEST(AutogradViews, SavedTensorModifiedThroughAView) {
+  Tensor x = vec({1, 2}).requires_grad_();
+  Tensor y = x * 1;
+  Tensor z = y * y;
+  y.narrow(0, 0, 1).add_(1);
+  EXPECT_THAT(error_of([&] { z.sum().backward(); }),
+              HasSubstr("has been modified by an inplace operation: [float64 [2]]"));
+}
+
+TEST(AutogradViews, ViewsMadeWithoutGradModeAreNotTracked) {
+  Tensor x = vec({1, 2}).requires_grad_();
+  Tensor v;
+  {
+    ts::NoGradGuard g;
+    v = x.narrow(0, 0, 1);
+  }
+  EXPECT_FALSE(v.is_view());
+  EXPECT_FALSE(v.requires_grad());
+  Tensor d = (x * 2).detach();
+  EXPECT_FALSE(d.is_view());
+}
+
+}  // namespace

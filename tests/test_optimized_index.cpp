@@ -1,0 +1,432 @@
+// The optimized set's index_select, gather, scatter_add and cat against the reference set, bit
+// for bit, for every dtype and layout, negative dims, int32/int64 indices, 0-dim and empty
+// tensors, out= and in-place forms, every SIMD capability and 1, 2 and 3 threads (scatter_add
+// promises the reference's bits on any number of threads: Note [Deterministic scatter_add]).
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "optimized_check.h"
+#include "touchstone/parallel.h"
+
+namespace {
+
+using ts::Tensor;
+using ts::testing::layouts;
+using ts::testing::sample;
+
+constexpr ts::ScalarType kAll[] = {ts::kBool, ts::kByte, ts::kChar,     ts::kShort, ts::kInt,
+                                   ts::kLong, ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
+constexpr ts::ScalarType kFloating[] = {ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
+constexpr int kThreads[] = {1, 2, 3};
+
+std::string name(ts::ScalarType t) {
+  return std::string(ts::dtype_name(t));
+}
+
+// Sizes, dtype and every element's bytes equal.
+void expect_same_bits(const Tensor& got, const Tensor& want, const std::string& what) {
+  ASSERT_EQ(got.sizes(), want.sizes()) << what;
+  ASSERT_EQ(got.dtype(), want.dtype()) << what;
+  ts::KernelSetGuard g("reference");
+  const Tensor a = got.contiguous(), b = want.contiguous();
+  const auto* pa = static_cast<const unsigned char*>(a.data_ptr());
+  const auto* pb = static_cast<const unsigned char*>(b.data_ptr());
+  const size_t es = a.element_size();
+  for (size_t i = 0; i < a.nbytes(); i += es) {
+    if (std::memcmp(pa + i, pb + i, es) != 0) {
+      ADD_FAILURE() << what << ": element " << i / es << " differs from the reference";
+      return;
+    }
+  }
+}
+
+// Runs `f` under the reference set, then under the optimized set for every supported SIMD
+// capability and 1, 2 and 3 threads, and expects the same bits.
+void expect_bitwise(const std::function<Tensor()>& f, const std::string& what) {
+  Tensor want;
+  {
+    ts::KernelSetGuard g("reference");
+    want = f();
+  }
+  const std::string cap_before = ts::cpu::capability();
+  const int threads_before = ts::get_num_threads();
+  for (const std::string& cap : ts::cpu::supported_capabilities()) {
+    ts::cpu::set_capability(cap);
+    for (int threads : kThreads) {
+      ts::set_num_threads(threads);
+      Tensor got;
+      {
+        ts::KernelSetGuard g("optimized");
+        got = f();
+      }
+      expect_same_bits(got, want, what + " [" + cap + ", " + std::to_string(threads) + " threads]");
+    }
+  }
+  ts::set_num_threads(threads_before);
+  ts::cpu::set_capability(cap_before);
+}
+
+// Index values in [0, n), with repeats, in `dtype` (int64 or int32).
+Tensor indices(std::vector<int64_t> sizes, int64_t n, uint64_t seed,
+               ts::ScalarType dtype = ts::kLong) {
+  return sample(sizes, dtype, 0, static_cast<double>(n), seed);
+}
+
+// The same values as `t` (3-D, contiguous) in a permuted layout.
+Tensor permuted_layout(const Tensor& t) {
+  ts::KernelSetGuard g("reference");
+  return t.permute({2, 0, 1}).contiguous().permute({1, 2, 0});
+}
+
+// An out= tensor of `sizes` whose strides are transposed (the last two dims swapped).
+Tensor transposed_out(std::vector<int64_t> sizes, ts::ScalarType dtype) {
+  std::swap(sizes[0], sizes[1]);
+  return ts::empty(sizes, dtype).transpose(0, 1);
+}
+
+// ---- index_select ----
+
+TEST(OptimizedIndexSelect, EveryDtypeLayoutDimAndIndexType) {
+  for (ts::ScalarType dt : kAll) {
+    const Tensor x = sample({13, 17}, dt, -50, 50, 1);
+    for (const auto& [layout, t] : layouts(x)) {
+      for (int64_t dim : {0, 1, -1, -2}) {
+        const int64_t n = t.size(dim);
+        for (ts::ScalarType it : {ts::kLong, ts::kInt}) {
+          const Tensor index = indices({9}, n, 2, it);
+          const Tensor strided = indices({18}, n, 3, it).slice(0, 0, std::nullopt, 2);
+          const std::string what = "index_select " + name(dt) + " " + layout + " dim " +
+                                   std::to_string(dim) + " " + name(it);
+          expect_bitwise([&] { return ts::index_select(t, dim, index); }, what);
+          expect_bitwise([&] { return ts::index_select(t, dim, strided); }, what + " strided");
+        }
+      }
+    }
+  }
+}
+
+TEST(OptimizedIndexSelect, ThreeDimsLargeZeroDimAndEmpty) {
+  const Tensor x3 = permuted_layout(sample({6, 40, 50}, ts::kFloat));
+  for (int64_t dim : {0, 1, 2, -1}) {
+    const Tensor index = indices({30}, x3.size(dim), 4, ts::kInt);
+    expect_bitwise([&] { return ts::index_select(x3, dim, index); }, "3-D permuted");
+  }
+  const Tensor big = sample({300, 200}, ts::kDouble);  // parallel: 10^5 output elements
+  expect_bitwise([&] { return ts::index_select(big, 0, indices({500}, 300, 5)); }, "big dim 0");
+  expect_bitwise([&] { return ts::index_select(big, 1, indices({500}, 200, 6)); }, "big dim 1");
+  expect_bitwise([&] { return ts::index_select(big.t(), 1, indices({500}, 300, 7)); }, "big t()");
+
+  const Tensor s = sample({}, ts::kHalf);
+  const Tensor zero = ts::zeros({}, ts::kLong);
+  expect_bitwise([&] { return ts::index_select(s, 0, ts::zeros({1}, ts::kLong)); }, "0-dim self");
+  expect_bitwise([&] { return ts::index_select(s, -1, zero); }, "0-dim self and index");
+  expect_bitwise([&] { return ts::index_select(big, 1, zero + 3); }, "0-dim index");
+  expect_bitwise([&] { return ts::index_select(sample({5}, ts::kChar), 0, zero + 4); }, "1-D");
+  expect_bitwise([&] { return ts::index_select(big, 0, ts::empty({0}, ts::kLong)); }, "no index");
+  expect_bitwise(
+      [&] {
+        return ts::index_select(ts::empty({0, 4}), 1, indices({3}, 4, 8));
+      },
+      "empty self");
+}
+
+TEST(OptimizedIndexSelect, OutVariants) {
+  const Tensor x = sample({20, 30}, ts::kFloat);
+  const Tensor index = indices({25}, 30, 9, ts::kInt);
+  expect_bitwise(
+      [&] {
+        const Tensor out = ts::empty({0}, ts::kFloat);
+        ts::index_select_out(out, x, 1, index);
+        return out;
+      },
+      "out resized");
+  expect_bitwise(
+      [&] {
+        const Tensor out = transposed_out({20, 25}, ts::kFloat);
+        ts::index_select_out(out, x, 1, index);
+        return out;
+      },
+      "out transposed");
+  expect_bitwise(
+      [&] {
+        const Tensor out = transposed_out({20, 25}, ts::kDouble);
+        ts::index_select_out(out, x, 1, index);
+        return out;
+      },
+      "out float64");
+  expect_bitwise(
+      [&] {
+        const Tensor out = ts::empty({0}, ts::kBFloat16);
+        ts::index_select_out(out, sample({20, 30}, ts::kLong, -300, 300), 0, indices({7}, 20, 10));
+        return out;
+      },
+      "int64 into bfloat16 (rounded once)");
+}
+
+// ---- gather ----
+
+TEST(OptimizedGather, EveryDtypeLayoutAndDim) {
+  for (ts::ScalarType dt : kAll) {
+    const Tensor x = sample({13, 17}, dt, -50, 50, 11);
+    for (const auto& [layout, t] : layouts(x)) {
+      for (int64_t dim : {0, 1, -1}) {
+        const int64_t n = t.size(dim);
+        const std::string what =
+            "gather " + name(dt) + " " + layout + " dim " + std::to_string(dim);
+        const Tensor same = indices({13, 17}, n, 12);
+        // Smaller than self off `dim`, longer than it along `dim`.
+        std::vector<int64_t> sizes{5, 7};
+        sizes[dim < 0 ? 1 : dim] = 20;
+        const Tensor other = indices(sizes, n, 13);
+        const Tensor transposed = indices({17, 13}, n, 14).t();
+        expect_bitwise([&] { return ts::gather(t, dim, same); }, what);
+        expect_bitwise([&] { return ts::gather(t, dim, other); }, what + " other shape");
+        expect_bitwise([&] { return ts::gather(t, dim, transposed); }, what + " transposed index");
+      }
+    }
+  }
+}
+
+TEST(OptimizedGather, ThreeDimsLargeZeroDimEmptyAndOut) {
+  const Tensor x3 = permuted_layout(sample({6, 40, 50}, ts::kDouble));
+  for (int64_t dim : {0, 1, 2, -2}) {
+    expect_bitwise(
+        [&] {
+          return ts::gather(x3, dim, indices({6, 30, 50}, x3.size(dim), 15));
+        },
+        "3-D permuted dim " + std::to_string(dim));
+  }
+  const Tensor big = sample({400, 300}, ts::kFloat);  // parallel
+  expect_bitwise([&] { return ts::gather(big, 0, indices({400, 300}, 400, 16)); }, "big dim 0");
+  expect_bitwise([&] { return ts::gather(big, 1, indices({400, 300}, 300, 17)); }, "big dim 1");
+
+  const Tensor zero = ts::zeros({}, ts::kLong);
+  expect_bitwise([&] { return ts::gather(sample({}, ts::kInt), 0, zero); }, "0-dim");
+  expect_bitwise([&] { return ts::gather(sample({}, ts::kInt), 0, ts::zeros({1}, ts::kLong)); },
+                 "0-dim self, 1-D index");
+  expect_bitwise([&] { return ts::gather(sample({4}, ts::kFloat), 0, zero + 3); }, "0-dim index");
+  expect_bitwise([&] { return ts::gather(big, 1, ts::empty({0}, ts::kLong)); }, "empty index");
+  expect_bitwise([&] { return ts::gather(big, 0, ts::empty({0, 300}, ts::kLong)); }, "no rows");
+  const Tensor index = indices({9, 30}, 300, 18);
+  expect_bitwise(
+      [&] {
+        const Tensor out = transposed_out({9, 30}, ts::kFloat);
+        ts::gather_out(out, big, 1, index);
+        return out;
+      },
+      "out transposed");
+  expect_bitwise(
+      [&] {
+        const Tensor out = ts::empty({0}, ts::kDouble);
+        ts::gather_out(out, big, 1, index);
+        return out;
+      },
+      "out float64");
+}
+
+// ---- scatter_add ----
+
+// Index rows beyond self's size along dim make every output element collect several sums.
+TEST(OptimizedScatterAdd, EveryDtypeLayoutAndDimWithCollisions) {
+  for (ts::ScalarType dt : kAll) {
+    const Tensor self = sample({13, 17}, dt, -50, 50, 21);
+    for (const auto& [ls, s] : layouts(self)) {
+      for (int64_t dim : {0, 1, -2}) {
+        const int64_t d = dim < 0 ? dim + 2 : dim;
+        std::vector<int64_t> sizes{13, 17};
+        sizes[d] *= 3;
+        const Tensor index = indices(sizes, self.size(d), 22);
+        sizes[1 - d] += 2;  // src may be larger than the index
+        const Tensor src = sample(sizes, dt, -50, 50, 23);
+        const std::string what =
+            "scatter_add " + name(dt) + " " + ls + " dim " + std::to_string(dim);
+        expect_bitwise([&] { return ts::scatter_add(s, dim, index, src); }, what);
+        expect_bitwise(
+            [&] {
+              return ts::scatter_add(s, dim, index.t().contiguous().t(), src.t().contiguous().t());
+            },
+            what + " transposed index and src");
+        expect_bitwise(
+            [&] {
+              const Tensor t = s.clone();
+              t.scatter_add_(dim, index, src);
+              return t;
+            },
+            what + " in place");
+      }
+    }
+  }
+}
+
+TEST(OptimizedScatterAdd, ManyCollisionsRoundOnceAndIntegersWrap) {
+  // 4000 values into 10 slots: float16 sums rounded once, as the reference does.
+  for (ts::ScalarType dt : {ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble, ts::kChar, ts::kByte,
+                            ts::kShort, ts::kBool}) {
+    const Tensor self = sample({10}, dt, -3, 3, 24);
+    const Tensor index = indices({4000}, 10, 25);
+    const Tensor src = sample({4000}, dt, -100, 100, 26);
+    expect_bitwise([&] { return ts::scatter_add(self, 0, index, src); }, "1-D " + name(dt));
+  }
+  // Hand-computed: 0.1f added 10 times in double is 1.0000000149..., rounded once to 1.0f.
+  ts::KernelSetGuard g("optimized");
+  const Tensor r = ts::scatter_add(ts::zeros({1}, ts::kFloat), 0, ts::zeros({10}, ts::kLong),
+                                   ts::full({10}, 0.1f, ts::kFloat));
+  EXPECT_EQ(r.data_ptr<float>()[0], 1.0f);
+  const Tensor w = ts::scatter_add(ts::full({1}, 100, ts::kChar), 0, ts::zeros({3}, ts::kLong),
+                                   ts::full({3}, 20, ts::kChar));
+  EXPECT_EQ(w.data_ptr<int8_t>()[0], static_cast<int8_t>(-96));  // 160 wraps
+}
+
+TEST(OptimizedScatterAdd, LargeParallelThreeDimsZeroDimEmptyAndOut) {
+  // Parallel over lines: 2000 lines of 40 index elements each.
+  const Tensor a = sample({16, 2000}, ts::kDouble);
+  const Tensor ia = indices({40, 2000}, 16, 27), sa = sample({40, 2000}, ts::kDouble);
+  expect_bitwise([&] { return ts::scatter_add(a, 0, ia, sa); }, "big dim 0");
+  const Tensor b = sample({2000, 16}, ts::kHalf);
+  const Tensor ib = indices({2000, 40}, 16, 28), sb = sample({2000, 40}, ts::kHalf);
+  expect_bitwise([&] { return ts::scatter_add(b, 1, ib, sb); }, "big dim 1");
+  const Tensor c = permuted_layout(sample({5, 8, 9}, ts::kDouble));
+  for (int64_t dim : {0, 1, 2}) {
+    expect_bitwise(
+        [&] {
+          return ts::scatter_add(c, dim, indices({5, 8, 9}, c.size(dim), 29),
+                                 permuted_layout(sample({5, 8, 9}, ts::kDouble, -1, 1, 30)));
+        },
+        "3-D permuted dim " + std::to_string(dim));
+  }
+  const Tensor s = sample({}, ts::kFloat), zero = ts::zeros({}, ts::kLong);
+  expect_bitwise([&] { return ts::scatter_add(s, 0, zero, sample({}, ts::kFloat, 0, 1, 31)); },
+                 "0-dim");
+  expect_bitwise(
+      [&] { return ts::scatter_add(s, 0, ts::zeros({1}, ts::kLong), sample({1}, ts::kFloat)); },
+      "0-dim self, 1-D index and src");
+  expect_bitwise([&] { return ts::scatter_add(a, 1, ts::empty({0}, ts::kLong), a); }, "no index");
+  expect_bitwise(
+      [&] {
+        return ts::scatter_add(ts::empty({0, 3}), 0, ts::empty({0, 3}, ts::kLong),
+                               ts::empty({0, 3}));
+      },
+      "empty");
+  const Tensor self = sample({12, 7}, ts::kHalf), index = indices({30, 7}, 12, 32);
+  const Tensor src = sample({30, 7}, ts::kHalf, -4, 4, 33);
+  expect_bitwise(
+      [&] {
+        const Tensor out = transposed_out({12, 7}, ts::kFloat);
+        ts::scatter_add_out(out, self, 0, index, src);  // rounded to float16 first
+        return out;
+      },
+      "float16 into float32 out");
+  expect_bitwise(
+      [&] {
+        const Tensor out = ts::empty({0}, ts::kHalf);
+        ts::scatter_add_out(out, self, 0, index, src);
+        return out;
+      },
+      "out resized");
+}
+
+// ---- cat and stack ----
+
+TEST(OptimizedCat, EveryDtypeLayoutAndDim) {
+  for (ts::ScalarType dt : kAll) {
+    const Tensor a = sample({13, 17}, dt, -50, 50, 41);
+    const Tensor b = sample({13, 17}, dt, -50, 50, 42);
+    for (const auto& [la, ta] : layouts(a)) {
+      for (const auto& [lb, tb] : layouts(b)) {
+        const std::string what = "cat " + name(dt) + " " + la + " + " + lb;
+        for (int64_t dim : {0, 1, -1}) {
+          expect_bitwise(
+              [&] {
+                return ts::cat({ta, tb, ta}, dim);
+              },
+              what + " dim " + std::to_string(dim));
+        }
+      }
+    }
+    const Tensor narrow = sample({13, 4}, dt, -50, 50, 43);
+    expect_bitwise(
+        [&] {
+          return ts::cat({a, narrow, ts::empty({13, 0}, dt), a}, 1);
+        },
+        "cat uneven " + name(dt));
+  }
+}
+
+TEST(OptimizedCat, MixedDtypesLegacyEmptyLargeAndManyInputs) {
+  const Tensor i = sample({6, 5}, ts::kInt, -1000, 1000);
+  const Tensor f = sample({6, 5}, ts::kFloat);
+  const Tensor l = ts::full({6, 5}, int64_t{(int64_t{1} << 40) + 3}, ts::kLong);
+  const Tensor h = sample({6, 5}, ts::kHalf);
+  expect_bitwise([&] { return ts::cat({i, f}, 0); }, "int32 + float32");
+  expect_bitwise([&] { return ts::cat({l, h}, 1); }, "int64 + float16 (rounded once)");
+  expect_bitwise(
+      [&] {
+        return ts::cat({sample({6, 5}, ts::kBool), sample({6, 2}, ts::kByte)}, 1);
+      },
+      "bool + uint8");
+  const Tensor legacy = ts::empty({0}, ts::kDouble);
+  expect_bitwise(
+      [&] {
+        return ts::cat({legacy, f, legacy, f.t().contiguous().t()}, 1);
+      },
+      "legacy empty inputs");
+  expect_bitwise([&] { return ts::cat({legacy, legacy}); }, "only legacy empty");
+  // Large: the contiguous path splits the output's bytes among threads.
+  const Tensor p = sample({8, 100, 64}, ts::kFloat), q = sample({8, 37, 64}, ts::kFloat);
+  expect_bitwise([&] { return ts::cat({p, q, p}, 1); }, "large 3-D dim 1");
+  expect_bitwise([&] { return ts::cat({p, p}, 0); }, "large 3-D dim 0");
+  expect_bitwise([&] { return ts::cat({p, p}, -1); }, "large 3-D dim -1");
+  expect_bitwise([&] { return ts::cat({permuted_layout(p), p}, 2); }, "large permuted");
+  std::vector<Tensor> many;
+  for (int k = 0; k < 60; ++k) many.push_back(sample({300, 1 + k % 3}, ts::kShort, -9, 9, k));
+  expect_bitwise([&] { return ts::cat(many, 1); }, "60 inputs");
+  expect_bitwise([&] { return ts::stack({f, f.t().contiguous().t(), f}, 1); }, "stack");
+}
+
+TEST(OptimizedCat, OutVariants) {
+  const Tensor a = sample({7, 9}, ts::kFloat), b = sample({7, 3}, ts::kFloat);
+  expect_bitwise(
+      [&] {
+        const Tensor out = transposed_out({7, 12}, ts::kFloat);
+        ts::cat_out(out, {a, b}, 1);
+        return out;
+      },
+      "out transposed");
+  expect_bitwise(
+      [&] {
+        const Tensor out = ts::empty({0}, ts::kDouble);
+        ts::cat_out(out, {a, b}, 1);
+        return out;
+      },
+      "out float64");
+  expect_bitwise(
+      [&] {
+        const Tensor out = ts::empty({7, 12}, ts::kDouble);  // int64 -> float32 -> float64
+        ts::cat_out(out, {ts::full({7, 9}, int64_t{(int64_t{1} << 30) + 1}, ts::kLong), b}, 1);
+        return out;
+      },
+      "two roundings as the reference");
+  expect_bitwise(
+      [&] {
+        const Tensor out = ts::empty({0}, ts::kFloat);
+        ts::stack_out(out, {a, a}, 0);
+        return out;
+      },
+      "stack_out");
+}
+
+TEST(OptimizedIndex, EveryKernelIsRegisteredForTheReferenceDtypes) {
+  const auto opt = ts::find_kernel_set("optimized");
+  const auto ref = ts::find_kernel_set("reference");
+  ASSERT_TRUE(opt && ref);
+  for (ts::OpId op :
+       {ts::OpId::index_select, ts::OpId::gather, ts::OpId::scatter_add, ts::OpId::cat}) {
+    EXPECT_EQ(ts::get_kernel(op, ts::kCPU, *opt).dtypes.bits(),
+              ts::get_kernel(op, ts::kCPU, *ref).dtypes.bits())
+        << ts::op_info(op).name;
+  }
+}
+
+}  // namespace

@@ -171,6 +171,19 @@ std::vector<Case> cases() {
 #endif
                    true});
   }
+  {
+    // Per-call autograd overhead: the same 1-element add with an input that requires grad.
+    Tensor a = input("one_a", {1}).detach().requires_grad_(), b = input("one_b", {1});
+    out.push_back({"add_1_element_requires_grad", 12.0, 1.0,
+                   [=] { benchmark::DoNotOptimize(ts::add(a, b)); },
+#ifdef TS_HAVE_TORCH
+                   [=] {
+                     static at::Tensor ag = as_aten(a).detach().requires_grad_();
+                     benchmark::DoNotOptimize(at::add(ag, as_aten(b)));
+                   },
+#endif
+                   true});
+  }
   return out;
 }
 
@@ -194,7 +207,7 @@ void register_stream(int64_t n, const std::string& name) {
             12.0 * n, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
       })
       ->UseRealTime()
-      ->Unit(benchmark::kMillisecond);
+      ->Unit(benchmark::kMicrosecond);
 }
 
 }  // namespace
@@ -213,7 +226,7 @@ int main(int argc, char** argv) {
       benchmark::RegisterBenchmark((c.name + "/" + set).c_str(),
                                    [&c, f](benchmark::State& s) { run(s, c, f); })
           ->UseRealTime()
-          ->Unit(benchmark::kMillisecond);
+          ->Unit(benchmark::kMicrosecond);
     };
     reg("optimized", [&c] {
       ts::KernelSetGuard g("optimized");

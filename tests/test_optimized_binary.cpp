@@ -478,6 +478,14 @@ TEST(OptimizedBinary, WrappedScalarsAndMixedLayouts) {
   const Tensor b = sample({180, 190}, ts::kFloat, -4, 4, 5);
   expect_matches_reference([&] { return ts::add(a.t(), b); }, "a.t() + b");
   expect_matches_reference([&] { return ts::add(b, a.t()); }, "b + a.t()");
+  // The transposed tiles (Note [Transposed tiles]) for the 2- and 8-byte storage types.
+  for (ts::ScalarType dt : {ts::kHalf, ts::kBFloat16, ts::kDouble}) {
+    const Tensor x = sample({190, 180}, dt), y = sample({180, 190}, dt, -4, 4, 5);
+    expect_matches_reference([&] { return ts::sub(x.t(), y, 3); },
+                             describe("sub", dt, "x.t() - 3y"));
+    expect_matches_reference([&] { return ts::addcmul(y, x.t(), x.t(), 0.5); },
+                             describe("addcmul", dt, "two transposed inputs"));
+  }
   expect_matches_reference([&] { return ts::lt(a.t(), b); }, "a.t() < b");
   expect_matches_reference([&] { return ts::maximum(b, a.t()); }, "maximum(b, a.t())");
   expect_matches_reference([&] { return ts::remainder(a.t(), b); }, "a.t() % b");

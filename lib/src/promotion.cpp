@@ -76,12 +76,23 @@ ScalarType result_type(const ResultTypeState& s) {
 }
 
 ScalarType result_type(TensorList tensors) {
+  // Tensors (not wrapped numbers) of one dtype promote to it whatever their dims (kept cheap).
+  bool same = !tensors.empty() && tensors[0].defined();
+  for (size_t i = 0; same && i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
+    same = t.defined() && !is_wrapped_number(t) && t.dtype() == tensors[0].dtype();
+  }
+  if (same) return tensors[0].dtype();
   ResultTypeState s;
   for (const Tensor& t : tensors) update_result_type_state(s, t);
   return result_type(s);
 }
 
 ScalarType result_type(const Tensor& a, const Tensor& b) {
+  if (a.defined() && b.defined() && a.dtype() == b.dtype() && !is_wrapped_number(a) &&
+      !is_wrapped_number(b)) {
+    return a.dtype();
+  }
   ResultTypeState s;
   update_result_type_state(s, a);
   update_result_type_state(s, b);

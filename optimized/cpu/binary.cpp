@@ -314,11 +314,29 @@ T wrap_add(T a, T b, int64_t alpha) {
                         static_cast<uint64_t>(alpha) * static_cast<uint64_t>(b));
 }
 
+// The small contiguous fast path (Note [Small contiguous fast path]) for float and double;
+// returns false when the call does not qualify.
+template <class F>
+bool small_float_binary(const KernelCall& c, const F& f) {
+  const ScalarType t = c.p.compute_dtype;
+  if ((t != kFloat && t != kDouble) || !is_small_contiguous(c)) return false;
+  if (t == kFloat) {
+    small_contiguous_binary<float>(c, f);
+  } else {
+    small_contiguous_binary<double>(c, f);
+  }
+  return true;
+}
+
 void add_sub_kernel(const KernelCall& c, double sign) {
+  // a + alpha * b with alpha = +-1 is a single rounding in the vector loop as well (AddOp).
+  const double alpha = sign * c.p.s0->to_double();
+  if (alpha == 1 && small_float_binary(c, [](auto a, auto b) { return a + b; })) return;
+  if (alpha == -1 && small_float_binary(c, [](auto a, auto b) { return a - b; })) return;
   TensorIterator iter = binary_iter(c);
   const ScalarType t = iter.common_dtype();
   if (is_floating_type(t)) {
-    HWY_DYNAMIC_DISPATCH(add_floating)(iter, sign * c.p.s0->to_double());
+    HWY_DYNAMIC_DISPATCH(add_floating)(iter, alpha);
   } else if (t == kBool) {
     scalar_loop<bool, bool, 2>(iter, [](bool a, bool b) { return a || b; });
   } else {
@@ -339,6 +357,7 @@ void sub_kernel(const KernelCall& c) {
 }
 
 void mul_kernel(const KernelCall& c) {
+  if (small_float_binary(c, [](auto a, auto b) { return a * b; })) return;
   TensorIterator iter = binary_iter(c);
   const ScalarType t = iter.common_dtype();
   if (is_floating_type(t)) {
@@ -442,6 +461,7 @@ void div_trunc_reduced(const TensorIterator& iter) {
 void div_kernel(const KernelCall& c) {
   // mode 0: true division (floating only); 1: rounded toward zero; 2: toward -inf.
   const int mode = c.p.mode;
+  if (mode == 0 && small_float_binary(c, [](auto a, auto b) { return a / b; })) return;
   TensorIterator iter = binary_iter(c);
   const ScalarType t = iter.common_dtype();
   if (mode == 0) {

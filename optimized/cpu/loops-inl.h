@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "hwy/highway.h"
 #include "optimized/cpu/elementwise.h"
@@ -24,7 +25,7 @@ namespace hn = hwy::HWY_NAMESPACE;
 // blocks of kBlock elements on the stack: strided operands are gathered, float16/bfloat16 are
 // converted to float32 (and the result rounded back once, to nearest even). A 2-D loop whose
 // operands disagree on which dim is contiguous (out = a.t() + b) runs in kTile x kTile tiles, so
-// both walks stay in cache instead of striding through memory.
+// both walks stay in cache instead of striding through memory (Note [Transposed tiles]).
 inline constexpr int64_t kBlock = 256;
 inline constexpr int64_t kTile = 64;
 
@@ -135,14 +136,53 @@ void vectorized_loop(const TensorIterator& iter, const Op& op) {
   iter.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
     const char* in[N];
     if (n1 > 1 && mixed_layout<NT>(strides, sizeof(T))) {
+      // Note [Transposed tiles]: an input contiguous along dim 1 is copied tile by tile into
+      // a buffer transposed (read along its rows: one page per row, not one per element), so
+      // every row of the tile is a contiguous row of the buffer.
+      constexpr int64_t es = sizeof(T);
+      constexpr int64_t ld = kTile;
+      thread_local std::vector<T> buffer(N * ld * kTile);  // too big for the stack with N = 3
+      T* tile[N];
+      for (size_t k = 0; k < N; ++k) tile[k] = buffer.data() + k * ld * kTile;
+      bool transposed[N];
+      int64_t row_strides[NT];
+      row_strides[0] = strides[0];
+      for (size_t k = 0; k < N; ++k) {
+        transposed[k] = strides[k + 1] != es && strides[k + 1] != 0 && strides[NT + k + 1] == es;
+        row_strides[k + 1] = transposed[k] ? es : strides[k + 1];
+      }
       for (int64_t j0 = 0; j0 < n1; j0 += kTile) {
+        const int64_t nj = std::min(kTile, n1 - j0);
         for (int64_t i0 = 0; i0 < n0; i0 += kTile) {
           const int64_t ni = std::min(kTile, n0 - i0);
-          for (int64_t j = j0; j < std::min(n1, j0 + kTile); ++j) {
-            for (size_t k = 0; k < N; ++k) {
-              in[k] = data[k + 1] + j * strides[NT + k + 1] + i0 * strides[k + 1];
+          for (size_t k = 0; k < N; ++k) {
+            if (!transposed[k]) continue;
+            const char* base = data[k + 1] + j0 * strides[NT + k + 1] + i0 * strides[k + 1];
+            // Eight rows at a time: eight read streams, one short contiguous write per column.
+            int64_t i = 0;
+            for (; i + 8 <= ni; i += 8) {
+              const T* src[8];
+              for (int r = 0; r < 8; ++r) {
+                src[r] = reinterpret_cast<const T*>(base + (i + r) * strides[k + 1]);
+              }
+              for (int64_t j = 0; j < nj; ++j) {
+                T* dst = &tile[k][j * ld + i];
+                for (int r = 0; r < 8; ++r) dst[r] = src[r][j];
+              }
             }
-            map_row<T, N>(data[0] + j * strides[NT] + i0 * strides[0], in, strides, ni, op);
+            for (; i < ni; ++i) {
+              const T* src = reinterpret_cast<const T*>(base + i * strides[k + 1]);
+              for (int64_t j = 0; j < nj; ++j) tile[k][j * ld + i] = src[j];
+            }
+          }
+          for (int64_t j = 0; j < nj; ++j) {
+            for (size_t k = 0; k < N; ++k) {
+              in[k] = transposed[k]
+                          ? reinterpret_cast<const char*>(&tile[k][j * ld])
+                          : data[k + 1] + (j0 + j) * strides[NT + k + 1] + i0 * strides[k + 1];
+            }
+            map_row<T, N>(data[0] + (j0 + j) * strides[NT] + i0 * strides[0], in, row_strides, ni,
+                          op);
           }
         }
       }

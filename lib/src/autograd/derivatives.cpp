@@ -98,6 +98,7 @@ const char* BackwardArgs::op_name() const {
 OpNode::OpNode(const KernelCall& call, const Derivative* d)
     : op_(call.op), kind_(call.kind), p_(call.p), d_(d) {
   forward_inputs_.reserve(call.inputs.size());
+  input_metadata_.reserve(call.outputs.size());
   for (const Tensor& t : call.inputs) {
     forward_inputs_.push_back(
         t.defined() ? InputMetadata{DimVector(t.sizes()), t.dtype(), t.device()} : InputMetadata{});

@@ -1,6 +1,8 @@
 // End-to-end smoke test of the core: allocation, dispatch to the reference set, promotion.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include "test_util.h"
 #include "touchstone/touchstone.h"
 
@@ -38,3 +40,23 @@ TEST(Smoke, MissingKernelNamesOpDtypeDeviceAndSet) {
 }
 
 }  // namespace
+
+// Note [CPU block cache] in lib/src/storage.cpp: a freed large block is handed out again.
+TEST(Storage, LargeBlocksAreReusedAndSmallOnesAreNot) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "sanitizer builds never cache blocks";
+#else
+  if (std::getenv("TOUCHSTONE_CPU_CACHE_MB") != nullptr) GTEST_SKIP() << "cache configured";
+  void* first = nullptr;
+  {
+    const ts::Tensor t = ts::empty({3 << 20}, ts::kFloat);  // 12 MiB
+    first = t.data_ptr();
+  }
+  const ts::Tensor again = ts::empty({3 << 20}, ts::kFloat);
+  EXPECT_EQ(again.data_ptr(), first);
+  // A block of another rounded size does not get it.
+  const ts::Tensor other = ts::full({5 << 20}, 2.0, ts::kFloat);
+  EXPECT_NE(other.data_ptr(), first);
+  EXPECT_EQ(other.sum().item<double>(), 2.0 * (5 << 20));
+#endif
+}

@@ -2,26 +2,88 @@
 #include "touchstone/storage.h"
 
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <unordered_map>
 
 #include "touchstone/error.h"
 
 namespace ts {
 namespace {
 
+// Note [CPU block cache]
+// malloc maps large blocks fresh from the kernel, so every page of a new 64 MiB output faults
+// on first touch: for a softmax of 4096 x 4096 that costs more than the kernel. Freed blocks of
+// at least kCacheMin bytes are kept (up to TOUCHSTONE_CPU_CACHE_MB, default 1024; 0 disables)
+// and handed out again for the same rounded size. Sanitizer builds never cache, so a
+// use-after-free stays visible.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+constexpr size_t kCacheMin = size_t{1} << 20;
+
 class CpuAllocator final : public Allocator {
  public:
+  CpuAllocator() {
+    const char* env = std::getenv("TOUCHSTONE_CPU_CACHE_MB");
+    const long mb = env != nullptr ? std::atol(env) : 1024;
+    limit_ = kSanitized || mb <= 0 ? 0 : static_cast<size_t>(mb) << 20;
+  }
   void* allocate(size_t nbytes) override {
-    const size_t rounded = (nbytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
-    void* p = std::aligned_alloc(kCpuAlignment, rounded == 0 ? kCpuAlignment : rounded);
+    size_t rounded = (nbytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
+    if (rounded == 0) rounded = kCpuAlignment;
+    if (limit_ != 0 && rounded >= kCacheMin) {
+      rounded = (rounded + kCacheMin - 1) / kCacheMin * kCacheMin;
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = free_.find(rounded);
+      void* p = nullptr;
+      if (it != free_.end()) {
+        p = it->second;
+        free_.erase(it);
+        cached_ -= rounded;
+      } else {
+        p = std::aligned_alloc(kCpuAlignment, rounded);
+        TS_CHECK(p != nullptr, "CPU allocator: out of memory allocating ", nbytes, " bytes");
+      }
+      large_.emplace(p, rounded);
+      return p;
+    }
+    void* p = std::aligned_alloc(kCpuAlignment, rounded);
     TS_CHECK(p != nullptr, "CPU allocator: out of memory allocating ", nbytes, " bytes");
     return p;
   }
-  void deallocate(void* p) override { std::free(p); }
+
+  void deallocate(void* p) override {
+    if (limit_ != 0) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      auto it = large_.find(p);
+      if (it != large_.end()) {
+        const size_t size = it->second;
+        large_.erase(it);
+        if (cached_ + size <= limit_) {
+          free_.emplace(size, p);
+          cached_ += size;
+          return;
+        }
+      }
+    }
+    std::free(p);
+  }
+
+ private:
+  size_t limit_ = 0;
+  std::mutex mutex_;
+  std::unordered_map<void*, size_t> large_;  // live large blocks and their rounded sizes
+  std::multimap<size_t, void*> free_;        // cached blocks by size
+  size_t cached_ = 0;
 };
 
 Allocator*& allocator_slot(DeviceType type) {
-  static CpuAllocator cpu;
-  static Allocator* slots[kNumDeviceTypes] = {&cpu, nullptr};
+  // Never destroyed: tensors in other statics may free their storage after it would be.
+  static CpuAllocator* cpu = new CpuAllocator;
+  static Allocator* slots[kNumDeviceTypes] = {cpu, nullptr};
   return slots[static_cast<int>(type)];
 }
 

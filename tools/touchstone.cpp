@@ -1,10 +1,11 @@
-// The touchstone command line: --version, ops, selfcheck (conform, bench, compare, env later).
+// The touchstone command line: --version, ops, selfcheck, conform (bench, compare, env later).
 #include <CLI/CLI.hpp>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "conform.h"
 #include "selfcheck.h"
 #include "touchstone/touchstone.h"
 
@@ -120,8 +121,27 @@ int main(int argc, char** argv) {
   bool verbose = false;
   selfcheck->add_flag("-v,--verbose", verbose, "Print every case");
 
+  auto* conform = app.add_subcommand(
+      "conform", "Check a kernel set against the reference set over the conformance catalog");
+  ts::conformance::RunOptions conform_options;
+  std::string dtype_list;
+  conform->add_option("--kernels", conform_options.kernel_set, "Kernel set to check")
+      ->capture_default_str();
+  conform->add_option("--ops", conform_options.ops,
+                      "Ops to run: comma-separated names, substrings or globs");
+  conform->add_option("--dtypes", dtype_list, "Comma-separated dtypes (default: every dtype)");
+  conform->add_option("--case", conform_options.case_filter, "Only the case SAMPLE/LAYOUT");
+  conform->add_option("--report", conform_options.report_path, "Write a JSON report to FILE");
+
   CLI11_PARSE(app, argc, argv);
   try {
+    if (*conform) {
+      std::stringstream ss(dtype_list);
+      for (std::string d; std::getline(ss, d, ',');) {
+        if (!d.empty()) conform_options.dtypes.push_back(ts::parse_dtype(d));
+      }
+      return ts::tools::run_conform(conform_options);
+    }
     if (*ops) {
       const nlohmann::json j = ops_json();
       if (json) {

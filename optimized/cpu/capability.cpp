@@ -39,14 +39,19 @@ const bool kApplyEnvironment = [] {
 
 std::vector<std::string> compiled_capabilities() {
   std::vector<std::string> out;
-  for (const Capability& c : kCapabilities) out.emplace_back(c.name);
+  for (const Capability& c : kCapabilities) {
+    if ((HWY_TARGETS & c.target) != 0) out.emplace_back(c.name);  // Note [Highway targets]
+  }
   return out;
 }
 
 std::vector<std::string> supported_capabilities() {
   std::vector<std::string> out;
   for (const Capability& c : kCapabilities) {
-    if ((cpu_targets() & c.target) != 0 || c.target == HWY_EMU128) out.emplace_back(c.name);
+    const bool compiled = (HWY_TARGETS & c.target) != 0;
+    if (compiled && ((cpu_targets() & c.target) != 0 || c.target == HWY_EMU128)) {
+      out.emplace_back(c.name);
+    }
   }
   return out;
 }

@@ -1,0 +1,77 @@
+// The catalog's shared parts: deterministic inputs and the list of all entries.
+#include "conformance/catalog.h"
+
+#include <cmath>
+#include <limits>
+
+namespace ts::conformance {
+
+uint64_t hash_name(const std::string& s) {
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+Tensor SampleContext::input(const std::string& sample, int index, IntArrayRef shape,
+                            Range range) const {
+  const std::string key =
+      op_ + "/" + std::string(dtype_name(dtype_)) + "/" + sample + "/" + std::to_string(index);
+  KernelSetGuard g("reference");
+  const PhiloxState saved = philox_state();
+  set_philox_state({hash_name(key), 0});
+  Tensor t;
+  if (dtype_ == kBool) {
+    t = lt(rand(shape, kDouble), 0.5);
+  } else if (!is_floating_type(dtype_)) {
+    double lo = std::ceil(range.lo), hi = std::ceil(range.hi);
+    if (dtype_ == kByte) lo = std::max(lo, 0.0);
+    if (hi <= lo) hi = lo + 1;
+    t = randint(static_cast<int64_t>(lo), static_cast<int64_t>(hi), shape, dtype_);
+  } else {
+    t = add(mul(rand(shape, kDouble), range.hi - range.lo), range.lo).to(dtype_);
+  }
+  set_philox_state(saved);
+  return t;
+}
+
+Scalar SampleContext::scalar() const {
+  if (dtype_ == kBool) return Scalar(true);
+  if (!is_floating_type(dtype_)) return Scalar(int64_t{2});
+  return Scalar(1.5);
+}
+
+Tensor edge_values(ScalarType dtype) {
+  const double inf = std::numeric_limits<double>::infinity();
+  double max = std::numeric_limits<double>::max(), tiny = std::numeric_limits<double>::min();
+  if (dtype == kFloat) max = std::numeric_limits<float>::max(), tiny = 1e-40;  // a denormal
+  if (dtype == kHalf) max = 65504, tiny = 1e-7;                                // a denormal
+  if (dtype == kBFloat16) max = 3.3e38, tiny = 1e-40;
+  if (dtype == kDouble) tiny = 1e-310;
+  const std::vector<double> v = {std::nan(""), inf, -inf, 0.0, -0.0, tiny, -tiny, 1,   -1,  0.5,
+                                 -0.5,         2.5, -2.5, 20,  -20,  100,  -100,  max, -max};
+  KernelSetGuard g("reference");
+  return tensor(ArrayRef<double>(v), kDouble).to(dtype);
+}
+
+const std::vector<OpEntry>& catalog() {
+  static const std::vector<OpEntry> all = [] {
+    std::vector<OpEntry> v;
+    for (auto* family : {&unary_entries, &binary_entries, &reduce_entries}) {
+      for (OpEntry& e : family()) v.push_back(std::move(e));
+    }
+    return v;
+  }();
+  return all;
+}
+
+DTypeSet entry_dtypes(const OpEntry& e) {
+  if (!e.dtypes.empty()) return e.dtypes;
+  const std::optional<OpId> op = find_op(e.op_name());
+  TS_CHECK(op.has_value(), "conformance: catalog entry ", e.name, " names no op");
+  return supported_dtypes(*op, kCPU, *find_kernel_set("reference"));
+}
+
+}  // namespace ts::conformance

@@ -1,0 +1,105 @@
+// Layout variants with the same values as a contiguous sample (see Note [Layout variants]).
+#include "conformance/layouts.h"
+
+#include <functional>
+
+#include "touchstone/dispatch.h"
+#include "touchstone/ops.h"
+
+namespace ts::conformance {
+namespace {
+
+// A copy of t whose memory is t.permute(perm) made contiguous, viewed back in t's shape.
+Tensor with_permuted_memory(const Tensor& t, const std::vector<int64_t>& perm) {
+  std::vector<int64_t> inverse(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) inverse[static_cast<size_t>(perm[i])] = int64_t(i);
+  return t.permute(perm).contiguous().permute(inverse);
+}
+
+}  // namespace
+
+Tensor transposed(const Tensor& t) {
+  if (t.dim() < 2) return t;
+  KernelSetGuard g("reference");
+  std::vector<int64_t> perm;
+  for (int64_t d = 0; d < t.dim(); ++d) perm.push_back(d);
+  std::swap(perm.front(), perm.back());
+  return with_permuted_memory(t, perm);
+}
+
+Tensor permuted(const Tensor& t) {
+  if (t.dim() < 3) return t;
+  KernelSetGuard g("reference");
+  std::vector<int64_t> perm;
+  for (int64_t d = t.dim() - 1; d >= 0; --d) perm.push_back(d);
+  return with_permuted_memory(t, perm);
+}
+
+Tensor sliced_step2(const Tensor& t) {
+  if (t.dim() < 1) return t;
+  KernelSetGuard g("reference");
+  std::vector<int64_t> wide(t.sizes().begin(), t.sizes().end());
+  wide.back() *= 2;
+  const Tensor big = full(wide, 0, t.dtype());
+  const Tensor view = big.slice(-1, 0, std::nullopt, 2);
+  view.copy_(t);
+  return view;
+}
+
+Tensor offset(const Tensor& t) {
+  KernelSetGuard g("reference");
+  const Tensor big = zeros({t.numel() + 3}, t.dtype());
+  const Tensor view = big.narrow(0, 3, t.numel()).view(t.sizes());
+  view.copy_(t);
+  return view;
+}
+
+Tensor expanded(const Tensor& t) {
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.size(d) > 1) {
+      KernelSetGuard g("reference");
+      return t.narrow(d, 0, 1).clone().expand(t.sizes());
+    }
+  }
+  return t;
+}
+
+std::vector<LayoutVariant> input_layouts(const std::vector<Tensor>& inputs) {
+  std::vector<LayoutVariant> out{{"contiguous", inputs, true}};
+  const std::vector<std::pair<std::string, std::function<Tensor(const Tensor&)>>> transforms = {
+      {"transposed", transposed},
+      {"permuted", permuted},
+      {"sliced_step2", sliced_step2},
+      {"offset", offset},
+      {"expanded", expanded}};
+  for (const auto& [name, fn] : transforms) {
+    LayoutVariant v{name, {}, name != "expanded"};
+    bool changed = false;
+    for (const Tensor& t : inputs) {
+      v.inputs.push_back(fn(t));
+      changed = changed || !v.inputs.back().is_same(t);
+    }
+    if (changed) out.push_back(std::move(v));
+  }
+  return out;
+}
+
+std::vector<OutLayout> out_layouts(const std::vector<Tensor>& like) {
+  KernelSetGuard g("reference");
+  std::vector<OutLayout> out(3);
+  out[0].name = "out_resized";
+  out[1].name = "out_transposed";
+  out[2].name = "out_offset";
+  bool any_transposed = false;
+  for (const Tensor& t : like) {
+    out[0].outs.push_back(empty({0}, t.dtype()));
+    const Tensor tt = transposed(full(t.sizes(), 0, t.dtype()));
+    any_transposed = any_transposed || !tt.is_contiguous();
+    out[1].outs.push_back(tt);
+    out[2].outs.push_back(offset(full(t.sizes(), 0, t.dtype())));
+  }
+  if (!any_transposed) out.erase(out.begin() + 1);
+  return out;
+}
+
+}  // namespace ts::conformance

@@ -1,0 +1,41 @@
+#pragma once
+// Layout fuzzing: the same sample in other memory layouts, and out= tensors in several layouts.
+#include <string>
+#include <vector>
+
+#include "touchstone/tensor.h"
+
+namespace ts::conformance {
+
+struct LayoutVariant {
+  std::string name;
+  std::vector<Tensor> inputs;
+  // False when the layout changes the values (expanded): the reference then reruns on them.
+  bool same_values = true;
+};
+
+// Note [Layout variants]
+// contiguous; transposed (first and last dims swapped, dim >= 2); permuted (dims reversed,
+// dim >= 3); sliced_step2 (every other element of a last dim twice as long); offset (3 elements
+// into a larger storage); expanded (stride 0: the first dim of size > 1 made from its first
+// slice). Every transform applies to each input it fits; a variant that changes no input is left
+// out. In-place variants come in a later slice.
+std::vector<LayoutVariant> input_layouts(const std::vector<Tensor>& inputs);
+
+// One transform, for the tests; `t` unchanged when it does not fit.
+Tensor transposed(const Tensor& t);
+Tensor permuted(const Tensor& t);
+Tensor sliced_step2(const Tensor& t);
+Tensor offset(const Tensor& t);
+Tensor expanded(const Tensor& t);
+
+struct OutLayout {
+  std::string name;
+  std::vector<Tensor> outs;
+};
+
+// out= tensors for results shaped like `like`: out_resized (empty, resized by the op),
+// out_transposed (right shape, transposed strides) and out_offset (inside a larger storage).
+std::vector<OutLayout> out_layouts(const std::vector<Tensor>& like);
+
+}  // namespace ts::conformance

@@ -1,0 +1,392 @@
+// The conformance harness (conformance/): comparison, layouts, runner, report, and a kernel set
+// with planted bugs ("planted") that the runner must catch case by case.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <set>
+
+#include "conformance/compare.h"
+#include "conformance/layouts.h"
+#include "conformance/report.h"
+#include "conformance/runner.h"
+#include "touchstone/touchstone.h"
+
+namespace {
+
+using namespace ts::conformance;
+using ts::kDouble, ts::kFloat, ts::kInt, ts::kHalf, ts::Tensor;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+Tensor floats(std::initializer_list<double> v, ts::ScalarType dtype = kFloat) {
+  ts::KernelSetGuard g("reference");
+  return ts::tensor(v, kDouble).to(dtype);
+}
+
+// ---- compare ----
+
+TEST(ConformanceCompare, OneUlpPassesForFloat32) {
+  const float one = 1.0f, next = std::nextafter(one, 2.0f);
+  const Comparison c = compare(floats({next, 3}), floats({one, 3}), default_tolerance(kFloat));
+  EXPECT_TRUE(c.ok) << c.message;
+  EXPECT_DOUBLE_EQ(c.max_ulp, 1.0);
+  EXPECT_GT(c.max_abs_err, 0.0);
+}
+
+TEST(ConformanceCompare, RelativeErrorOf1em3FailsForFloat32) {
+  const Comparison c = compare(floats({100.1, 3}), floats({100, 3}), default_tolerance(kFloat));
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.mismatches, 1);
+  EXPECT_NEAR(c.max_rel_err, 1e-3, 1e-6);
+  EXPECT_NE(c.message.find("element 0"), std::string::npos) << c.message;
+}
+
+TEST(ConformanceCompare, NaNPositionsMustMatch) {
+  const Tolerance tol = default_tolerance(kDouble);
+  EXPECT_TRUE(compare(floats({kNaN, 1}, kDouble), floats({kNaN, 1}, kDouble), tol).ok);
+  EXPECT_FALSE(compare(floats({1, kNaN}, kDouble), floats({kNaN, 1}, kDouble), tol).ok);
+  EXPECT_FALSE(compare(floats({kNaN}, kDouble), floats({0}, kDouble), tol).ok);
+}
+
+TEST(ConformanceCompare, InfinitiesMustBeEqual) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const Tolerance tol = default_tolerance(kDouble);
+  EXPECT_TRUE(compare(floats({inf, -inf}, kDouble), floats({inf, -inf}, kDouble), tol).ok);
+  EXPECT_FALSE(compare(floats({inf}, kDouble), floats({-inf}, kDouble), tol).ok);
+  EXPECT_FALSE(compare(floats({1e300}, kDouble), floats({inf}, kDouble), tol).ok);
+}
+
+TEST(ConformanceCompare, IntegersAreExact) {
+  const Tensor want = ts::tensor({1, 2, 3}, kInt);
+  EXPECT_TRUE(compare(ts::tensor({1, 2, 3}, kInt), want, default_tolerance(kInt)).ok);
+  const Comparison c = compare(ts::tensor({1, 3, 3}, kInt), want, default_tolerance(kInt));
+  EXPECT_FALSE(c.ok);
+  EXPECT_DOUBLE_EQ(c.max_abs_err, 1.0);
+  // int64 beyond 2^53 is compared exactly, not through double.
+  const int64_t big = (int64_t{1} << 60) + 1;
+  EXPECT_FALSE(compare(ts::tensor({big}), ts::tensor({big - 1}), {}).ok);
+}
+
+TEST(ConformanceCompare, ShapeAndDtypeMustMatch) {
+  const Tolerance tol = default_tolerance(kFloat);
+  EXPECT_FALSE(compare(floats({1, 2}), floats({1, 2}).view({2, 1}), tol).ok);
+  EXPECT_FALSE(compare(floats({1, 2}, kDouble), floats({1, 2}), tol).ok);
+}
+
+TEST(ConformanceCompare, Float16UsesItsOwnTolerance) {
+  const Tolerance tol = default_tolerance(kHalf);
+  EXPECT_DOUBLE_EQ(tol.rtol, 1e-3);
+  // 1 ulp of float16 at 1.0 is 2^-10: within rtol; 4 ulps are not.
+  EXPECT_TRUE(compare(floats({1 + 1.0 / 1024}, kHalf), floats({1}, kHalf), tol).ok);
+  EXPECT_FALSE(compare(floats({1 + 4.0 / 1024}, kHalf), floats({1}, kHalf), tol).ok);
+  EXPECT_DOUBLE_EQ(ulp_distance(1 + 4.0 / 1024, 1, kHalf), 4.0);
+}
+
+TEST(ConformanceCompare, ReductionToleranceScalesWithSqrtOfSummands) {
+  const Tolerance t = scaled_for_summands(default_tolerance(kFloat), 100);
+  EXPECT_DOUBLE_EQ(t.rtol, 1.3e-5);
+  EXPECT_DOUBLE_EQ(t.atol, 1e-4);
+  EXPECT_DOUBLE_EQ(scaled_for_summands({1, 1}, 0).rtol, 1.0);
+}
+
+TEST(ConformanceCompare, MistrustedOutputs) {
+  EXPECT_TRUE(is_mistrusted(floats({0, 0, 0})));
+  EXPECT_TRUE(is_mistrusted(floats({kNaN, kNaN})));
+  EXPECT_TRUE(is_mistrusted(floats({2.5, 2.5})));
+  EXPECT_TRUE(is_mistrusted(ts::empty({0})));
+  EXPECT_FALSE(is_mistrusted(floats({1, 2})));
+  EXPECT_FALSE(is_mistrusted(floats({3})));
+  EXPECT_TRUE(compare(floats({0, 0}), floats({0, 0}), {}).mistrusted);
+}
+
+// ---- layouts ----
+
+Tensor iota(std::vector<int64_t> shape) {
+  ts::KernelSetGuard g("reference");
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  return ts::arange(n, kFloat).view(shape);
+}
+
+void expect_same_values(const Tensor& got, const Tensor& want) {
+  const Comparison c = compare(got, want, {});
+  EXPECT_TRUE(c.ok) << c.message;
+}
+
+TEST(ConformanceLayouts, TransposedSwapsStrides) {
+  const Tensor t = iota({3, 4});
+  const Tensor v = transposed(t);
+  EXPECT_EQ(v.sizes(), t.sizes());
+  EXPECT_EQ(v.strides(), (std::vector<int64_t>{1, 3}));
+  expect_same_values(v, t);
+}
+
+TEST(ConformanceLayouts, PermutedReversesStrides) {
+  const Tensor t = iota({2, 3, 5});
+  const Tensor v = permuted(t);
+  EXPECT_EQ(v.strides(), (std::vector<int64_t>{1, 2, 6}));
+  expect_same_values(v, t);
+  const Tensor m = iota({3, 4});
+  EXPECT_TRUE(permuted(m).is_same(m));  // rank 2: left as it is
+}
+
+TEST(ConformanceLayouts, SlicedAndOffset) {
+  const Tensor t = iota({3, 4});
+  const Tensor s = sliced_step2(t);
+  EXPECT_EQ(s.strides(), (std::vector<int64_t>{8, 2}));
+  expect_same_values(s, t);
+  const Tensor o = offset(t);
+  EXPECT_EQ(o.storage_offset(), 3);
+  EXPECT_TRUE(o.is_contiguous());
+  expect_same_values(o, t);
+  expect_same_values(offset(iota({})), iota({}));
+}
+
+TEST(ConformanceLayouts, ExpandedHasAZeroStride) {
+  const Tensor t = iota({3, 4});
+  const Tensor e = expanded(t);
+  EXPECT_EQ(e.sizes(), t.sizes());
+  EXPECT_EQ(e.stride(0), 0);
+  ts::KernelSetGuard g("reference");
+  expect_same_values(e, t.narrow(0, 0, 1).expand({3, 4}));
+  const Tensor one = iota({1, 1});
+  EXPECT_TRUE(expanded(one).is_same(one));  // no dim to expand
+}
+
+TEST(ConformanceLayouts, VariantsPerRank) {
+  std::vector<std::string> names;
+  for (const LayoutVariant& v : input_layouts({iota({7})})) names.push_back(v.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"contiguous", "sliced_step2", "offset", "expanded"}));
+  names.clear();
+  for (const LayoutVariant& v : input_layouts({iota({2, 3, 5})})) names.push_back(v.name);
+  EXPECT_EQ(names.size(), 6u);
+  for (const LayoutVariant& v : input_layouts({iota({2, 3, 5}), iota({5})})) {
+    EXPECT_EQ(v.inputs.size(), 2u) << v.name;
+  }
+  const std::vector<OutLayout> outs = out_layouts({iota({3, 4})});
+  ASSERT_EQ(outs.size(), 3u);
+  EXPECT_EQ(outs[0].outs[0].numel(), 0);
+  EXPECT_FALSE(outs[1].outs[0].is_contiguous());
+  EXPECT_EQ(outs[2].outs[0].storage_offset(), 3);
+}
+
+// ---- catalog and runner ----
+
+TEST(ConformanceCatalog, InputsAreDeterministicAndPerCase) {
+  const SampleContext a("exp", kFloat), b("exp", kFloat), c("log", kFloat);
+  const Tensor x = a.input("big", 0, {37, 53}), y = b.input("big", 0, {37, 53});
+  EXPECT_TRUE(compare(x, y, {}).ok);
+  EXPECT_FALSE(compare(x, c.input("big", 0, {37, 53}), {}).ok);
+  EXPECT_FALSE(compare(x, a.input("big", 1, {37, 53}), {}).ok);
+  // Ranges are honoured, integer dtypes get integers.
+  ts::KernelSetGuard g("reference");
+  const Tensor p = SampleContext("log", kDouble).input("s", 0, {1000}, {0.5, 2});
+  EXPECT_GE(ts::amin(p).item<double>(), 0.5);
+  EXPECT_LT(ts::amax(p).item<double>(), 2.0);
+  const Tensor i = SampleContext("add", kInt).input("s", 0, {1000}, {-3, 3});
+  EXPECT_EQ(ts::amin(i).item<int64_t>(), -3);
+  EXPECT_EQ(ts::amax(i).item<int64_t>(), 2);
+}
+
+TEST(ConformanceCatalog, PatternsSelectOps) {
+  EXPECT_TRUE(matches_pattern("sum", "sum"));
+  EXPECT_FALSE(matches_pattern("cumsum", "sum"));  // an exact name selects only itself
+  EXPECT_TRUE(matches_pattern("cumsum", "*sum"));
+  EXPECT_TRUE(matches_pattern("bitwise_xor", "bitwise"));  // no exact name: a substring
+  EXPECT_FALSE(matches_pattern("gelu.tanh", "gelu"));
+  EXPECT_TRUE(matches_pattern("gelu.tanh", "neg,gelu*"));
+  EXPECT_TRUE(matches_pattern("anything", ""));
+}
+
+TEST(ConformanceRunner, OptimizedPassesOnAFewOps) {
+  RunOptions o;
+  o.kernel_set = "optimized";
+  o.ops = "neg,add,sum,amax";
+  const RunResult r = run_conformance(o);
+  const Summary s = r.summary();
+  EXPECT_GT(s.cases, 1000);
+  EXPECT_EQ(s.passed, s.cases);
+  std::set<std::string> ops, layouts;
+  for (const CaseResult& c : r.cases) {
+    ops.insert(c.op);
+    layouts.insert(c.layout);
+    EXPECT_EQ(c.status, "passed") << c.op << " " << c.dtype << " " << c.sample << "/" << c.layout
+                                  << ": " << c.message;
+  }
+  EXPECT_EQ(ops, (std::set<std::string>{"neg", "add", "sum", "amax"}));
+  EXPECT_EQ(layouts.size(), 9u);
+}
+
+TEST(ConformanceRunner, CaseFilterSelectsOneCase) {
+  RunOptions o;
+  o.ops = "exp";
+  o.dtypes = {kFloat};
+  o.case_filter = "big/transposed";
+  const RunResult r = run_conformance(o);
+  ASSERT_EQ(r.cases.size(), 1u);
+  EXPECT_EQ(r.cases[0].sample, "big");
+  EXPECT_EQ(r.cases[0].layout, "transposed");
+  EXPECT_EQ(r.cases[0].dtype, "float32");
+}
+
+TEST(ConformanceRunner, DocumentedSkipsAreNotRun) {
+  RunOptions o;
+  o.ops = "prod";
+  o.dtypes = {kDouble};
+  o.case_filter = "edge_values/";
+  const RunResult r = run_conformance(o);
+  EXPECT_TRUE(r.cases.empty());
+  EXPECT_EQ(r.skipped_samples, 1);
+}
+
+TEST(ConformanceRunner, UnknownKernelSetIsAnError) {
+  RunOptions o;
+  o.kernel_set = "no_such_set";
+  EXPECT_THROW(run_conformance(o), ts::Error);
+}
+
+// ---- a kernel set with planted bugs ----
+
+// Note [Planted bugs]
+// "planted" runs add like the reference but for float64, where it adds 0.5 to every result; and
+// runs neg (float32, float64) reading and writing memory as if every tensor were contiguous
+// (reads clamped to the input's storage, so the bug stays memory-safe).
+ts::KernelFn reference_kernel(ts::OpId op) {
+  return ts::get_kernel(op, ts::kCPU, *ts::find_kernel_set("reference")).fn;
+}
+
+void planted_add(const ts::KernelCall& c) {
+  reference_kernel(ts::OpId::add)(c);
+  if (c.outputs[0].dtype() == kDouble) {
+    ts::KernelSetGuard g("reference");
+    c.outputs[0].add_(0.5);
+  }
+}
+
+template <typename T>
+void neg_ignoring_strides(const Tensor& out, const Tensor& in) {
+  const int64_t avail =
+      static_cast<int64_t>(in.storage()->nbytes() / sizeof(T)) - in.storage_offset();
+  const T* src = static_cast<const T*>(in.data_ptr());
+  T* dst = static_cast<T*>(out.data_ptr());
+  for (int64_t i = 0; i < out.numel(); ++i) dst[i] = -src[std::min(i, avail - 1)];
+}
+
+void planted_neg(const ts::KernelCall& c) {
+  if (c.outputs[0].dtype() == kDouble) {
+    neg_ignoring_strides<double>(c.outputs[0], c.inputs[0]);
+  } else {
+    neg_ignoring_strides<float>(c.outputs[0], c.inputs[0]);
+  }
+}
+
+void register_planted() {
+  static const bool done = [] {
+    ts::KernelRegistrar m("planted");
+    m.impl(ts::OpId::add, ts::kCPU, ts::DTypeSet::all(), planted_add);
+    m.impl(ts::OpId::neg, ts::kCPU, {kFloat, kDouble}, planted_neg);
+    return true;
+  }();
+  (void)done;
+}
+
+RunResult run_planted(const std::string& ops, std::vector<ts::ScalarType> dtypes) {
+  register_planted();
+  RunOptions o;
+  o.kernel_set = "planted";
+  o.ops = ops;
+  o.dtypes = std::move(dtypes);
+  return run_conformance(o);
+}
+
+TEST(ConformancePlanted, AddIsWrongForFloat64Only) {
+  const RunResult r = run_planted("add", {kFloat, kDouble, kInt});
+  int64_t failed = 0;
+  for (const CaseResult& c : r.cases) {
+    ASSERT_EQ(c.op, "add");
+    // Expanded edge values are NaN everywhere, and NaN + 0.5 is NaN.
+    const bool all_nan = c.sample == "edge_values" && c.layout == "expanded";
+    const bool should_fail = c.dtype == "float64" && c.numel > 0 && !all_nan;
+    EXPECT_EQ(c.status, should_fail ? "failed" : "passed")
+        << c.dtype << " " << c.sample << "/" << c.layout << ": " << c.message;
+    if (c.status == "failed") {
+      ++failed;
+      EXPECT_NEAR(c.max_abs_err, 0.5, 1e-12);
+      EXPECT_EQ(c.repro,
+                "touchstone conform --kernels planted --ops add --dtypes float64 --case \"" +
+                    c.sample + "/" + c.layout + "\"");
+    }
+  }
+  EXPECT_GT(failed, 50);
+}
+
+TEST(ConformancePlanted, NegIgnoringStridesFailsOnStridedLayoutsOnly) {
+  const RunResult r = run_planted("neg", {kFloat, kDouble});
+  // Samples of rank >= 2 with more than one element: every non-dense layout of them breaks the
+  // bug (a 1-D expanded input is a constant, which the clamped read happens to get right).
+  const std::set<std::string> multi = {"mat3x4", "cube", "big", "size1"};
+  std::set<std::string> failing_layouts;
+  for (const CaseResult& c : r.cases) {
+    const std::string where = c.dtype + " " + c.sample + "/" + c.layout + ": " + c.message;
+    const bool strided =
+        c.layout == "sliced_step2" || c.layout == "expanded" || c.layout == "out_transposed";
+    // Dense inputs (transposed and permuted too: the output takes their memory order) pass.
+    if (!strided || c.numel <= 1) {
+      EXPECT_EQ(c.status, "passed") << where;
+    }
+    if (strided && multi.count(c.sample)) {
+      EXPECT_EQ(c.status, "failed") << where;
+    }
+    if (c.status != "passed") failing_layouts.insert(c.layout);
+  }
+  EXPECT_EQ(failing_layouts, (std::set<std::string>{"sliced_step2", "expanded", "out_transposed"}));
+}
+
+TEST(ConformancePlanted, MissingDtypeIsAnErrorPerCase) {
+  const RunResult r = run_planted("neg", {kInt});
+  ASSERT_FALSE(r.cases.empty());
+  for (const CaseResult& c : r.cases) {
+    EXPECT_EQ(c.status, "error") << c.sample << "/" << c.layout;
+    EXPECT_NE(c.message.find("planted"), std::string::npos) << c.message;
+  }
+  EXPECT_EQ(r.summary().errors, static_cast<int64_t>(r.cases.size()));
+}
+
+// ---- report ----
+
+TEST(ConformanceReport, WrittenAtomicallyWithTheSchemaFields) {
+  RunOptions o;
+  o.ops = "neg";
+  o.dtypes = {kFloat};
+  const RunResult r = run_conformance(o);
+  const nlohmann::json j = report_json(r, o);
+  for (const char* key : {"schema_version", "tool_version", "git_commit", "timestamp", "machine",
+                          "kernel_set", "device", "summary", "cases"}) {
+    EXPECT_TRUE(j.contains(key)) << key;
+  }
+  EXPECT_EQ(j["summary"]["cases"], static_cast<int64_t>(r.cases.size()));
+  EXPECT_EQ(j["cases"].size(), r.cases.size());
+  EXPECT_FALSE(j["machine"]["simd_target"].get<std::string>().empty());
+  for (const char* key : {"op", "dtype", "sample", "layout", "variant", "check", "status",
+                          "max_abs_err", "max_rel_err", "max_ulp"}) {
+    EXPECT_TRUE(j["cases"][0].contains(key)) << key;
+  }
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("ts_conform_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "report.json").string();
+  write_report(path, j);
+  std::ifstream in(path);
+  EXPECT_EQ(nlohmann::json::parse(in), j);
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) files += entry.exists();
+  EXPECT_EQ(files, 1u);  // no temporary left behind
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace

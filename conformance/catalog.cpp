@@ -37,6 +37,17 @@ Tensor SampleContext::input(const std::string& sample, int index, IntArrayRef sh
   return t;
 }
 
+SeedScope::SeedScope(const SampleArgs& args) {
+  const PhiloxState saved = philox_state();
+  saved_seed_ = saved.seed;
+  saved_offset_ = saved.offset;
+  if (args.seed) set_philox_state({*args.seed, 0});
+}
+
+SeedScope::~SeedScope() {
+  set_philox_state({saved_seed_, saved_offset_});
+}
+
 Scalar SampleContext::scalar() const {
   if (dtype_ == kBool) return Scalar(true);
   if (!is_floating_type(dtype_)) return Scalar(int64_t{2});
@@ -59,12 +70,24 @@ Tensor edge_values(ScalarType dtype) {
 const std::vector<OpEntry>& catalog() {
   static const std::vector<OpEntry> all = [] {
     std::vector<OpEntry> v;
-    for (auto* family : {&unary_entries, &binary_entries, &reduce_entries}) {
+    // In op_list.def's order.
+    for (auto* family :
+         {&factory_entries, &copy_entries, &unary_entries, &binary_entries, &ternary_entries,
+          &reduce_entries, &nn_entries, &linalg_entries, &index_entries}) {
       for (OpEntry& e : family()) v.push_back(std::move(e));
     }
     return v;
   }();
   return all;
+}
+
+OpEntry make_entry(std::string name, std::string family, SamplesFn samples, RunFn run) {
+  OpEntry e;
+  e.name = std::move(name);
+  e.family = std::move(family);
+  e.samples = std::move(samples);
+  e.run = std::move(run);
+  return e;
 }
 
 DTypeSet entry_dtypes(const OpEntry& e) {

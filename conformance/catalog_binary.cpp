@@ -39,6 +39,7 @@ std::vector<Sample> binary_samples(const SampleContext& ctx, Range ra, Range rb)
     const Tensor edges = edge_values(ctx.dtype());
     Sample s;
     s.name = "edge_values";
+    s.smooth = false;
     s.inputs = {edges.unsqueeze(1).contiguous(), edges.unsqueeze(0).contiguous()};
     out.push_back(std::move(s));
   }
@@ -68,11 +69,24 @@ OpEntry binary(std::string name, Range ra, Range rb, Fn fn, OutFn out_fn) {
   return e;
 }
 
+// Sets the in-place form: `fn(self, other)` with other a Tensor or, for Tensor-Scalar samples,
+// the sample's Scalar.
+template <typename Fn>
+OpEntry with_inplace(OpEntry e, Fn fn) {
+  e.run_inplace = [fn](const Tensor& self, const std::vector<Tensor>& in, const SampleArgs& args) {
+    return args.scalar ? Tensor(fn(self, *args.scalar)) : Tensor(fn(self, in[1]));
+  };
+  return e;
+}
+
 // A generic lambda covers both the Tensor-Tensor and the Tensor-Scalar overloads.
-#define TS_BINARY_ENTRY(op, ra, rb)                                             \
+#define TS_BINARY_ENTRY_NO_INPLACE(op, ra, rb)                                  \
   binary(                                                                       \
       #op, ra, rb, [](const Tensor& a, const auto& b) { return ts::op(a, b); }, \
       [](const Tensor& out, const Tensor& a, const Tensor& b) { ts::op##_out(out, a, b); })
+#define TS_BINARY_ENTRY(op, ra, rb)                    \
+  with_inplace(TS_BINARY_ENTRY_NO_INPLACE(op, ra, rb), \
+               [](const Tensor& a, const auto& b) -> Tensor& { return a.op##_(b); })
 
 }  // namespace
 
@@ -85,8 +99,8 @@ std::vector<OpEntry> binary_entries() {
       TS_BINARY_ENTRY(div, any, positive),
       TS_BINARY_ENTRY(remainder, any, positive),
       TS_BINARY_ENTRY(pow, base, exponent),
-      TS_BINARY_ENTRY(maximum, any, any),
-      TS_BINARY_ENTRY(minimum, any, any),
+      TS_BINARY_ENTRY_NO_INPLACE(maximum, any, any),
+      TS_BINARY_ENTRY_NO_INPLACE(minimum, any, any),
       TS_BINARY_ENTRY(atan2, any, any),
       TS_BINARY_ENTRY(eq, Range({-2, 2}), Range({-2, 2})),
       TS_BINARY_ENTRY(ne, Range({-2, 2}), Range({-2, 2})),
@@ -111,6 +125,9 @@ std::vector<OpEntry> binary_entries() {
         [is_add](const Tensor& out, const Tensor& a, const Tensor& b) {
           is_add ? ts::add_out(out, a, b, 0.75) : ts::sub_out(out, a, b, 0.75);
         });
+    e = with_inplace(std::move(e), [is_add](const Tensor& a, const auto& b) -> Tensor& {
+      return is_add ? a.add_(b, 0.75) : a.sub_(b, 0.75);
+    });
     e.op = op;
     e.dtypes = DTypeSet::floating();
     v.push_back(std::move(e));

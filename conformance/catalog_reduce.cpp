@@ -1,5 +1,6 @@
 // Catalog entries of the reductions: dim lists (incl. negative dims and the empty list, which
 // reduces every dim), keepdim, 0-dim and empty inputs, and reductions over an empty dim.
+#include <limits>
 #include <utility>
 
 #include "conformance/catalog.h"
@@ -63,6 +64,7 @@ std::vector<Sample> reduce_samples(const SampleContext& ctx, Range r, Dims kind)
     // NaN, infinities, limits: propagation and overflow; the mixed row is reduced with dim 1.
     Sample s;
     s.name = "edge_values";
+    s.smooth = false;
     KernelSetGuard g("reference");
     const Tensor e = edge_values(ctx.dtype());
     s.inputs = {cat({e.narrow(0, 3, 16), e.narrow(0, 0, 16)}).view({2, 16})};
@@ -104,6 +106,164 @@ using In = std::vector<Tensor>;
       [](const In& outs, const In& in, const SampleArgs& a) {                            \
         ts::op##_out(outs[0], in[0], a.dims[0], a.keepdim);                              \
       })
+
+// Note [Shifted samples]
+// Floating values far from 0 relative to their spread: a one-pass variance (E[x^2] - E[x]^2)
+// cancels catastrophically, exp overflows without the max shift, squares overflow float16.
+// `r` is the range: [1000, 1001) for mean/var/std, [80, 100) for logsumexp, [200, 300) for norm.
+OpEntry with_shifted(OpEntry e, Range r) {
+  const SamplesFn base = e.samples;
+  e.samples = [base, r](const SampleContext& ctx) {
+    std::vector<Sample> v = base(ctx);
+    if (!is_floating_type(ctx.dtype())) return v;
+    const std::vector<Case> cases = {{"shifted_rows", {37, 53}, {1}},
+                                     {"shifted_cols", {37, 53}, {0}},
+                                     {"shifted_long", {2053}, {-1}}};
+    for (const Case& c : cases) {
+      Sample s;
+      s.name = c.name;
+      s.inputs = {ctx.input(c.name, 0, c.shape, r)};
+      s.args.dims = c.dims;
+      s.summands = summands(c.shape, c.dims);
+      v.push_back(std::move(s));
+    }
+    return v;
+  };
+  return e;
+}
+
+// sum, mean, prod, cumsum with dtype= (args.dtype): the input is cast to it first.
+std::vector<Sample> dtype_samples(const SampleContext& ctx, Range r, Dims kind) {
+  std::vector<Sample> out;
+  const std::vector<ScalarType> targets = {kDouble, kFloat};
+  for (const Sample& s : reduce_samples(ctx, r, kind)) {
+    for (const ScalarType dt : targets) {
+      Sample d = s;
+      d.name = s.name + "_to_" + std::string(dtype_name(dt));
+      d.args.dtype = dt;
+      // In float64 a float32 result is rounded: finite differences of it would be noise.
+      d.smooth = s.smooth && dt == kDouble;
+      out.push_back(std::move(d));
+    }
+  }
+  return out;
+}
+
+OpEntry with_dtype(std::string name, Dims kind, Range r, RunFn run, RunOutFn run_out) {
+  OpEntry e = reduce(std::move(name), kind, r, std::move(run), std::move(run_out));
+  e.op = e.name.substr(0, e.name.find('.'));
+  e.samples = [r, kind](const SampleContext& ctx) { return dtype_samples(ctx, r, kind); };
+  return e;
+}
+
+// max/min: (values, indices) with a dim, values only over every element (no out= form). Ties
+// (integers, narrow floats) must pick the reference's index.
+OpEntry max_min_entry(bool is_max) {
+  OpEntry e = reduce(
+      is_max ? "max" : "min", Dims::One, Range{-4, 4},
+      [is_max](const In& in, const SampleArgs& a) {
+        if (a.dims.empty()) return In{is_max ? ts::max(in[0]) : ts::min(in[0])};
+        auto [values, indices] =
+            is_max ? ts::max(in[0], a.dims[0], a.keepdim) : ts::min(in[0], a.dims[0], a.keepdim);
+        return In{values, indices};
+      },
+      [is_max](const In& outs, const In& in, const SampleArgs& a) {
+        is_max ? ts::max_out(outs[0], outs[1], in[0], a.dims[0], a.keepdim)
+               : ts::min_out(outs[0], outs[1], in[0], a.dims[0], a.keepdim);
+      });
+  const SamplesFn base = e.samples;
+  e.samples = [base](const SampleContext& ctx) {
+    std::vector<Sample> v = base(ctx);
+    // Integer samples and narrow floats hold ties: the derivative picks one of them.
+    for (Sample& s : v) s.smooth = s.smooth && is_floating_type(ctx.dtype());
+    return v;
+  };
+  return e;
+}
+
+// The variants the first entries leave out: other corrections and p, max/min, dtype=.
+std::vector<OpEntry> more_entries() {
+  const Range any{-4, 4};
+  std::vector<OpEntry> v;
+  // correction 0 (population statistics) and 2; args.reals = {correction}.
+  for (const double c : {0.0, 2.0}) {
+    const std::string suffix = c == 0 ? ".correction0" : ".correction2";
+    for (const bool is_var : {true, false}) {
+      OpEntry e = reduce(
+          std::string(is_var ? "var" : "std") + suffix, Dims::List, any,
+          [is_var, c](const In& in, const SampleArgs& a) {
+            return In{is_var ? ts::var(in[0], a.dims, c, a.keepdim)
+                             : ts::std(in[0], a.dims, c, a.keepdim)};
+          },
+          [is_var, c](const In& outs, const In& in, const SampleArgs& a) {
+            is_var ? ts::var_out(outs[0], in[0], a.dims, c, a.keepdim)
+                   : ts::std_out(outs[0], in[0], a.dims, c, a.keepdim);
+          });
+      e.op = is_var ? "var" : "std";
+      v.push_back(std::move(e));
+    }
+  }
+  for (const auto& [suffix, p] : std::vector<std::pair<std::string, double>>{
+           {"p1", 1.0}, {"inf", std::numeric_limits<double>::infinity()}}) {
+    OpEntry e = reduce(
+        "norm." + suffix, Dims::List, any,
+        [p](const In& in, const SampleArgs& a) {
+          return In{ts::norm(in[0], p, a.dims, a.keepdim)};
+        },
+        [p](const In& outs, const In& in, const SampleArgs& a) {
+          ts::norm_out(outs[0], in[0], p, a.dims, a.keepdim);
+        });
+    e.op = "norm";
+    v.push_back(std::move(e));
+  }
+  v.push_back(max_min_entry(true));
+  v.push_back(max_min_entry(false));
+  v.push_back(with_dtype(
+      "sum.dtype", Dims::List, any,
+      [](const In& in, const SampleArgs& a) {
+        return In{ts::sum(in[0], a.dims, a.keepdim, a.dtype)};
+      },
+      [](const In& outs, const In& in, const SampleArgs& a) {
+        ts::sum_out(outs[0], in[0], a.dims, a.keepdim, a.dtype);
+      }));
+  v.push_back(with_dtype(
+      "mean.dtype", Dims::List, any,
+      [](const In& in, const SampleArgs& a) {
+        return In{ts::mean(in[0], a.dims, a.keepdim, a.dtype)};
+      },
+      [](const In& outs, const In& in, const SampleArgs& a) {
+        ts::mean_out(outs[0], in[0], a.dims, a.keepdim, a.dtype);
+      }));
+  // Near 1 for floats, {-1, 0, 1} for integers: products of thousands of terms stay finite.
+  OpEntry prod = with_dtype(
+      "prod.dtype", Dims::One, any,
+      [](const In& in, const SampleArgs& a) {
+        return In{a.dims.empty() ? ts::prod(in[0], a.dtype)
+                                 : ts::prod(in[0], a.dims[0], a.keepdim, a.dtype)};
+      },
+      [](const In& outs, const In& in, const SampleArgs& a) {
+        ts::prod_out(outs[0], in[0], a.dims[0], a.keepdim, a.dtype);
+      });
+  prod.samples = [](const SampleContext& ctx) {
+    return dtype_samples(ctx, is_floating_type(ctx.dtype()) ? Range{0.95, 1.05} : Range{-1, 2},
+                         Dims::One);
+  };
+  prod.skips["float64/edge_values_to_float64"] = prod.skips["float64/edge_values_to_float32"] =
+      "see Note [prod of edge values]";
+  v.push_back(std::move(prod));
+  OpEntry cumsum = with_dtype(
+      "cumsum.dtype", Dims::Scan, any,
+      [](const In& in, const SampleArgs& a) { return In{ts::cumsum(in[0], a.dims[0], a.dtype)}; },
+      [](const In& outs, const In& in, const SampleArgs& a) {
+        ts::cumsum_out(outs[0], in[0], a.dims[0], a.dtype);
+      });
+  // cumsum_ with dtype= must equal self's dtype: the other samples check the refusal.
+  cumsum.run_inplace = [](const Tensor& self, const In&, const SampleArgs& a) {
+    return self.cumsum_(a.dims[0], a.dtype);
+  };
+  v.push_back(std::move(cumsum));
+  return v;
+}
 
 }  // namespace
 
@@ -166,10 +326,28 @@ std::vector<OpEntry> reduce_entries() {
       [](const In& outs, const In& in, const SampleArgs& a) {
         ts::cumsum_out(outs[0], in[0], a.dims[0]);
       }));
+  v.back().run_inplace = [](const Tensor& self, const In&, const SampleArgs& a) {
+    return self.cumsum_(a.dims[0]);
+  };
+  for (OpEntry& e : more_entries()) v.push_back(std::move(e));
+  for (OpEntry& e : v) {
+    const std::string& op = e.op_name();
+    if (op == "mean" || op == "var" || op == "std") e = with_shifted(std::move(e), {1000, 1001});
+    if (op == "logsumexp") e = with_shifted(std::move(e), {80, 100});
+    if (op == "norm") e = with_shifted(std::move(e), {200, 300});
+  }
   for (OpEntry& e : v) {
     const std::string& op = e.op_name();
     e.accumulates = op != "amax" && op != "amin" && op != "argmax" && op != "argmin" &&
-                    op != "all" && op != "any";
+                    op != "all" && op != "any" && op != "max" && op != "min" &&
+                    e.name != "norm.inf";
+    // Note [Constant rows]: an expanded input makes reduced rows constant, where std == 0 and
+    // its gradient is 0/0; the convention (nondiff_points.def) gives 0 only when std is exactly
+    // 0, and each set's rounding of the mean decides whether it is.
+    if (op == "std") {
+      e.documented.push_back({"", "", "", "", "expanded", "", "backward",
+                              "std == 0 on constant rows: the gradient depends on rounding"});
+    }
   }
   return v;
 }

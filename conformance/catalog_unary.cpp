@@ -21,6 +21,7 @@ std::vector<Sample> unary_samples(const SampleContext& ctx, Range r) {
   if (is_floating_type(ctx.dtype())) {
     Sample s;
     s.name = "edge_values";
+    s.smooth = false;
     s.inputs = {edge_values(ctx.dtype())};
     out.push_back(std::move(s));
   }
@@ -41,10 +42,20 @@ OpEntry unary(std::string name, Range r, Fn fn, OutFn out_fn) {
   return e;
 }
 
-#define TS_UNARY_ENTRY(op, lo, hi)                                   \
-  unary(                                                             \
-      #op, Range{lo, hi}, [](const Tensor& x) { return ts::op(x); }, \
-      [](const Tensor& out, const Tensor& x) { ts::op##_out(out, x); })
+// Sets the in-place form: `fn(self)` runs the op over self and returns what the op returned.
+template <typename Fn>
+OpEntry with_inplace(OpEntry e, Fn fn) {
+  e.run_inplace = [fn](const Tensor& self, const std::vector<Tensor>&, const SampleArgs&) {
+    return Tensor(fn(self));
+  };
+  return e;
+}
+
+#define TS_UNARY_ENTRY(op, lo, hi)                                                    \
+  with_inplace(unary(                                                                 \
+                   #op, Range{lo, hi}, [](const Tensor& x) { return ts::op(x); },     \
+                   [](const Tensor& out, const Tensor& x) { ts::op##_out(out, x); }), \
+               [](const Tensor& x) -> Tensor& { return ts::op##_(x); })
 
 }  // namespace
 
@@ -68,17 +79,22 @@ std::vector<OpEntry> unary_entries() {
       [](const Tensor&, const Tensor&) {});
   isnan_entry.run_out = nullptr;  // isnan has no out= form
   v.push_back(std::move(isnan_entry));
-  v.push_back(unary(
-      "gelu", Range{-4, 4}, [](const Tensor& x) { return ts::gelu(x); },
-      [](const Tensor& out, const Tensor& x) { ts::gelu_out(out, x); }));
-  OpEntry gelu_tanh = unary(
-      "gelu.tanh", Range{-4, 4}, [](const Tensor& x) { return ts::gelu(x, "tanh"); },
-      [](const Tensor& out, const Tensor& x) { ts::gelu_out(out, x, "tanh"); });
+  v.push_back(with_inplace(unary(
+                               "gelu", Range{-4, 4}, [](const Tensor& x) { return ts::gelu(x); },
+                               [](const Tensor& out, const Tensor& x) { ts::gelu_out(out, x); }),
+                           [](const Tensor& x) -> Tensor& { return ts::gelu_(x); }));
+  OpEntry gelu_tanh = with_inplace(
+      unary(
+          "gelu.tanh", Range{-4, 4}, [](const Tensor& x) { return ts::gelu(x, "tanh"); },
+          [](const Tensor& out, const Tensor& x) { ts::gelu_out(out, x, "tanh"); }),
+      [](const Tensor& x) -> Tensor& { return ts::gelu_(x, "tanh"); });
   gelu_tanh.op = "gelu";
   v.push_back(std::move(gelu_tanh));
-  v.push_back(unary(
-      "clamp", Range{-4, 4}, [](const Tensor& x) { return ts::clamp(x, -1, 2); },
-      [](const Tensor& out, const Tensor& x) { ts::clamp_out(out, x, -1, 2); }));
+  v.push_back(
+      with_inplace(unary(
+                       "clamp", Range{-4, 4}, [](const Tensor& x) { return ts::clamp(x, -1, 2); },
+                       [](const Tensor& out, const Tensor& x) { ts::clamp_out(out, x, -1, 2); }),
+                   [](const Tensor& x) -> Tensor& { return ts::clamp_(x, -1, 2); }));
   return v;
 }
 

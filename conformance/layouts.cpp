@@ -64,15 +64,33 @@ Tensor expanded(const Tensor& t) {
   return t;
 }
 
+namespace {
+
+using Transform = std::pair<std::string, std::function<Tensor(const Tensor&)>>;
+const std::vector<Transform>& transforms() {
+  static const std::vector<Transform> all = {{"transposed", transposed},
+                                             {"permuted", permuted},
+                                             {"sliced_step2", sliced_step2},
+                                             {"offset", offset},
+                                             {"expanded", expanded}};
+  return all;
+}
+
+}  // namespace
+
+Tensor relayout(const std::string& layout, const Tensor& t) {
+  KernelSetGuard g("reference");
+  const Tensor fresh = t.clone();
+  for (const auto& [name, fn] : transforms()) {
+    if (name == layout) return fn(fresh);
+  }
+  TS_CHECK(layout == "contiguous", "relayout: unknown layout ", layout);
+  return fresh;
+}
+
 std::vector<LayoutVariant> input_layouts(const std::vector<Tensor>& inputs) {
   std::vector<LayoutVariant> out{{"contiguous", inputs, true}};
-  const std::vector<std::pair<std::string, std::function<Tensor(const Tensor&)>>> transforms = {
-      {"transposed", transposed},
-      {"permuted", permuted},
-      {"sliced_step2", sliced_step2},
-      {"offset", offset},
-      {"expanded", expanded}};
-  for (const auto& [name, fn] : transforms) {
+  for (const auto& [name, fn] : transforms()) {
     LayoutVariant v{name, {}, name != "expanded"};
     bool changed = false;
     for (const Tensor& t : inputs) {

@@ -19,7 +19,7 @@ struct LayoutVariant {
 // dim >= 3); sliced_step2 (every other element of a last dim twice as long); offset (3 elements
 // into a larger storage); expanded (stride 0: the first dim of size > 1 made from its first
 // slice). Every transform applies to each input it fits; a variant that changes no input is left
-// out. In-place variants come in a later slice.
+// out. In-place cases write into the first input in each of these layouts (relayout).
 std::vector<LayoutVariant> input_layouts(const std::vector<Tensor>& inputs);
 
 // One transform, for the tests; `t` unchanged when it does not fit.
@@ -28,6 +28,10 @@ Tensor permuted(const Tensor& t);
 Tensor sliced_step2(const Tensor& t);
 Tensor offset(const Tensor& t);
 Tensor expanded(const Tensor& t);
+
+// A fresh tensor with t's values in the memory layout of variant `layout` (a name from
+// input_layouts; "expanded" keeps t's first slice): in-place cases write into it.
+Tensor relayout(const std::string& layout, const Tensor& t);
 
 struct OutLayout {
   std::string name;

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <ctime>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <thread>
 
 #include "touchstone/cpu_capability.h"
@@ -30,6 +32,12 @@ std::string cpu_model() {
   return "unknown";
 }
 
+std::string device_string(const Device& d) {
+  std::ostringstream os;
+  os << d;
+  return os.str();
+}
+
 std::string utc_timestamp() {
   const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
   std::tm tm{};
@@ -39,7 +47,42 @@ std::string utc_timestamp() {
   return buf;
 }
 
-nlohmann::json case_json(const CaseResult& c) {
+nlohmann::json summary_json(const Summary& s) {
+  return {{"cases", s.cases},     {"passed", s.passed},         {"failed", s.failed},
+          {"errors", s.errors},   {"crashed", s.crashed},       {"timeout", s.timeout},
+          {"overrun", s.overrun}, {"documented", s.documented}, {"mistrusted", s.mistrusted}};
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&apos;";
+        break;
+      default:
+        // XML 1.0 forbids most control characters.
+        out += (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t') ? '?' : ch;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json case_to_json(const CaseResult& c) {
   nlohmann::json j = {{"op", c.op},
                       {"dtype", c.dtype},
                       {"sample", c.sample},
@@ -50,48 +93,133 @@ nlohmann::json case_json(const CaseResult& c) {
                       {"max_abs_err", c.max_abs_err},
                       {"max_rel_err", c.max_rel_err},
                       {"max_ulp", c.max_ulp},
-                      {"mistrusted", c.mistrusted}};
+                      {"mistrusted", c.mistrusted},
+                      {"seconds", c.seconds}};
   if (!c.message.empty()) j["message"] = c.message;
   if (!c.repro.empty()) j["repro"] = c.repro;
   return j;
 }
 
-}  // namespace
+CaseResult case_from_json(const nlohmann::json& j) {
+  CaseResult c;
+  c.op = j.at("op");
+  c.dtype = j.at("dtype");
+  c.sample = j.at("sample");
+  c.layout = j.at("layout");
+  c.variant = j.at("variant");
+  c.check = j.at("check");
+  c.status = j.at("status");
+  // JSON has no NaN or infinity: nlohmann writes them as null.
+  auto number = [&](const char* key) {
+    return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
+  };
+  c.max_abs_err = number("max_abs_err");
+  c.max_rel_err = number("max_rel_err");
+  c.max_ulp = number("max_ulp");
+  c.seconds = number("seconds");
+  c.mistrusted = j.value("mistrusted", false);
+  c.message = j.value("message", "");
+  c.repro = j.value("repro", "");
+  return c;
+}
 
 nlohmann::json report_json(const RunResult& result, const RunOptions& options) {
-  const Summary s = result.summary();
   nlohmann::json cases = nlohmann::json::array();
-  for (const CaseResult& c : result.cases) cases.push_back(case_json(c));
-  return {{"schema_version", kReportSchemaVersion},
-          {"tool_version", kVersion},
-          {"git_commit", TS_GIT_COMMIT},
-          {"timestamp", utc_timestamp()},
-          {"machine",
-           {{"cpu_model", cpu_model()},
-            {"cores", std::thread::hardware_concurrency()},
-            {"simd_target", cpu::capability()}}},
-          {"kernel_set", result.kernel_set},
-          {"device", "cpu"},
-          {"ops_pattern", options.ops},
-          {"seconds", result.seconds},
-          {"skipped_samples", result.skipped_samples},
-          {"summary",
-           {{"cases", s.cases},
-            {"passed", s.passed},
-            {"failed", s.failed},
-            {"errors", s.errors},
-            {"crashed", s.crashed},
-            {"timeout", s.timeout},
-            {"mistrusted", s.mistrusted}}},
-          {"cases", cases}};
+  for (const CaseResult& c : result.cases) cases.push_back(case_to_json(c));
+  return {
+      {"schema_version", kReportSchemaVersion},
+      {"tool_version", kVersion},
+      {"git_commit", TS_GIT_COMMIT},
+      {"timestamp", utc_timestamp()},
+      {"machine",
+       {{"cpu_model", cpu_model()},
+        {"cores", std::thread::hardware_concurrency()},
+        {"simd_target", cpu::capability()},
+        {"gpu", options.device.type() == kCPU ? nlohmann::json(nullptr)
+                                              : nlohmann::json(device_string(options.device))}}},
+      {"kernel_set", result.kernel_set},
+      {"device", std::string(device_type_name(options.device.type()))},
+      {"options",
+       {{"ops", options.ops},
+        {"families", options.families},
+        {"grad", options.grad},
+        {"isolate", options.isolate},
+        {"shard",
+         std::to_string(options.shard_index) + "/" + std::to_string(options.shard_count)}}},
+      {"seconds", result.seconds},
+      {"skipped_samples", result.skipped_samples},
+      {"summary", summary_json(result.summary())},
+      {"cases", cases}};
+}
+
+nlohmann::json merge_reports(const std::vector<nlohmann::json>& reports) {
+  TS_CHECK(!reports.empty(), "merge: no reports given");
+  nlohmann::json out = reports.front();
+  RunResult all;
+  double seconds = 0;
+  int64_t skipped = 0;
+  for (const nlohmann::json& r : reports) {
+    for (const char* key : {"schema_version", "kernel_set", "device"}) {
+      TS_CHECK(r.at(key) == out.at(key), "merge: the reports disagree on ", key, " (",
+               r.at(key).dump(), " vs ", out.at(key).dump(), ")");
+    }
+    for (const nlohmann::json& c : r.at("cases")) all.cases.push_back(case_from_json(c));
+    seconds += r.value("seconds", 0.0);
+    skipped += r.value("skipped_samples", int64_t{0});
+  }
+  out["cases"] = nlohmann::json::array();
+  for (const CaseResult& c : all.cases) out["cases"].push_back(case_to_json(c));
+  out["summary"] = summary_json(all.summary());
+  out["seconds"] = seconds;
+  out["skipped_samples"] = skipped;
+  out["options"]["shard"] = "merged from " + std::to_string(reports.size()) + " reports";
+  return out;
+}
+
+std::string junit_xml(const RunResult& result) {
+  std::map<std::string, std::vector<const CaseResult*>> per_op;
+  for (const CaseResult& c : result.cases) per_op[c.op].push_back(&c);
+  const Summary total = result.summary();
+  std::ostringstream x;
+  x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"touchstone conform "
+    << xml_escape(result.kernel_set) << "\" tests=\"" << total.cases << "\" failures=\""
+    << total.cases - total.passed - total.documented << "\" time=\"" << result.seconds << "\">\n";
+  for (const auto& [op, cases] : per_op) {
+    int64_t failures = 0;
+    for (const CaseResult* c : cases)
+      failures += c->status != "passed" && c->status != "documented";
+    x << " <testsuite name=\"" << xml_escape(op) << "\" tests=\"" << cases.size()
+      << "\" failures=\"" << failures << "\">\n";
+    for (const CaseResult* c : cases) {
+      x << "  <testcase classname=\"" << xml_escape(result.kernel_set + "." + op) << "\" name=\""
+        << xml_escape(c->dtype + " " + c->sample + "/" + c->layout + "/" + c->variant + "/" +
+                      c->check)
+        << "\" time=\"" << c->seconds << "\"";
+      if (c->status == "passed") {
+        x << "/>\n";
+      } else if (c->status == "documented") {
+        x << "><skipped message=\"" << xml_escape(c->message) << "\"/></testcase>\n";
+      } else {
+        x << "><failure type=\"" << c->status << "\" message=\"" << xml_escape(c->message) << "\">"
+          << xml_escape("repro: " + c->repro) << "</failure></testcase>\n";
+      }
+    }
+    x << " </testsuite>\n";
+  }
+  x << "</testsuites>\n";
+  return x.str();
 }
 
 void write_report(const std::string& path, const nlohmann::json& j) {
+  write_file_atomically(path, j.dump(1) + "\n");
+}
+
+void write_file_atomically(const std::string& path, const std::string& text) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   {
     std::ofstream out(tmp, std::ios::trunc);
     TS_CHECK(out.good(), "conform: cannot write ", tmp);
-    out << j.dump(1) << "\n";
+    out << text;
     out.flush();
     TS_CHECK(out.good(), "conform: writing ", tmp, " failed");
   }

@@ -1,6 +1,8 @@
 #pragma once
-// The JSON report of a conformance run (schema_version 1).
+// The JSON report of a conformance run (reports/schema/conformance.schema.json), its merge, and
+// JUnit XML.
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -8,11 +10,23 @@
 
 namespace ts::conformance {
 
-inline constexpr int kReportSchemaVersion = 1;
+inline constexpr int kReportSchemaVersion = 2;
 
 nlohmann::json report_json(const RunResult& result, const RunOptions& options);
 
-// Writes `j` to `path` atomically: a temporary file in the same directory, then std::rename.
+// One case as the report writes it, and back (the isolation protocol uses both).
+nlohmann::json case_to_json(const CaseResult& c);
+CaseResult case_from_json(const nlohmann::json& j);
+
+// Shard reports of one kernel set merged into one: cases concatenated, summary recomputed,
+// seconds summed. Throws when the reports disagree on kernel set, device or schema version.
+nlohmann::json merge_reports(const std::vector<nlohmann::json>& reports);
+
+// JUnit XML: a test suite per op, a test case per case; failures carry the message and repro.
+std::string junit_xml(const RunResult& result);
+
+// Writes `text` to `path` atomically: a temporary file in the same directory, then std::rename.
+void write_file_atomically(const std::string& path, const std::string& text);
 void write_report(const std::string& path, const nlohmann::json& j);
 
 }  // namespace ts::conformance

@@ -1,6 +1,7 @@
 #pragma once
-// Runs the catalog against a kernel set: every op x dtype x sample x layout x variant.
+// Runs the catalog against a kernel set: every op x dtype x sample x layout x variant x check.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -10,26 +11,45 @@ namespace ts::conformance {
 
 struct RunOptions {
   std::string kernel_set = "optimized";
-  std::string ops;                 // comma-separated patterns (see matches_pattern); empty: all
+  Device device = kCPU;  // where the candidate runs (Note [Device runs]); the reference: cpu
+  std::string ops;       // comma-separated patterns (see matches_pattern); empty: all
+  std::string families;  // comma-separated families (unary, binary, ...); empty: all
   std::vector<ScalarType> dtypes;  // empty: every dtype of each op
-  std::string case_filter;         // "SAMPLE/LAYOUT" (either part may be empty); empty: all
-  std::string report_path;         // JSON report; empty: none
+  // "SAMPLE/LAYOUT/VARIANT/CHECK"; any part may be empty or left off; empty: all.
+  std::string case_filter;
+  std::string report_path;               // JSON report; empty: none
+  std::string junit_path;                // JUnit XML; empty: none
+  std::vector<std::string> plugins;      // loaded by the caller; named in repro lines
+  bool grad = true;                      // backward and gradcheck checks
+  int shard_index = 0, shard_count = 1;  // run the groups g with g % shard_count == shard_index
+  // Note [Fault isolation]: groups run in forked children; a crash or a hang ends the child and
+  // its case is reported, and a new child resumes after it.
+  bool isolate = false;
+  double case_timeout_s = 20;  // with isolate: a case running longer is a timeout
+  bool guard = true;           // guard bytes around every CPU allocation (overrun detection)
+  // Called before each group (entry x dtype) with its position; for a progress line.
+  std::function<void(size_t index, size_t total, const std::string& op, ScalarType dtype)> progress;
 };
 
 struct CaseResult {
   std::string op, dtype, sample, layout;
-  std::string variant = "functional";  // functional | out
-  std::string check = "forward";
-  std::string status = "passed";  // passed | failed | error
+  std::string variant = "functional";  // functional | inplace | out
+  std::string check = "forward";       // forward | backward | gradcheck
+  // passed | failed | error | crashed | timeout | overrun | documented
+  std::string status = "passed";
   std::string message;
   std::string repro;
   double max_abs_err = 0, max_rel_err = 0, max_ulp = 0;
   bool mistrusted = false;
   int64_t numel = 0;  // elements of the reference output(s)
+  double seconds = 0;
 };
 
 struct Summary {
-  int64_t cases = 0, passed = 0, failed = 0, errors = 0, crashed = 0, timeout = 0, mistrusted = 0;
+  int64_t cases = 0, passed = 0, failed = 0, errors = 0, crashed = 0, timeout = 0, overrun = 0,
+          documented = 0, mistrusted = 0;
+  // Whether the run passed: at least one case and every case passed or documented.
+  bool ok() const { return cases > 0 && passed + documented == cases; }
 };
 
 struct RunResult {
@@ -43,8 +63,30 @@ struct RunResult {
 // Whether `name` matches one of the comma-separated `patterns`: a pattern with * or ? is a glob;
 // otherwise it must equal the name if some catalog entry has exactly that name, else contain it.
 bool matches_pattern(const std::string& name, const std::string& patterns);
+bool glob_match(const std::string& pattern, const std::string& s);
 
 RunResult run_conformance(const RunOptions& options,
                           const std::vector<OpEntry>& entries = catalog());
+
+// ---- internals shared by runner.cpp, checks.cpp and isolate.cpp ----
+
+// One unit of work: an entry in one dtype. Groups are numbered in catalog order.
+struct Group {
+  const OpEntry* entry;
+  ScalarType dtype;
+};
+std::vector<Group> selected_groups(const RunOptions& options, const std::vector<OpEntry>& entries);
+
+// Called before each case with its running index within the group; returns whether to run it.
+using CaseGate = std::function<bool(int64_t index, const CaseResult& c)>;
+// Runs one group in this process; `emit` receives each finished case.
+void run_group(const RunOptions& options, const Group& g, const CaseGate& gate,
+               const std::function<void(CaseResult)>& emit, int64_t& skipped_samples);
+// Runs the groups in forked children (Note [Fault isolation]).
+void run_groups_isolated(const RunOptions& options, const std::vector<Group>& groups,
+                         RunResult& result);
+
+// The repro line of a case.
+std::string repro_line(const RunOptions& options, const CaseResult& c);
 
 }  // namespace ts::conformance

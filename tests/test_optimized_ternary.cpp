@@ -191,6 +191,11 @@ TEST(OptimizedTernary, AddcmulOnEveryDtypeAndLayout) {
     EXPECT_TENSOR(ts::addcmul(make(kFloat, {1, 0, kInf}), make(kFloat, {2, kInf, 1}),
                               make(kFloat, {3, 0, 1}), 2),
                   kFloat, {3}, {13, kNaN, kInf});
+    // float64 rounds the product first (Note [addcmul rounding]): DBL_MAX * -2 is -inf, and
+    // inf + -inf is NaN; a fused multiply-add would give inf.
+    EXPECT_TENSOR(ts::addcmul(make(kDouble, {kInf, 1}), make(kDouble, {1.7976931348623157e308, 2}),
+                              make(kDouble, {-2, 3}), 1),
+                  kDouble, {2}, {kNaN, 7});
     // int8 wraps: 100 + 2 * 10 * 10 = 300 = 44 (mod 256).
     EXPECT_TENSOR(
         ts::addcmul(make(ts::kChar, {100}), make(ts::kChar, {10}), make(ts::kChar, {10}), 2),

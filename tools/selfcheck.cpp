@@ -2,11 +2,14 @@
 // PyTorch's documentation. A quick sanity check of an installation, not the test suite.
 #include "selfcheck.h"
 
+#include <memory>
+
 #include <cmath>
 #include <functional>
 #include <iostream>
 #include <vector>
 
+#include "command.h"
 #include "touchstone/touchstone.h"
 
 namespace ts::tools {
@@ -206,6 +209,18 @@ int run_selfcheck(bool verbose) {
   }
   std::cout << "selfcheck (reference): " << passed << " passed, " << failed << " failed\n";
   return failed == 0 ? 0 : 1;
+}
+
+}  // namespace ts::tools
+
+namespace ts::tools {
+
+Command add_selfcheck_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "selfcheck", "Check the reference kernel set against hand-computed known answers");
+  auto verbose = std::make_shared<bool>(false);
+  cmd->add_flag("-v,--verbose", *verbose, "Print every case");
+  return {cmd, [verbose] { return run_selfcheck(*verbose); }};
 }
 
 }  // namespace ts::tools

@@ -1,14 +1,15 @@
-// The touchstone command line: --version, ops, selfcheck, conform (bench, compare, env later).
-#include <CLI/CLI.hpp>
+// The touchstone command line: main() and `touchstone ops`; other subcommands live in their own
+// files (command.h).
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "conform.h"
-#include "selfcheck.h"
+#include "command.h"
 #include "touchstone/touchstone.h"
 
+namespace ts::tools {
 namespace {
 
 std::vector<std::string> variant_names(std::string_view letters) {
@@ -106,52 +107,41 @@ void print_ops_table(const nlohmann::json& ops) {
 
 }  // namespace
 
+Command add_ops_command(CLI::App& app) {
+  auto* cmd =
+      app.add_subcommand("ops", "List the ops, their variants and the kernel sets that run them");
+  auto json = std::make_shared<bool>(false);
+  cmd->add_flag("--json", *json, "Print a JSON array instead of a table");
+  return {cmd, [json] {
+            const nlohmann::json j = ops_json();
+            if (*json) {
+              std::cout << j.dump(2) << "\n";
+            } else {
+              print_ops_table(j);
+            }
+            return 0;
+          }};
+}
+
+}  // namespace ts::tools
+
 int main(int argc, char** argv) {
   CLI::App app{"touchstone: a tensor library that is a conformance and benchmark harness"};
   app.set_version_flag("--version", std::string("touchstone ") + ts::kVersion);
   app.require_subcommand(0, 1);
-
-  bool json = false;
-  auto* ops =
-      app.add_subcommand("ops", "List the ops, their variants and the kernel sets that run them");
-  ops->add_flag("--json", json, "Print a JSON array instead of a table");
-
-  auto* selfcheck = app.add_subcommand(
-      "selfcheck", "Check the reference kernel set against hand-computed known answers");
-  bool verbose = false;
-  selfcheck->add_flag("-v,--verbose", verbose, "Print every case");
-
-  auto* conform = app.add_subcommand(
-      "conform", "Check a kernel set against the reference set over the conformance catalog");
-  ts::conformance::RunOptions conform_options;
-  std::string dtype_list;
-  conform->add_option("--kernels", conform_options.kernel_set, "Kernel set to check")
-      ->capture_default_str();
-  conform->add_option("--ops", conform_options.ops,
-                      "Ops to run: comma-separated names, substrings or globs");
-  conform->add_option("--dtypes", dtype_list, "Comma-separated dtypes (default: every dtype)");
-  conform->add_option("--case", conform_options.case_filter, "Only the case SAMPLE/LAYOUT");
-  conform->add_option("--report", conform_options.report_path, "Write a JSON report to FILE");
-
+  using namespace ts::tools;
+  std::vector<Command> commands = {add_ops_command(app), add_selfcheck_command(app),
+                                   add_conform_command(app), add_merge_command(app)};
+#ifdef TS_HAVE_PERF
+  for (auto add : {add_bench_command, add_compare_command, add_env_command}) {
+    commands.push_back(add(app));
+  }
+#endif
   CLI11_PARSE(app, argc, argv);
   try {
-    if (*conform) {
-      std::stringstream ss(dtype_list);
-      for (std::string d; std::getline(ss, d, ',');) {
-        if (!d.empty()) conform_options.dtypes.push_back(ts::parse_dtype(d));
-      }
-      return ts::tools::run_conform(conform_options);
+    for (const Command& c : commands) {
+      if (*c.app) return c.run();
     }
-    if (*ops) {
-      const nlohmann::json j = ops_json();
-      if (json) {
-        std::cout << j.dump(2) << "\n";
-      } else {
-        print_ops_table(j);
-      }
-      return 0;
-    }
-    if (*selfcheck) return ts::tools::run_selfcheck(verbose);
     std::cout << app.help();
   } catch (const ts::Error& e) {
     std::cerr << "touchstone: " << e.what() << "\n";

@@ -7,6 +7,9 @@
 #include <unordered_map>
 
 #include "touchstone/error.h"
+#if defined(TS_HAVE_CUDA)
+#include "touchstone/cuda.h"
+#endif
 
 namespace ts {
 namespace {
@@ -100,14 +103,32 @@ Allocator* get_allocator(DeviceType type) {
   return a;
 }
 
+// Note [Device index at allocation]
+// As in PyTorch, a tensor's device always has an index: storage made for `cuda` takes the
+// current device's, and storage for cuda:N is allocated with N current (a DeviceGuard around the
+// allocator call, so the Allocator interface keeps no device argument).
+namespace {
+Device concrete_device(Device device) {
+#if defined(TS_HAVE_CUDA)
+  if (device.is_cuda() && device.index() < 0) {
+    return Device(kCUDA, static_cast<int8_t>(cuda::current_device()));
+  }
+#endif
+  return device;
+}
+}  // namespace
+
 StorageImpl::StorageImpl(size_t nbytes, Device device)
-    : nbytes_(nbytes), device_(device), allocator_(get_allocator(device.type())) {
+    : nbytes_(nbytes), device_(concrete_device(device)), allocator_(get_allocator(device.type())) {
+#if defined(TS_HAVE_CUDA)
+  const cuda::DeviceGuard guard(device_.is_cuda() ? device_.index() : -1);
+#endif
   data_ = allocator_->allocate(nbytes);
 }
 
 StorageImpl::StorageImpl(void* data, size_t nbytes, Device device,
                          std::function<void(void*)> deleter)
-    : data_(data), nbytes_(nbytes), device_(device), deleter_(std::move(deleter)) {}
+    : data_(data), nbytes_(nbytes), device_(concrete_device(device)), deleter_(std::move(deleter)) {}
 
 StorageImpl::~StorageImpl() {
   if (allocator_) {

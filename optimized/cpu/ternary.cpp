@@ -40,11 +40,23 @@ struct LerpScalarOp {
 };
 
 // self + value * tensor1 * tensor2.
+// Note [addcmul rounding]
+// float64 rounds the product before the add, as the reference and ATen do: fused, inf + (a
+// product overflowing to -inf) would be inf instead of NaN. GCC contracts a Mul whose only use is
+// an Add into an FMA (-ffp-contract=fast), so the product gets a second use in a select that
+// changes nothing (x + NaN is NaN). float32 (and float16/bfloat16 in float32) may fuse: the
+// reference computes in double, where the product does not overflow, and the fused result is
+// the closer one.
 struct AddcmulOp {
   double value;
   template <class D, class V>
   HWY_INLINE V operator()(D d, V self, V t1, V t2) const {
-    return hn::MulAdd(hn::Mul(hn::Set(d, static_cast<hn::TFromD<D>>(value)), t1), t2, self);
+    const V scaled = hn::Mul(hn::Set(d, static_cast<hn::TFromD<D>>(value)), t1);
+    if constexpr (sizeof(hn::TFromD<D>) == 8) {
+      const V product = hn::Mul(scaled, t2);
+      return hn::IfThenElse(hn::IsNaN(product), product, hn::Add(self, product));
+    }
+    return hn::MulAdd(scaled, t2, self);
   }
 };
 

@@ -83,6 +83,9 @@ IntArrayRef BackwardArgs::input_sizes(size_t i) const {
 ScalarType BackwardArgs::input_dtype(size_t i) const {
   return node_.forward_inputs_[i].dtype;
 }
+Device BackwardArgs::input_device(size_t i) const {
+  return node_.forward_inputs_[i].device;
+}
 size_t BackwardArgs::num_inputs() const {
   return node_.forward_inputs_.size();
 }

@@ -22,8 +22,8 @@
 //    or the input is not differentiable, e.g. an index).
 // 3. Save only what the formula reads: save_inputs({...}) and/or save_output(i). In-place
 //    calls clone a saved input before the kernel overwrites it; a formula that can use the
-//    result instead (exp: grad * result) should save the output. Input sizes and dtypes are
-//    always available (a.input_sizes(i), a.input_dtype(i)) without saving.
+//    result instead (exp: grad * result) should save the output. Input sizes, dtypes and
+//    devices are always available (a.input_sizes(i), a.input_dtype(i), a.input_device(i)).
 // 4. Write the formula in ts ops only (never data_ptr): it then runs on the active kernel set
 //    and records a graph under create_graph, so gradgradcheck works. The engine casts each
 //    returned gradient to its input's dtype and sums a broadcast one down to its shape.
@@ -56,6 +56,7 @@ class BackwardArgs {
   const Tensor& output(size_t i = 0) const { return outputs_[i]; }
   IntArrayRef input_sizes(size_t i) const;
   ScalarType input_dtype(size_t i) const;
+  Device input_device(size_t i) const;
   size_t num_inputs() const;
   size_t num_outputs() const { return outputs_.size(); }
   // Whether forward input i's gradient is wanted (it requires grad).

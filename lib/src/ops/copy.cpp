@@ -28,10 +28,14 @@ void copy_with_kind(const Tensor& self, const Tensor& src, CallKind kind) {
   meta::check_defined("copy_", self, "self");
   meta::check_defined("copy_", src, "src");
   if (self.is_same(src) || is_same_data(self, src)) return;
-  // The kernel runs on self's device; a CPU 0-dim src may join any device (as in meta).
-  TS_CHECK(src.device() == self.device() || (src.is_cpu() && src.dim() == 0),
+  // The kernel runs on self's device, except that a host <-> device copy runs on the device
+  // side's kernel (see optimized/cuda/copy.cu), which also copies between two CUDA devices; a
+  // CPU 0-dim src may join any device.
+  const bool cross_device = self.is_cuda() || src.is_cuda();
+  TS_CHECK(src.device() == self.device() || (src.is_cpu() && src.dim() == 0) || cross_device,
            "copy_: Expected all tensors to be on the same device, but found at least two devices, ",
            self.device(), " and ", src.device(), "!");
+  const Device kernel_device = self.is_cpu() ? src.device() : self.device();
   const Tensor operands[] = {self, src};
   const DimVector shape = meta::broadcast_shapes("copy_", operands);
   TS_CHECK(self.sizes() == IntArrayRef(shape), "copy_: output with shape ", self.sizes(),
@@ -40,7 +44,7 @@ void copy_with_kind(const Tensor& self, const Tensor& src, CallKind kind) {
   meta::check_no_partial_overlap("copy_", self, src);
   OpParams p;
   p.compute_dtype = self.dtype();
-  const KernelFn fn = lookup_kernel(OpId::copy_, self.dtype(), self.device());
+  const KernelFn fn = lookup_kernel(OpId::copy_, self.dtype(), kernel_device);
   if (self.numel() == 0) return;
   const Tensor expanded = src.sizes() == self.sizes() ? src : src.expand(self.sizes());
   run_kernel(fn, KernelCall{OpId::copy_, ArrayRef<Tensor>(&self, 1), ArrayRef<Tensor>(&expanded, 1),

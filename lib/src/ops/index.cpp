@@ -19,12 +19,20 @@ using meta::Variant;
 // Note [Index bounds]
 // An out-of-range index is an argument error like any other, so meta reads the index values
 // and rejects them before anything is allocated or written: a failing call leaves every
-// tensor untouched, and kernels never bounds-check. (Index tensors on another device will need
-// a copy to the host here.)
+// tensor untouched, and kernels never bounds-check. Every check is an interval, so an index on
+// a device is reduced there to its min and max (amin/amax), and only those two values cross to
+// the host (a device-side error flag could not keep the tensors untouched).
 template <typename F>
 void for_each_index_value(const char* op, const Tensor& index, F&& f) {
-  TS_CHECK(index.is_cpu(), op, ": index values can only be checked for CPU tensors, got ",
-           index.device());
+  if (!index.is_cpu()) {
+    if (index.numel() == 0) return;
+    for (const Tensor& extreme : {amin(index), amax(index)}) {
+      const Tensor host = empty({}, index.dtype());
+      host.copy_(extreme);
+      for_each_index_value(op, host, f);
+    }
+    return;
+  }
   DimVector idx(static_cast<size_t>(index.dim()), 0);
   for (int64_t s : index.sizes()) {
     if (s == 0) return;

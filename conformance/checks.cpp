@@ -1,0 +1,380 @@
+// The cases of one group (an entry in one dtype): forward on every layout, out=, in-place,
+// backward on every layout, and gradcheck of the reference.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <optional>
+
+#include "conformance/compare.h"
+#include "conformance/guard.h"
+#include "conformance/layouts.h"
+#include "conformance/runner.h"
+#include "touchstone/autograd.h"
+
+namespace ts::conformance {
+namespace {
+
+// "sample/layout/variant/check": each part of the filter that is given must be equal.
+bool case_selected(const std::string& filter, const CaseResult& c) {
+  if (filter.empty()) return true;
+  const std::string parts[4] = {c.sample, c.layout, c.variant, c.check};
+  size_t begin = 0;
+  for (const std::string& part : parts) {
+    const size_t end = filter.find('/', begin);
+    const std::string want = filter.substr(begin, end == std::string::npos ? end : end - begin);
+    if (!want.empty() && want != part) return false;
+    if (end == std::string::npos) return true;
+    begin = end + 1;
+  }
+  return true;
+}
+
+// The result of one call: outputs, or the message of the exception it threw.
+struct Outcome {
+  std::vector<Tensor> outs;
+  std::optional<std::string> error;
+  std::string overrun;  // guard damage seen after the call
+};
+
+template <typename Fn>
+Outcome attempt(const std::string& kernel_set, bool guard, Fn fn) {
+  Outcome o;
+  try {
+    KernelSetGuard g(kernel_set);
+    o.outs = fn();
+  } catch (const std::exception& e) {
+    o.error = e.what();
+  }
+  if (guard) o.overrun = check_guards();
+  return o;
+}
+
+// The op a ts::Error names: its message starts with "op: ".
+std::string error_op(const std::string& message) {
+  return message.substr(0, message.find(':'));
+}
+
+bool differentiable(const OpEntry& e, ScalarType dt) {
+  const std::optional<OpId> op = find_op(e.op_name());
+  return e.grad && is_floating_type(dt) && op && op_info(*op).differentiable;
+}
+
+bool grad_input(const OpEntry& e, const std::vector<Tensor>& in, size_t i) {
+  if (!in[i].defined() || !is_floating_type(in[i].dtype())) return false;
+  for (int k : e.nograd_inputs) {
+    if (static_cast<size_t>(k) == i) return false;
+  }
+  return true;
+}
+
+bool any_grad_input(const OpEntry& e, const std::vector<Tensor>& in) {
+  for (size_t i = 0; i < in.size(); ++i) {
+    if (grad_input(e, in, i)) return true;
+  }
+  return false;
+}
+
+class GroupRunner {
+ public:
+  GroupRunner(const RunOptions& o, const Group& g, const CaseGate& gate,
+              const std::function<void(CaseResult)>& emit)
+      : o_(o), e_(*g.entry), dt_(g.dtype), gate_(gate), emit_(emit) {}
+
+  void run_sample(const Sample& s) {
+    const Outcome ref = attempt("reference", false, [&] { return e_.run(s.inputs, s.args); });
+    const std::vector<LayoutVariant> layouts = input_layouts(s.inputs);
+    for (const LayoutVariant& v : layouts) {
+      run_case(s, v.name, "functional", "forward", [&](CaseResult& r) {
+        const Outcome vref = v.same_values ? ref : attempt("reference", false, [&] {
+          return e_.run(contiguous(v.inputs), s.args);
+        });
+        const Outcome cand = attempt(o_.kernel_set, o_.guard, [&] {
+          return to_host(e_.run(to_candidate(v.inputs), s.args));
+        });
+        judge(r, s, cand, vref);
+      });
+    }
+    if (e_.run_out && s.has_out && !ref.error) {
+      for (const OutLayout& ol : out_layouts(ref.outs)) {
+        run_case(s, ol.name, "out", "forward", [&](CaseResult& r) {
+          const Outcome cand = attempt(o_.kernel_set, o_.guard, [&] {
+            const std::vector<Tensor> outs = to_candidate(ol.outs);
+            e_.run_out(outs, to_candidate(s.inputs), s.args);
+            return to_host(outs);
+          });
+          judge(r, s, cand, ref);
+        });
+      }
+    }
+    if (e_.run_inplace && !s.inputs.empty()) {
+      for (const LayoutVariant& v : layouts) {
+        run_case(s, v.name, "inplace", "forward", [&](CaseResult& r) { check_inplace(r, s, v); });
+      }
+    }
+    if (o_.grad && differentiable(e_, dt_) && !ref.error && any_grad_input(e_, s.inputs)) {
+      for (const LayoutVariant& v : layouts) {
+        run_case(s, v.name, "functional", "backward",
+                 [&](CaseResult& r) { check_backward(r, s, v); });
+      }
+      // Where the function itself is not finite (var of one element) there is nothing to check.
+      if (dt_ == kDouble && s.smooth && numel_of(s.inputs) > 0 && numel_of(s.inputs) <= 256 &&
+          all_finite(ref.outs)) {
+        run_case(s, "contiguous", "functional", "gradcheck",
+                 [&](CaseResult& r) { check_gradcheck(r, s); });
+      }
+    }
+  }
+
+ private:
+  static std::vector<Tensor> contiguous(const std::vector<Tensor>& in) {
+    std::vector<Tensor> out;
+    for (const Tensor& t : in) out.push_back(t.defined() ? t.contiguous() : t);
+    return out;
+  }
+
+  static bool all_finite(const std::vector<Tensor>& outs) {
+    KernelSetGuard g("reference");
+    for (const Tensor& t : outs) {
+      if (!t.defined() || !is_floating_type(t.dtype())) continue;
+      const Tensor d = t.to(kDouble).contiguous();
+      const double* p = d.data_ptr<double>();
+      for (int64_t i = 0; i < d.numel(); ++i) {
+        if (!std::isfinite(p[i])) return false;
+      }
+    }
+    return true;
+  }
+
+  // Note [Device runs]
+  // On --device cuda the candidate gets copies of its tensors on the device with the same
+  // storage layout (sizes, strides, offset, stride-0 dims: the whole storage is copied), and its
+  // results come back to the CPU, where the comparison runs. Call in the candidate's set.
+  Tensor to_candidate(const Tensor& t) const {
+    if (!t.defined() || o_.device.type() == kCPU) return t;
+    const auto n = static_cast<int64_t>(t.storage()->nbytes() / t.element_size());
+    const Tensor base = empty({n}, TensorOptions(t.dtype()).device(o_.device));
+    base.copy_(t.as_strided({n}, {1}, 0));
+    return base.as_strided(t.sizes(), t.strides(), t.storage_offset());
+  }
+  std::vector<Tensor> to_candidate(const std::vector<Tensor>& in) const {
+    std::vector<Tensor> out;
+    for (const Tensor& t : in) out.push_back(to_candidate(t));
+    return out;
+  }
+  // The candidate's results on the CPU; each must have been on the run's device.
+  std::vector<Tensor> to_host(const std::vector<Tensor>& outs) const {
+    if (o_.device.type() == kCPU) return outs;
+    std::vector<Tensor> host;
+    for (size_t i = 0; i < outs.size(); ++i) {
+      const Tensor& t = outs[i];
+      if (!t.defined()) {
+        host.push_back(t);
+        continue;
+      }
+      TS_CHECK(t.device().type() == o_.device.type(), "result ", i, " is on ", t.device(),
+               ", not on ", o_.device);
+      host.push_back(empty(t.sizes(), TensorOptions(t.dtype())));
+      host.back().copy_(t);
+    }
+    return host;
+  }
+
+  static int64_t numel_of(const std::vector<Tensor>& in) {
+    int64_t n = 0;
+    for (const Tensor& t : in) n += t.defined() ? t.numel() : 0;
+    return n;
+  }
+
+  template <typename Body>
+  void run_case(const Sample& s, const std::string& layout, const std::string& variant,
+                const std::string& check, Body body) {
+    CaseResult r;
+    r.op = e_.name;
+    r.dtype = std::string(dtype_name(dt_));
+    r.sample = s.name;
+    r.layout = layout;
+    r.variant = variant;
+    r.check = check;
+    if (!case_selected(o_.case_filter, r)) return;
+    if (!gate_(index_++, r)) return;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      body(r);
+    } catch (const std::exception& ex) {  // the harness itself (reference-side) failed
+      r.status = "error";
+      r.message = std::string("harness: ") + ex.what();
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    emit_(std::move(r));
+  }
+
+  Tolerance tolerance(const Tensor& ref, const Sample& s) const {
+    Tolerance tol = default_tolerance(ref.dtype());
+    if (e_.rtol) tol.rtol = *e_.rtol;
+    if (e_.atol) tol.atol = *e_.atol;
+    if (e_.accumulates) tol = scaled_for_summands(tol, s.summands);
+    return tol;
+  }
+
+  // Fills the status and errors of `r` from the candidate's and the reference's outcomes.
+  void judge(CaseResult& r, const Sample& s, const Outcome& cand, const Outcome& ref) const {
+    if (!cand.overrun.empty()) {
+      r.status = "overrun";
+      r.message = cand.overrun;
+      return;
+    }
+    if (ref.error) {
+      // An input the reference refuses (amax over an empty dim) the candidate must refuse too,
+      // with an error from the same op (not, say, a failed device allocation).
+      const bool same_op = cand.error && error_op(*cand.error) == error_op(*ref.error);
+      r.status = same_op ? "passed" : "failed";
+      r.message = same_op      ? "both raised: " + *ref.error
+                  : cand.error ? "the reference raised (" + *ref.error +
+                                     "); the candidate raised (" + *cand.error + ")"
+                               : "the reference raised (" + *ref.error + "); the candidate did not";
+      return;
+    }
+    if (cand.error) {
+      r.status = "error";
+      r.message = *cand.error;
+      return;
+    }
+    if (cand.outs.size() != ref.outs.size()) {
+      r.status = "failed";
+      r.message = "wrong number of outputs";
+      return;
+    }
+    for (size_t i = 0; i < ref.outs.size(); ++i) {
+      if (!ref.outs[i].defined() || !cand.outs[i].defined()) {
+        if (ref.outs[i].defined() != cand.outs[i].defined() && r.status == "passed") {
+          r.status = "failed";
+          r.message = "output " + std::to_string(i) + " is " +
+                      (ref.outs[i].defined() ? "missing" : "unexpected");
+        }
+        continue;
+      }
+      r.numel += ref.outs[i].numel();
+      const Comparison c = compare(cand.outs[i], ref.outs[i], tolerance(ref.outs[i], s));
+      r.max_abs_err = std::max(r.max_abs_err, c.max_abs_err);
+      r.max_rel_err = std::max(r.max_rel_err, c.max_rel_err);
+      r.max_ulp = std::max(r.max_ulp, c.max_ulp);
+      r.mistrusted = r.mistrusted || c.mistrusted;
+      if (!c.ok && r.status == "passed") {
+        r.status = "failed";
+        r.message = (ref.outs.size() > 1 ? "output " + std::to_string(i) + ": " : "") + c.message;
+      }
+    }
+  }
+
+  // Both sets write into a fresh copy of the first input in layout v; the other inputs are v's.
+  void check_inplace(CaseResult& r, const Sample& s, const LayoutVariant& v) const {
+    auto run = [&](const std::string& set, bool guard) {
+      const bool cand = set != "reference";
+      const Tensor host_self = relayout(v.name, s.inputs[0]);
+      const std::vector<int64_t> strides(host_self.strides().begin(), host_self.strides().end());
+      return attempt(set, guard, [&] {
+        const Tensor self = cand ? to_candidate(host_self) : host_self;
+        const Tensor ret = e_.run_inplace(self, cand ? to_candidate(v.inputs) : v.inputs, s.args);
+        TS_CHECK(ret.is_same(self), "the in-place form returned a tensor other than self");
+        TS_CHECK(std::equal(strides.begin(), strides.end(), self.strides().begin(),
+                            self.strides().end()),
+                 "the in-place form changed self's strides");
+        return cand ? to_host({self}) : std::vector<Tensor>{self};
+      });
+    };
+    judge(r, s, run(o_.kernel_set, o_.guard), run("reference", false));
+  }
+
+  // Gradients of the floating outputs, seeded from the sample's name, w.r.t. the grad inputs.
+  Outcome gradients(const std::string& set, bool guard, const Sample& s,
+                    const std::vector<Tensor>& host_inputs, bool candidate = false) const {
+    return attempt(set, guard, [&] {
+      const std::vector<Tensor> inputs = candidate ? to_candidate(host_inputs) : host_inputs;
+      std::vector<Tensor> leaves, wrt;
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        leaves.push_back(inputs[i]);
+        if (grad_input(e_, inputs, i)) {
+          leaves.back() = inputs[i].detach();
+          leaves.back().requires_grad_();
+          wrt.push_back(leaves.back());
+        }
+      }
+      std::vector<Tensor> outs, seeds;
+      int k = 0;
+      for (const Tensor& out : e_.run(leaves, s.args)) {
+        ++k;
+        if (!out.defined() || !out.requires_grad()) continue;
+        outs.push_back(out);
+        const Tensor seed = grad_seed(s, k - 1, out);
+        seeds.push_back(candidate ? to_candidate(seed) : seed);
+      }
+      std::vector<Tensor> grads;
+      if (!outs.empty() && !wrt.empty()) {
+        grads = autograd::grad(outs, wrt, seeds, std::nullopt, false, /*allow_unused=*/true);
+      }
+      return candidate ? to_host(grads) : grads;
+    });
+  }
+
+  Tensor grad_seed(const Sample& s, int k, const Tensor& out) const {
+    SampleContext ctx(e_.name, dt_);
+    KernelSetGuard g("reference");  // the same seed whatever the candidate's casts do
+    return ctx.input(s.name + "/grad", k, out.sizes(), Range{-1, 1}).to(out.dtype());
+  }
+
+  void check_backward(CaseResult& r, const Sample& s, const LayoutVariant& v) const {
+    const Outcome ref =
+        gradients("reference", false, s, v.same_values ? s.inputs : contiguous(v.inputs));
+    const Outcome cand = gradients(o_.kernel_set, o_.guard, s, v.inputs, /*candidate=*/true);
+    judge(r, s, cand, ref);
+  }
+
+  void check_gradcheck(CaseResult& r, const Sample& s) const {
+    KernelSetGuard g("reference");
+    std::vector<Tensor> inputs;
+    for (size_t i = 0; i < s.inputs.size(); ++i) {
+      inputs.push_back(s.inputs[i].defined() ? s.inputs[i].clone() : s.inputs[i]);
+      if (grad_input(e_, s.inputs, i)) inputs.back().requires_grad_();
+    }
+    autograd::GradcheckOptions opt;
+    opt.raise_exception = false;
+    opt.fast_mode = numel_of(s.inputs) > 64;
+    opt.seed = hash_name(e_.name + "/" + s.name);
+    const autograd::GradcheckResult res = autograd::gradcheck(
+        [&](const std::vector<Tensor>& in) { return e_.run(in, s.args); }, inputs, opt);
+    r.max_abs_err = res.max_error;
+    if (!res.ok) {
+      r.status = "failed";
+      r.message = "gradcheck: " + res.message;
+    }
+  }
+
+  const RunOptions& o_;
+  const OpEntry& e_;
+  ScalarType dt_;
+  const CaseGate& gate_;
+  const std::function<void(CaseResult)>& emit_;
+  int64_t index_ = 0;
+};
+
+}  // namespace
+
+void run_group(const RunOptions& options, const Group& g, const CaseGate& gate,
+               const std::function<void(CaseResult)>& emit, int64_t& skipped_samples) {
+  std::vector<Sample> samples;
+  {
+    KernelSetGuard guard("reference");  // whatever the process default set is
+    samples = g.entry->samples(SampleContext(g.entry->name, g.dtype));
+  }
+  GroupRunner runner(options, g, gate, emit);
+  for (const Sample& s : samples) {
+    if (g.entry->skips.count(std::string(dtype_name(g.dtype)) + "/" + s.name)) {
+      ++skipped_samples;
+      continue;
+    }
+    runner.run_sample(s);
+  }
+}
+
+}  // namespace ts::conformance

@@ -1,0 +1,109 @@
+// The catalog's shared parts: sizes, dtype selection, op filters, deterministic inputs.
+#include "perf/catalog.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "conformance/runner.h"
+
+namespace ts::perf {
+namespace {
+
+// A pattern without * or ? names an op or a family exactly when one has that name, else it is a
+// substring of the op's name (as `touchstone conform --ops`).
+bool matches(const BenchCase& c, const std::string& patterns) {
+  if (patterns.empty()) return true;
+  std::stringstream ss(patterns);
+  for (std::string p; std::getline(ss, p, ',');) {
+    if (p.empty()) continue;
+    if (p.find_first_of("*?") != std::string::npos) {
+      if (conformance::glob_match(p, c.op) || conformance::glob_match(p, c.family)) return true;
+    } else if (find_op(p) || p == c.family) {
+      if (p == c.op || p == c.family) return true;
+    } else if (c.op.find(p) != std::string::npos) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string BenchCase::name() const {
+  return op + "/" + std::string(dtype_name(dtype)) + "/" + shape + "/" + layout;
+}
+
+int64_t CaseList::numel() const {
+  return options_.quick ? int64_t{1} << 20 : int64_t{1} << 24;
+}
+int64_t CaseList::side() const {
+  return options_.quick ? 1024 : 4096;
+}
+
+std::vector<ScalarType> CaseList::dtypes(DTypeSet allowed, ScalarType fallback) const {
+  if (options_.dtypes.empty()) return {fallback};
+  std::vector<ScalarType> out;
+  for (ScalarType t : options_.dtypes) {
+    if (allowed.has(t)) out.push_back(t);
+  }
+  return out;
+}
+
+void CaseList::add(BenchCase c) {
+  if (matches(c, options_.ops)) cases_.push_back(std::move(c));
+}
+
+std::vector<BenchCase> catalog(const CatalogOptions& options) {
+  CaseList list(options);
+  add_factories_cases(list);
+  add_copy_cases(list);
+  add_unary_cases(list);
+  add_binary_cases(list);
+  add_ternary_cases(list);
+  add_reduce_cases(list);
+  add_nn_cases(list);
+  add_linalg_cases(list);
+  add_index_cases(list);
+  add_model_cases(list);
+  return std::move(list.cases());
+}
+
+Tensor make_input(IntArrayRef sizes, ScalarType dtype, Fill fill) {
+  KernelSetGuard guard("optimized");
+  Tensor t;
+  switch (fill) {
+    case Fill::Normal:
+      t = randn(sizes);
+      break;
+    case Fill::Positive:
+      t = add(rand(sizes), 0.5);
+      break;
+    case Fill::Unit:
+      t = rand(sizes);
+      break;
+    case Fill::SmallInt:
+      t = randint(-100, 100, sizes);
+      break;
+    case Fill::Mask:
+      t = lt(rand(sizes), 0.5);
+      break;
+  }
+  return t.to(dtype);
+}
+
+Tensor make_index(IntArrayRef sizes, int64_t bound) {
+  KernelSetGuard guard("optimized");
+  return randint(0, bound, sizes);
+}
+
+double nbytes(int64_t numel, ScalarType dtype) {
+  return static_cast<double>(numel) * static_cast<double>(element_size(dtype));
+}
+
+std::string shape_str(IntArrayRef sizes) {
+  std::string s;
+  for (int64_t d : sizes) s += (s.empty() ? "" : "x") + std::to_string(d);
+  return s.empty() ? "scalar" : s;
+}
+
+}  // namespace ts::perf

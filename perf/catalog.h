@@ -1,0 +1,83 @@
+#pragma once
+// The benchmark catalog: one case per op call with fixed inputs (op, shape, dtype, layout), the
+// bytes it moves and the FLOPs it does by the op's formula. One file per op family:
+// perf/ops/<family>.cpp, plus perf/ops/models.cpp for shapes taken from real models.
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "touchstone/touchstone.h"
+
+namespace ts::perf {
+
+// Note [Bytes and FLOPs]
+// Per call. bytes: compulsory traffic, every input element read once and every output element
+// written once (no write-allocate, no re-reads); a case of several ops sums its ops' traffic.
+// flops: the op's arithmetic by formula, one per add, multiply or transcendental per element
+// (softmax 4, layer_norm 8, mm 2·m·n·k); compares, copies, fills and index moves count zero.
+struct BenchCase {
+  std::string family;  // the op family (its perf/ops file): unary, binary, ..., model
+  std::string op;      // the op timed (a model case names its pattern: mlp_layer, ...)
+  std::string shape;   // "16777216", "4096x4096", "64x(512x512)"
+  std::string layout;  // contiguous, transposed, broadcast, ...
+  ScalarType dtype = kFloat;
+  double bytes = 0;
+  double flops = 0;
+  std::vector<OpId> ops;  // the kernel ops the call runs; a set lacking one is skipped
+  // Makes the inputs (once per case, shared by every kernel set) and returns the call to time;
+  // the call runs under the active kernel set.
+  std::function<std::function<void()>()> setup;
+
+  // "op/dtype/shape/layout": the case's key in reports.
+  std::string name() const;
+};
+
+struct CatalogOptions {
+  bool quick = false;              // smaller shapes (caches hold more of them)
+  std::vector<ScalarType> dtypes;  // empty: each case's default dtype
+  std::string ops;                 // comma-separated names, substrings or globs; empty: all
+};
+
+// Every case that passes the options' filters, family by family.
+std::vector<BenchCase> catalog(const CatalogOptions& options);
+
+// Collects a family's cases and holds the sizes for the run.
+class CaseList {
+ public:
+  explicit CaseList(const CatalogOptions& options) : options_(options) {}
+  bool quick() const { return options_.quick; }
+  // Elementwise length (quick 1 M, full 16 M) and square side (quick 1024, full 4096).
+  int64_t numel() const;
+  int64_t side() const;
+  // The dtypes to run a case in: the requested ones it allows, or its default.
+  std::vector<ScalarType> dtypes(DTypeSet allowed, ScalarType fallback = kFloat) const;
+  void add(BenchCase c);
+  std::vector<BenchCase>& cases() { return cases_; }
+
+ private:
+  const CatalogOptions& options_;
+  std::vector<BenchCase> cases_;
+};
+
+// Deterministic inputs (Philox, fixed seed), made by the optimized set.
+enum class Fill { Normal, Positive, Unit, SmallInt, Mask };
+Tensor make_input(IntArrayRef sizes, ScalarType dtype, Fill fill = Fill::Normal);
+// An int64 tensor of `n` indices in [0, bound).
+Tensor make_index(IntArrayRef sizes, int64_t bound);
+
+// Bytes of `numel` elements of `dtype`.
+double nbytes(int64_t numel, ScalarType dtype);
+std::string shape_str(IntArrayRef sizes);
+
+void add_factories_cases(CaseList& list);
+void add_copy_cases(CaseList& list);
+void add_unary_cases(CaseList& list);
+void add_binary_cases(CaseList& list);
+void add_ternary_cases(CaseList& list);
+void add_reduce_cases(CaseList& list);
+void add_nn_cases(CaseList& list);
+void add_linalg_cases(CaseList& list);
+void add_index_cases(CaseList& list);
+void add_model_cases(CaseList& list);
+
+}  // namespace ts::perf

@@ -1,0 +1,38 @@
+#pragma once
+// Roofline probes: the machine's STREAM-style copy/add bandwidth and its peak GEMM rate, measured
+// at the start of a run with the run's thread count and stored in the report.
+#include <cstdint>
+#include <string>
+
+#include "touchstone/dtype.h"
+
+namespace ts::perf {
+
+struct Roofline {
+  std::string probe;  // "quick" (32 M-element arrays, GEMM 1024) or "full" (128 M, 2048)
+  int threads = 1;
+  int64_t stream_elements = 0;  // float32 elements per STREAM array
+  double copy_gbs = 0;          // b[i] = a[i]: 8 bytes per element
+  double add_gbs = 0;           // c[i] = a[i] + b[i]: 12 bytes per element
+  int64_t gemm_n = 0;           // square side of the GEMM probes
+  double sgemm_gflops = 0;      // OpenBLAS, 2·n³ per call
+  double dgemm_gflops = 0;
+
+  // The memory roof: the better of copy and add (no write-allocate counted, as STREAM).
+  double bandwidth_gbs() const { return copy_gbs > add_gbs ? copy_gbs : add_gbs; }
+  // The compute roof: dgemm's rate for float64, sgemm's for every other dtype.
+  double peak_gflops(ScalarType t) const { return t == kDouble ? dgemm_gflops : sgemm_gflops; }
+};
+
+// Runs the probes (best of several trials each); takes ~1 s quick, ~5 s full on 2 cores.
+Roofline measure_roofline(bool quick, int threads);
+
+// Note [Roofline percentage]
+// The roofline time of a case is max(bytes / bandwidth, flops / peak): the least time the
+// machine needs for its compulsory traffic and its arithmetic. The percentage is that time over
+// the measured median: 100 % means the case runs at a roof. Cases whose data sit in cache (quick
+// shapes) can exceed 100 % of the DRAM roof.
+double roofline_pct(const Roofline& r, ScalarType dtype, double bytes, double flops,
+                    double seconds);
+
+}  // namespace ts::perf

@@ -1,0 +1,131 @@
+// Report assembly: run options, machine context, roofline, one object per case with its kernel
+// sets' results and ratios, and Google Benchmark's own context and runs.
+#include "perf/report.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "perf/json_schema.h"
+#include "touchstone/version.h"
+
+namespace ts::perf {
+namespace {
+
+nlohmann::json result_json(const CaseResult& c, const SetResult& r, const Roofline& roof,
+                           ScalarType dtype) {
+  nlohmann::json j = {{"status", r.status}};
+  if (r.status != "ok") {
+    j["reason"] = r.reason;
+    return j;
+  }
+  j["median_s"] = r.median_s;
+  j["min_s"] = r.min_s;
+  j["max_s"] = r.max_s;
+  j["mean_s"] = r.mean_s;
+  j["stddev_s"] = r.stddev_s;
+  j["repetitions"] = r.samples_s.size();
+  j["iterations"] = r.iterations;
+  j["gbs"] = c.bytes / r.median_s / 1e9;
+  j["gflops"] = c.flops / r.median_s / 1e9;
+  j["roofline_pct"] = roofline_pct(roof, dtype, c.bytes, c.flops, r.median_s);
+  return j;
+}
+
+nlohmann::json roofline_json(const Roofline& r, bool probed) {
+  return {{"probe", probed ? r.probe : "none"},
+          {"threads", r.threads},
+          {"stream_elements", r.stream_elements},
+          {"copy_gbs", r.copy_gbs},
+          {"add_gbs", r.add_gbs},
+          {"bandwidth_gbs", r.bandwidth_gbs()},
+          {"gemm_n", r.gemm_n},
+          {"sgemm_gflops", r.sgemm_gflops},
+          {"dgemm_gflops", r.dgemm_gflops}};
+}
+
+}  // namespace
+
+nlohmann::json report_json(const RunResult& result) {
+  const RunOptions& o = result.options;
+  Roofline roof = result.roofline;
+  roof.threads = o.threads;
+  nlohmann::json cases = nlohmann::json::array();
+  for (const CaseResult& c : result.cases) {
+    const ScalarType dtype = parse_dtype(c.dtype);
+    nlohmann::json results = nlohmann::json::object(), ratios = nlohmann::json::object();
+    const SetResult* first = c.results.empty() ? nullptr : &c.results.front();
+    for (const SetResult& r : c.results) {
+      results[r.set] = result_json(c, r, roof, dtype);
+      if (&r != first && r.status == "ok" && first->status == "ok") {
+        ratios[r.set] = r.median_s / first->median_s;
+      }
+    }
+    nlohmann::json j = {{"name", c.name},
+                        {"family", c.family},
+                        {"op", c.op},
+                        {"dtype", c.dtype},
+                        {"shape", c.shape},
+                        {"layout", c.layout},
+                        {"bytes", c.bytes},
+                        {"flops", c.flops},
+                        {"intensity", c.bytes > 0 ? c.flops / c.bytes : 0.0},
+                        {"results", results},
+                        {"ratios", ratios}};
+    if (c.slowdown != 1) j["slowdown"] = c.slowdown;
+    cases.push_back(std::move(j));
+  }
+  nlohmann::json dtypes = nlohmann::json::array();
+  for (ScalarType t : o.catalog.dtypes) dtypes.push_back(std::string(dtype_name(t)));
+  nlohmann::json run = {{"command", o.command},     {"kernel_sets", o.kernel_sets},
+                        {"device", o.device},       {"ops", o.catalog.ops},
+                        {"dtypes", dtypes},         {"quick", o.catalog.quick},
+                        {"threads", o.threads},     {"repetitions", o.repetitions},
+                        {"min_time_s", o.min_time}, {"seconds", result.seconds}};
+  if (!o.slowdown.empty()) run["plant_slowdown"] = o.slowdown;
+  nlohmann::json context = result.gbench_context;
+  if (context.is_null()) context = {{"host_name", ""}, {"num_cpus", 1}};
+  context["date"] = result.timestamp;
+  context["executable"] = "touchstone bench";
+  return {{"schema_version", kPerfSchemaVersion},
+          {"kind", "touchstone-perf"},
+          {"tool_version", kVersion},
+          {"timestamp", result.timestamp},
+          {"machine", result.machine},
+          {"run", run},
+          {"roofline", roofline_json(roof, o.probes)},
+          {"cases", cases},
+          {"context", context},
+          {"benchmarks", result.gbench_runs}};
+}
+
+void write_report(const std::string& path, const nlohmann::json& j) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::trunc);
+    TS_CHECK(out.good(), "bench: cannot write ", tmp);
+    out << j.dump(1) << "\n";
+    out.flush();
+    TS_CHECK(out.good(), "bench: writing ", tmp, " failed");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    TS_CHECK(false, "bench: cannot rename ", tmp, " to ", path);
+  }
+}
+
+nlohmann::json load_report(const std::string& path) {
+  std::ifstream in(path);
+  TS_CHECK(in.good(), "cannot read perf report '", path, "'");
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  TS_CHECK(!j.is_discarded(), "perf report '", path, "' is not valid JSON");
+  const std::vector<std::string> errors = validate_json(perf_schema(), j);
+  std::string first;
+  for (size_t i = 0; i < errors.size() && i < 5; ++i) first += "\n  " + errors[i];
+  TS_CHECK(errors.empty(), "perf report '", path, "' does not match perf.schema.json (",
+           errors.size(), " errors):", first);
+  return j;
+}
+
+}  // namespace ts::perf

@@ -1,0 +1,313 @@
+// The bench runner: per case, set up the inputs once, check each kernel set can run it (a set
+// without a kernel is skipped, loudly), then time every set in one Google Benchmark run.
+#include "perf/runner.h"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <iomanip>
+#include <map>
+#include <ostream>
+#include <sstream>
+
+#include "conformance/runner.h"
+#include "perf/machine.h"
+#include "touchstone/parallel.h"
+
+namespace ts::perf {
+namespace {
+
+// Collects Google Benchmark's runs instead of printing them.
+class Collector : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context& ctx) override {
+    if (context.is_null()) context = context_json(ctx);
+    return true;
+  }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      gbench_runs.push_back(run_json(r));
+      if (r.run_type != Run::RT_Iteration) continue;
+      SetRuns& s = by_name[r.run_name.function_name];
+      if (r.error_occurred) s.error = r.error_message;
+      if (r.iterations > 0) {
+        s.samples.push_back(r.real_accumulated_time / static_cast<double>(r.iterations));
+        s.iterations = r.iterations;
+      }
+    }
+  }
+
+  struct SetRuns {
+    std::vector<double> samples;
+    int64_t iterations = 0;
+    std::string error;
+  };
+  std::map<std::string, SetRuns> by_name;
+  nlohmann::json context;
+  nlohmann::json gbench_runs = nlohmann::json::array();
+
+ private:
+  static nlohmann::json context_json(const Context& ctx) {
+    nlohmann::json caches = nlohmann::json::array();
+    for (const auto& c : ctx.cpu_info.caches) {
+      caches.push_back(
+          {{"type", c.type}, {"level", c.level}, {"size", c.size}, {"num_sharing", c.num_sharing}});
+    }
+    return {{"host_name", ctx.sys_info.name},
+            {"num_cpus", ctx.cpu_info.num_cpus},
+            {"mhz_per_cpu", std::lround(ctx.cpu_info.cycles_per_second / 1e6)},
+            {"cpu_scaling_enabled", ctx.cpu_info.scaling == benchmark::CPUInfo::Scaling::ENABLED},
+            {"caches", caches},
+            {"load_avg", ctx.cpu_info.load_avg},
+            {"library_build_type", "release"}};
+  }
+  // An entry of Google Benchmark's JSON "benchmarks" array (its JSONReporter's fields).
+  static nlohmann::json run_json(const Run& r) {
+    const bool agg = r.run_type == Run::RT_Aggregate;
+    nlohmann::json j = {{"name", r.benchmark_name()},
+                        {"family_index", r.family_index},
+                        {"per_family_instance_index", r.per_family_instance_index},
+                        {"run_name", r.run_name.str()},
+                        {"run_type", agg ? "aggregate" : "iteration"},
+                        {"repetitions", r.repetitions},
+                        {"threads", r.threads},
+                        {"iterations", r.iterations},
+                        {"real_time", r.GetAdjustedRealTime()},
+                        {"cpu_time", r.GetAdjustedCPUTime()},
+                        {"time_unit", benchmark::GetTimeUnitString(r.time_unit)}};
+    if (agg) {
+      j["aggregate_name"] = r.aggregate_name;
+      j["aggregate_unit"] = r.aggregate_unit == benchmark::kPercentage ? "percentage" : "time";
+    } else {
+      j["repetition_index"] = r.repetition_index;
+    }
+    for (const auto& [k, c] : r.counters) j[k] = c.value;
+    if (r.error_occurred) {
+      j["error_occurred"] = true;
+      j["error_message"] = r.error_message;
+    }
+    return j;
+  }
+};
+
+std::string utc_timestamp() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// "PATTERN=FACTOR" -> {pattern, factor}; empty -> {"", 1}.
+std::pair<std::string, int> parse_slowdown(const std::string& s) {
+  if (s.empty()) return {"", 1};
+  const size_t eq = s.rfind('=');
+  TS_CHECK(eq != std::string::npos && eq > 0 && eq + 1 < s.size(),
+           "bench: --plant-slowdown expects PATTERN=FACTOR, got '", s, "'");
+  int factor = 0;
+  try {
+    factor = std::stoi(s.substr(eq + 1));
+  } catch (const std::exception&) {
+  }
+  TS_CHECK(factor >= 1, "bench: --plant-slowdown: FACTOR must be an integer >= 1, got '",
+           s.substr(eq + 1), "'");
+  return {s.substr(0, eq), factor};
+}
+
+// Why `set` cannot run the case (empty when it can): a kernel op without a kernel for the dtype.
+std::string missing_kernel(const BenchCase& c, KernelSetId set) {
+  for (OpId op : c.ops) {
+    if (!supported_dtypes(op, kCPU, set).has(c.dtype)) {
+      return "kernel set '" + std::string(kernel_set_name(set)) + "' has no kernel for " +
+             std::string(op_info(op).name) + " (" + std::string(dtype_name(c.dtype)) + ", cpu)";
+    }
+  }
+  return "";
+}
+
+// Note [Slow calls]
+// A call slower than the run's min_time runs once per repetition, and the first (untimed) call
+// was its warm-up. Calls that would need more than a budget of 1 s (quick) or 5 s (full) for
+// all repetitions (the reference set's large GEMMs) run fewer, down to one; the report records
+// each set's repetitions.
+int slow_call_repetitions(const RunOptions& o, double call_s) {
+  const double budget = o.catalog.quick ? 1.0 : 5.0;
+  if (call_s * o.repetitions <= budget) return o.repetitions;
+  return std::max(1, static_cast<int>(budget / call_s));
+}
+
+std::string format_time(double s) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(s < 1e-5 ? 3 : 1);
+  if (s < 1e-3) {
+    o << s * 1e6 << " us";
+  } else if (s < 1) {
+    o << s * 1e3 << " ms";
+  } else {
+    o << std::setprecision(2) << s << " s";
+  }
+  return o.str();
+}
+
+void print_case(std::ostream& out, size_t index, size_t total, const CaseResult& c,
+                const Roofline& roof, ScalarType dtype) {
+  out << "[" << std::setw(4) << index << "/" << total << "] " << std::left << std::setw(48)
+      << c.name << std::right;
+  const SetResult* first = nullptr;
+  for (const SetResult& r : c.results) {
+    out << "  " << r.set << " ";
+    if (r.status != "ok") {
+      out << r.status.substr(0, 4);
+      continue;
+    }
+    out << format_time(r.median_s);
+    if (first == nullptr) {
+      first = &r;
+      out << " (" << std::fixed << std::setprecision(0)
+          << roofline_pct(roof, dtype, c.bytes, c.flops, r.median_s) << " % roof)";
+    } else {
+      out << " (x" << std::fixed << std::setprecision(2) << r.median_s / first->median_s << ")";
+    }
+  }
+  out << "\n";
+  for (const SetResult& r : c.results) {
+    if (r.status != "ok") out << "        " << r.status << " " << r.set << ": " << r.reason << "\n";
+  }
+  out.flush();
+}
+
+}  // namespace
+
+void summarize(SetResult& r) {
+  std::vector<double> v = r.samples_s;
+  if (v.empty()) return;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  r.median_s = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+  r.min_s = v.front();
+  r.max_s = v.back();
+  double sum = 0;
+  for (double x : v) sum += x;
+  r.mean_s = sum / static_cast<double>(n);
+  double sq = 0;
+  for (double x : v) sq += (x - r.mean_s) * (x - r.mean_s);
+  r.stddev_s = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) : 0;
+}
+
+RunResult run_bench(const RunOptions& options, std::ostream& progress) {
+  const auto t0 = std::chrono::steady_clock::now();
+  TS_CHECK(options.device == "cpu", "bench: --device ", options.device,
+           ": the benchmark catalog runs on cpu only (its inputs are made on the CPU)");
+  TS_CHECK(!options.kernel_sets.empty(), "bench: --kernels names no kernel set");
+  std::vector<KernelSetId> sets;
+  for (const std::string& name : options.kernel_sets) {
+    const auto id = find_kernel_set(name);
+    TS_CHECK(id.has_value(), "bench: --kernels: no kernel set named '", name, "'");
+    sets.push_back(*id);
+  }
+  RunResult result;
+  result.options = options;
+  if (result.options.threads <= 0) result.options.threads = get_num_threads();
+  const bool quick = options.catalog.quick;
+  if (result.options.repetitions <= 0) result.options.repetitions = quick ? 3 : 5;
+  if (result.options.min_time <= 0) result.options.min_time = quick ? 0.01 : 0.1;
+  const RunOptions& o = result.options;
+  set_num_threads(o.threads);
+  result.timestamp = utc_timestamp();
+  result.machine = machine_context(o.threads);
+  if (o.probes) {
+    progress << "roofline probes (" << (quick ? "quick" : "full") << ", " << o.threads
+             << " threads) ...\n";
+    result.roofline = measure_roofline(quick, o.threads);
+    const Roofline& r = result.roofline;
+    progress << "  STREAM copy " << std::fixed << std::setprecision(1) << r.copy_gbs
+             << " GB/s, add " << r.add_gbs << " GB/s; sgemm " << r.sgemm_gflops
+             << " GFLOP/s, dgemm " << r.dgemm_gflops << " GFLOP/s (n = " << r.gemm_n << ")\n";
+  }
+  const auto [slow_pattern, slow_factor] = parse_slowdown(o.slowdown);
+
+  const std::vector<BenchCase> cases = catalog(o.catalog);
+  progress << cases.size() << " cases x " << sets.size() << " kernel sets, " << o.repetitions
+           << " repetitions of >= " << std::defaultfloat << o.min_time << " s\n";
+  Collector collector;
+  for (size_t ci = 0; ci < cases.size(); ++ci) {
+    const BenchCase& c = cases[ci];
+    CaseResult cr{c.name(), c.family, c.op, c.shape, c.layout, std::string(dtype_name(c.dtype)),
+                  c.bytes,  c.flops,  1,    {}};
+    if (!slow_pattern.empty() && conformance::glob_match(slow_pattern, c.op)) {
+      cr.slowdown = slow_factor;
+    }
+    std::function<void()> call = c.setup();
+    const int repeat = cr.slowdown;
+    for (KernelSetId set : sets) {
+      SetResult sr;
+      sr.set = std::string(kernel_set_name(set));
+      sr.reason = missing_kernel(c, set);
+      if (!sr.reason.empty()) sr.status = "skipped";
+      double first_call_s = 0;
+      if (sr.status == "ok") {
+        // One call before timing: it must run (an error skips the set), and it warms up.
+        try {
+          KernelSetGuard guard(sr.set);
+          const auto c0 = std::chrono::steady_clock::now();
+          call();
+          first_call_s =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
+        } catch (const Error& e) {
+          sr.reason = e.what();
+          sr.status = sr.reason.find("has no kernel") != std::string::npos ? "skipped" : "error";
+        }
+      }
+      if (sr.status == "ok") {
+        const std::string name = cr.name + "/" + sr.set;
+        const std::string set_name = sr.set;
+        benchmark::RegisterBenchmark(name.c_str(),
+                                     [call, set_name, repeat](benchmark::State& state) {
+                                       KernelSetGuard guard(set_name);
+                                       for (auto _ : state) {
+                                         for (int r = 0; r < repeat; ++r) call();
+                                       }
+                                     })
+            ->UseRealTime()
+            ->Unit(benchmark::kMicrosecond)
+            ->Repetitions(slow_call_repetitions(o, first_call_s))
+            ->MinTime(o.min_time)
+            ->MinWarmUpTime(first_call_s < o.min_time ? o.min_time / 2 : 0)
+            ->ComputeStatistics(
+                "min",
+                [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
+            ->ComputeStatistics("max", [](const std::vector<double>& v) {
+              return *std::max_element(v.begin(), v.end());
+            });
+      }
+      cr.results.push_back(std::move(sr));
+    }
+    benchmark::RunSpecifiedBenchmarks(&collector);
+    benchmark::ClearRegisteredBenchmarks();
+    for (SetResult& sr : cr.results) {
+      if (sr.status != "ok") continue;
+      auto it = collector.by_name.find(cr.name + "/" + sr.set);
+      if (it == collector.by_name.end() || !it->second.error.empty() ||
+          it->second.samples.empty()) {
+        sr.status = "error";
+        sr.reason = it == collector.by_name.end() ? "no measurement" : it->second.error;
+        continue;
+      }
+      sr.samples_s = it->second.samples;
+      sr.iterations = it->second.iterations;
+      summarize(sr);
+    }
+    print_case(progress, ci + 1, cases.size(), cr, result.roofline, c.dtype);
+    result.cases.push_back(std::move(cr));
+  }
+  result.gbench_context = collector.context;
+  result.gbench_runs = std::move(collector.gbench_runs);
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return result;
+}
+
+}  // namespace ts::perf

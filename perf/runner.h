@@ -1,0 +1,62 @@
+#pragma once
+// Runs the catalog on Google Benchmark: case by case, every kernel set side by side in one
+// process, so that the ratios between sets are taken under the same machine conditions.
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "perf/catalog.h"
+#include "perf/probes.h"
+
+namespace ts::perf {
+
+struct RunOptions {
+  std::vector<std::string> kernel_sets = {"optimized", "reference"};
+  std::string device = "cpu";
+  CatalogOptions catalog;
+  int threads = 0;       // 0: the current ts::get_num_threads()
+  int repetitions = 0;   // 0: 3 quick, 5 full (fewer for slow calls, Note [Slow calls])
+  double min_time = 0;   // seconds per repetition; 0: 0.01 quick, 0.1 full
+  std::string slowdown;  // "PATTERN=FACTOR": run matching cases FACTOR times per iteration
+  bool probes = true;    // measure the roofline (tests turn it off)
+  std::string command;   // the command line, recorded in the report
+};
+
+// One kernel set on one case. status: "ok", "skipped" (the set lacks a kernel) or "error".
+struct SetResult {
+  std::string set;
+  std::string status = "ok";
+  std::string reason;
+  std::vector<double> samples_s;  // seconds per call, one per repetition
+  int64_t iterations = 0;         // calls per repetition (the last repetition's)
+  double median_s = 0, min_s = 0, max_s = 0, mean_s = 0, stddev_s = 0;
+};
+
+struct CaseResult {
+  std::string name, family, op, shape, layout, dtype;
+  double bytes = 0, flops = 0;
+  int slowdown = 1;                // the planted factor (1: none)
+  std::vector<SetResult> results;  // in --kernels order
+};
+
+struct RunResult {
+  RunOptions options;
+  Roofline roofline;
+  nlohmann::json machine;
+  nlohmann::json gbench_context;                         // Google Benchmark's context object
+  nlohmann::json gbench_runs = nlohmann::json::array();  // its "benchmarks" entries
+  std::vector<CaseResult> cases;
+  std::string timestamp;
+  double seconds = 0;
+};
+
+// Sets the thread count, measures the roofline, then runs every case; prints one line per case
+// to `progress`. Throws a ts::Error when a kernel set is unknown or the device is not built.
+RunResult run_bench(const RunOptions& options, std::ostream& progress);
+
+// Fills median/min/max/mean/stddev from samples_s.
+void summarize(SetResult& r);
+
+}  // namespace ts::perf

@@ -1,0 +1,16 @@
+// The aten kernel set: every kernel op of op_list.def on CPU, computed by libtorch's ATen on
+// touchstone's own memory (see README.md). Loaded with ts::load_kernel_set or `--kernels aten`.
+#include "aten_wrap.h"
+
+TS_PLUGIN_INIT() {
+  ts::KernelRegistrar m("aten");
+  ts::aten::register_copy(m);
+  ts::aten::register_factory(m);
+  ts::aten::register_unary(m);
+  ts::aten::register_binary(m);
+  ts::aten::register_ternary(m);
+  ts::aten::register_reduce(m);
+  ts::aten::register_nn(m);
+  ts::aten::register_linalg(m);
+  ts::aten::register_index(m);
+}

@@ -1,0 +1,132 @@
+// A plug-in kernel set with planted bugs, for tests/test_conformance_faults.cpp: "faulty" runs
+// every reference kernel, except the ones below.
+//
+// Note [Planted faults]
+// - mul, int32: one too many (a wrong value for one dtype);
+// - exp, float32: reads its input as if contiguous (an ignored stride);
+// - sub, float32: indexes each operand flat, modulo its size (a wrong broadcast: right for
+//   trailing broadcasts, wrong for [3,1] - [1,4]);
+// - neg, float64: 1.5x too large while grad mode is off, i.e. in backward passes only (a wrong
+//   gradient: neg's derivative is neg);
+// - sqrt, float32: SIGSEGV on functional calls with 1961 elements (the "big" sample);
+// - cos, float32: hangs on functional calls over contiguous 3x4 inputs;
+// - relu, float32: writes one element past the end of its output.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <thread>
+
+#include "touchstone/autograd.h"
+#include "touchstone/dispatch.h"
+
+namespace {
+
+using ts::KernelCall;
+using ts::OpId;
+
+ts::KernelFn reference_kernel(OpId op) {
+  return ts::get_kernel(op, ts::kCPU, *ts::find_kernel_set("reference")).fn;
+}
+
+void mul_int_plus_one(const KernelCall& c) {
+  reference_kernel(OpId::mul)(c);
+  const ts::Tensor& out = c.outputs[0];
+  if (out.dtype() == ts::kInt) {
+    ts::KernelSetGuard g("reference");
+    out.add_(1);
+  }
+}
+
+// out[i] = exp(in.data[i]): right only for dense inputs laid out like the output.
+void exp_ignoring_strides(const KernelCall& c) {
+  const ts::Tensor& out = c.outputs[0];
+  if (out.dtype() != ts::kFloat || c.kind != ts::CallKind::Functional) {
+    return reference_kernel(OpId::exp)(c);
+  }
+  const auto avail = static_cast<int64_t>(c.inputs[0].storage()->nbytes() / sizeof(float)) -
+                     c.inputs[0].storage_offset();
+  const float* src = static_cast<const float*>(c.inputs[0].data_ptr());
+  float* dst = static_cast<float*>(out.data_ptr());
+  for (int64_t i = 0; i < out.numel(); ++i) dst[i] = std::exp(src[std::min(i, avail - 1)]);
+}
+
+// Elements an operand really has: the meta hands kernels broadcast operands expanded (stride 0).
+int64_t base_numel(const ts::Tensor& t) {
+  int64_t n = 1;
+  for (int64_t d = 0; d < t.dim(); ++d) n *= t.stride(d) == 0 ? 1 : t.size(d);
+  return n;
+}
+
+// self[i % n_self] - other[i % n_other]: flat indexing of broadcast operands' elements.
+void sub_flat_broadcast(const KernelCall& c) {
+  const ts::Tensor& out = c.outputs[0];
+  const ts::Tensor& a = c.inputs[0];
+  const ts::Tensor& b = c.inputs[1];
+  if (out.dtype() != ts::kFloat || a.dtype() != ts::kFloat || b.dtype() != ts::kFloat ||
+      c.kind != ts::CallKind::Functional || !out.is_contiguous() || out.numel() == 0) {
+    return reference_kernel(OpId::sub)(c);
+  }
+  const float* pa = static_cast<const float*>(a.data_ptr());
+  const float* pb = static_cast<const float*>(b.data_ptr());
+  float* po = static_cast<float*>(out.data_ptr());
+  const double alpha = c.p.s0 ? c.p.s0->to<double>() : 1.0;
+  const int64_t na = base_numel(a), nb = base_numel(b);
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    po[i] = static_cast<float>(pa[i % na] - alpha * pb[i % nb]);
+  }
+}
+
+void neg_wrong_in_backward(const KernelCall& c) {
+  reference_kernel(OpId::neg)(c);
+  if (c.outputs[0].dtype() == ts::kDouble && !ts::GradMode::is_enabled()) {
+    ts::KernelSetGuard g("reference");
+    c.outputs[0].mul_(1.5);
+  }
+}
+
+void sqrt_segfault(const KernelCall& c) {
+  if (c.outputs[0].dtype() == ts::kFloat && c.kind == ts::CallKind::Functional &&
+      c.outputs[0].numel() == 1961) {
+    std::raise(SIGSEGV);
+  }
+  reference_kernel(OpId::sqrt)(c);
+}
+
+void cos_hang(const KernelCall& c) {
+  const ts::Tensor& in = c.inputs[0];
+  if (in.dtype() == ts::kFloat && c.kind == ts::CallKind::Functional && in.numel() == 12 &&
+      in.dim() == 2 && in.is_contiguous()) {
+    for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));
+  }
+  reference_kernel(OpId::cos)(c);
+}
+
+void relu_overrun(const KernelCall& c) {
+  reference_kernel(OpId::relu)(c);
+  const ts::Tensor& out = c.outputs[0];
+  if (out.dtype() == ts::kFloat && out.is_contiguous() && out.numel() > 0) {
+    static_cast<float*>(out.data_ptr())[out.numel()] = 42.0f;  // one past the end
+  }
+}
+
+}  // namespace
+
+TS_PLUGIN_INIT() {
+  ts::KernelRegistrar m("faulty");
+  const ts::KernelSetId ref = *ts::find_kernel_set("reference");
+  for (const ts::OpInfo& op : ts::all_ops()) {
+    const ts::KernelEntry e = ts::get_kernel(op.id, ts::kCPU, ref);
+    if (e.fn != nullptr) m.impl(op.id, ts::kCPU, e.dtypes, e.fn);
+  }
+  const ts::DTypeSet all = ts::get_kernel(OpId::mul, ts::kCPU, ref).dtypes;
+  m.impl(OpId::mul, ts::kCPU, all, mul_int_plus_one);
+  m.impl(OpId::exp, ts::kCPU, ts::get_kernel(OpId::exp, ts::kCPU, ref).dtypes,
+         exp_ignoring_strides);
+  m.impl(OpId::sub, ts::kCPU, ts::get_kernel(OpId::sub, ts::kCPU, ref).dtypes, sub_flat_broadcast);
+  m.impl(OpId::neg, ts::kCPU, ts::get_kernel(OpId::neg, ts::kCPU, ref).dtypes,
+         neg_wrong_in_backward);
+  m.impl(OpId::sqrt, ts::kCPU, ts::get_kernel(OpId::sqrt, ts::kCPU, ref).dtypes, sqrt_segfault);
+  m.impl(OpId::cos, ts::kCPU, ts::get_kernel(OpId::cos, ts::kCPU, ref).dtypes, cos_hang);
+  m.impl(OpId::relu, ts::kCPU, ts::get_kernel(OpId::relu, ts::kCPU, ref).dtypes, relu_overrun);
+}

@@ -1,0 +1,166 @@
+// `touchstone conform --isolate` against the faulty plug-in (Note [Planted faults] in
+// tests/plugins/faulty_plugin.cpp): every planted bug is caught case by case, the run completes,
+// and the JSON report and JUnit XML say exactly which.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct FaultyRun {
+  int exit_status = -1;
+  nlohmann::json report;
+  std::string junit;
+};
+
+const FaultyRun& faulty_run() {
+  static const FaultyRun run = [] {
+    FaultyRun r;
+    const fs::path dir = fs::temp_directory_path() / ("ts_faults_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string cmd = std::string(TS_CLI_PATH) + " conform --kernels faulty --plugin " +
+                            TS_FAULTY_PLUGIN_PATH +
+                            " --ops mul,exp,sub,neg,sqrt,cos,relu --dtypes int32,float32,float64"
+                            " --isolate --timeout 1 --report " +
+                            (dir / "r.json").string() + " --junit " + (dir / "r.xml").string() +
+                            " > " + (dir / "out.txt").string() + " 2>&1";
+    const int status = std::system(cmd.c_str());
+    r.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    std::ifstream in(dir / "r.json");
+    if (in) r.report = nlohmann::json::parse(in);
+    std::ifstream x(dir / "r.xml");
+    std::stringstream ss;
+    ss << x.rdbuf();
+    r.junit = ss.str();
+    fs::remove_all(dir);
+    return r;
+  }();
+  return run;
+}
+
+// The cases of `op` in `dtype` whose sample, layout, variant and check match (empty: any).
+std::vector<nlohmann::json> cases(const std::string& op, const std::string& dtype,
+                                  const std::string& sample = "", const std::string& layout = "",
+                                  const std::string& variant = "", const std::string& check = "") {
+  std::vector<nlohmann::json> out;
+  for (const nlohmann::json& c : faulty_run().report.at("cases")) {
+    if (c["op"] != op || c["dtype"] != dtype) continue;
+    if (!sample.empty() && c["sample"] != sample) continue;
+    if (!layout.empty() && c["layout"] != layout) continue;
+    if (!variant.empty() && c["variant"] != variant) continue;
+    if (!check.empty() && c["check"] != check) continue;
+    out.push_back(c);
+  }
+  return out;
+}
+
+std::string status_of(const std::string& op, const std::string& dtype, const std::string& sample,
+                      const std::string& layout, const std::string& variant = "functional",
+                      const std::string& check = "forward") {
+  const auto v = cases(op, dtype, sample, layout, variant, check);
+  return v.size() == 1 ? v[0]["status"].get<std::string>() : "missing";
+}
+
+TEST(ConformanceFaults, TheRunCompletesAndFails) {
+  const FaultyRun& r = faulty_run();
+  ASSERT_FALSE(r.report.is_null()) << "no report written";
+  EXPECT_EQ(r.exit_status, 1);
+  const auto& s = r.report["summary"];
+  EXPECT_GT(s["passed"].get<int>(), 1000);
+  EXPECT_GT(s["failed"].get<int>(), 0);
+  EXPECT_GT(s["crashed"].get<int>(), 0);
+  EXPECT_GT(s["timeout"].get<int>(), 0);
+  EXPECT_GT(s["overrun"].get<int>(), 0);
+  EXPECT_EQ(r.report["cases"].size(), s["cases"].get<size_t>());
+}
+
+TEST(ConformanceFaults, WrongValueForOneDtype) {
+  EXPECT_EQ(status_of("mul", "int32", "same", "contiguous"), "failed");
+  EXPECT_EQ(status_of("mul", "int32", "same", "out_resized", "out"), "failed");
+  EXPECT_EQ(status_of("mul", "int32", "same", "contiguous", "inplace"), "failed");
+  EXPECT_EQ(status_of("mul", "float32", "same", "contiguous"), "passed");
+  EXPECT_EQ(status_of("mul", "float64", "big_bcast", "transposed"), "passed");
+  EXPECT_EQ(status_of("mul", "float64", "same", "contiguous", "functional", "backward"), "passed");
+}
+
+TEST(ConformanceFaults, IgnoredStride) {
+  EXPECT_EQ(status_of("exp", "float32", "big", "contiguous"), "passed");
+  EXPECT_EQ(status_of("exp", "float32", "big", "sliced_step2"), "failed");
+  EXPECT_EQ(status_of("exp", "float32", "big", "expanded"), "failed");
+  EXPECT_EQ(status_of("exp", "float64", "big", "sliced_step2"), "passed");
+}
+
+TEST(ConformanceFaults, WrongBroadcast) {
+  EXPECT_EQ(status_of("sub", "float32", "same", "contiguous"), "passed");
+  EXPECT_EQ(status_of("sub", "float32", "bcast_trailing", "contiguous"), "passed");
+  EXPECT_EQ(status_of("sub", "float32", "bcast_outer", "contiguous"), "failed");
+  EXPECT_EQ(status_of("sub", "float64", "bcast_outer", "contiguous"), "passed");
+}
+
+TEST(ConformanceFaults, WrongGradientOnly) {
+  for (const nlohmann::json& c : cases("neg", "float64")) {
+    if (c["check"] == "forward") {
+      EXPECT_EQ(c["status"], "passed") << c.dump();
+    }
+  }
+  EXPECT_EQ(status_of("neg", "float64", "big", "contiguous", "functional", "backward"), "failed");
+  EXPECT_EQ(status_of("neg", "float64", "cube", "permuted", "functional", "backward"), "failed");
+  EXPECT_EQ(status_of("neg", "float32", "big", "contiguous", "functional", "backward"), "passed");
+}
+
+TEST(ConformanceFaults, CrashIsACaseAndTheGroupGoesOn) {
+  const auto crashed = cases("sqrt", "float32", "big", "contiguous", "functional", "forward");
+  ASSERT_EQ(crashed.size(), 1u);
+  EXPECT_EQ(crashed[0]["status"], "crashed");
+  // SIGSEGV; under AddressSanitizer its handler reports and aborts (SIGABRT) instead.
+  EXPECT_NE(crashed[0]["message"].get<std::string>().find("killed by signal"), std::string::npos)
+      << crashed[0].dump();
+  // Cases after the crash ran in a fresh child.
+  EXPECT_EQ(status_of("sqrt", "float32", "big", "out_resized", "out"), "passed");
+  EXPECT_EQ(status_of("sqrt", "float32", "size1", "contiguous"), "passed");
+  EXPECT_EQ(status_of("sqrt", "float64", "big", "contiguous"), "passed");
+}
+
+TEST(ConformanceFaults, HangIsATimeout) {
+  EXPECT_EQ(status_of("cos", "float32", "mat3x4", "contiguous"), "timeout");
+  EXPECT_EQ(status_of("cos", "float32", "mat3x4", "transposed"), "passed");
+  EXPECT_EQ(status_of("cos", "float32", "big", "contiguous"), "passed");
+}
+
+TEST(ConformanceFaults, OneElementOverrun) {
+  const auto c = cases("relu", "float32", "big", "contiguous", "functional", "forward");
+  ASSERT_EQ(c.size(), 1u);
+  EXPECT_EQ(c[0]["status"], "overrun");
+  EXPECT_NE(c[0]["message"].get<std::string>().find("at byte 0 past the end of a 7844-byte"),
+            std::string::npos)
+      << c[0].dump();
+  EXPECT_EQ(status_of("relu", "float64", "big", "contiguous"), "passed");
+}
+
+TEST(ConformanceFaults, EveryFailureHasAReproLineAndAJUnitEntry) {
+  int failures = 0;
+  for (const nlohmann::json& c : faulty_run().report.at("cases")) {
+    if (c["status"] == "passed") continue;
+    ++failures;
+    const std::string repro = c.value("repro", "");
+    EXPECT_EQ(repro.rfind("touchstone conform --kernels faulty --plugin ", 0), 0u) << c.dump();
+    EXPECT_NE(repro.find("--ops " + c["op"].get<std::string>()), std::string::npos) << repro;
+  }
+  EXPECT_GT(failures, 0);
+  const std::string& x = faulty_run().junit;
+  EXPECT_NE(x.find("<failure type=\"crashed\""), std::string::npos);
+  EXPECT_NE(x.find("<failure type=\"timeout\""), std::string::npos);
+  EXPECT_NE(x.find("<failure type=\"overrun\""), std::string::npos);
+  EXPECT_NE(x.find("<testsuite name=\"relu\""), std::string::npos);
+}
+
+}  // namespace

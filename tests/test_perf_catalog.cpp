@@ -1,0 +1,151 @@
+// The benchmark catalog: bytes and FLOPs by hand for a few ops, coverage of the op list, the
+// --ops and --dtypes filters, the roofline percentage and the run statistics.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "perf/catalog.h"
+#include "perf/probes.h"
+#include "perf/runner.h"
+
+namespace {
+
+using ts::perf::BenchCase;
+using ts::perf::CatalogOptions;
+
+const BenchCase& find_case(const std::vector<BenchCase>& cases, const std::string& name) {
+  for (const BenchCase& c : cases) {
+    if (c.name() == name) return c;
+  }
+  throw std::runtime_error("no case " + name);
+}
+
+// Catalog options (aggregate initializers would trip -Wmissing-field-initializers).
+CatalogOptions opts(bool quick, std::string ops = "", std::vector<ts::ScalarType> dtypes = {}) {
+  CatalogOptions o;
+  o.quick = quick;
+  o.ops = std::move(ops);
+  o.dtypes = std::move(dtypes);
+  return o;
+}
+
+std::set<std::string> ops_of(const std::vector<BenchCase>& cases) {
+  std::set<std::string> out;
+  for (const BenchCase& c : cases) out.insert(c.op);
+  return out;
+}
+
+TEST(PerfCatalog, ContiguousAddMovesThreeArraysAndDoesOneFlopPerElement) {
+  const auto cases = ts::perf::catalog(opts(true));
+  const BenchCase& c = find_case(cases, "add/float32/1048576/contiguous");
+  EXPECT_EQ(c.bytes, 3.0 * 4 * 1048576);  // a, b read, out written: 12 MiB
+  EXPECT_EQ(c.flops, 1048576.0);
+  EXPECT_EQ(c.family, "binary");
+}
+
+TEST(PerfCatalog, BroadcastAddReadsTheRowOnce) {
+  const auto cases = ts::perf::catalog(opts(true));
+  const BenchCase& c = find_case(cases, "add/float32/1024x1024+1024/broadcast_row");
+  EXPECT_EQ(c.bytes, 4.0 * (1048576 + 1024 + 1048576));
+}
+
+TEST(PerfCatalog, MatrixProductIsTwoFlopsPerMultiplyAdd) {
+  const auto cases = ts::perf::catalog(opts(true));
+  const BenchCase& c = find_case(cases, "mm/float32/128x128x128/nn");
+  EXPECT_EQ(c.flops, 2.0 * 128 * 128 * 128);  // 4194304
+  EXPECT_EQ(c.bytes, 3.0 * 128 * 128 * 4);    // A, B read, C written
+  const BenchCase& d =
+      find_case(ts::perf::catalog(opts(true, "mm", {ts::kDouble})), "mm/float64/128x128x128/nn");
+  EXPECT_EQ(d.bytes, 3.0 * 128 * 128 * 8);
+}
+
+TEST(PerfCatalog, RowSumReadsTheMatrixAndWritesOneValuePerRow) {
+  const auto cases = ts::perf::catalog(opts(true));
+  const BenchCase& c = find_case(cases, "sum/float32/1024x1024/dim1");
+  EXPECT_EQ(c.bytes, 4.0 * 1048576 + 4.0 * 1024);
+  EXPECT_EQ(c.flops, 1048576.0);
+  const BenchCase& all = find_case(cases, "sum/float32/1024x1024/all_dims");
+  EXPECT_EQ(all.bytes, 4.0 * 1048576 + 4.0);
+}
+
+TEST(PerfCatalog, SoftmaxCountsFourFlopsPerElement) {
+  const auto cases = ts::perf::catalog(opts(true));
+  const BenchCase& c = find_case(cases, "softmax/float32/1024x1024/dim1");
+  EXPECT_EQ(c.flops, 4.0 * 1048576);
+  EXPECT_EQ(c.bytes, 2.0 * 4 * 1048576);
+}
+
+TEST(PerfCatalog, FullShapesAreLargerThanQuickOnes) {
+  const auto full = ts::perf::catalog(opts(false, "add"));
+  const BenchCase& c = find_case(full, "add/float32/16777216/contiguous");
+  EXPECT_EQ(c.bytes, 3.0 * 4 * 16777216);
+}
+
+TEST(PerfCatalog, EveryOpOfTheFoundationSetHasACase) {
+  const std::set<std::string> covered = ops_of(ts::perf::catalog(opts(true)));
+  for (const ts::OpInfo& op : ts::all_ops()) {
+    EXPECT_TRUE(covered.count(std::string(op.name))) << op.name << " has no benchmark case";
+  }
+  // The model shapes: an MLP layer, attention's softmax and layer_norm, per-call batches.
+  for (const char* m : {"mlp_layer", "attention_softmax", "attention_layer_norm", "small_ops_batch",
+                        "add_1_element"}) {
+    EXPECT_TRUE(covered.count(m)) << m;
+  }
+}
+
+TEST(PerfCatalog, CaseNamesAreUnique) {
+  std::set<std::string> names;
+  for (const BenchCase& c : ts::perf::catalog(opts(true))) {
+    EXPECT_TRUE(names.insert(c.name()).second) << c.name();
+  }
+}
+
+TEST(PerfCatalog, OpsFilterTakesExactNamesFamiliesAndGlobs) {
+  EXPECT_EQ(ops_of(ts::perf::catalog(opts(true, "add"))), std::set<std::string>{"add"});
+  EXPECT_EQ(ops_of(ts::perf::catalog(opts(true, "add*"))),
+            (std::set<std::string>{"add", "addcmul", "addmm", "add_1_element"}));
+  EXPECT_EQ(ops_of(ts::perf::catalog(opts(true, "ternary"))),
+            (std::set<std::string>{"where", "lerp", "addcmul", "masked_fill"}));
+  // Not an op or a family: a substring of op names.
+  EXPECT_EQ(ops_of(ts::perf::catalog(opts(true, "softmax"))), (std::set<std::string>{"softmax"}));
+  EXPECT_EQ(ops_of(ts::perf::catalog(opts(true, "_softmax"))),
+            (std::set<std::string>{"log_softmax", "attention_softmax"}));
+}
+
+TEST(PerfCatalog, DtypesFilterKeepsTheDtypesEachOpAllows) {
+  const auto cases = ts::perf::catalog(opts(true, "exp,bitwise_and", {ts::kDouble, ts::kInt}));
+  std::set<std::string> names;
+  for (const BenchCase& c : cases) names.insert(c.op + "/" + std::string(ts::dtype_name(c.dtype)));
+  EXPECT_EQ(names, (std::set<std::string>{"exp/float64", "bitwise_and/int32"}));
+}
+
+TEST(PerfRoofline, PercentIsTheRooflineTimeOverTheMeasuredTime) {
+  ts::perf::Roofline r;
+  r.copy_gbs = 10;
+  r.add_gbs = 8;  // the roof is the better of the two: 10 GB/s
+  r.sgemm_gflops = 100;
+  r.dgemm_gflops = 50;
+  // 1 GB at 10 GB/s takes 0.1 s; measured 0.2 s.
+  EXPECT_DOUBLE_EQ(ts::perf::roofline_pct(r, ts::kFloat, 1e9, 0, 0.2), 50.0);
+  // 100 GFLOP: 1 s at the float32 peak, 2 s at the float64 one; measured 2 s.
+  EXPECT_DOUBLE_EQ(ts::perf::roofline_pct(r, ts::kFloat, 1e6, 1e11, 2.0), 50.0);
+  EXPECT_DOUBLE_EQ(ts::perf::roofline_pct(r, ts::kDouble, 1e6, 1e11, 2.0), 100.0);
+  // The slower roof bounds: 1 GB (0.1 s) and 1 GFLOP (0.01 s) -> 0.1 s.
+  EXPECT_DOUBLE_EQ(ts::perf::roofline_pct(r, ts::kFloat, 1e9, 1e9, 0.1), 100.0);
+}
+
+TEST(PerfRunner, SummaryGivesMedianMinMaxMeanAndSampleStddev) {
+  ts::perf::SetResult r;
+  r.samples_s = {3, 1, 2};
+  ts::perf::summarize(r);
+  EXPECT_EQ(r.median_s, 2);
+  EXPECT_EQ(r.min_s, 1);
+  EXPECT_EQ(r.max_s, 3);
+  EXPECT_EQ(r.mean_s, 2);
+  EXPECT_DOUBLE_EQ(r.stddev_s, 1);  // sqrt(((1)^2 + 0 + (1)^2) / 2)
+  r.samples_s = {4, 1, 3, 2};
+  ts::perf::summarize(r);
+  EXPECT_EQ(r.median_s, 2.5);
+}
+
+}  // namespace

@@ -1,0 +1,39 @@
+// Loading kernel-set plug-ins for the subcommands (--plugin, and the in-tree aten plug-in).
+#include <filesystem>
+#include <sstream>
+
+#include "command.h"
+#include "touchstone/touchstone.h"
+
+namespace ts::tools {
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string part; std::getline(ss, part, ',');) {
+    if (!part.empty()) out.push_back(part);
+  }
+  return out;
+}
+
+void load_kernel_sets(const std::vector<std::string>& plugins,
+                      const std::vector<std::string>& names) {
+  for (const std::string& p : plugins) load_kernel_set(p);
+  for (const std::string& name : names) {
+    if (find_kernel_set(name)) continue;
+#ifdef TS_ATEN_PLUGIN
+    // Note [In-tree plug-ins]: the aten set is a plug-in built next to this binary; asking for
+    // it by name loads it, so `--kernels aten` works without --plugin.
+    if (name == "aten" && std::filesystem::exists(TS_ATEN_PLUGIN)) {
+      load_kernel_set(TS_ATEN_PLUGIN);
+      continue;
+    }
+#endif
+    std::string known;
+    for (const std::string& k : kernel_set_names()) known += (known.empty() ? "" : ", ") + k;
+    TS_CHECK(false, "--kernels: no kernel set named '", name, "' (known: ", known,
+             "; a plug-in's set needs --plugin LIB.so)");
+  }
+}
+
+}  // namespace ts::tools

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "reports/json_schema.h"
 #include "touchstone/cpu_capability.h"
 #include "touchstone/version.h"
 
@@ -152,8 +153,24 @@ nlohmann::json report_json(const RunResult& result, const RunOptions& options) {
       {"cases", cases}};
 }
 
+std::vector<std::string> schema_violations(const nlohmann::json& j) {
+  return reports::validate_json(reports::conformance_schema(), j);
+}
+
+void check_schema(const nlohmann::json& j, const std::string& what) {
+  const std::vector<std::string> v = schema_violations(j);
+  if (v.empty()) return;
+  std::string first;
+  for (size_t i = 0; i < v.size() && i < 3; ++i) first += (i ? "; " : "") + v[i];
+  TS_CHECK(false, what, " does not validate against conformance.schema.json (", v.size(),
+           " violations): ", first);
+}
+
 nlohmann::json merge_reports(const std::vector<nlohmann::json>& reports) {
   TS_CHECK(!reports.empty(), "merge: no reports given");
+  for (size_t i = 0; i < reports.size(); ++i) {
+    check_schema(reports[i], "merge: report " + std::to_string(i + 1));
+  }
   nlohmann::json out = reports.front();
   RunResult all;
   double seconds = 0;

@@ -18,6 +18,11 @@ nlohmann::json report_json(const RunResult& result, const RunOptions& options);
 nlohmann::json case_to_json(const CaseResult& c);
 CaseResult case_from_json(const nlohmann::json& j);
 
+// The violations of reports/schema/conformance.schema.json by `j` (empty: valid).
+std::vector<std::string> schema_violations(const nlohmann::json& j);
+// Throws a ts::Error naming the first violations, when there are any; `what` names the report.
+void check_schema(const nlohmann::json& j, const std::string& what);
+
 // Shard reports of one kernel set merged into one: cases concatenated, summary recomputed,
 // seconds summed. Throws when the reports disagree on kernel set, device or schema version.
 nlohmann::json merge_reports(const std::vector<nlohmann::json>& reports);

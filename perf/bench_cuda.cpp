@@ -58,6 +58,13 @@ struct Case {
 #endif
 };
 
+#ifdef TS_HAVE_TORCH_CUDA
+const at::Tensor& torch_matrix() {
+  static const at::Tensor x = at::rand({kN / 1024, 1024}, at::kCUDA);
+  return x;
+}
+#endif
+
 std::vector<Case> cases() {
   static const Tensor a = device_input({kN});
   static const Tensor b = device_input({kN});
@@ -132,25 +139,72 @@ std::vector<Case> cases() {
                [] { (void)at::rand({kN}, at::kCUDA); }
 #endif
   });
+  // Reductions and row kernels: bytes are the input read once plus the output written.
+  c.push_back({"sum_all", f4, [] { (void)ts::sum(a); }
+#ifdef TS_HAVE_TORCH_CUDA
+               ,
+               [] { (void)torch_matrix().sum(); }
+#endif
+  });
+  c.push_back({"sum_rows", f4 * (1 + 1.0 / 1024), [] { (void)ts::sum(m, {1}); }
+#ifdef TS_HAVE_TORCH_CUDA
+               ,
+               [] { (void)torch_matrix().sum(1); }
+#endif
+  });
+  c.push_back({"sum_cols", f4 + 4.0 * 1024, [] { (void)ts::sum(m, {0}); }
+#ifdef TS_HAVE_TORCH_CUDA
+               ,
+               [] { (void)torch_matrix().sum(0); }
+#endif
+  });
+  c.push_back({"argmax_rows", f4 * (1 + 2.0 / 1024), [] { (void)ts::argmax(m, 1); }
+#ifdef TS_HAVE_TORCH_CUDA
+               ,
+               [] { (void)torch_matrix().argmax(1); }
+#endif
+  });
+  c.push_back({"softmax_rows", 2 * f4, [] { (void)ts::softmax(m, 1); }
+#ifdef TS_HAVE_TORCH_CUDA
+               ,
+               [] { (void)at::softmax(torch_matrix(), 1); }
+#endif
+  });
+  c.push_back({"layer_norm_rows", 2 * f4, [] { (void)ts::layer_norm(m, {1024}); }
+#ifdef TS_HAVE_TORCH_CUDA
+               ,
+               [] { (void)at::layer_norm(torch_matrix(), {1024}); }
+#endif
+  });
+  c.push_back({"cumsum_rows", 2 * f4, [] { (void)ts::cumsum(m, 1); }
+#ifdef TS_HAVE_TORCH_CUDA
+               ,
+               [] { (void)torch_matrix().cumsum(1); }
+#endif
+  });
   return c;
 }
 
 // Registered case by case, touchstone and PyTorch next to each other, plus the forced 64-bit
 // path of the same kernels (Note [Forced 64-bit indexing]).
 void register_all() {
+  bool elementwise = true;  // the cases from sum_all on do not use the elementwise launcher
   for (const Case& c : cases()) {
+    elementwise = elementwise && c.name != "sum_all";
     benchmark::RegisterBenchmark(("touchstone/" + c.name).c_str(),
                                  [c](benchmark::State& s) { run(s, c.bytes, c.touchstone); })
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);
-    benchmark::RegisterBenchmark(("touchstone_64bit/" + c.name).c_str(),
-                                 [c](benchmark::State& s) {
-                                   ts::cuda::set_force_64bit_indexing(true);
-                                   run(s, c.bytes, c.touchstone);
-                                   ts::cuda::set_force_64bit_indexing(false);
-                                 })
-        ->UseManualTime()
-        ->Unit(benchmark::kMicrosecond);
+    if (elementwise) {
+      benchmark::RegisterBenchmark(("touchstone_64bit/" + c.name).c_str(),
+                                   [c](benchmark::State& s) {
+                                     ts::cuda::set_force_64bit_indexing(true);
+                                     run(s, c.bytes, c.touchstone);
+                                     ts::cuda::set_force_64bit_indexing(false);
+                                   })
+          ->UseManualTime()
+          ->Unit(benchmark::kMicrosecond);
+    }
 #ifdef TS_HAVE_TORCH_CUDA
     if (c.aten) {
       benchmark::RegisterBenchmark(("pytorch/" + c.name).c_str(),

@@ -7,7 +7,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "perf/json_schema.h"
+#include "reports/json_schema.h"
 #include "touchstone/version.h"
 
 namespace ts::perf {
@@ -120,7 +120,7 @@ nlohmann::json load_report(const std::string& path) {
   TS_CHECK(in.good(), "cannot read perf report '", path, "'");
   nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
   TS_CHECK(!j.is_discarded(), "perf report '", path, "' is not valid JSON");
-  const std::vector<std::string> errors = validate_json(perf_schema(), j);
+  const std::vector<std::string> errors = reports::validate_json(reports::perf_schema(), j);
   std::string first;
   for (size_t i = 0; i < errors.size() && i < 5; ++i) first += "\n  " + errors[i];
   TS_CHECK(errors.empty(), "perf report '", path, "' does not match perf.schema.json (",

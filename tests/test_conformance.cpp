@@ -467,4 +467,23 @@ TEST(ConformanceReport, WrittenAtomicallyWithTheSchemaFields) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(ConformanceReport, ValidatesAgainstItsSchemaAndBrokenOnesDoNot) {
+  RunOptions o;
+  o.ops = "exp,sum";
+  o.dtypes = {kFloat, kDouble};
+  nlohmann::json j = report_json(run_conformance(o), o);
+  EXPECT_EQ(schema_violations(j), std::vector<std::string>{});
+  nlohmann::json broken = j;
+  broken["summary"].erase("passed");
+  broken["cases"][0]["status"] = "fine";
+  broken["cases"][1]["variant"] = "sideways";
+  EXPECT_EQ(schema_violations(broken).size(), 3u);
+  EXPECT_THROW(check_schema(broken, "test"), ts::Error);
+  // A failing case must carry its message and repro line.
+  nlohmann::json failing = j;
+  failing["cases"][0]["status"] = "failed";
+  failing["cases"][0].erase("message");
+  EXPECT_FALSE(schema_violations(failing).empty());
+}
+
 }  // namespace

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <string>
 
+#include "conformance/report.h"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -22,26 +24,44 @@ struct FaultyRun {
   std::string junit;
 };
 
+// Runs the faulty set into `dir`: the report r.json, the JUnit r.xml; returns the exit status.
+int run_faulty(const fs::path& dir) {
+  fs::create_directories(dir);
+  const std::string cmd = std::string(TS_CLI_PATH) + " conform --kernels faulty --plugin " +
+                          TS_FAULTY_PLUGIN_PATH +
+                          " --ops mul,exp,sub,neg,sqrt,cos,relu --dtypes int32,float32,float64"
+                          " --isolate --timeout 1 --report " +
+                          (dir / "r.json").string() + " --junit " + (dir / "r.xml").string() +
+                          " > " + (dir / "out.txt").string() + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  const int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ofstream(dir / "status.txt") << code << "\n";
+  return code;
+}
+
+// Note [One faulty run]
+// ctest makes the run once (the fixture conform.faulty.run, TS_FAULTY_FRESH=1) into
+// TS_FAULTY_DIR and every test case reads it; run by hand, the binary makes its own.
 const FaultyRun& faulty_run() {
   static const FaultyRun run = [] {
     FaultyRun r;
-    const fs::path dir = fs::temp_directory_path() / ("ts_faults_" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    const std::string cmd = std::string(TS_CLI_PATH) + " conform --kernels faulty --plugin " +
-                            TS_FAULTY_PLUGIN_PATH +
-                            " --ops mul,exp,sub,neg,sqrt,cos,relu --dtypes int32,float32,float64"
-                            " --isolate --timeout 1 --report " +
-                            (dir / "r.json").string() + " --junit " + (dir / "r.xml").string() +
-                            " > " + (dir / "out.txt").string() + " 2>&1";
-    const int status = std::system(cmd.c_str());
-    r.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    const char* shared = std::getenv("TS_FAULTY_DIR");
+    const bool fresh = shared == nullptr || std::getenv("TS_FAULTY_FRESH") != nullptr;
+    const fs::path dir =
+        shared != nullptr ? fs::path(shared)
+                          : fs::temp_directory_path() / ("ts_faults_" + std::to_string(::getpid()));
+    if (fresh) {
+      fs::remove_all(dir);
+      run_faulty(dir);
+    }
+    std::ifstream(dir / "status.txt") >> r.exit_status;
     std::ifstream in(dir / "r.json");
     if (in) r.report = nlohmann::json::parse(in);
     std::ifstream x(dir / "r.xml");
     std::stringstream ss;
     ss << x.rdbuf();
     r.junit = ss.str();
-    fs::remove_all(dir);
+    if (shared == nullptr) fs::remove_all(dir);
     return r;
   }();
   return run;
@@ -81,6 +101,7 @@ TEST(ConformanceFaults, TheRunCompletesAndFails) {
   EXPECT_GT(s["timeout"].get<int>(), 0);
   EXPECT_GT(s["overrun"].get<int>(), 0);
   EXPECT_EQ(r.report["cases"].size(), s["cases"].get<size_t>());
+  EXPECT_EQ(ts::conformance::schema_violations(r.report), std::vector<std::string>{});
 }
 
 TEST(ConformanceFaults, WrongValueForOneDtype) {

@@ -1,8 +1,9 @@
 // Core behaviour the CUDA set relies on, checked without a GPU: a stand-in device (host memory
-// registered as the CUDA allocator, the reference copy_ registered for kCUDA in a test kernel
-// set) carries tensors for cuda:0 and cuda:1 through copy_ and its backward. Built in every
-// configuration; with CUDA built in it needs the devices it names (the storage makes them
-// current around each allocation, Note [Device index at allocation]).
+// registered as the CUDA allocator, reference CPU kernels registered for kCUDA in a test kernel
+// set) carries tensors for cuda:0 and cuda:1 through copy_ and its backward, and through the
+// bounds check of device indices. Built in every configuration; with CUDA built in it needs the
+// devices it names (the storage makes them current around each allocation, Note [Device index
+// at allocation]).
 #include <cstdlib>
 
 #include "test_util.h"
@@ -23,10 +24,10 @@ class HostAllocator final : public ts::Allocator {
   void deallocate(void* p) override { std::free(p); }
 };
 
-// Both sides are host memory, so the reference CPU copy_ serves the stand-in device.
-void stand_in_copy(const ts::KernelCall& c) {
-  const auto ref = ts::find_kernel_set("reference");
-  ts::get_kernel(ts::OpId::copy_, ts::kCPU, *ref).fn(c);
+// Every tensor is in host memory, so the reference CPU kernels serve the stand-in device.
+template <ts::OpId kOp>
+void stand_in(const ts::KernelCall& c) {
+  ts::get_kernel(kOp, ts::kCPU, *ts::find_kernel_set("reference")).fn(c);
 }
 
 // Installs the stand-in for the test's lifetime and restores the real CUDA allocator after.
@@ -38,18 +39,27 @@ class StandInDevice : public ::testing::Test {
     prev_ = ts::get_allocator(ts::kCUDA);
 #endif
     ts::set_allocator(ts::kCUDA, &allocator_);
+    installed_ = true;
     const ts::KernelSetId set = ts::register_kernel_set("test_stand_in_device");
-    ts::register_kernel(set, ts::OpId::copy_, ts::kCUDA, ts::DTypeSet::all(), stand_in_copy);
-    ts::register_kernel(set, ts::OpId::copy_, ts::kCPU, ts::DTypeSet::all(), stand_in_copy);
+    const ts::DTypeSet all = ts::DTypeSet::all();
+    for (ts::DeviceType d : {ts::kCPU, ts::kCUDA}) {
+      ts::register_kernel(set, ts::OpId::copy_, d, all, stand_in<ts::OpId::copy_>);
+    }
+    ts::register_kernel(set, ts::OpId::amin, ts::kCUDA, all, stand_in<ts::OpId::amin>);
+    ts::register_kernel(set, ts::OpId::amax, ts::kCUDA, all, stand_in<ts::OpId::amax>);
+    ts::register_kernel(set, ts::OpId::index_select, ts::kCUDA, all,
+                        stand_in<ts::OpId::index_select>);
+    ts::register_kernel(set, ts::OpId::gather, ts::kCUDA, all, stand_in<ts::OpId::gather>);
     guard_.emplace("test_stand_in_device");
   }
   void TearDown() override {
     guard_.reset();
-    ts::set_allocator(ts::kCUDA, prev_);
+    if (installed_) ts::set_allocator(ts::kCUDA, prev_);
   }
 
   HostAllocator allocator_;
-  ts::Allocator* prev_ = nullptr;
+  ts::Allocator* prev_ = nullptr;  // none without CUDA built in
+  bool installed_ = false;
   std::optional<ts::KernelSetGuard> guard_;
 };
 
@@ -80,6 +90,46 @@ TEST_F(StandInDevice, CopyBackwardReturnsGradOnTheSourceDevice) {
     ASSERT_EQ(grads.size(), 1u);
     EXPECT_EQ(grads[0].device(), c.src) << c.src << " -> " << c.dst;
     EXPECT_EQ(values(grads[0]), (Values{0.5, -1, 2, 8})) << c.src << " -> " << c.dst;
+  }
+}
+
+// A tensor on the stand-in device holding v.
+Tensor on_device(const Tensor& host, ts::Device d) {
+  const Tensor t = ts::empty(host.sizes(), ts::TensorOptions(host.dtype()).device(d));
+  t.copy_(host);
+  return t;
+}
+
+// Note [Index bounds]: a device index is checked through its min and max (amin/amax on the
+// device), before anything is written.
+TEST_F(StandInDevice, DeviceIndicesAreBoundsChecked) {
+  const Tensor self =
+      on_device(make(kFloat, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, {4, 3}), kCuda0);
+  const Tensor out = on_device(make(kFloat, Values(6, -1.0), {2, 3}), kCuda0);
+  for (const std::vector<int64_t>& bad : {std::vector<int64_t>{0, 4}, {-1, 2}}) {
+    EXPECT_THROW(
+        {
+          try {
+            ts::index_select_out(out, self, 0, on_device(make_long(bad), kCuda0));
+          } catch (const ts::Error& e) {
+            EXPECT_NE(std::string(e.what()).find("index_select(): index out of range in self"),
+                      std::string::npos)
+                << e.what();
+            throw;
+          }
+        },
+        ts::Error);
+    EXPECT_EQ(values(out), Values(6, -1.0));  // untouched
+  }
+  ts::index_select_out(out, self, 0, on_device(make_long({3, 0}), kCuda0));
+  EXPECT_EQ(values(out), (Values{10, 11, 12, 1, 2, 3}));
+  try {
+    (void)ts::gather(self, 1, on_device(make_long({0, 1, 3}, {1, 3}), kCuda0));
+    FAIL() << "gather accepted index 3 for a dim of size 3";
+  } catch (const ts::Error& e) {
+    EXPECT_NE(std::string(e.what()).find("gather(): index 3 is out of bounds for dimension 1"),
+              std::string::npos)
+        << e.what();
   }
 }
 

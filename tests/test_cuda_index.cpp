@@ -104,10 +104,16 @@ TEST_F(CudaIndex, CatAndOuterMatchReference) {
   const Tensor b = random_input({3, 2}, kFloat, 1.0, 0.0, 3);
   const Tensor c = random_input({3, 4}, kHalf, 1.0, 0.0, 4);  // promoted to float
   expect_matches_reference(
-      "cat dim 1", [](const Ts& in) { return ts::cat({in[0], in[1], in[2]}, 1); }, {a, b, c},
-      Tolerance{});
+      "cat dim 1",
+      [](const Ts& in) {
+        return ts::cat({in[0], in[1], in[2]}, 1);
+      },
+      {a, b, c}, Tolerance{});
   expect_matches_reference(
-      "cat dim 0", [](const Ts& in) { return ts::cat({in[0].transpose(0, 1), in[1].t()}, 0); },
+      "cat dim 0",
+      [](const Ts& in) {
+        return ts::cat({in[0].transpose(0, 1), in[1].t()}, 0);
+      },
       {a, b}, Tolerance{});
   for (ts::ScalarType t : {kFloat, kDouble, kHalf, kInt, kChar, kBool}) {
     const Tensor u = random_input({7}, t, 9.0);

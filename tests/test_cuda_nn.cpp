@@ -23,9 +23,7 @@ TEST_F(CudaNn, SoftmaxMatchesReference) {
                                    std::string(ts::dtype_name(t)) + " dim " + std::to_string(d);
           expect_matches_reference(
               what,
-              [&](const Ts& in) {
-                return log ? ts::log_softmax(in[0], d) : ts::softmax(in[0], d);
-              },
+              [&](const Ts& in) { return log ? ts::log_softmax(in[0], d) : ts::softmax(in[0], d); },
               {x}, tolerance_for(t, 4));
         }
       }
@@ -61,24 +59,26 @@ TEST_F(CudaNn, LayerNormMatchesReference) {
     const std::string name = std::string(ts::dtype_name(t));
     expect_matches_reference(
         "layer_norm " + name,
-        [](const Ts& in) { return ts::layer_norm(in[0], {3, 300}, in[1], in[2], 1e-5); },
+        [](const Ts& in) {
+          return ts::layer_norm(in[0], {3, 300}, in[1], in[2], 1e-5);
+        },
         {x, w, b}, tolerance_for(t, 900));
     expect_matches_reference(
-        "layer_norm no affine " + name,
-        [](const Ts& in) { return ts::layer_norm(in[0], {300}); }, {x}, tolerance_for(t, 300));
+        "layer_norm no affine " + name, [](const Ts& in) { return ts::layer_norm(in[0], {300}); },
+        {x}, tolerance_for(t, 300));
   }
   // Hand values: [1, 2, 3] has mean 2 and biased variance 2/3.
   const Tensor y = ts::layer_norm(to_cuda(make(kDouble, {1, 2, 3})), {3}, {}, {}, 0.0);
   const double r = std::sqrt(1.5);
-  EXPECT_THAT(values(to_cpu(y)), ::testing::Pointwise(::testing::DoubleNear(1e-12),
-                                                      Values{-r, 0, r}));
+  EXPECT_THAT(values(to_cpu(y)),
+              ::testing::Pointwise(::testing::DoubleNear(1e-12), Values{-r, 0, r}));
 }
 
 TEST_F(CudaNn, NllLossMatchesReference) {
   const Tensor x = random_input({40, 7}, kFloat);
-  const Tensor target = make_long({0, 6, 3, -100, 2, 2, 5, 1, 0, 4, 3, 3, 6, 1, -100, 0, 2, 5,
-                                   4, 4, 1, 0, 6, 3, 2, 5, 5, 1, 0, 3, 4, 6, 2, 1, 0, 3, 5, 6,
-                                   2, 4});
+  const Tensor target =
+      make_long({0, 6, 3, -100, 2, 2, 5, 1, 0, 4, 3, 3, 6, 1, -100, 0, 2, 5, 4, 4,
+                 1, 0, 6, 3,    2, 5, 5, 1, 0, 3, 4, 6, 2, 1, 0,    3, 5, 6, 2, 4});
   const Tensor w = random_input({7}, kFloat, 0.3, 1.0, 5);
   for (ts::Reduction r : {ts::Reduction::None, ts::Reduction::Sum, ts::Reduction::Mean}) {
     for (bool weighted : {false, true}) {

@@ -68,8 +68,8 @@ TEST_F(CudaReduce, ProdMatchesReference) {
 // 2^22 elements reduce through the grid reduction (partials combined by a second kernel).
 TEST_F(CudaReduce, GridReductionsMatchReference) {
   const Tensor x = random_input({int64_t{1} << 22}, kFloat);
-  for (const auto& [name, f] : std::vector<std::pair<std::string, std::function<Tensor(
-                                                                      const Tensor&)>>>{
+  for (const auto& [name, f] :
+       std::vector<std::pair<std::string, std::function<Tensor(const Tensor&)>>>{
            {"sum", [](const Tensor& a) { return ts::sum(a); }},
            {"mean", [](const Tensor& a) { return ts::mean(a); }},
            {"var", [](const Tensor& a) { return ts::var(a); }},

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "perf/compare.h"
-#include "perf/json_schema.h"
+#include "reports/json_schema.h"
 #include "touchstone/error.h"
 
 namespace {
@@ -91,7 +91,7 @@ const std::vector<Timing> kBase = {
 };
 
 TEST(PerfCompare, HandMadeReportsMatchTheSchema) {
-  EXPECT_EQ(ts::perf::validate_json(ts::perf::perf_schema(), make_report(kBase, 1)),
+  EXPECT_EQ(ts::reports::validate_json(ts::reports::perf_schema(), make_report(kBase, 1)),
             std::vector<std::string>{});
 }
 

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "perf/json_schema.h"
+#include "reports/json_schema.h"
 #include "perf/report.h"
 #include "perf/runner.h"
 
@@ -37,7 +37,7 @@ const json& tiny_report() {
 }
 
 std::vector<std::string> errors_of(const json& report) {
-  return ts::perf::validate_json(ts::perf::perf_schema(), report);
+  return ts::reports::validate_json(ts::reports::perf_schema(), report);
 }
 
 TEST(PerfSchema, AReportFromARunValidates) {
@@ -102,7 +102,7 @@ TEST(PerfSchema, ValidatorKeywords) {
     "additionalProperties": false,
     "$defs": {"tag": {"type": "string", "minLength": 2, "pattern": "^[a-z]+$"}}
   })");
-  using ts::perf::validate_json;
+  using ts::reports::validate_json;
   EXPECT_TRUE(validate_json(schema, json::parse(R"({"n": 3})")).empty());
   EXPECT_TRUE(validate_json(schema, json::parse(R"({"n": 3.0, "x": null})")).empty());
   EXPECT_EQ(validate_json(schema, json::parse(R"({"n": 3.5})")).size(), 1u);
@@ -125,7 +125,7 @@ TEST(PerfSchema, IfThenElse) {
     "then": {"required": ["time"]},
     "else": {"required": ["reason"]}
   })");
-  using ts::perf::validate_json;
+  using ts::reports::validate_json;
   EXPECT_TRUE(validate_json(schema, json::parse(R"({"status": "ok", "time": 1})")).empty());
   EXPECT_EQ(validate_json(schema, json::parse(R"({"status": "ok"})")).size(), 1u);
   EXPECT_TRUE(validate_json(schema, json::parse(R"({"status": "no", "reason": "x"})")).empty());

@@ -115,7 +115,8 @@ Command add_bench_command(CLI::App& app) {
   cmd->add_option("--report", a->report, "Write the JSON report to FILE");
   cmd->add_flag("--quiet", a->quiet, "Print the summary only, not a line per case");
   cmd->add_flag_callback(
-      "--no-probes", [a] { a->options.probes = false; }, "Skip the roofline probes (no % roofline)");
+      "--no-probes", [a] { a->options.probes = false; },
+      "Skip the roofline probes (no % roofline)");
   cmd->add_option("--plugin", a->plugins, "Load a kernel-set plug-in (repeatable)");
   cmd->add_option("--plant-slowdown", a->options.slowdown,
                   "PATTERN=FACTOR: run matching ops FACTOR times per call (tests the CI gate)");

@@ -16,13 +16,19 @@
 namespace ts::tools {
 namespace {
 
-void print_table(const conformance::RunResult& result) {
+// One row per op, or per op family with `by_family`.
+void print_table(const conformance::RunResult& result, bool by_family) {
+  std::map<std::string, std::string> family;
+  for (const conformance::OpEntry& e : conformance::catalog()) family[e.name] = e.family;
   std::map<std::string, conformance::RunResult> per_op;
-  for (const conformance::CaseResult& c : result.cases) per_op[c.op].cases.push_back(c);
-  std::cout << std::left << std::setw(18) << "op" << std::right << std::setw(8) << "cases"
-            << std::setw(8) << "passed" << std::setw(8) << "failed" << std::setw(8) << "errors"
-            << std::setw(8) << "crashed" << std::setw(8) << "timeout" << std::setw(8) << "overrun"
-            << std::setw(11) << "documented" << std::setw(11) << "mistrusted"
+  for (const conformance::CaseResult& c : result.cases) {
+    per_op[by_family ? family[c.op] : c.op].cases.push_back(c);
+  }
+  std::cout << std::left << std::setw(18) << (by_family ? "family" : "op") << std::right
+            << std::setw(8) << "cases" << std::setw(8) << "passed" << std::setw(8) << "failed"
+            << std::setw(8) << "errors" << std::setw(8) << "crashed" << std::setw(8) << "timeout"
+            << std::setw(8) << "overrun" << std::setw(11) << "documented" << std::setw(11)
+            << "mistrusted"
             << "\n";
   for (const auto& [op, r] : per_op) {
     const conformance::Summary t = r.summary();
@@ -47,7 +53,7 @@ void parse_shard(const std::string& s, conformance::RunOptions& o) {
 
 }  // namespace
 
-int run_conform(conformance::RunOptions options) {
+int run_conform(conformance::RunOptions options, bool quiet) {
   const bool tty = ::isatty(STDOUT_FILENO) != 0;
   if (tty) {
     options.progress = [](size_t i, size_t n, const std::string& op, ScalarType dt) {
@@ -63,7 +69,7 @@ int run_conform(conformance::RunOptions options) {
               << " (" << c.variant << ", " << c.check << "): " << c.message
               << "\n  repro: " << c.repro << "\n";
   }
-  print_table(result);
+  print_table(result, quiet);
   const conformance::Summary s = result.summary();
   if (s.cases == 0) std::cout << "no case matches the filters\n";
   std::cout << "kernel set " << result.kernel_set << ": " << s.cases << " cases, " << s.passed
@@ -73,7 +79,9 @@ int run_conform(conformance::RunOptions options) {
             << result.skipped_samples << " samples skipped (documented in the catalog), "
             << std::fixed << std::setprecision(2) << result.seconds << " s\n";
   if (!options.report_path.empty()) {
-    conformance::write_report(options.report_path, conformance::report_json(result, options));
+    const nlohmann::json report = conformance::report_json(result, options);
+    conformance::check_schema(report, "conform: the report");
+    conformance::write_report(options.report_path, report);
     std::cout << "report: " << options.report_path << "\n";
   }
   if (!options.junit_path.empty()) {
@@ -89,7 +97,7 @@ Command add_conform_command(CLI::App& app) {
   struct Args {
     conformance::RunOptions options;
     std::string dtypes, shard, device = "cpu";
-    bool no_grad = false, no_guard = false;
+    bool no_guard = false, quiet = false;
   };
   auto a = std::make_shared<Args>();
   conformance::RunOptions& o = a->options;
@@ -110,6 +118,7 @@ Command add_conform_command(CLI::App& app) {
   cmd->add_option("--timeout", o.case_timeout_s, "Per-case timeout in seconds with --isolate")
       ->capture_default_str();
   cmd->add_flag("--no-guard", a->no_guard, "No guard bytes around allocations");
+  cmd->add_flag("--quiet", a->quiet, "The summary per op family instead of per op");
   cmd->add_option("--report", o.report_path, "Write a JSON report to FILE");
   cmd->add_option("--junit", o.junit_path, "Write JUnit XML to FILE");
   cmd->add_option("--plugin", o.plugins, "Load a kernel-set plug-in (repeatable)");
@@ -121,7 +130,7 @@ Command add_conform_command(CLI::App& app) {
             a->options.device = Device(a->device);
             a->options.guard = !a->no_guard;
             load_kernel_sets(a->options.plugins, {a->options.kernel_set});
-            return run_conform(a->options);
+            return run_conform(a->options, a->quiet);
           }};
 }
 
@@ -147,6 +156,7 @@ Command add_merge_command(CLI::App& app) {
               }
             }
             const nlohmann::json merged = conformance::merge_reports(reports);
+            conformance::check_schema(merged, "merge: the merged report");
             conformance::write_report(a->output, merged);
             const auto& s = merged["summary"];
             std::cout << "merged " << reports.size() << " reports: " << s["cases"] << " cases, "

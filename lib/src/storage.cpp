@@ -128,7 +128,10 @@ StorageImpl::StorageImpl(size_t nbytes, Device device)
 
 StorageImpl::StorageImpl(void* data, size_t nbytes, Device device,
                          std::function<void(void*)> deleter)
-    : data_(data), nbytes_(nbytes), device_(concrete_device(device)), deleter_(std::move(deleter)) {}
+    : data_(data),
+      nbytes_(nbytes),
+      device_(concrete_device(device)),
+      deleter_(std::move(deleter)) {}
 
 StorageImpl::~StorageImpl() {
   if (allocator_) {

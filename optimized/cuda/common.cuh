@@ -70,7 +70,7 @@ using acc_float_t = std::conditional_t<std::is_same_v<T, double>, double, float>
 
 // Loads and stores of storage type T through its compute type.
 template <typename T>
-__device__ inline compute_t<T> load_as_compute(const char* p) {
+__host__ __device__ inline compute_t<T> load_as_compute(const char* p) {
   return convert<compute_t<T>>(*reinterpret_cast<const T*>(p));
 }
 

@@ -210,6 +210,9 @@ TensorIterator elementwise_iter(const KernelCall& c, bool cast_output) {
 
 Tensor to_device(const Tensor& t, Device device) {
   TS_CHECK(t.defined(), "cuda::to_device: undefined tensor");
+  if (device.is_cuda() && device.index() < 0) {
+    device = Device(kCUDA, static_cast<int8_t>(current_device()));
+  }
   if (t.device() == device) return t;
   Tensor out = empty(t.sizes(), t.options().device(device));
   out.copy_(t);

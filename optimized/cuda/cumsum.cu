@@ -99,9 +99,9 @@ void cumsum_kernel(const KernelCall& c) {
     if (rs.inner == 1) {
       const int threads = pow2_clamp(rs.n, 32, kThreads);
       const int64_t blocks = rs.outer < (1 << 20) ? rs.outer : (1 << 20);
-      cumsum_rows_kernel<T><<<static_cast<unsigned>(blocks), threads,
-                              2 * threads * sizeof(scan_acc_t<T>), stream()>>>(xp, yp, rs.outer,
-                                                                             rs.n);
+      cumsum_rows_kernel<T>
+          <<<static_cast<unsigned>(blocks), threads, 2 * threads * sizeof(scan_acc_t<T>),
+             stream()>>>(xp, yp, rs.outer, rs.n);
     } else {
       cumsum_cols_kernel<T><<<grid_size(rs.outer * rs.inner), kThreads, 0, stream()>>>(
           xp, yp, rs.outer, rs.n, rs.inner);

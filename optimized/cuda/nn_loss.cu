@@ -65,7 +65,9 @@ struct NllSumOp {
   int64_t ignore = -100;
   bool mean = false;
   __device__ acc_t identity() const { return {A(0), A(0)}; }
-  __device__ acc_t combine(acc_t a, acc_t b) const { return {a.loss + b.loss, a.weight + b.weight}; }
+  __device__ acc_t combine(acc_t a, acc_t b) const {
+    return {a.loss + b.loss, a.weight + b.weight};
+  }
   __device__ acc_t reduce(acc_t a, Tgt t, int64_t i) const {
     const int64_t cls = static_cast<int64_t>(t);
     if (cls == ignore) return a;
@@ -166,15 +168,15 @@ void mse_loss_kernel(const KernelCall& c) {
                           : empty(c.inputs[0].sizes(), TensorOptions(ct).device(out.device()));
   TensorIterator iter =
       elementwise_iter(KernelCall{c.op, ArrayRef<Tensor>(&loss, 1), c.inputs, c.p, c.kind});
-  TS_CUDA_DISPATCH_FLOATING(ct, "mse_loss", [&] {
-    gpu_kernel<2, scalar_t, scalar_t>(iter, SquaredDifference{});
-  });
+  TS_CUDA_DISPATCH_FLOATING(ct, "mse_loss",
+                            [&] { gpu_kernel<2, scalar_t, scalar_t>(iter, SquaredDifference{}); });
   iter.cast_outputs();
   if (reduction == Reduction::None) return;
   with_output_dtype(out, ct, [&](const Tensor& res) {
     DimVector all;
     for (int64_t d = 0; d < loss.dim(); ++d) all.push_back(d);
-    const ReduceGeometry g = make_reduce_geometry(loss, ArrayRef<Tensor>(&res, 1), all, false, false);
+    const ReduceGeometry g =
+        make_reduce_geometry(loss, ArrayRef<Tensor>(&res, 1), all, false, false);
     TS_CUDA_DISPATCH_FLOATING(ct, "mse_loss", [&] {
       FloatSumOp<scalar_t, false> op;
       op.mean = reduction == Reduction::Mean;

@@ -118,8 +118,8 @@ ReduceConfig make_reduce_config(const ReduceGeometry& g) {
   c.chunk = n;
   const int64_t run = (n + c.lanes - 1) / c.lanes;
   if (c.blocks < kTargetBlocks && run > 2 * kMinRun) {
-    const int64_t splits = std::min({(kTargetBlocks + c.blocks - 1) / c.blocks,
-                                     (run + kMinRun - 1) / kMinRun, int64_t{65535}});
+    const int64_t splits = std::min(
+        {(kTargetBlocks + c.blocks - 1) / c.blocks, (run + kMinRun - 1) / kMinRun, int64_t{65535}});
     c.chunk = (n + splits - 1) / splits;
     c.splits = static_cast<int>((n + c.chunk - 1) / c.chunk);
   }
@@ -148,9 +148,8 @@ void run_reduce(const KernelCall& c, const MakeOp& make_op) {
   with_output_dtype(c.outputs[0], ct, [&](const Tensor& out) {
     const ReduceGeometry g =
         make_reduce_geometry(in, ArrayRef<Tensor>(&out, 1), c.p.dims, c.p.keepdim, false);
-    TS_CUDA_DISPATCH_ALL(ct, op_info(c.op).name.data(), [&] {
-      make_op(g, static_cast<scalar_t*>(nullptr), in.device());
-    });
+    TS_CUDA_DISPATCH_ALL(ct, op_info(c.op).name.data(),
+                         [&] { make_op(g, static_cast<scalar_t*>(nullptr), in.device()); });
   });
 }
 

@@ -29,6 +29,8 @@ namespace ts::cuda {
 // so a float32 sum's error grows like sqrt(n) ulps, within the conformance tolerance. Integer
 // sums and products wrap in uint64; var/std use Welford's update and Chan's combination in the
 // accumulation type; logsumexp keeps a running (max, sum of exp(x - max)).
+// The geometry and the accumulators are __host__ __device__, so tests/test_cuda_reduce_host.cu
+// can run a launch's logic on the host.
 inline constexpr int kReduceMaxDims = 16;
 
 struct ReduceGeometry {
@@ -43,7 +45,8 @@ struct ReduceGeometry {
   int64_t num_outputs = 1, num_reduced = 1;
 
   // Byte offsets of output o's first input element and of its output elements.
-  __device__ void output_offsets(int64_t o, int64_t& in_off, int64_t& out0, int64_t& out1) const {
+  __host__ __device__ void output_offsets(int64_t o, int64_t& in_off, int64_t& out0,
+                                          int64_t& out1) const {
     in_off = out0 = out1 = 0;
     for (int d = 0; d < nkept; ++d) {
       const int64_t q = o / kept_size[d];
@@ -55,7 +58,7 @@ struct ReduceGeometry {
     }
   }
   // Byte offset of reduced element r from an output's first input element.
-  __device__ int64_t reduced_offset(int64_t r) const {
+  __host__ __device__ int64_t reduced_offset(int64_t r) const {
     if (nred == 1) return r * red_in[0];
     int64_t off = 0;
     for (int d = 0; d < nred; ++d) {
@@ -83,6 +86,40 @@ struct ReduceConfig {
 };
 ReduceConfig make_reduce_config(const ReduceGeometry& g);
 
+// The pieces of the two kernels below that do not depend on the thread mapping, shared with
+// the host emulation of a launch in tests/test_cuda_reduce_host.cu.
+
+// Lane `lane` of `lanes`: the sequential run over reduced elements r0 + lane, r0 + lane + lanes,
+// ... below r1 of the output whose first input element is at `base`.
+template <class T, class Op>
+__host__ __device__ typename Op::acc_t reduce_lane(const ReduceGeometry& g, const Op& op,
+                                                   const char* base, int64_t r0, int64_t r1,
+                                                   int lane, int lanes) {
+  typename Op::acc_t acc = op.identity();
+  for (int64_t r = r0 + lane; r < r1; r += lanes) {
+    acc = op.reduce(acc, load_as_compute<T>(base + g.reduced_offset(r)), r);
+  }
+  return acc;
+}
+
+// Writes output o's result.
+template <class Op>
+__host__ __device__ void reduce_write(const ReduceGeometry& g, const Op& op,
+                                      const typename Op::acc_t& acc, int64_t o) {
+  int64_t in_off = 0, out0 = 0, out1 = 0;
+  g.output_offsets(o, in_off, out0, out1);
+  op.write(acc, g.out[0] + out0, g.out[1] == nullptr ? nullptr : g.out[1] + out1);
+}
+
+// Output o's partials (one per split) combined in split order, then written.
+template <class Op>
+__host__ __device__ void reduce_finish(const ReduceGeometry& g, const Op& op,
+                                       const typename Op::acc_t* partials, int splits, int64_t o) {
+  typename Op::acc_t acc = partials[o * splits];
+  for (int s = 1; s < splits; ++s) acc = op.combine(acc, partials[o * splits + s]);
+  reduce_write(g, op, acc, o);
+}
+
 template <class Op, class T>
 __global__ void reduce_kernel(ReduceGeometry g, ReduceConfig cfg, Op op,
                               typename Op::acc_t* partials) {
@@ -94,14 +131,11 @@ __global__ void reduce_kernel(ReduceGeometry g, ReduceConfig cfg, Op op,
   const int64_t o = static_cast<int64_t>(blockIdx.x) * cfg.outs_per_block + local;
   const int64_t r0 = static_cast<int64_t>(blockIdx.y) * cfg.chunk;
   const int64_t r1 = r0 + cfg.chunk < g.num_reduced ? r0 + cfg.chunk : g.num_reduced;
-  int64_t in_off = 0, out0 = 0, out1 = 0;
   A acc = op.identity();
   if (o < g.num_outputs) {
+    int64_t in_off = 0, out0 = 0, out1 = 0;
     g.output_offsets(o, in_off, out0, out1);
-    const char* base = g.in + in_off;
-    for (int64_t r = r0 + lane; r < r1; r += cfg.lanes) {
-      acc = op.reduce(acc, load_as_compute<T>(base + g.reduced_offset(r)), r);
-    }
+    acc = reduce_lane<T>(g, op, g.in + in_off, r0, r1, lane, cfg.lanes);
   }
   // The lanes of one output are adjacent in shared memory; the tree keeps lower lanes left.
   const int slot = local * cfg.lanes + lane;
@@ -113,24 +147,20 @@ __global__ void reduce_kernel(ReduceGeometry g, ReduceConfig cfg, Op op,
   }
   if (lane != 0 || o >= g.num_outputs) return;
   if (gridDim.y == 1) {
-    op.write(smem[slot], g.out[0] + out0, g.out[1] == nullptr ? nullptr : g.out[1] + out1);
+    reduce_write(g, op, smem[slot], o);
   } else {
     partials[o * gridDim.y + blockIdx.y] = smem[slot];
   }
 }
 
-// The second step of a grid reduction: each thread combines one output's partials in order.
+// The second step of a grid reduction: each thread finishes one output.
 template <class Op>
 __global__ void reduce_partials_kernel(ReduceGeometry g, int splits, Op op,
                                        const typename Op::acc_t* partials) {
   const int64_t step = static_cast<int64_t>(gridDim.x) * blockDim.x;
-  for (int64_t o = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-       o < g.num_outputs; o += step) {
-    typename Op::acc_t acc = partials[o * splits];
-    for (int s = 1; s < splits; ++s) acc = op.combine(acc, partials[o * splits + s]);
-    int64_t in_off = 0, out0 = 0, out1 = 0;
-    g.output_offsets(o, in_off, out0, out1);
-    op.write(acc, g.out[0] + out0, g.out[1] == nullptr ? nullptr : g.out[1] + out1);
+  for (int64_t o = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; o < g.num_outputs;
+       o += step) {
+    reduce_finish(g, op, partials, splits, o);
   }
 }
 
@@ -143,22 +173,22 @@ void launch_reduce(const ReduceGeometry& g, const Op& op, Device device) {
   using A = typename Op::acc_t;
   if (g.num_outputs == 0) return;
   const ReduceConfig cfg = make_reduce_config(g);
-  const dim3 block = cfg.inner ? dim3(cfg.lanes, cfg.outs_per_block)
-                               : dim3(cfg.outs_per_block, cfg.lanes);
+  const dim3 block =
+      cfg.inner ? dim3(cfg.lanes, cfg.outs_per_block) : dim3(cfg.outs_per_block, cfg.lanes);
   const dim3 grid(static_cast<unsigned>(cfg.blocks), static_cast<unsigned>(cfg.splits));
   const size_t smem = sizeof(A) * cfg.lanes * cfg.outs_per_block;
   Tensor workspace;
   A* partials = nullptr;
   if (cfg.splits > 1) {
-    workspace = reduce_workspace(g.num_outputs * cfg.splits * static_cast<int64_t>(sizeof(A)),
-                                 device);
+    workspace =
+        reduce_workspace(g.num_outputs * cfg.splits * static_cast<int64_t>(sizeof(A)), device);
     partials = static_cast<A*>(workspace.data_ptr());
   }
   reduce_kernel<Op, T><<<grid, block, smem, stream()>>>(g, cfg, op, partials);
   TS_CUDA_KERNEL_LAUNCH_CHECK();
   if (cfg.splits > 1) {
-    reduce_partials_kernel<Op><<<grid_size(g.num_outputs), kThreads, 0, stream()>>>(
-        g, cfg.splits, op, partials);
+    reduce_partials_kernel<Op>
+        <<<grid_size(g.num_outputs), kThreads, 0, stream()>>>(g, cfg.splits, op, partials);
     TS_CUDA_KERNEL_LAUNCH_CHECK();
   }
 }
@@ -166,7 +196,7 @@ void launch_reduce(const ReduceGeometry& g, const Op& op, Device device) {
 // ---- accumulators: identity, reduce(acc, x, r), combine(a, b), write(acc, out0, out1) ----
 
 template <typename C>
-__device__ inline bool isnan_(C x) {
+__host__ __device__ inline bool isnan_(C x) {
   if constexpr (std::is_floating_point_v<C>)
     return x != x;
   else
@@ -179,12 +209,12 @@ struct FloatSumOp {
   using acc_t = acc_float_t<T>;
   bool mean = false;
   acc_t count = 0;
-  __device__ acc_t identity() const { return kProd ? acc_t(1) : acc_t(0); }
-  __device__ acc_t combine(acc_t a, acc_t b) const { return kProd ? a * b : a + b; }
-  __device__ acc_t reduce(acc_t a, compute_t<T> x, int64_t) const {
+  __host__ __device__ acc_t identity() const { return kProd ? acc_t(1) : acc_t(0); }
+  __host__ __device__ acc_t combine(acc_t a, acc_t b) const { return kProd ? a * b : a + b; }
+  __host__ __device__ acc_t reduce(acc_t a, compute_t<T> x, int64_t) const {
     return combine(a, static_cast<acc_t>(x));
   }
-  __device__ void write(acc_t a, char* out, char*) const {
+  __host__ __device__ void write(acc_t a, char* out, char*) const {
     *reinterpret_cast<T*>(out) = convert<T>(mean ? a / count : a);
   }
 };
@@ -193,12 +223,12 @@ struct FloatSumOp {
 template <typename T, bool kProd>
 struct IntSumOp {
   using acc_t = uint64_t;
-  __device__ acc_t identity() const { return kProd ? 1 : 0; }
-  __device__ acc_t combine(acc_t a, acc_t b) const { return kProd ? a * b : a + b; }
-  __device__ acc_t reduce(acc_t a, T x, int64_t) const {
+  __host__ __device__ acc_t identity() const { return kProd ? 1 : 0; }
+  __host__ __device__ acc_t combine(acc_t a, acc_t b) const { return kProd ? a * b : a + b; }
+  __host__ __device__ acc_t reduce(acc_t a, T x, int64_t) const {
     return combine(a, static_cast<uint64_t>(static_cast<int64_t>(x)));
   }
-  __device__ void write(acc_t a, char* out, char*) const {
+  __host__ __device__ void write(acc_t a, char* out, char*) const {
     if constexpr (std::is_same_v<T, bool>)
       *reinterpret_cast<bool*>(out) = a != 0;
     else
@@ -212,16 +242,16 @@ template <typename T>
 struct NormOp {
   using acc_t = acc_float_t<T>;
   NormKind kind = NormKind::Two;
-  __device__ acc_t identity() const { return 0; }
-  __device__ acc_t combine(acc_t a, acc_t b) const {
+  __host__ __device__ acc_t identity() const { return 0; }
+  __host__ __device__ acc_t combine(acc_t a, acc_t b) const {
     if (kind != NormKind::Inf) return a + b;
     return isnan_(a) ? a : (isnan_(b) || b > a) ? b : a;
   }
-  __device__ acc_t reduce(acc_t a, compute_t<T> x, int64_t) const {
+  __host__ __device__ acc_t reduce(acc_t a, compute_t<T> x, int64_t) const {
     const acc_t v = ::fabs(static_cast<acc_t>(x));
     return combine(a, kind == NormKind::Two ? v * v : v);
   }
-  __device__ void write(acc_t a, char* out, char*) const {
+  __host__ __device__ void write(acc_t a, char* out, char*) const {
     *reinterpret_cast<T*>(out) = convert<T>(kind == NormKind::Two ? ::sqrt(a) : a);
   }
 };
@@ -236,8 +266,8 @@ struct WelfordOp {
   };
   F correction = 1;
   bool take_sqrt = false;
-  __device__ acc_t identity() const { return {F(0), F(0), 0}; }
-  __device__ acc_t reduce(acc_t a, compute_t<T> xc, int64_t) const {
+  __host__ __device__ acc_t identity() const { return {F(0), F(0), 0}; }
+  __host__ __device__ acc_t reduce(acc_t a, compute_t<T> xc, int64_t) const {
     const F x = static_cast<F>(xc);
     ++a.n;
     const F delta = x - a.mean;
@@ -245,7 +275,7 @@ struct WelfordOp {
     a.m2 += delta * (x - a.mean);
     return a;
   }
-  __device__ acc_t combine(acc_t a, acc_t b) const {
+  __host__ __device__ acc_t combine(acc_t a, acc_t b) const {
     if (a.n == 0) return b;
     if (b.n == 0) return a;
     const int64_t n = a.n + b.n;
@@ -253,7 +283,7 @@ struct WelfordOp {
     const F wb = static_cast<F>(b.n) / static_cast<F>(n);
     return {a.mean + delta * wb, a.m2 + b.m2 + delta * delta * static_cast<F>(a.n) * wb, n};
   }
-  __device__ void write(acc_t a, char* out, char*) const {
+  __host__ __device__ void write(acc_t a, char* out, char*) const {
     const F denom = static_cast<F>(a.n) - correction;
     const F var = a.m2 / (denom > F(0) ? denom : F(0));
     *reinterpret_cast<T*>(out) = convert<T>(take_sqrt ? ::sqrt(var) : var);
@@ -268,17 +298,17 @@ struct LogSumExpOp {
   struct acc_t {
     F m, s;
   };
-  __device__ acc_t identity() const { return {-INFINITY, F(0)}; }
-  __device__ acc_t combine(acc_t a, acc_t b) const {
+  __host__ __device__ acc_t identity() const { return {-INFINITY, F(0)}; }
+  __host__ __device__ acc_t combine(acc_t a, acc_t b) const {
     if (isnan_(a.m) || isnan_(b.m)) return {a.m + b.m, F(0)};
     const F m = a.m > b.m ? a.m : b.m;
     if (::isinf(m)) return {m, F(1)};
     return {m, a.s * ::exp(a.m - m) + b.s * ::exp(b.m - m)};
   }
-  __device__ acc_t reduce(acc_t a, compute_t<T> x, int64_t) const {
+  __host__ __device__ acc_t reduce(acc_t a, compute_t<T> x, int64_t) const {
     return combine(a, {static_cast<F>(x), F(1)});
   }
-  __device__ void write(acc_t a, char* out, char*) const {
+  __host__ __device__ void write(acc_t a, char* out, char*) const {
     *reinterpret_cast<T*>(out) = convert<T>(::isfinite(a.m) ? ::log(a.s) + a.m : a.m);
   }
 };
@@ -288,7 +318,7 @@ struct LogSumExpOp {
 template <typename T, bool kMax>
 struct ExtremeOp {
   using acc_t = compute_t<T>;
-  __device__ acc_t identity() const {
+  __host__ __device__ acc_t identity() const {
     if constexpr (std::is_floating_point_v<acc_t>) {
       return kMax ? -INFINITY : INFINITY;
     } else if constexpr (std::is_same_v<acc_t, bool>) {
@@ -297,13 +327,13 @@ struct ExtremeOp {
       return kMax ? std::numeric_limits<acc_t>::lowest() : std::numeric_limits<acc_t>::max();
     }
   }
-  __device__ acc_t combine(acc_t a, acc_t b) const {
+  __host__ __device__ acc_t combine(acc_t a, acc_t b) const {
     if (isnan_(a)) return a;
     if (isnan_(b)) return b;
     return (kMax ? b > a : b < a) ? b : a;
   }
-  __device__ acc_t reduce(acc_t a, acc_t x, int64_t) const { return combine(a, x); }
-  __device__ void write(acc_t a, char* out, char*) const {
+  __host__ __device__ acc_t reduce(acc_t a, acc_t x, int64_t) const { return combine(a, x); }
+  __host__ __device__ void write(acc_t a, char* out, char*) const {
     *reinterpret_cast<T*>(out) = convert<T>(a);
   }
 };
@@ -319,8 +349,8 @@ struct ArgExtremeOp {
     int64_t i;
   };
   bool with_values = false;  // out0 = values and out1 = indices, else out0 = indices
-  __device__ acc_t identity() const { return {C(0), -1}; }
-  __device__ acc_t combine(acc_t a, acc_t b) const {
+  __host__ __device__ acc_t identity() const { return {C(0), -1}; }
+  __host__ __device__ acc_t combine(acc_t a, acc_t b) const {
     if (a.i < 0) return b;
     if (b.i < 0) return a;
     const bool an = isnan_(a.v), bn = isnan_(b.v);
@@ -328,8 +358,8 @@ struct ArgExtremeOp {
     if (a.v == b.v) return b.i < a.i ? b : a;
     return (kMax ? b.v > a.v : b.v < a.v) ? b : a;
   }
-  __device__ acc_t reduce(acc_t a, C x, int64_t r) const { return combine(a, {x, r}); }
-  __device__ void write(acc_t a, char* out0, char* out1) const {
+  __host__ __device__ acc_t reduce(acc_t a, C x, int64_t r) const { return combine(a, {x, r}); }
+  __host__ __device__ void write(acc_t a, char* out0, char* out1) const {
     if (with_values) {
       *reinterpret_cast<T*>(out0) = convert<T>(a.v);
       *reinterpret_cast<int64_t*>(out1) = a.i;
@@ -343,12 +373,12 @@ struct ArgExtremeOp {
 template <typename T, bool kAll>
 struct AllAnyOp {
   using acc_t = bool;
-  __device__ acc_t identity() const { return kAll; }
-  __device__ acc_t combine(acc_t a, acc_t b) const { return kAll ? (a && b) : (a || b); }
-  __device__ acc_t reduce(acc_t a, compute_t<T> x, int64_t) const {
+  __host__ __device__ acc_t identity() const { return kAll; }
+  __host__ __device__ acc_t combine(acc_t a, acc_t b) const { return kAll ? (a && b) : (a || b); }
+  __host__ __device__ acc_t reduce(acc_t a, compute_t<T> x, int64_t) const {
     return combine(a, x != compute_t<T>(0));
   }
-  __device__ void write(acc_t a, char* out, char*) const {
+  __host__ __device__ void write(acc_t a, char* out, char*) const {
     *reinterpret_cast<uint8_t*>(out) = a ? 1 : 0;
   }
 };

@@ -3,6 +3,7 @@
 #include "aten_wrap.h"
 
 TS_PLUGIN_INIT() {
+  ts::aten::install_warning_handler();
   ts::KernelRegistrar m("aten");
   ts::aten::register_copy(m);
   ts::aten::register_factory(m);

@@ -1,12 +1,49 @@
 // The aten plug-in's wrap helpers; see aten_wrap.h.
 #include "aten_wrap.h"
 
+#include <ATen/Parallel.h>
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/empty.h>
 #include <ATen/ops/from_blob.h>
+#include <c10/util/Exception.h>
 #include <exception>
+#include <iostream>
+#include <mutex>
+#include <set>
+#include <string>
+
+#include "touchstone/parallel.h"
 
 namespace ts::aten {
+
+namespace {
+
+class OncePerLineWarnings final : public c10::WarningHandler {
+ public:
+  void process(const c10::SourceLocation& where, const std::string& msg, bool) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    const std::string key = std::string(where.file) + ":" + std::to_string(where.line);
+    if (!seen_.insert(key).second) return;
+    std::cerr << "aten plug-in: libtorch warning (shown once, " << key << "): " << msg << "\n";
+  }
+
+ private:
+  std::mutex mu_;
+  std::set<std::string> seen_;
+};
+
+}  // namespace
+
+void install_warning_handler() {
+  static OncePerLineWarnings handler;  // lives as long as the process
+  c10::Warning::set_warning_handler(&handler);
+}
+
+void sync_threads() {
+  const int n = ts::get_num_threads();
+  if (at::get_num_threads() != n) at::set_num_threads(n);
+}
+
 namespace {
 
 at::IntArrayRef as_int_array(IntArrayRef a) {

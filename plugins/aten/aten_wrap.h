@@ -41,10 +41,19 @@ void write(const KernelCall& c, ScalarType dtype, FunctionRef<void(at::Tensor&)>
 // Rethrows the exception in flight as a ts::Error naming the op (c10::Error included).
 [[noreturn]] void rethrow(const KernelCall& c);
 
+// libtorch's warnings (deprecations, slow paths) are printed once per source line rather than at
+// every call, so that a conformance run's output stays readable.
+void install_warning_handler();
+
+// Gives ATen touchstone's thread count (ts::get_num_threads()), so that a --threads 1 run
+// compares like with like; a no-op when they already agree.
+void sync_threads();
+
 // Every kernel runs through this, so that ATen's errors reach touchstone callers as ts::Error.
 template <void (*Body)(const KernelCall&)>
 void guarded(const KernelCall& c) {
   try {
+    sync_threads();
     Body(c);
   } catch (...) {
     rethrow(c);

@@ -8,13 +8,15 @@
 
 #include <nlohmann/json.hpp>
 
-namespace ts::perf {
+namespace ts::reports {
 
 // Every violation, as "JSON pointer: message"; empty when `instance` is valid.
 std::vector<std::string> validate_json(const nlohmann::json& schema,
                                        const nlohmann::json& instance);
 
-// The perf report schema (reports/schema/perf.schema.json, embedded at build time).
+// The report schemas (reports/schema/*.schema.json), embedded at build time so that a report can
+// be validated wherever the binary runs.
 const nlohmann::json& perf_schema();
+const nlohmann::json& conformance_schema();
 
-}  // namespace ts::perf
+}  // namespace ts::reports

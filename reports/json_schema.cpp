@@ -1,12 +1,12 @@
 // The validator walks schema and instance together, collecting errors with JSON pointers.
-#include "perf/json_schema.h"
+#include "reports/json_schema.h"
 
 #include <cmath>
 #include <regex>
 
 #include "touchstone/error.h"
 
-namespace ts::perf {
+namespace ts::reports {
 namespace {
 
 using nlohmann::json;
@@ -154,4 +154,4 @@ std::vector<std::string> validate_json(const nlohmann::json& schema,
   return std::move(v.errors);
 }
 
-}  // namespace ts::perf
+}  // namespace ts::reports

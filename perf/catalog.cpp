@@ -100,6 +100,20 @@ double nbytes(int64_t numel, ScalarType dtype) {
   return static_cast<double>(numel) * static_cast<double>(element_size(dtype));
 }
 
+BenchCase make_case(std::string family, std::string op, ScalarType dtype, std::string shape,
+                    std::string layout, double bytes, double flops, std::vector<OpId> ops) {
+  BenchCase c;
+  c.family = std::move(family);
+  c.op = std::move(op);
+  c.shape = std::move(shape);
+  c.layout = std::move(layout);
+  c.dtype = dtype;
+  c.bytes = bytes;
+  c.flops = flops;
+  c.ops = std::move(ops);
+  return c;
+}
+
 std::string shape_str(IntArrayRef sizes) {
   std::string s;
   for (int64_t d : sizes) s += (s.empty() ? "" : "x") + std::to_string(d);

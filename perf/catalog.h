@@ -68,6 +68,9 @@ Tensor make_index(IntArrayRef sizes, int64_t bound);
 // Bytes of `numel` elements of `dtype`.
 double nbytes(int64_t numel, ScalarType dtype);
 std::string shape_str(IntArrayRef sizes);
+// A case's description (the caller adds its setup).
+BenchCase make_case(std::string family, std::string op, ScalarType dtype, std::string shape,
+                    std::string layout, double bytes, double flops, std::vector<OpId> ops);
 
 void add_factories_cases(CaseList& list);
 void add_copy_cases(CaseList& list);

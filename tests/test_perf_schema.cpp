@@ -6,9 +6,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "reports/json_schema.h"
 #include "perf/report.h"
 #include "perf/runner.h"
+#include "reports/json_schema.h"
 
 namespace {
 

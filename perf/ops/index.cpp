@@ -7,16 +7,8 @@ namespace {
 
 BenchCase index_case(const char* op, ScalarType t, std::vector<int64_t> sizes, std::string layout,
                      double bytes, double flops, std::vector<OpId> ops) {
-  BenchCase c;
-  c.family = "index";
-  c.op = op;
-  c.shape = shape_str(sizes);
-  c.layout = std::move(layout);
-  c.dtype = t;
-  c.bytes = bytes;
-  c.flops = flops;
-  c.ops = std::move(ops);
-  return c;
+  return make_case("index", op, t, shape_str(sizes), std::move(layout), bytes, flops,
+                   std::move(ops));
 }
 
 }  // namespace

@@ -7,16 +7,8 @@ namespace {
 
 BenchCase model_case(const char* op, ScalarType t, std::string shape, std::string layout,
                      double bytes, double flops, std::vector<OpId> ops) {
-  BenchCase c;
-  c.family = "model";
-  c.op = op;
-  c.shape = std::move(shape);
-  c.layout = std::move(layout);
-  c.dtype = t;
-  c.bytes = bytes;
-  c.flops = flops;
-  c.ops = std::move(ops);
-  return c;
+  return make_case("model", op, t, std::move(shape), std::move(layout), bytes, flops,
+                   std::move(ops));
 }
 
 // Note [Per-call batches]

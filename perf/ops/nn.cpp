@@ -6,16 +6,7 @@ namespace {
 
 BenchCase nn_case(const char* op, ScalarType t, std::vector<int64_t> sizes, std::string layout,
                   double bytes, double flops, std::vector<OpId> ops) {
-  BenchCase c;
-  c.family = "nn";
-  c.op = op;
-  c.shape = shape_str(sizes);
-  c.layout = std::move(layout);
-  c.dtype = t;
-  c.bytes = bytes;
-  c.flops = flops;
-  c.ops = std::move(ops);
-  return c;
+  return make_case("nn", op, t, shape_str(sizes), std::move(layout), bytes, flops, std::move(ops));
 }
 
 }  // namespace

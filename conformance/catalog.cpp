@@ -67,6 +67,25 @@ Tensor edge_values(ScalarType dtype) {
   return tensor(ArrayRef<double>(v), kDouble).to(dtype);
 }
 
+std::vector<Sample> one_input_samples(const SampleContext& ctx, const NamedShapes& shapes,
+                                      Range r) {
+  std::vector<Sample> out;
+  for (const auto& [name, shape] : shapes) {
+    Sample s;
+    s.name = name;
+    s.inputs = {ctx.input(name, 0, shape, r)};
+    out.push_back(std::move(s));
+  }
+  if (is_floating_type(ctx.dtype())) {
+    Sample s;
+    s.name = "edge_values";
+    s.smooth = false;
+    s.inputs = {edge_values(ctx.dtype())};
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 const std::vector<OpEntry>& catalog() {
   static const std::vector<OpEntry> all = [] {
     std::vector<OpEntry> v;

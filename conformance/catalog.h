@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "touchstone/touchstone.h"
@@ -79,6 +80,12 @@ class SampleContext {
   std::string op_;
   ScalarType dtype_;
 };
+
+using NamedShapes = std::vector<std::pair<std::string, std::vector<int64_t>>>;
+// One-input samples: one per named shape with values in `r`, then, for floating dtypes, the
+// edge values (not smooth).
+std::vector<Sample> one_input_samples(const SampleContext& ctx, const NamedShapes& shapes,
+                                      Range r = {});
 
 // NaN, +-Inf, +-0, denormals, the dtype's limits and values near them, 1-D, in `dtype` (a
 // floating dtype): the values every elementwise op must get right at the edges.

@@ -19,24 +19,10 @@ OpEntry entry(std::string name, SamplesFn samples, RunFn run) {
 // Shapes from 0-dim and empty to a few thousand elements plus, for floating dtypes, the edge
 // values.
 std::vector<Sample> value_samples(const SampleContext& ctx) {
-  const std::vector<std::pair<std::string, Shape>> shapes = {
-      {"scalar", {}},      {"empty", {0}},         {"vec7", {7}},     {"mat3x4", {3, 4}},
-      {"cube", {2, 3, 5}}, {"empty3d", {2, 0, 3}}, {"big", {37, 53}}, {"vec2053", {2053}}};
-  std::vector<Sample> out;
-  for (const auto& [name, shape] : shapes) {
-    Sample s;
-    s.name = name;
-    s.inputs = {ctx.input(name, 0, shape)};
-    out.push_back(std::move(s));
-  }
-  if (is_floating_type(ctx.dtype())) {
-    Sample s;
-    s.name = "edge_values";
-    s.smooth = false;
-    s.inputs = {edge_values(ctx.dtype())};
-    out.push_back(std::move(s));
-  }
-  return out;
+  const NamedShapes shapes = {{"scalar", {}},     {"empty", {0}},      {"vec7", {7}},
+                              {"mat3x4", {3, 4}}, {"cube", {2, 3, 5}}, {"empty3d", {2, 0, 3}},
+                              {"big", {37, 53}},  {"vec2053", {2053}}};
+  return one_input_samples(ctx, shapes);
 }
 
 // Values up to +-1e5, within the source dtype's own range.

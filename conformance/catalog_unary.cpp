@@ -8,24 +8,10 @@ namespace {
 
 // Shapes from 0-dim and empty to a few thousand elements; odd sizes leave SIMD tails.
 std::vector<Sample> unary_samples(const SampleContext& ctx, Range r) {
-  const std::vector<std::pair<std::string, std::vector<int64_t>>> shapes = {
-      {"scalar", {}},      {"empty", {0}},         {"vec7", {7}},     {"mat3x4", {3, 4}},
-      {"cube", {2, 3, 5}}, {"empty3d", {2, 0, 3}}, {"big", {37, 53}}, {"size1", {5, 1, 4}}};
-  std::vector<Sample> out;
-  for (const auto& [name, shape] : shapes) {
-    Sample s;
-    s.name = name;
-    s.inputs = {ctx.input(name, 0, shape, r)};
-    out.push_back(std::move(s));
-  }
-  if (is_floating_type(ctx.dtype())) {
-    Sample s;
-    s.name = "edge_values";
-    s.smooth = false;
-    s.inputs = {edge_values(ctx.dtype())};
-    out.push_back(std::move(s));
-  }
-  return out;
+  const NamedShapes shapes = {{"scalar", {}},     {"empty", {0}},      {"vec7", {7}},
+                              {"mat3x4", {3, 4}}, {"cube", {2, 3, 5}}, {"empty3d", {2, 0, 3}},
+                              {"big", {37, 53}},  {"size1", {5, 1, 4}}};
+  return one_input_samples(ctx, shapes, r);
 }
 
 template <typename Fn, typename OutFn>

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "perf/runner.h"
 #include "touchstone/error.h"
 
 namespace ts::perf {
@@ -31,19 +32,6 @@ std::map<std::string, std::pair<std::string, double>> medians(const json& report
 
 void note_difference(Comparison& cmp, const std::string& what, const json& a, const json& b) {
   if (a != b) cmp.notes.push_back(what + " differ: " + a.dump() + " vs " + b.dump());
-}
-
-std::string fmt_time(double s) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(1);
-  if (s < 1e-3) {
-    o << s * 1e6 << " us";
-  } else if (s < 1) {
-    o << s * 1e3 << " ms";
-  } else {
-    o << std::setprecision(2) << s << " s";
-  }
-  return o.str();
 }
 
 }  // namespace
@@ -141,8 +129,8 @@ void print_comparison(const Comparison& c, std::ostream& out) {
       out << "-- within " << c.threshold * 100 << " % or faster --\n";
     }
     out << std::left << std::setw(52) << r.case_name << std::setw(12) << r.set << std::right
-        << std::setw(12) << fmt_time(r.base_s) << std::setw(12) << fmt_time(r.new_s) << std::setw(9)
-        << std::fixed << std::setprecision(3) << r.ratio
+        << std::setw(12) << format_time(r.base_s) << std::setw(12) << format_time(r.new_s)
+        << std::setw(9) << std::fixed << std::setprecision(3) << r.ratio
         << (r.ratio > limit       ? "  REGRESSION"
             : r.ratio < 1 / limit ? "  faster"
                                   : "")

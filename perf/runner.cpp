@@ -140,19 +140,6 @@ int slow_call_repetitions(const RunOptions& o, double call_s) {
   return std::max(1, static_cast<int>(budget / call_s));
 }
 
-std::string format_time(double s) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(s < 1e-5 ? 3 : 1);
-  if (s < 1e-3) {
-    o << s * 1e6 << " us";
-  } else if (s < 1) {
-    o << s * 1e3 << " ms";
-  } else {
-    o << std::setprecision(2) << s << " s";
-  }
-  return o.str();
-}
-
 void print_case(std::ostream& out, size_t index, size_t total, const CaseResult& c,
                 const Roofline& roof, ScalarType dtype) {
   out << "[" << std::setw(4) << index << "/" << total << "] " << std::left << std::setw(48)
@@ -181,6 +168,19 @@ void print_case(std::ostream& out, size_t index, size_t total, const CaseResult&
 }
 
 }  // namespace
+
+std::string format_time(double s) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(s < 1e-5 ? 3 : 1);
+  if (s < 1e-3) {
+    o << s * 1e6 << " us";
+  } else if (s < 1) {
+    o << s * 1e3 << " ms";
+  } else {
+    o << std::setprecision(2) << s << " s";
+  }
+  return o.str();
+}
 
 void summarize(SetResult& r) {
   std::vector<double> v = r.samples_s;

@@ -2,7 +2,7 @@
 # Installs the Debian packages touchstone needs, when missing. Idempotent; silent when all present.
 set -euo pipefail
 
-packages=(cmake ninja-build g++ libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev
+packages=(cmake ninja-build g++ git libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev
   nlohmann-json3-dev libcli11-dev libhwy-dev ccache libtorch-dev clang-format)
 
 missing=()

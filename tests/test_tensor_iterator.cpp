@@ -244,7 +244,7 @@ TEST(Parallel, ForNeverNestsAndFixedChunksIgnoreThreadCount) {
     ts::set_num_threads(0);
     FAIL();
   } catch (const ts::Error& e) {
-    EXPECT_STREQ(e.what(), "set_num_threads: expected a positive number of threads, got 0");
+    EXPECT_STREQ(e.what(), "set_num_threads: expected a number of threads from 1 to 4096, got 0");
   }
 }
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "command.h"
+#include "touchstone/environment.h"
 #include "touchstone/touchstone.h"
 
 namespace ts::tools {
@@ -140,7 +141,17 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     for (const Command& c : commands) {
-      if (*c.app) return c.run();
+      if (!*c.app) continue;
+      // A run under a bad TOUCHSTONE_* setting would not measure what the user asked for;
+      // `env` still runs and shows the problem (Note [Environment errors]).
+      const std::vector<std::string> env_errors = ts::environment_errors();
+      if (!env_errors.empty() && c.app->get_name() != "env") {
+        std::cerr << "touchstone: refusing to run '" << c.app->get_name() << "' with "
+                  << env_errors.size()
+                  << " invalid environment setting(s), listed above; fix or unset them\n";
+        return 2;
+      }
+      return c.run();
     }
     std::cout << app.help();
   } catch (const ts::Error& e) {

@@ -1,19 +1,54 @@
 // Small core pieces: errors, Half conversions, dtype names, Scalar, Device.
 #include <cmath>
+#include <cstdio>
+#include <mutex>
 #include <ostream>
 
 #include "touchstone/array_ref.h"
 #include "touchstone/device.h"
 #include "touchstone/dtype.h"
+#include "touchstone/environment.h"
 #include "touchstone/error.h"
+#include "touchstone/parallel.h"
 #include "touchstone/scalar.h"
 
 namespace ts {
+
 namespace detail {
 
 void throw_error(std::string msg) {
   throw Error(std::move(msg));
 }
+
+namespace {
+struct EnvironmentErrors {
+  std::mutex mutex;
+  std::vector<std::string> messages;
+};
+EnvironmentErrors& environment_error_list() {
+  static EnvironmentErrors* e = new EnvironmentErrors;  // filled by static initializers
+  return *e;
+}
+}  // namespace
+
+void add_environment_error(std::string message) {
+  // stdio, not std::cerr: this may run in a static initializer before iostreams exist.
+  std::fprintf(stderr, "touchstone: warning: %s\n", message.c_str());
+  EnvironmentErrors& e = environment_error_list();
+  const std::lock_guard<std::mutex> lock(e.mutex);
+  e.messages.push_back(std::move(message));
+}
+
+}  // namespace detail
+
+std::vector<std::string> environment_errors() {
+  (void)get_num_threads();  // TOUCHSTONE_NUM_THREADS is read on first use
+  auto& e = detail::environment_error_list();
+  const std::lock_guard<std::mutex> lock(e.mutex);
+  return e.messages;
+}
+
+namespace detail {
 
 // Note [Half rounding]
 // Normal values: rebias the exponent and add 0xfff plus the kept mantissa's low bit before

@@ -193,6 +193,11 @@ void set_autograd_slot(AutogradSlot slot) {
   detail::autograd_slot = slot;
 }
 
+void detail::kernel_out_of_memory(const KernelCall& call) {
+  TS_ERROR(op_info(call.op).name, ": out of memory (std::bad_alloc) in the ",
+           kernel_set_name(active_kernel_set()), " kernel for ", dtype_name(call.p.compute_dtype));
+}
+
 void dispatch(const KernelCall& call, Device device) {
   run_kernel(lookup_kernel(call.op, call.p.compute_dtype, device), call);
 }

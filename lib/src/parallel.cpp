@@ -5,19 +5,33 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdlib>
 #include <exception>
 
+#include "touchstone/environment.h"
 #include "touchstone/error.h"
 
 namespace ts {
 namespace {
 
+constexpr long kMaxThreads = 4096;
+
 std::atomic<int>& num_threads() {
   static std::atomic<int> n = [] {
+    const int procs = std::max(1, omp_get_num_procs());
     const char* env = std::getenv("TOUCHSTONE_NUM_THREADS");
-    int v = env ? std::atoi(env) : 0;
-    return v > 0 ? v : std::max(1, omp_get_num_procs());
+    if (env == nullptr || *env == '\0') return procs;
+    char* end = nullptr;
+    errno = 0;
+    const long v = std::strtol(env, &end, 10);
+    if (errno != 0 || *end != '\0' || v < 1 || v > kMaxThreads) {
+      detail::add_environment_error(detail::str_cat(
+          "TOUCHSTONE_NUM_THREADS='", env, "': expected a whole number of threads from 1 to ",
+          kMaxThreads, "; using ", procs, " (one per core)"));
+      return procs;
+    }
+    return static_cast<int>(v);
   }();
   return n;
 }
@@ -31,7 +45,8 @@ int get_num_threads() {
 }
 
 void set_num_threads(int n) {
-  TS_CHECK(n > 0, "set_num_threads: expected a positive number of threads, got ", n);
+  TS_CHECK(n > 0 && n <= kMaxThreads, "set_num_threads: expected a number of threads from 1 to ",
+           kMaxThreads, ", got ", n);
   num_threads() = n;
 }
 

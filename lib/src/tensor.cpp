@@ -3,6 +3,7 @@
 
 #include <limits>
 
+#include "size_math.h"
 #include "touchstone/autograd.h"
 #include "touchstone/dispatch_macros.h"
 #include "touchstone/ops.h"
@@ -28,8 +29,12 @@ void TensorImpl::set_geometry(IntArrayRef sizes, IntArrayRef strides, int64_t st
 
 void TensorImpl::refresh() {
   TS_INTERNAL_ASSERT(sizes_.size() == strides_.size());
-  numel_ = 1;
-  for (int64_t s : sizes_) numel_ *= s;
+  // Ops check their geometry first and name themselves (Note [Checked geometry]); this is the
+  // last line of defence for a view that would hold more than 2^63 - 1 elements.
+  const std::optional<int64_t> numel = detail::checked_numel(sizes_);
+  TS_CHECK(numel.has_value(), "tensor: sizes ", IntArrayRef(sizes_),
+           " hold more than 2^63 - 1 elements");
+  numel_ = *numel;
   // Contiguous: strides match the row-major strides, ignoring dims of size 1 (as in ATen).
   is_contiguous_ = true;
   if (numel_ == 0) return;
@@ -97,7 +102,10 @@ DimVector contiguous_strides(IntArrayRef sizes) {
   int64_t s = 1;
   for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
     strides[d] = s;
-    s *= std::max<int64_t>(sizes[d], 1);
+    // Only an empty geometry can overflow here (a nonempty one is bounded by its checked numel).
+    const auto next = detail::checked_mul(s, std::max<int64_t>(sizes[d], 1));
+    TS_CHECK(next.has_value(), "Stride calculation overflowed with sizes=", sizes);
+    s = *next;
   }
   return strides;
 }
@@ -113,6 +121,38 @@ Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int
   return view;
 }
 
+namespace detail {
+
+std::optional<int64_t> checked_numel(IntArrayRef sizes) {
+  int64_t n = 1;
+  bool overflow = false;
+  for (int64_t s : sizes) {
+    if (s == 0) return 0;
+    const auto p = checked_mul(n, s);
+    overflow |= !p;
+    if (p) n = *p;
+  }
+  if (overflow) return std::nullopt;
+  return n;
+}
+
+std::optional<int64_t> checked_geometry_nbytes(IntArrayRef sizes, IntArrayRef strides,
+                                               int64_t offset, int64_t itemsize) {
+  for (int64_t s : sizes) {
+    if (s == 0) return 0;
+  }
+  std::optional<int64_t> last = offset;
+  for (size_t d = 0; d < sizes.size() && last; ++d) {
+    const auto step = checked_mul(sizes[d] - 1, strides[d]);
+    last = step ? checked_add(*last, *step) : std::nullopt;
+  }
+  if (!last) return std::nullopt;
+  const auto count = checked_add(*last, 1);
+  return count ? checked_mul(*count, itemsize) : std::nullopt;
+}
+
+}  // namespace detail
+
 namespace {
 
 void check_sizes(const char* op, IntArrayRef size) {
@@ -121,14 +161,27 @@ void check_sizes(const char* op, IntArrayRef size) {
   }
 }
 
-// Bytes needed to hold every element of the geometry (0 for an empty tensor).
-size_t storage_nbytes(IntArrayRef size, IntArrayRef stride, ScalarType dtype) {
-  int64_t max_offset = 0;
-  for (size_t d = 0; d < size.size(); ++d) {
-    if (size[d] == 0) return 0;
-    max_offset += (size[d] - 1) * stride[d];
+// Bytes a new storage needs for the geometry, or a ts::Error naming the op when the count
+// overflows (See Note [Checked geometry]).
+size_t storage_nbytes(const char* op, IntArrayRef size, IntArrayRef stride, int64_t offset,
+                      ScalarType dtype) {
+  const auto nbytes = detail::checked_geometry_nbytes(size, stride, offset,
+                                                      static_cast<int64_t>(element_size(dtype)));
+  TS_CHECK(nbytes.has_value(), op, ": Storage size calculation overflowed with sizes=", size,
+           ", strides=", stride, ", storage offset ", offset, " and dtype ", dtype_name(dtype),
+           " (argument 'size')");
+  return static_cast<size_t>(*nbytes);
+}
+
+// A new storage; allocation failure (the allocator's error or std::bad_alloc) names the op.
+Storage allocate_storage(const char* op, size_t nbytes, Device device) {
+  try {
+    return Storage::make(nbytes, device);
+  } catch (const std::bad_alloc&) {
+    TS_ERROR(op, ": out of memory allocating ", nbytes, " bytes on ", device);
+  } catch (const Error& e) {
+    TS_ERROR(op, ": ", e.what());
   }
-  return static_cast<size_t>(max_offset + 1) * element_size(dtype);
 }
 
 }  // namespace
@@ -138,23 +191,35 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, TensorOptions options
   TS_CHECK(size.size() == stride.size(), "empty_strided: size has ", size.size(),
            " dims but stride has ", stride.size());
   for (int64_t s : stride) TS_CHECK(s >= 0, "empty_strided: negative stride ", s);
+  TS_CHECK(detail::checked_numel(size).has_value(),
+           "empty_strided: Storage size calculation overflowed with sizes=", size,
+           " (argument 'size')");
   const ScalarType dtype = options.dtype();
-  auto storage = Storage::make(storage_nbytes(size, stride, dtype), options.device());
+  const size_t nbytes = storage_nbytes("empty_strided", size, stride, 0, dtype);
+  auto storage = allocate_storage("empty_strided", nbytes, options.device());
   return Tensor(intrusive_ptr<TensorImpl>::make(std::move(storage), dtype, size, stride, 0));
 }
 
 Tensor empty(IntArrayRef size, TensorOptions options) {
   check_sizes("empty", size);
-  return empty_strided(size, contiguous_strides(size), options);
+  // The contiguous strides are partial products of the sizes: numel bounds them all.
+  TS_CHECK(detail::checked_numel(size).has_value(),
+           "empty: Storage size calculation overflowed with sizes=", size, " (argument 'size')");
+  const DimVector stride = contiguous_strides(size);
+  const ScalarType dtype = options.dtype();
+  const size_t nbytes = storage_nbytes("empty", size, stride, 0, dtype);
+  auto storage = allocate_storage("empty", nbytes, options.device());
+  return Tensor(intrusive_ptr<TensorImpl>::make(std::move(storage), dtype, size, stride, 0));
 }
 
 const Tensor& Tensor::resize_(IntArrayRef size) const {
   check_sizes("resize_", size);
+  TS_CHECK(detail::checked_numel(size).has_value(),
+           "resize_: Storage size calculation overflowed with sizes=", size, " (argument 'size')");
   const DimVector strides = contiguous_strides(size);
-  const size_t needed = storage_nbytes(size, strides, dtype()) +
-                        static_cast<size_t>(storage_offset()) * element_size();
+  const size_t needed = storage_nbytes("resize_", size, strides, storage_offset(), dtype());
   if (needed > storage()->nbytes()) {
-    Storage grown = Storage::make(needed, device());
+    Storage grown = allocate_storage("resize_", needed, device());
     grown->set_version(storage()->version());  // the tensor keeps its version counter's value
     impl_->set_storage(std::move(grown));
   }

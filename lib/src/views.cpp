@@ -7,11 +7,14 @@
 #include <string_view>
 
 #include "autograd/views.h"
+#include "size_math.h"
 #include "touchstone/ops.h"
 
 namespace ts {
 
 namespace {
+
+using detail::checked_mul;
 
 // Gives `view` (just made from `self`) its backward node when self requires grad in grad mode
 // (see Note [Differentiable views] in touchstone/autograd.h); `backward` maps the view's
@@ -33,13 +36,6 @@ auto scatter_into_zeros(const Tensor& self, F&& pick) {
     pick(r).copy_(g);
     return r;
   };
-}
-
-// a * b, or nullopt when it overflows int64.
-std::optional<int64_t> checked_mul(int64_t a, int64_t b) {
-  int64_t r;
-  if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
-  return r;
 }
 
 // Resolves one -1 in `shape` so that the result holds `numel` elements (ATen's infer_size).
@@ -161,33 +157,22 @@ Tensor Tensor::as_strided(IntArrayRef size, IntArrayRef stride,
              "as_strided: Negative strides are not supported at the moment, got strides: ", stride);
   }
   TS_CHECK(offset >= 0, "as_strided: Tensor: invalid storage offset ", offset);
+  TS_CHECK(detail::checked_numel(size).has_value(), "as_strided: sizes ", size,
+           " hold more than 2^63 - 1 elements (argument 'size')");
   // Bytes the geometry reaches; an empty result fits any storage.
-  bool empty = false;
-  for (int64_t s : size) empty |= s == 0;
-  if (!empty) {
-    const int64_t itemsize = static_cast<int64_t>(element_size());
-    std::optional<int64_t> last = offset;
-    for (size_t d = 0; d < size.size() && last; ++d) {
-      auto step = checked_mul(size[d] - 1, stride[d]);
-      int64_t sum;
-      last =
-          step && !__builtin_add_overflow(*last, *step, &sum) ? std::optional(sum) : std::nullopt;
+  const int64_t itemsize = static_cast<int64_t>(element_size());
+  const auto needed = detail::checked_geometry_nbytes(size, stride, offset, itemsize);
+  const size_t have = this->storage()->nbytes();
+  if (!needed || static_cast<uint64_t>(*needed) > have) {
+    std::ostringstream req;
+    if (needed) {
+      req << *needed;
+    } else {
+      req << "more than " << std::numeric_limits<int64_t>::max();
     }
-    std::optional<int64_t> needed = last && *last < std::numeric_limits<int64_t>::max()
-                                        ? checked_mul(*last + 1, itemsize)
-                                        : std::nullopt;
-    const size_t have = this->storage()->nbytes();
-    if (!needed || static_cast<uint64_t>(*needed) > have) {
-      std::ostringstream req;
-      if (needed) {
-        req << *needed;
-      } else {
-        req << "more than " << std::numeric_limits<int64_t>::max();
-      }
-      TS_ERROR("as_strided: sizes ", size, ", strides ", stride, ", storage offset ", offset,
-               ", and itemsize ", itemsize, " requiring a storage size of ", req.str(),
-               " are out of bounds for storage of size ", have);
-    }
+    TS_ERROR("as_strided: sizes ", size, ", strides ", stride, ", storage offset ", offset,
+             ", and itemsize ", itemsize, " requiring a storage size of ", req.str(),
+             " are out of bounds for storage of size ", have);
   }
   Tensor view = make_view(*this, size, stride, offset);
   if (autograd::view_needs_history(*this)) {
@@ -317,6 +302,8 @@ Tensor Tensor::expand(IntArrayRef size) const {
       new_strides[d] = 0;
     }
   }
+  TS_CHECK(detail::checked_numel(new_sizes).has_value(), "expand: the expanded sizes ",
+           IntArrayRef(new_sizes), " hold more than 2^63 - 1 elements (argument 'size')");
   return with_grad(
       *this, make_view(*this, new_sizes, new_strides, storage_offset()), "ExpandBackward0",
       [sizes = DimVector(sizes())](const Tensor& g) { return autograd::sum_to(g, sizes); });

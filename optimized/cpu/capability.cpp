@@ -3,6 +3,7 @@
 
 #include "hwy/targets.h"
 #include "touchstone/cpu_capability.h"
+#include "touchstone/environment.h"
 #include "touchstone/error.h"
 
 namespace ts::cpu {
@@ -29,9 +30,16 @@ int64_t at_most(int64_t target) {
   return ~(target - 1);
 }
 
+// See Note [Environment errors]: a bad value keeps the best target and is reported, never thrown.
 const bool kApplyEnvironment = [] {
   const char* env = std::getenv("TOUCHSTONE_CPU_CAPABILITY");
-  if (env != nullptr && *env != '\0') set_capability(env);
+  if (env == nullptr || *env == '\0') return true;
+  try {
+    set_capability(env);
+  } catch (const Error& e) {
+    detail::add_environment_error(detail::str_cat("TOUCHSTONE_CPU_CAPABILITY='", env,
+                                                  "': ", e.what(), "; using ", capability()));
+  }
   return true;
 }();
 

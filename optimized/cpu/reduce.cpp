@@ -360,12 +360,29 @@ FloatKind norm_kind(const KernelCall& c) {
   return pv == 1 ? FloatKind::Norm1 : pv == 2 ? FloatKind::Norm2 : FloatKind::NormInf;
 }
 
+// Note [Casting broadcast inputs]
+// A reduction input cast to its compute dtype is cast over its real elements only: the stride-0
+// dims are cast as size 1 and expanded again, so sum(x.expand({2^31}), kDouble) casts one
+// element instead of materializing 16 GiB.
+Tensor cast_input(const Tensor& self, ScalarType ct) {
+  DimVector real(self.sizes());
+  bool expanded = false;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (self.strides()[d] == 0 && real[d] > 1) {
+      real[d] = 1;
+      expanded = true;
+    }
+  }
+  if (!expanded) return self.to(ct);
+  return self.as_strided(real, self.strides(), self.storage_offset()).to(ct).expand(self.sizes());
+}
+
 // Floating compute dtype: the input is cast to it first unless it already has it (as ATen's
 // TensorIterator casts operands to the common dtype).
 void floating_kernel(const KernelCall& c, FloatKind kind) {
   const ScalarType ct = c.p.compute_dtype;
   const Tensor& self = c.inputs[0];
-  const Tensor in = self.dtype() == ct ? self : self.to(ct);
+  const Tensor in = self.dtype() == ct ? self : cast_input(self, ct);
   const ReducePlan p = make_reduce_plan(in, c.outputs, c.p.dims, c.p.keepdim, false);
   floating_reduction(p, FloatJob{kind, ct, c.outputs[0].dtype(), c.p.d0});
 }
@@ -377,7 +394,7 @@ void integer_kernel(const KernelCall& c, IntKind kind) {
   const ScalarType ct = c.p.compute_dtype;
   const Tensor& self = c.inputs[0];
   const bool cast = is_floating_type(self.dtype()) || (ct == kBool && self.dtype() != kBool);
-  const Tensor in = cast ? self.to(ct) : self;
+  const Tensor in = cast ? cast_input(self, ct) : self;
   const ReducePlan p = make_reduce_plan(in, c.outputs, c.p.dims, c.p.keepdim, false);
   integer_reduction(p, kind, c.outputs[0].dtype());
 }

@@ -3,6 +3,7 @@
 // Kernel sets are names ("reference", "optimized", or any a plug-in registers); the active one
 // is per thread (KernelSetGuard) with a process default from TOUCHSTONE_KERNELS.
 #include <cstdint>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -110,12 +111,18 @@ using AutogradSlot = void (*)(KernelFn fn, const KernelCall& call);
 void set_autograd_slot(AutogradSlot slot);
 namespace detail {
 extern AutogradSlot autograd_slot;
-}
+// A kernel's std::bad_alloc as a ts::Error naming the op, its dtype and the active set.
+[[noreturn]] void kernel_out_of_memory(const KernelCall& call);
+}  // namespace detail
 inline void run_kernel(KernelFn fn, const KernelCall& call) {
-  if (detail::autograd_slot != nullptr) [[unlikely]] {
-    detail::autograd_slot(fn, call);
-  } else {
-    fn(call);
+  try {
+    if (detail::autograd_slot != nullptr) [[unlikely]] {
+      detail::autograd_slot(fn, call);
+    } else {
+      fn(call);
+    }
+  } catch (const std::bad_alloc&) {
+    detail::kernel_out_of_memory(call);
   }
 }
 // lookup_kernel + run_kernel: for meta functions with nothing to do between the two.

@@ -8,6 +8,7 @@
 // Index values are checked here (see Note [Index bounds]), so kernels may trust them.
 #include <string>
 
+#include "../size_math.h"
 #include "meta.h"
 #include "touchstone/ops.h"
 
@@ -231,7 +232,10 @@ Tensor cat_impl(Variant v, const Tensor& out, TensorList tensors, int64_t dim) {
                  first.sizes()[d], " but got size ", t.sizes()[d], " for tensor number ", i,
                  " in the list.");
       }
-      shape[p.dim] += t.sizes()[p.dim];
+      const auto total = detail::checked_add(shape[p.dim], t.sizes()[p.dim]);
+      TS_CHECK(total.has_value(), op, ": the size of the result along dim ", p.dim,
+               " overflows int64 (argument 'tensors')");
+      shape[p.dim] = *total;
       inputs.push_back(t);
     }
   }

@@ -11,23 +11,47 @@ namespace {
 
 // A pattern without * or ? names an op or a family exactly when one has that name, else it is a
 // substring of the op's name (as `touchstone conform --ops`).
+bool matches_one(const BenchCase& c, const std::string& p) {
+  if (p.find_first_of("*?") != std::string::npos) {
+    return conformance::glob_match(p, c.op) || conformance::glob_match(p, c.family);
+  }
+  if (find_op(p) || p == c.family) return p == c.op || p == c.family;
+  return c.op.find(p) != std::string::npos;
+}
+
 bool matches(const BenchCase& c, const std::string& patterns) {
   if (patterns.empty()) return true;
-  std::stringstream ss(patterns);
-  for (std::string p; std::getline(ss, p, ',');) {
-    if (p.empty()) continue;
-    if (p.find_first_of("*?") != std::string::npos) {
-      if (conformance::glob_match(p, c.op) || conformance::glob_match(p, c.family)) return true;
-    } else if (find_op(p) || p == c.family) {
-      if (p == c.op || p == c.family) return true;
-    } else if (c.op.find(p) != std::string::npos) {
-      return true;
-    }
+  for (const std::string& p : op_patterns(patterns)) {
+    if (matches_one(c, p)) return true;
   }
   return false;
 }
 
 }  // namespace
+
+std::vector<std::string> op_patterns(const std::string& ops) {
+  std::vector<std::string> out;
+  std::stringstream ss(ops);
+  for (std::string p; std::getline(ss, p, ',');) {
+    const size_t first = p.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;
+    out.push_back(p.substr(first, p.find_last_not_of(" \t") - first + 1));
+  }
+  return out;
+}
+
+std::vector<std::string> unmatched_patterns(const CatalogOptions& options) {
+  CatalogOptions every;  // each case once, in its default dtype
+  every.quick = options.quick;
+  const std::vector<BenchCase> cases = catalog(every);
+  std::vector<std::string> out;
+  for (const std::string& p : op_patterns(options.ops)) {
+    const bool hit = std::any_of(cases.begin(), cases.end(),
+                                 [&](const BenchCase& c) { return matches_one(c, p); });
+    if (!hit) out.push_back(p);
+  }
+  return out;
+}
 
 std::string BenchCase::name() const {
   return op + "/" + std::string(dtype_name(dtype)) + "/" + shape + "/" + layout;

@@ -41,6 +41,12 @@ struct CatalogOptions {
 // Every case that passes the options' filters, family by family.
 std::vector<BenchCase> catalog(const CatalogOptions& options);
 
+// The comma-separated patterns of an --ops list, trimmed of blanks ("add, mul" -> add, mul).
+std::vector<std::string> op_patterns(const std::string& ops);
+// The patterns of options.ops that select no case of the catalog in any dtype (a typo, or an op
+// without a case): `bench` rejects them rather than running nothing.
+std::vector<std::string> unmatched_patterns(const CatalogOptions& options);
+
 // Collects a family's cases and holds the sizes for the run.
 class CaseList {
  public:

@@ -17,17 +17,92 @@ namespace {
 
 using nlohmann::json;
 
-// "case/set" -> (family, median seconds) for every ok result.
-std::map<std::string, std::pair<std::string, double>> medians(const json& report) {
-  std::map<std::string, std::pair<std::string, double>> out;
+struct Measured {
+  std::string family, status;
+  double median_s = 0;
+};
+
+// "case|set" -> its result, for every result of the report.
+std::map<std::string, Measured> results(const json& report) {
+  std::map<std::string, Measured> out;
   for (const json& c : report.at("cases")) {
     for (const auto& [set, r] : c.at("results").items()) {
-      if (r.at("status") != "ok") continue;
-      out[c.at("name").get<std::string>() + "|" + set] = {c.at("family").get<std::string>(),
-                                                          r.at("median_s").get<double>()};
+      Measured m{c.at("family").get<std::string>(), r.at("status").get<std::string>(), 0};
+      if (m.status == "ok") m.median_s = r.at("median_s").get<double>();
+      out[c.at("name").get<std::string>() + "|" + set] = std::move(m);
     }
   }
   return out;
+}
+
+std::string pair_label(const std::string& key) {
+  const size_t bar = key.rfind('|');
+  return key.substr(0, bar) + "/" + key.substr(bar + 1);
+}
+
+// The ops and kernel sets with an ok result, and their count: what a report can be matched on.
+struct Measures {
+  std::set<std::string> ops, sets;
+  int64_t ok = 0;
+  bool quick = false;
+};
+
+Measures measures(const json& report) {
+  Measures m;
+  m.quick = report.at("run").at("quick").get<bool>();
+  for (const json& c : report.at("cases")) {
+    for (const auto& [set, r] : c.at("results").items()) {
+      if (r.at("status") != "ok") continue;
+      m.ops.insert(c.at("op").get<std::string>());
+      m.sets.insert(set);
+      ++m.ok;
+    }
+  }
+  return m;
+}
+
+std::string first_few(const std::set<std::string>& names) {
+  std::string s;
+  size_t n = 0;
+  for (const std::string& x : names) {
+    if (n++ == 8) return s + ", ... (" + std::to_string(names.size()) + " in all)";
+    s += (s.empty() ? "" : ", ") + x;
+  }
+  return s.empty() ? "none" : s;
+}
+
+bool disjoint(const std::set<std::string>& a, const std::set<std::string>& b) {
+  return std::none_of(a.begin(), a.end(), [&](const std::string& x) { return b.count(x) > 0; });
+}
+
+// Note [Nothing matched]
+// A comparison without a single (case, set) pair in common has no ratio to judge, and a CI
+// gate that passes on it passes on anything (two different --ops selections, an aten report
+// against an optimized one, a quick run against a full one). It is an error that says why.
+[[noreturn]] void nothing_matched(const json& base, const json& neu, const CompareOptions& o) {
+  const Measures b = measures(base), n = measures(neu);
+  std::string why;
+  if (b.ok == 0 || n.ok == 0) {
+    why = (b.ok == 0 ? o.base_name : o.new_name) + " has no ok result";
+  } else if (disjoint(b.ops, n.ops)) {
+    why = "no op in common";
+  } else if (disjoint(b.sets, n.sets)) {
+    why = "no kernel set in common";
+  } else {
+    why = "the ops and kernel sets overlap but no case does (other shapes, dtypes or layouts";
+    why += b.quick != n.quick ? ": a --quick run against a full one)" : ")";
+  }
+  TS_ERROR("compare: nothing to compare, no case/set pair is measured in both reports: ", why, ". ",
+           o.base_name, ": ", b.ok, " ok results, ops ", first_few(b.ops), "; kernel sets ",
+           first_few(b.sets), ". ", o.new_name, ": ", n.ok, " ok results, ops ", first_few(n.ops),
+           "; kernel sets ", first_few(n.sets), ".");
+}
+
+// A threshold as a percentage: 0.05 -> "5 %", 0.125 -> "12.5 %".
+std::string percent(double fraction) {
+  std::ostringstream o;
+  o << std::defaultfloat << std::setprecision(6) << fraction * 100 << " %";
+  return o.str();
 }
 
 void note_difference(Comparison& cmp, const std::string& what, const json& a, const json& b) {
@@ -52,28 +127,38 @@ double parse_threshold(const std::string& s) {
   return percent || v >= 1 ? v / 100 : v;
 }
 
-Comparison compare_reports(const json& base, const json& neu, double threshold) {
+int Comparison::exit_status() const {
+  return regressions > 0 || (!allow_missing && !missing.empty()) ? 1 : 0;
+}
+
+Comparison compare_reports(const json& base, const json& neu, const CompareOptions& options) {
   Comparison cmp;
+  const double threshold = options.threshold;
   cmp.threshold = threshold;
-  const auto b = medians(base), n = medians(neu);
-  for (const auto& [key, fam_t] : n) {
+  cmp.allow_missing = options.allow_missing;
+  const auto b = results(base), n = results(neu);
+  for (const auto& [key, m] : n) {
+    if (m.status != "ok") continue;
     const auto it = b.find(key);
-    const size_t bar = key.rfind('|');
-    const std::string label = key.substr(0, bar) + "/" + key.substr(bar + 1);
-    if (it == b.end()) {
-      cmp.only_in_new.push_back(label);
+    if (it == b.end() || it->second.status != "ok") {
+      cmp.only_in_new.push_back(pair_label(key));
       continue;
     }
-    CompareRow r{key.substr(0, bar), fam_t.first,  key.substr(bar + 1),
-                 it->second.second,  fam_t.second, fam_t.second / it->second.second};
+    const size_t bar = key.rfind('|');
+    CompareRow r{key.substr(0, bar),  m.family,   key.substr(bar + 1),
+                 it->second.median_s, m.median_s, m.median_s / it->second.median_s};
     cmp.regressions += r.ratio > 1 + threshold;
     cmp.improvements += r.ratio < 1 / (1 + threshold);
     cmp.rows.push_back(std::move(r));
   }
-  for (const auto& [key, v] : b) {
-    if (!n.count(key)) {
-      const size_t bar = key.rfind('|');
-      cmp.only_in_base.push_back(key.substr(0, bar) + "/" + key.substr(bar + 1));
+  if (cmp.rows.empty()) nothing_matched(base, neu, options);
+  for (const auto& [key, m] : b) {
+    if (m.status != "ok") continue;
+    const auto it = n.find(key);
+    if (it == n.end()) {
+      cmp.missing.push_back({pair_label(key), "absent"});
+    } else if (it->second.status != "ok") {
+      cmp.missing.push_back({pair_label(key), it->second.status});
     }
   }
   const double limit = 1 + threshold;
@@ -115,18 +200,26 @@ Comparison compare_reports(const json& base, const json& neu, double threshold) 
 
 void print_comparison(const Comparison& c, std::ostream& out) {
   for (const std::string& n : c.notes) out << "note: " << n << "\n";
+  if (!c.missing.empty()) {
+    out << "-- " << c.missing.size() << " case/set pairs measured in base are missing from new ("
+        << (c.allow_missing ? "allowed by --allow-missing" : "a failure; --allow-missing accepts")
+        << ") --\n";
+    for (const MissingPair& m : c.missing) {
+      out << "  " << m.pair << (m.in_new == "absent" ? "" : "  (" + m.in_new + " in new)") << "\n";
+    }
+  }
   const double limit = 1 + c.threshold;
   out << std::left << std::setw(52) << "case" << std::setw(12) << "set" << std::right
       << std::setw(12) << "base" << std::setw(12) << "new" << std::setw(9) << "ratio"
       << "\n";
   bool in_regressions = true;
   if (!c.rows.empty() && c.rows.front().ratio > limit) {
-    out << "-- regressions beyond " << c.threshold * 100 << " % --\n";
+    out << "-- regressions beyond " << percent(c.threshold) << " --\n";
   }
   for (const CompareRow& r : c.rows) {
     if (in_regressions && r.ratio <= limit) {
       in_regressions = false;
-      out << "-- within " << c.threshold * 100 << " % or faster --\n";
+      out << "-- within " << percent(c.threshold) << " or faster --\n";
     }
     out << std::left << std::setw(52) << r.case_name << std::setw(12) << r.set << std::right
         << std::setw(12) << format_time(r.base_s) << std::setw(12) << format_time(r.new_s)
@@ -135,6 +228,10 @@ void print_comparison(const Comparison& c, std::ostream& out) {
             : r.ratio < 1 / limit ? "  faster"
                                   : "")
         << "\n";
+  }
+  if (!c.only_in_new.empty()) {
+    out << "-- " << c.only_in_new.size() << " case/set pairs only in new (not compared) --\n";
+    for (const std::string& p : c.only_in_new) out << "  " << p << "\n";
   }
   out << "\ngeomean of new / base per op family\n";
   out << std::left << std::setw(12) << "family" << std::setw(12) << "set" << std::right
@@ -147,12 +244,17 @@ void print_comparison(const Comparison& c, std::ostream& out) {
   }
   out << "overall geomean " << std::setprecision(3) << c.overall_geomean << " over "
       << c.rows.size() << " case/set pairs; " << c.regressions << " regressions, " << c.improvements
-      << " faster beyond " << c.threshold * 100 << " %";
-  if (!c.only_in_base.empty() || !c.only_in_new.empty()) {
-    out << "; unmatched: " << c.only_in_base.size() << " only in base, " << c.only_in_new.size()
-        << " only in new";
+      << " faster beyond " << percent(c.threshold) << "; " << c.missing.size()
+      << " missing from new, " << c.only_in_new.size() << " only in new\n";
+  if (c.exit_status() == 0) {
+    out << "result: pass\n";
+    return;
   }
-  out << "\n";
+  out << "result: FAIL (";
+  if (c.regressions > 0) out << c.regressions << " regressions beyond " << percent(c.threshold);
+  if (c.regressions > 0 && !c.missing.empty() && !c.allow_missing) out << ", ";
+  if (!c.missing.empty() && !c.allow_missing) out << c.missing.size() << " pairs missing from new";
+  out << ")\n";
 }
 
 }  // namespace ts::perf

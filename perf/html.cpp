@@ -182,7 +182,17 @@ std::string comparison_html(const Comparison& c, const json& base, const json& n
   s << "<p>" << c.rows.size() << " case/set pairs, overall geomean of new/base <b>"
     << num(c.overall_geomean) << "</b>, <span class='reg'>" << c.regressions
     << " regressions</span> beyond " << num(c.threshold * 100) << " %, " << c.improvements
-    << " faster.</p>\n<h2>Geomean per op family</h2>\n<table><tr><th>family</th><th>set</th>"
+    << " faster.</p>\n";
+  if (!c.missing.empty()) {
+    s << "<h2 class='reg'>" << c.missing.size() << " case/set pairs missing from new"
+      << (c.allow_missing ? " (allowed)" : "") << "</h2>\n<ul>\n";
+    for (const MissingPair& m : c.missing) {
+      s << "<li>" << esc(m.pair) << (m.in_new == "absent" ? "" : " (" + esc(m.in_new) + " in new)")
+        << "</li>\n";
+    }
+    s << "</ul>\n";
+  }
+  s << "<h2>Geomean per op family</h2>\n<table><tr><th>family</th><th>set</th>"
        "<th>cases</th><th>geomean</th></tr>\n";
   for (const GeomeanRow& g : c.geomeans) {
     s << "<tr><td>" << esc(g.family) << "</td><td>" << esc(g.set) << "</td><td class='n'>"

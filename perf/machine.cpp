@@ -5,6 +5,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -64,13 +66,15 @@ nlohmann::json gpu_context() {
           {"driver", first_line((root / "version").string())}};
 }
 
+// Unreadable or odd sysfs files (containers, other kernels) leave fields empty, never throw.
 nlohmann::json caches() {
   nlohmann::json out = nlohmann::json::array();
   const std::string base = "/sys/devices/system/cpu/cpu0/cache/index";
   for (int i = 0; i < 8; ++i) {
     const std::string dir = base + std::to_string(i) + "/";
-    if (!std::filesystem::exists(dir + "size")) break;
-    out.push_back({{"level", std::stoi(first_line(dir + "level"))},
+    std::error_code ec;
+    if (!std::filesystem::exists(dir + "size", ec)) break;
+    out.push_back({{"level", std::atoi(first_line(dir + "level").c_str())},
                    {"type", first_line(dir + "type")},
                    {"size", first_line(dir + "size")}});
   }
@@ -95,7 +99,7 @@ nlohmann::json machine_context(int threads) {
   char host[256] = {};
   gethostname(host, sizeof(host) - 1);
   return {{"cpu_model", field("/proc/cpuinfo", "model name")},
-          {"cores", std::thread::hardware_concurrency()},
+          {"cores", std::max(1u, std::thread::hardware_concurrency())},
           {"threads", threads},
           {"simd_target", cpu::capability()},
           {"simd_supported", cpu::supported_capabilities()},

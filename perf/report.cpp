@@ -2,11 +2,7 @@
 // sets' results and ratios, and Google Benchmark's own context and runs.
 #include "perf/report.h"
 
-#include <unistd.h>
-
-#include <cstdio>
-#include <fstream>
-
+#include "reports/files.h"
 #include "reports/json_schema.h"
 #include "touchstone/version.h"
 
@@ -101,30 +97,33 @@ nlohmann::json report_json(const RunResult& result) {
 }
 
 void write_report(const std::string& path, const nlohmann::json& j) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    TS_CHECK(out.good(), "bench: cannot write ", tmp);
-    out << j.dump(1) << "\n";
-    out.flush();
-    TS_CHECK(out.good(), "bench: writing ", tmp, " failed");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    TS_CHECK(false, "bench: cannot rename ", tmp, " to ", path);
-  }
+  // Host and CPU names are bytes: invalid UTF-8 is written replaced (U+FFFD), never thrown on.
+  const std::string text = j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+  reports::write_file_atomically(path, text + "\n", "bench");
 }
 
-nlohmann::json load_report(const std::string& path) {
-  std::ifstream in(path);
-  TS_CHECK(in.good(), "cannot read perf report '", path, "'");
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  TS_CHECK(!j.is_discarded(), "perf report '", path, "' is not valid JSON");
+nlohmann::json load_report(const std::string& path, std::string_view what) {
+  const std::string text = reports::read_file(path, what);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    TS_ERROR(what, ": '", path, "' is not JSON (", e.what(), ")");
+  }
+  TS_CHECK(j.is_object(), what, ": '", path, "' holds a JSON ", j.type_name(),
+           ", not a perf report (touchstone bench --report)");
+  const bool conformance = !j.contains("kind") && j.contains("kernel_set") && j.contains("summary");
+  if (conformance || (j.contains("kind") && j["kind"] != "touchstone-perf")) {
+    TS_ERROR(what, ": '", path, "' is ",
+             conformance ? "a conformance report (touchstone conform)"
+                         : "a report of kind " + j["kind"].dump(),
+             ", not a perf report (touchstone bench --report)");
+  }
   const std::vector<std::string> errors = reports::validate_json(reports::perf_schema(), j);
   std::string first;
   for (size_t i = 0; i < errors.size() && i < 5; ++i) first += "\n  " + errors[i];
-  TS_CHECK(errors.empty(), "perf report '", path, "' does not match perf.schema.json (",
-           errors.size(), " errors):", first);
+  TS_CHECK(errors.empty(), what, ": '", path, "' does not match perf.schema.json (", errors.size(),
+           " errors):", first);
   return j;
 }
 

@@ -102,22 +102,6 @@ std::string utc_timestamp() {
   return buf;
 }
 
-// "PATTERN=FACTOR" -> {pattern, factor}; empty -> {"", 1}.
-std::pair<std::string, int> parse_slowdown(const std::string& s) {
-  if (s.empty()) return {"", 1};
-  const size_t eq = s.rfind('=');
-  TS_CHECK(eq != std::string::npos && eq > 0 && eq + 1 < s.size(),
-           "bench: --plant-slowdown expects PATTERN=FACTOR, got '", s, "'");
-  int factor = 0;
-  try {
-    factor = std::stoi(s.substr(eq + 1));
-  } catch (const std::exception&) {
-  }
-  TS_CHECK(factor >= 1, "bench: --plant-slowdown: FACTOR must be an integer >= 1, got '",
-           s.substr(eq + 1), "'");
-  return {s.substr(0, eq), factor};
-}
-
 // Why `set` cannot run the case (empty when it can): a kernel op without a kernel for the dtype.
 std::string missing_kernel(const BenchCase& c, KernelSetId set) {
   for (OpId op : c.ops) {
@@ -167,7 +151,70 @@ void print_case(std::ostream& out, size_t index, size_t total, const CaseResult&
   out.flush();
 }
 
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : ", ") + x;
+  return s;
+}
+
 }  // namespace
+
+std::pair<std::string, int> parse_slowdown(const std::string& s) {
+  if (s.empty()) return {"", 1};
+  const size_t eq = s.rfind('=');
+  TS_CHECK(eq != std::string::npos && eq > 0 && eq + 1 < s.size(),
+           "bench: --plant-slowdown expects PATTERN=FACTOR (such as add=2), got '", s, "'");
+  const std::string digits = s.substr(eq + 1);
+  int factor = 0;
+  if (digits.find_first_not_of("0123456789") == std::string::npos && digits.size() <= 6) {
+    factor = std::stoi(digits);
+  }
+  TS_CHECK(factor >= 1,
+           "bench: --plant-slowdown: FACTOR must be an integer from 1 to 999999, got '", digits,
+           "' in '", s, "'");
+  return {s.substr(0, eq), factor};
+}
+
+std::vector<BenchCase> select_cases(const RunOptions& o) {
+  TS_CHECK(o.device == "cpu", "bench: --device ", o.device,
+           ": the benchmark catalog runs on cpu only (its inputs are made on the CPU)");
+  TS_CHECK(!o.kernel_sets.empty(), "bench: --kernels names no kernel set");
+  for (size_t i = 0; i < o.kernel_sets.size(); ++i) {
+    const std::string& name = o.kernel_sets[i];
+    TS_CHECK(find_kernel_set(name).has_value(), "bench: --kernels: no kernel set named '", name,
+             "' (known: ", join(kernel_set_names()), ")");
+    TS_CHECK(std::find(o.kernel_sets.begin(), o.kernel_sets.begin() + i, name) ==
+                 o.kernel_sets.begin() + i,
+             "bench: --kernels lists '", name, "' twice");
+  }
+  TS_CHECK(o.threads >= 0, "bench: --threads must be a positive number, got ", o.threads);
+  TS_CHECK(o.repetitions >= 0, "bench: --repetitions must be a positive number, got ",
+           o.repetitions);
+  TS_CHECK(std::isfinite(o.min_time) && o.min_time >= 0,
+           "bench: --min-time must be a positive number of seconds, got ", o.min_time);
+  const std::string slow_pattern = parse_slowdown(o.slowdown).first;
+  const std::vector<std::string> unmatched = unmatched_patterns(o.catalog);
+  TS_CHECK(unmatched.empty(), "bench: --ops: ", unmatched.size() == 1 ? "pattern '" : "patterns '",
+           join(unmatched), unmatched.size() == 1 ? "' selects" : "' select",
+           " no benchmark case (an op name, a family such as binary or reduce, a substring or a "
+           "glob; `touchstone ops` lists the ops)");
+  std::vector<BenchCase> cases = catalog(o.catalog);
+  if (cases.empty()) {
+    std::vector<std::string> dtypes;
+    for (ScalarType t : o.catalog.dtypes) dtypes.emplace_back(dtype_name(t));
+    const std::string of_ops = o.catalog.ops.empty() ? "" : " of --ops '" + o.catalog.ops + "'";
+    TS_CHECK(o.allow_empty, "bench: the selection is empty: no case", of_ops, " runs in --dtypes ",
+             join(dtypes), " (--allow-empty accepts an empty run)");
+  }
+  if (!slow_pattern.empty()) {
+    const bool hit = std::any_of(cases.begin(), cases.end(), [&](const BenchCase& c) {
+      return conformance::glob_match(slow_pattern, c.op);
+    });
+    TS_CHECK(hit || cases.empty(), "bench: --plant-slowdown: pattern '", slow_pattern,
+             "' matches no selected op");
+  }
+  return cases;
+}
 
 std::string format_time(double s) {
   std::ostringstream o;
@@ -200,15 +247,10 @@ void summarize(SetResult& r) {
 
 RunResult run_bench(const RunOptions& options, std::ostream& progress) {
   const auto t0 = std::chrono::steady_clock::now();
-  TS_CHECK(options.device == "cpu", "bench: --device ", options.device,
-           ": the benchmark catalog runs on cpu only (its inputs are made on the CPU)");
-  TS_CHECK(!options.kernel_sets.empty(), "bench: --kernels names no kernel set");
+  // Every check first: a typo must not cost the roofline probes.
+  const std::vector<BenchCase> cases = select_cases(options);
   std::vector<KernelSetId> sets;
-  for (const std::string& name : options.kernel_sets) {
-    const auto id = find_kernel_set(name);
-    TS_CHECK(id.has_value(), "bench: --kernels: no kernel set named '", name, "'");
-    sets.push_back(*id);
-  }
+  for (const std::string& name : options.kernel_sets) sets.push_back(*find_kernel_set(name));
   RunResult result;
   result.options = options;
   if (result.options.threads <= 0) result.options.threads = get_num_threads();
@@ -229,8 +271,6 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
              << " GFLOP/s, dgemm " << r.dgemm_gflops << " GFLOP/s (n = " << r.gemm_n << ")\n";
   }
   const auto [slow_pattern, slow_factor] = parse_slowdown(o.slowdown);
-
-  const std::vector<BenchCase> cases = catalog(o.catalog);
   progress << cases.size() << " cases x " << sets.size() << " kernel sets, " << o.repetitions
            << " repetitions of >= " << std::defaultfloat << o.min_time << " s\n";
   Collector collector;

@@ -3,6 +3,7 @@
 // process, so that the ratios between sets are taken under the same machine conditions.
 #include <iosfwd>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -16,12 +17,13 @@ struct RunOptions {
   std::vector<std::string> kernel_sets = {"optimized", "reference"};
   std::string device = "cpu";
   CatalogOptions catalog;
-  int threads = 0;       // 0: the current ts::get_num_threads()
-  int repetitions = 0;   // 0: 3 quick, 5 full (fewer for slow calls, Note [Slow calls])
-  double min_time = 0;   // seconds per repetition; 0: 0.01 quick, 0.1 full
-  std::string slowdown;  // "PATTERN=FACTOR": run matching cases FACTOR times per iteration
-  bool probes = true;    // measure the roofline (tests turn it off)
-  std::string command;   // the command line, recorded in the report
+  int threads = 0;           // 0: the current ts::get_num_threads()
+  int repetitions = 0;       // 0: 3 quick, 5 full (fewer for slow calls, Note [Slow calls])
+  double min_time = 0;       // seconds per repetition; 0: 0.01 quick, 0.1 full
+  std::string slowdown;      // "PATTERN=FACTOR": run matching cases FACTOR times per iteration
+  bool probes = true;        // measure the roofline (tests turn it off)
+  bool allow_empty = false;  // a selection of no case runs nothing instead of failing
+  std::string command;       // the command line, recorded in the report
 };
 
 // One kernel set on one case. status: "ok", "skipped" (the set lacks a kernel) or "error".
@@ -52,9 +54,18 @@ struct RunResult {
   double seconds = 0;
 };
 
-// Sets the thread count, measures the roofline, then runs every case; prints one line per case
-// to `progress`. Throws a ts::Error when a kernel set is unknown or the device is not built.
+// The cases `options` select, after every check run_bench makes before it measures anything:
+// the device, the kernel sets (known, none twice), threads, repetitions and min_time (>= 0, 0:
+// the default), --plant-slowdown, an --ops pattern that selects no case, an empty selection
+// (unless allow_empty). Throws a ts::Error that names the flag.
+std::vector<BenchCase> select_cases(const RunOptions& options);
+
+// Checks the options (select_cases), sets the thread count, measures the roofline, then runs
+// every case; prints one line per case to `progress`.
 RunResult run_bench(const RunOptions& options, std::ostream& progress);
+
+// "PATTERN=FACTOR" -> {PATTERN, FACTOR} with FACTOR an integer >= 1; empty -> {"", 1}.
+std::pair<std::string, int> parse_slowdown(const std::string& spec);
 
 // Fills median/min/max/mean/stddev from samples_s.
 void summarize(SetResult& r);

@@ -1,8 +1,10 @@
 // The benchmark catalog: bytes and FLOPs by hand for a few ops, coverage of the op list, the
-// --ops and --dtypes filters, the roofline percentage and the run statistics.
+// --ops and --dtypes filters, the roofline percentage, the run statistics and the checks a run
+// makes before it measures anything.
 #include <gtest/gtest.h>
 
 #include <set>
+#include <sstream>
 
 #include "perf/catalog.h"
 #include "perf/probes.h"
@@ -112,6 +114,21 @@ TEST(PerfCatalog, OpsFilterTakesExactNamesFamiliesAndGlobs) {
             (std::set<std::string>{"log_softmax", "attention_softmax"}));
 }
 
+// Before: " mul" was a substring no op name holds, so "add, mul" selected add alone.
+TEST(PerfCatalog, OpsPatternsAreTrimmedOfBlanks) {
+  EXPECT_EQ(ts::perf::op_patterns(" add ,\tmul,, "), (std::vector<std::string>{"add", "mul"}));
+  EXPECT_EQ(ops_of(ts::perf::catalog(opts(true, "add, mul"))),
+            (std::set<std::string>{"add", "mul"}));
+}
+
+TEST(PerfCatalog, PatternsThatSelectNoCaseAreNamed) {
+  EXPECT_EQ(ts::perf::unmatched_patterns(opts(true, "add,nosuchop, zz*,binary,_softmax")),
+            (std::vector<std::string>{"nosuchop", "zz*"}));
+  // A dtype filter does not make a pattern unknown: int32 has no mm case, yet mm is an op.
+  EXPECT_TRUE(ts::perf::unmatched_patterns(opts(true, "mm", {ts::kInt})).empty());
+  EXPECT_TRUE(ts::perf::unmatched_patterns(opts(true, "")).empty());
+}
+
 TEST(PerfCatalog, DtypesFilterKeepsTheDtypesEachOpAllows) {
   const auto cases = ts::perf::catalog(opts(true, "exp,bitwise_and", {ts::kDouble, ts::kInt}));
   std::set<std::string> names;
@@ -146,6 +163,95 @@ TEST(PerfRunner, SummaryGivesMedianMinMaxMeanAndSampleStddev) {
   r.samples_s = {4, 1, 3, 2};
   ts::perf::summarize(r);
   EXPECT_EQ(r.median_s, 2.5);
+}
+
+// One tiny run (neg on 1 M floats, the optimized set, one short repetition, no probes): a
+// check that fails to stop it still ends in a fraction of a second, and the test fails.
+ts::perf::RunOptions tiny() {
+  ts::perf::RunOptions o;
+  o.kernel_sets = {"optimized"};
+  o.catalog.quick = true;
+  o.catalog.ops = "neg";
+  o.repetitions = 1;
+  o.min_time = 0.001;
+  o.probes = false;
+  return o;
+}
+
+// The message of the ts::Error run_bench throws ("" when the run completes).
+std::string bench_error(const ts::perf::RunOptions& o) {
+  std::ostringstream progress;
+  try {
+    ts::perf::run_bench(o, progress);
+  } catch (const ts::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Before: --ops nosuchop ran 0 cases and exited 0.
+TEST(PerfRunner, AnOpsPatternThatSelectsNoCaseIsAnError) {
+  ts::perf::RunOptions o = tiny();
+  o.catalog.ops = "neg,nosuchop";
+  EXPECT_EQ(bench_error(o).rfind("bench: --ops: pattern 'nosuchop' selects no benchmark case", 0),
+            0u)
+      << bench_error(o);
+}
+
+TEST(PerfRunner, AnEmptySelectionIsAnErrorUnlessAllowed) {
+  ts::perf::RunOptions o = tiny();
+  o.catalog.ops = "mm";
+  o.catalog.dtypes = {ts::kInt};  // mm has no int32 case
+  EXPECT_EQ(bench_error(o),
+            "bench: the selection is empty: no case of --ops 'mm' runs in --dtypes int32 "
+            "(--allow-empty accepts an empty run)");
+  o.allow_empty = true;
+  std::ostringstream progress;
+  EXPECT_EQ(ts::perf::run_bench(o, progress).cases.size(), 0u);
+}
+
+// Before: negative values meant "the default", a duplicated set was timed twice under one name
+// and --plant-slowdown took "2x" for 2.
+TEST(PerfRunner, BadOptionsAreErrorsNamingTheFlag) {
+  auto error_with = [](auto change) {
+    ts::perf::RunOptions o = tiny();
+    change(o);
+    return bench_error(o);
+  };
+  using O = ts::perf::RunOptions;
+  EXPECT_EQ(error_with([](O& o) { o.threads = -3; }),
+            "bench: --threads must be a positive number, got -3");
+  EXPECT_EQ(error_with([](O& o) { o.repetitions = -1; }),
+            "bench: --repetitions must be a positive number, got -1");
+  EXPECT_EQ(error_with([](O& o) { o.min_time = -0.5; }),
+            "bench: --min-time must be a positive number of seconds, got -0.5");
+  EXPECT_EQ(error_with([](O& o) {
+              o.kernel_sets = {"optimized", "optimized"};
+            }),
+            "bench: --kernels lists 'optimized' twice");
+  EXPECT_EQ(error_with([](O& o) {
+              o.kernel_sets = {"nosuchset"};
+            }).rfind("bench: --kernels: no kernel set named 'nosuchset' (known: ", 0),
+            0u);
+  for (const char* bad : {"neg", "neg=", "=2"}) {
+    EXPECT_EQ(error_with([&](O& o) { o.slowdown = bad; }),
+              std::string("bench: --plant-slowdown expects PATTERN=FACTOR (such as add=2), got '") +
+                  bad + "'");
+  }
+  for (const char* bad : {"neg=2x", "neg=0", "neg=-2", "neg=9999999"}) {
+    EXPECT_EQ(error_with([&](O& o) {
+                o.slowdown = bad;
+              }).rfind("bench: --plant-slowdown: FACTOR must be an integer from 1 to 999999", 0),
+              0u)
+        << bad;
+  }
+  EXPECT_EQ(error_with([](O& o) { o.slowdown = "add=2"; }),
+            "bench: --plant-slowdown: pattern 'add' matches no selected op");
+}
+
+TEST(PerfRunner, APlantedSlowdownParsesPatternAndFactor) {
+  EXPECT_EQ(ts::perf::parse_slowdown("add*=3"), (std::pair<std::string, int>{"add*", 3}));
+  EXPECT_EQ(ts::perf::parse_slowdown(""), (std::pair<std::string, int>{"", 1}));
 }
 
 }  // namespace

@@ -1,10 +1,13 @@
 // touchstone compare on hand-made reports: ratios, geomeans per family, regressions first (a
-// planted 2x slowdown), threshold parsing, unmatched cases, context notes, the HTML page.
+// planted 2x slowdown), threshold parsing, unmatched cases (missing from new: a failure; only
+// in new: listed), nothing matched (an error), context notes, the HTML page.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <sstream>
 
 #include "perf/compare.h"
+#include "perf_test_reports.h"
 #include "reports/json_schema.h"
 #include "touchstone/error.h"
 
@@ -12,83 +15,27 @@ namespace {
 
 using nlohmann::json;
 
-struct Timing {
-  std::string name, family, set;
-  double median_s;
-};
+using ts_test::kBase;
+using ts_test::make_report;
 
-// A minimal report that satisfies perf.schema.json.
-json make_report(const std::vector<Timing>& timings, int threads) {
-  json cases = json::array();
-  for (const Timing& t : timings) {
-    json* c = nullptr;
-    for (json& e : cases) {
-      if (e["name"] == t.name) c = &e;
-    }
-    if (c == nullptr) {
-      cases.push_back({{"name", t.name},
-                       {"family", t.family},
-                       {"op", t.name.substr(0, t.name.find('/'))},
-                       {"dtype", "float32"},
-                       {"shape", "16"},
-                       {"layout", "contiguous"},
-                       {"bytes", 192.0},
-                       {"flops", 16.0},
-                       {"intensity", 16.0 / 192},
-                       {"results", json::object()},
-                       {"ratios", json::object()}});
-      c = &cases.back();
-    }
-    (*c)["results"][t.set] = {
-        {"status", "ok"},      {"median_s", t.median_s}, {"min_s", t.median_s},
-        {"max_s", t.median_s}, {"mean_s", t.median_s},   {"stddev_s", 0.0},
-        {"repetitions", 3},    {"iterations", 10},       {"gbs", 1.0},
-        {"gflops", 1.0},       {"roofline_pct", 5.0}};
-  }
-  return {{"schema_version", 1},
-          {"kind", "touchstone-perf"},
-          {"tool_version", "0.1.0"},
-          {"timestamp", "2026-11-23T10:00:00Z"},
-          {"machine",
-           {{"cpu_model", "Test CPU"},
-            {"cores", 2},
-            {"threads", threads},
-            {"simd_target", "avx2"},
-            {"gpu", nullptr},
-            {"compiler", "gcc"},
-            {"build_type", "Release"},
-            {"git_commit", "abc1234"},
-            {"libraries",
-             {{"touchstone", "0.1.0"}, {"google_benchmark", "1.7.1"}, {"openblas", "x"}}}}},
-          {"run",
-           {{"kernel_sets", {"optimized"}},
-            {"device", "cpu"},
-            {"quick", true},
-            {"threads", threads},
-            {"repetitions", 3},
-            {"min_time_s", 0.02},
-            {"seconds", 1.0}}},
-          {"roofline",
-           {{"probe", "quick"},
-            {"threads", threads},
-            {"stream_elements", 1},
-            {"copy_gbs", 10.0},
-            {"add_gbs", 9.0},
-            {"bandwidth_gbs", 10.0},
-            {"gemm_n", 64},
-            {"sgemm_gflops", 100.0},
-            {"dgemm_gflops", 50.0}}},
-          {"cases", cases},
-          {"context", {{"host_name", "h"}, {"num_cpus", 2}}},
-          {"benchmarks", json::array()}};
+ts::perf::Comparison compare(const json& base, const json& neu, double threshold,
+                             bool allow_missing = false) {
+  ts::perf::CompareOptions o;
+  o.threshold = threshold;
+  o.allow_missing = allow_missing;
+  return ts::perf::compare_reports(base, neu, o);
 }
 
-const std::vector<Timing> kBase = {
-    {"add/float32/16/contiguous", "binary", "optimized", 1.0},
-    {"mul/float32/16/contiguous", "binary", "optimized", 2.0},
-    {"exp/float32/16/contiguous", "unary", "optimized", 4.0},
-    {"exp/float32/16/contiguous", "unary", "reference", 40.0},
-};
+// The message of the ts::Error `f` throws ("" when it throws none).
+template <typename F>
+std::string error_of(F f) {
+  try {
+    f();
+  } catch (const ts::Error& e) {
+    return e.what();
+  }
+  return "";
+}
 
 TEST(PerfCompare, HandMadeReportsMatchTheSchema) {
   EXPECT_EQ(ts::reports::validate_json(ts::reports::perf_schema(), make_report(kBase, 1)),
@@ -102,7 +49,7 @@ TEST(PerfCompare, PlantedTwoTimesSlowdownIsAListedFirstRegression) {
                                 {"exp/float32/16/contiguous", "unary", "optimized", 2.0},
                                 {"exp/float32/16/contiguous", "unary", "reference", 40.0}},
                                1);
-  const ts::perf::Comparison c = ts::perf::compare_reports(base, neu, 0.05);
+  const ts::perf::Comparison c = compare(base, neu, 0.05);
   ASSERT_EQ(c.rows.size(), 4u);
   EXPECT_EQ(c.regressions, 1);
   EXPECT_EQ(c.improvements, 1);  // exp optimized: 4 s -> 2 s
@@ -129,8 +76,8 @@ TEST(PerfCompare, PlantedTwoTimesSlowdownIsAListedFirstRegression) {
 TEST(PerfCompare, AThresholdAboveTheSlowdownLetsItPass) {
   const json base = make_report(kBase, 1);
   const json neu = make_report({{"mul/float32/16/contiguous", "binary", "optimized", 4.0}}, 1);
-  EXPECT_EQ(ts::perf::compare_reports(base, neu, 0.05).regressions, 1);
-  EXPECT_EQ(ts::perf::compare_reports(base, neu, 1.5).regressions, 0);  // 150 %
+  EXPECT_EQ(compare(base, neu, 0.05).regressions, 1);
+  EXPECT_EQ(compare(base, neu, 1.5).regressions, 0);  // 150 %
 }
 
 TEST(PerfCompare, UnmatchedCasesAndContextDifferencesAreReported) {
@@ -138,10 +85,12 @@ TEST(PerfCompare, UnmatchedCasesAndContextDifferencesAreReported) {
   const json neu = make_report({{"add/float32/16/contiguous", "binary", "optimized", 1.0},
                                 {"neg/float32/16/contiguous", "unary", "optimized", 1.0}},
                                2);
-  const ts::perf::Comparison c = ts::perf::compare_reports(base, neu, 0.05);
+  const ts::perf::Comparison c = compare(base, neu, 0.05);
   EXPECT_EQ(c.rows.size(), 1u);
   EXPECT_EQ(c.only_in_new, std::vector<std::string>{"neg/float32/16/contiguous/optimized"});
-  EXPECT_EQ(c.only_in_base.size(), 3u);
+  ASSERT_EQ(c.missing.size(), 3u);
+  EXPECT_EQ(c.missing[0].pair, "exp/float32/16/contiguous/optimized");
+  EXPECT_EQ(c.missing[0].in_new, "absent");
   ASSERT_EQ(c.notes.size(), 1u);
   EXPECT_EQ(c.notes[0], "threads differ: 1 vs 2");
 }
@@ -150,9 +99,96 @@ TEST(PerfCompare, SkippedResultsAreNotCompared) {
   json base = make_report(kBase, 1);
   json neu = make_report(kBase, 1);
   neu["cases"][2]["results"]["reference"] = {{"status", "skipped"}, {"reason", "no kernel"}};
-  const ts::perf::Comparison c = ts::perf::compare_reports(base, neu, 0.05);
+  const ts::perf::Comparison c = compare(base, neu, 0.05);
   EXPECT_EQ(c.rows.size(), 3u);
-  EXPECT_EQ(c.only_in_base, std::vector<std::string>{"exp/float32/16/contiguous/reference"});
+  ASSERT_EQ(c.missing.size(), 1u);
+  EXPECT_EQ(c.missing[0].pair, "exp/float32/16/contiguous/reference");
+  EXPECT_EQ(c.missing[0].in_new, "skipped");
+}
+
+// Before: 0 pairs compared, exit status 0, whatever the reports held.
+TEST(PerfCompare, NothingMatchedIsAnErrorThatSaysWhy) {
+  const json base = make_report(kBase, 1);
+  const std::string no_op = error_of([&] {
+    compare(base, make_report({{"neg/float32/16/contiguous", "unary", "optimized", 1.0}}, 1), 0.05);
+  });
+  EXPECT_EQ(no_op.rfind("compare: nothing to compare", 0), 0u) << no_op;
+  EXPECT_NE(no_op.find("no op in common"), std::string::npos) << no_op;
+  EXPECT_NE(no_op.find("BASE: 4 ok results, ops add, exp, mul; kernel sets optimized, reference"),
+            std::string::npos)
+      << no_op;
+  const std::string no_set = error_of([&] {
+    compare(base, make_report({{"add/float32/16/contiguous", "binary", "aten", 1.0}}, 1), 0.05);
+  });
+  EXPECT_NE(no_set.find("no kernel set in common"), std::string::npos) << no_set;
+  const std::string no_case = error_of([&] {
+    compare(base, make_report({{"add/float32/64/contiguous", "binary", "optimized", 1.0}}, 1),
+            0.05);
+  });
+  EXPECT_NE(no_case.find("the ops and kernel sets overlap but no case does"), std::string::npos)
+      << no_case;
+  json skipped = make_report({{"add/float32/16/contiguous", "binary", "optimized", 1.0}}, 1);
+  skipped["cases"][0]["results"]["optimized"] = {{"status", "skipped"}, {"reason", "no kernel"}};
+  const std::string no_ok = error_of([&] { compare(base, skipped, 0.05); });
+  EXPECT_NE(no_ok.find("NEW has no ok result"), std::string::npos) << no_ok;
+}
+
+// Before: a case gone from NEW was a line in the summary and the gate passed.
+TEST(PerfCompare, PairsMissingFromNewFailUnlessAllowed) {
+  const json base = make_report(kBase, 1);
+  json neu = make_report({{"add/float32/16/contiguous", "binary", "optimized", 1.0},
+                          {"exp/float32/16/contiguous", "unary", "optimized", 4.0},
+                          {"exp/float32/16/contiguous", "unary", "reference", 40.0}},
+                         1);
+  neu["cases"][1]["results"]["reference"] = {{"status", "error"}, {"reason", "boom"}};
+  const ts::perf::Comparison c = compare(base, neu, 0.05);
+  EXPECT_EQ(c.regressions, 0);
+  ASSERT_EQ(c.missing.size(), 2u);
+  EXPECT_EQ(c.missing[0].pair, "exp/float32/16/contiguous/reference");
+  EXPECT_EQ(c.missing[0].in_new, "error");
+  EXPECT_EQ(c.missing[1].pair, "mul/float32/16/contiguous/optimized");
+  EXPECT_EQ(c.missing[1].in_new, "absent");
+  EXPECT_EQ(c.exit_status(), 1);
+  EXPECT_EQ(compare(base, neu, 0.05, /*allow_missing=*/true).exit_status(), 0);
+
+  std::ostringstream out;
+  ts::perf::print_comparison(c, out);
+  const std::string text = out.str();
+  const size_t listed = text.find(
+      "-- 2 case/set pairs measured in base are missing from new (a failure; --allow-missing "
+      "accepts) --\n  exp/float32/16/contiguous/reference  (error in new)\n"
+      "  mul/float32/16/contiguous/optimized\n");
+  ASSERT_NE(listed, std::string::npos) << text;
+  EXPECT_LT(listed, text.find("case  "));  // before the table
+  EXPECT_NE(text.find("result: FAIL (2 pairs missing from new)"), std::string::npos) << text;
+}
+
+TEST(PerfCompare, PairsOnlyInNewAreInformational) {
+  std::vector<ts_test::Timing> more = kBase;
+  more.push_back({"neg/float32/16/contiguous", "unary", "optimized", 1.0});
+  const ts::perf::Comparison c = compare(make_report(kBase, 1), make_report(more, 1), 0.05);
+  EXPECT_EQ(c.only_in_new, std::vector<std::string>{"neg/float32/16/contiguous/optimized"});
+  EXPECT_TRUE(c.missing.empty());
+  EXPECT_EQ(c.exit_status(), 0);
+  std::ostringstream out;
+  ts::perf::print_comparison(c, out);
+  EXPECT_NE(out.str().find("-- 1 case/set pairs only in new (not compared) --\n"
+                           "  neg/float32/16/contiguous/optimized\n"),
+            std::string::npos)
+      << out.str();
+  EXPECT_NE(out.str().find("result: pass"), std::string::npos);
+}
+
+TEST(PerfCompare, ARegressionFailsAndTheVerdictSaysSo) {
+  const json base = make_report(kBase, 1);
+  json neu = make_report(kBase, 1);
+  neu["cases"][1]["results"]["optimized"]["median_s"] = 3.0;  // mul: 2 s -> 3 s
+  const ts::perf::Comparison c = compare(base, neu, 0.05);
+  EXPECT_EQ(c.exit_status(), 1);
+  std::ostringstream out;
+  ts::perf::print_comparison(c, out);
+  EXPECT_NE(out.str().find("result: FAIL (1 regressions beyond 5 %)"), std::string::npos)
+      << out.str();
 }
 
 TEST(PerfCompare, ThresholdParsesPercentagesAndFractions) {
@@ -168,7 +204,7 @@ TEST(PerfCompare, ThresholdParsesPercentagesAndFractions) {
 TEST(PerfCompare, HtmlIsOneSelfContainedPageWithBarsAndRooflines) {
   const json base = make_report(kBase, 1);
   const json neu = make_report({{"mul/float32/16/contiguous", "binary", "optimized", 4.0}}, 2);
-  const ts::perf::Comparison c = ts::perf::compare_reports(base, neu, 0.05);
+  const ts::perf::Comparison c = compare(base, neu, 0.05);
   const std::string html = ts::perf::comparison_html(c, base, neu);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(html.find("mul/float32/16/contiguous optimized: 2x"), std::string::npos);
@@ -178,6 +214,9 @@ TEST(PerfCompare, HtmlIsOneSelfContainedPageWithBarsAndRooflines) {
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("<link"), std::string::npos);
   EXPECT_EQ(html.find("src="), std::string::npos);
+  // The pairs gone from new: add and both exp pairs.
+  EXPECT_NE(html.find("3 case/set pairs missing from new</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<li>exp/float32/16/contiguous/reference</li>"), std::string::npos);
 }
 
 }  // namespace

@@ -1,8 +1,10 @@
 // The perf report schema: a report from a real (tiny) run validates; broken ones do not, with
-// errors that point at the member; the validator's keywords one by one; atomic write + load.
+// errors that point at the member; the validator's keywords one by one; atomic write + load;
+// unreadable inputs are errors that name the path.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -149,6 +151,43 @@ TEST(PerfSchema, WrittenReportsLoadBackAndBrokenFilesAreNamed) {
   }
   std::remove(path.c_str());
   EXPECT_THROW(ts::perf::load_report(path), ts::Error);
+}
+
+// The message of the ts::Error load_report throws ("" when it loads).
+std::string load_error(const std::string& path) {
+  try {
+    ts::perf::load_report(path, "compare: BASE");
+  } catch (const ts::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// Before: a directory threw std::ios_failure (touchstone aborted), and a conformance report
+// read as 12 schema errors.
+TEST(PerfSchema, UnreadableReportsAreErrorsNamingThePath) {
+  const std::string dir = ::testing::TempDir() + "perf_unreadable_dir";
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(load_error(dir), "compare: BASE: cannot read '" + dir + "': Is a directory");
+  const std::string missing = dir + "/missing.json";
+  EXPECT_EQ(load_error(missing),
+            "compare: BASE: cannot read '" + missing + "': No such file or directory");
+  const std::string path = dir + "/r.json";
+  auto write = [&](const std::string& text) { std::ofstream(path, std::ios::trunc) << text; };
+  write("touchstone bench output, not JSON");
+  EXPECT_EQ(load_error(path).rfind("compare: BASE: '" + path + "' is not JSON (", 0), 0u)
+      << load_error(path);
+  write("");
+  EXPECT_EQ(load_error(path).rfind("compare: BASE: '" + path + "' is not JSON (", 0), 0u);
+  write("[1, 2]");
+  EXPECT_EQ(load_error(path), "compare: BASE: '" + path +
+                                  "' holds a JSON array, not a perf report (touchstone bench "
+                                  "--report)");
+  write(R"({"schema_version": 2, "kernel_set": "optimized", "summary": {}, "cases": []})");
+  EXPECT_EQ(load_error(path), "compare: BASE: '" + path +
+                                  "' is a conformance report (touchstone conform), not a perf "
+                                  "report (touchstone bench --report)");
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

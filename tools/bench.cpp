@@ -1,14 +1,17 @@
 // `touchstone bench`: every listed kernel set runs every catalog case side by side; prints one
 // line per case and a summary per op family, writes the JSON report.
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <sstream>
 
 #include "command.h"
 #include "perf/report.h"
 #include "perf/runner.h"
+#include "reports/files.h"
 
 namespace ts::tools {
 namespace {
@@ -75,7 +78,76 @@ struct BenchArgs {
   std::string report;
   std::vector<std::string> plugins;
   bool quiet = false;
+  // The options whose explicit 0 (or empty value) is an error, not the default.
+  CLI::Option *threads_opt = nullptr, *repetitions_opt = nullptr, *min_time_opt = nullptr;
+  CLI::Option *ops_opt = nullptr, *dtypes_opt = nullptr, *report_opt = nullptr;
 };
+
+// "add, mul" -> {"add", "mul"}: names trimmed of blanks. An empty name or list is an error
+// naming `flag`.
+std::vector<std::string> parse_list(const std::string& text, const char* flag) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    const size_t first = item.find_first_not_of(" \t");
+    TS_CHECK(first != std::string::npos, "bench: ", flag, ": empty name in '", text, "'");
+    out.push_back(item.substr(first, item.find_last_not_of(" \t") - first + 1));
+  }
+  TS_CHECK(!out.empty(), "bench: ", flag, ": the list is empty");
+  TS_CHECK(text.find_last_not_of(" \t") == std::string::npos ||
+               text[text.find_last_not_of(" \t")] != ',',
+           "bench: ", flag, ": empty name in '", text, "'");
+  return out;
+}
+
+std::string join(const std::vector<std::string>& v) {
+  std::string s;
+  for (const std::string& x : v) s += (s.empty() ? "" : ",") + x;
+  return s;
+}
+
+// Note [Bench checks before the run]
+// A bench run takes minutes, and its roofline probes alone tens of seconds: every flag is
+// checked before anything is measured (here, then perf::select_cases at the start of
+// run_bench), and the --report path too, so that a typo costs nothing and exits 2.
+void check_and_resolve(BenchArgs& a) {
+  perf::RunOptions& o = a.options;
+  TS_CHECK(a.threads_opt->count() == 0 || o.threads >= 1,
+           "bench: --threads must be a positive number, got ", o.threads);
+  TS_CHECK(a.repetitions_opt->count() == 0 || o.repetitions >= 1,
+           "bench: --repetitions must be a positive number, got ", o.repetitions);
+  TS_CHECK(a.min_time_opt->count() == 0 || (std::isfinite(o.min_time) && o.min_time > 0),
+           "bench: --min-time must be a positive number of seconds, got ", o.min_time);
+  o.kernel_sets = parse_list(a.kernels, "--kernels");
+  a.kernels = join(o.kernel_sets);
+  if (a.ops_opt->count() > 0) {
+    o.catalog.ops = join(parse_list(o.catalog.ops, "--ops"));
+  }
+  o.catalog.dtypes.clear();
+  if (a.dtypes_opt->count() > 0) {
+    for (const std::string& d : parse_list(a.dtypes, "--dtypes")) {
+      ScalarType t = kFloat;
+      try {
+        t = parse_dtype(d);
+      } catch (const Error& e) {
+        TS_ERROR("bench: --dtypes: ", e.what());
+      }
+      TS_CHECK(
+          std::find(o.catalog.dtypes.begin(), o.catalog.dtypes.end(), t) == o.catalog.dtypes.end(),
+          "bench: --dtypes lists ", dtype_name(t), " twice ('", a.dtypes, "')");
+      o.catalog.dtypes.push_back(t);
+    }
+    std::vector<std::string> names;
+    for (ScalarType t : o.catalog.dtypes) names.emplace_back(dtype_name(t));
+    a.dtypes = join(names);
+  }
+  if (a.report_opt->count() > 0) reports::check_output_path(a.report, "bench: --report");
+  try {
+    load_kernel_sets(a.plugins, o.kernel_sets);
+  } catch (const Error& e) {
+    TS_ERROR("bench: ", e.what());
+  }
+}
 
 // The command as the user could retype it (recorded in the report).
 std::string command_line(const BenchArgs& a) {
@@ -90,6 +162,7 @@ std::string command_line(const BenchArgs& a) {
   if (o.min_time > 0) s += " --min-time " + std::to_string(o.min_time);
   if (!o.slowdown.empty()) s += " --plant-slowdown " + o.slowdown;
   if (!o.probes) s += " --no-probes";
+  if (o.allow_empty) s += " --allow-empty";
   if (!a.report.empty()) s += " --report " + a.report;
   return s;
 }
@@ -103,16 +176,23 @@ Command add_bench_command(CLI::App& app) {
   cmd->add_option("--kernels", a->kernels, "Comma-separated kernel sets; ratios are to the first")
       ->capture_default_str();
   cmd->add_option("--device", a->options.device, "Device to run on")->capture_default_str();
-  cmd->add_option("--ops", a->options.catalog.ops,
-                  "Ops or families: comma-separated names, substrings or globs");
-  cmd->add_option("--dtypes", a->dtypes,
-                  "Comma-separated dtypes (default: float32, or the op's own kind)");
+  a->ops_opt = cmd->add_option("--ops", a->options.catalog.ops,
+                               "Ops or families: comma-separated names, substrings or globs; "
+                               "each must select a case");
+  a->dtypes_opt = cmd->add_option(
+      "--dtypes", a->dtypes, "Comma-separated dtypes (default: float32, or the op's own kind)");
   cmd->add_flag("--quick", a->options.catalog.quick,
                 "Small shapes, 3 repetitions, quick roofline probes (CI)");
-  cmd->add_option("--threads", a->options.threads, "Threads (default: TOUCHSTONE_NUM_THREADS)");
-  cmd->add_option("--repetitions", a->options.repetitions, "Repetitions per case and set");
-  cmd->add_option("--min-time", a->options.min_time, "Seconds per repetition");
-  cmd->add_option("--report", a->report, "Write the JSON report to FILE");
+  a->threads_opt = cmd->add_option("--threads", a->options.threads,
+                                   "Threads, >= 1 (default: TOUCHSTONE_NUM_THREADS)");
+  a->repetitions_opt = cmd->add_option("--repetitions", a->options.repetitions,
+                                       "Repetitions per case and set, >= 1");
+  a->min_time_opt =
+      cmd->add_option("--min-time", a->options.min_time, "Seconds per repetition, > 0");
+  a->report_opt = cmd->add_option("--report", a->report,
+                                  "Write the JSON report to FILE (its directory is checked first)");
+  cmd->add_flag("--allow-empty", a->options.allow_empty,
+                "Run (nothing) when --ops and --dtypes select no case, instead of failing");
   cmd->add_flag("--quiet", a->quiet, "Print the summary only, not a line per case");
   cmd->add_flag_callback(
       "--no-probes", [a] { a->options.probes = false; },
@@ -120,12 +200,14 @@ Command add_bench_command(CLI::App& app) {
   cmd->add_option("--plugin", a->plugins, "Load a kernel-set plug-in (repeatable)");
   cmd->add_option("--plant-slowdown", a->options.slowdown,
                   "PATTERN=FACTOR: run matching ops FACTOR times per call (tests the CI gate)");
+  cmd->footer(
+      "Exit status: 0 the run completed (a kernel set that cannot run a case is reported as\n"
+      "    skipped or error, per case, in the output and the report);\n"
+      "  2 usage or I/O error, found before anything is measured: a bad flag value, an unknown\n"
+      "    kernel set or dtype, an --ops pattern that selects no case, an empty selection\n"
+      "    (unless --allow-empty), a malformed --plant-slowdown, an unwritable --report path.");
   return {cmd, [a] {
-            a->options.kernel_sets = split_list(a->kernels);
-            for (const std::string& d : split_list(a->dtypes)) {
-              a->options.catalog.dtypes.push_back(parse_dtype(d));
-            }
-            load_kernel_sets(a->plugins, a->options.kernel_sets);
+            check_and_resolve(*a);
             a->options.command = command_line(*a);
             std::ostream silent(nullptr);  // --quiet: a stream that drops the per-case lines
             const perf::RunResult result =

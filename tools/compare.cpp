@@ -1,20 +1,24 @@
 // `touchstone compare BASE.json NEW.json`: per-case ratios, geomeans, regressions first; exit
-// status 1 when a case got slower beyond the threshold (for CI gates).
-#include <fstream>
+// status 1 when a case got slower beyond the threshold or vanished from NEW (for CI gates).
 #include <iostream>
 #include <memory>
 
 #include "command.h"
 #include "perf/compare.h"
 #include "perf/report.h"
+#include "reports/files.h"
+#include "touchstone/error.h"
 
 namespace ts::tools {
 
 Command add_compare_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "compare", "Compare two perf reports; exits 1 when a case regressed beyond the threshold");
+      "compare",
+      "Compare two perf reports; exits 1 when a case regressed beyond the threshold or a case "
+      "of BASE is missing from NEW");
   struct Args {
     std::string base, neu, threshold = "5%", html;
+    bool allow_missing = false;
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("BASE", a->base, "The baseline report")->required();
@@ -22,21 +26,40 @@ Command add_compare_command(CLI::App& app) {
   cmd->add_option("--threshold", a->threshold, "Slowdown that counts as a regression")
       ->capture_default_str();
   cmd->add_option("--html", a->html, "Write a self-contained HTML page with plots to FILE");
+  cmd->add_flag("--allow-missing", a->allow_missing,
+                "Pass although case/set pairs measured in BASE are missing from NEW");
+  cmd->footer(
+      "Exit status: 0 no regression (and every case/set pair of BASE measured in NEW);\n"
+      "  1 a regression beyond the threshold, or pairs of BASE missing from NEW (unless\n"
+      "    --allow-missing);\n"
+      "  2 usage or I/O error: a bad flag, an unreadable or invalid report, an unwritable --html\n"
+      "    path (checked before comparing), or no case/set pair in common (nothing to compare).");
   return {cmd, [a] {
-            const double threshold = perf::parse_threshold(a->threshold);
-            const nlohmann::json base = perf::load_report(a->base);
-            const nlohmann::json neu = perf::load_report(a->neu);
-            const perf::Comparison c = perf::compare_reports(base, neu, threshold);
+            perf::CompareOptions o;
+            o.threshold = perf::parse_threshold(a->threshold);
+            o.allow_missing = a->allow_missing;
+            o.base_name = "BASE '" + a->base + "'";
+            o.new_name = "NEW '" + a->neu + "'";
+            // Checked before comparing: exit status 1 must mean a regression, never "the page
+            // could not be written".
+            if (!a->html.empty()) reports::check_output_path(a->html, "compare: --html");
+            const nlohmann::json base = perf::load_report(a->base, "compare: BASE");
+            const nlohmann::json neu = perf::load_report(a->neu, "compare: NEW");
+            perf::Comparison c;
+            try {
+              c = perf::compare_reports(base, neu, o);
+            } catch (const nlohmann::json::exception& e) {
+              // The schema admits every report compare reads; this is the safety net.
+              TS_ERROR("compare: cannot read the reports' cases: ", e.what());
+            }
             std::cout << "base: " << a->base << "\nnew:  " << a->neu << "\n";
             perf::print_comparison(c, std::cout);
             if (!a->html.empty()) {
-              std::ofstream out(a->html, std::ios::trunc);
-              TS_CHECK(out.good(), "compare: cannot write ", a->html);
-              out << perf::comparison_html(c, base, neu);
-              TS_CHECK(out.good(), "compare: writing ", a->html, " failed");
+              reports::write_file_atomically(a->html, perf::comparison_html(c, base, neu),
+                                             "compare");
               std::cout << "html: " << a->html << "\n";
             }
-            return c.regressions > 0 ? 1 : 0;
+            return c.exit_status();
           }};
 }
 

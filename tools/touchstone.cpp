@@ -138,7 +138,13 @@ int main(int argc, char** argv) {
     commands.push_back(add(app));
   }
 #endif
-  CLI11_PARSE(app, argc, argv);
+  // CLI11's own exit codes (104, 106, ...) become 2, the documented usage error; --help and
+  // --version still exit 0.
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   try {
     for (const Command& c : commands) {
       if (!*c.app) continue;

@@ -35,6 +35,8 @@ for bad in abc -3 0 2x 99999999999; do
     "TOUCHSTONE_NUM_THREADS='$bad': expected a whole number of threads from 1 to 4096" -- \
     env TOUCHSTONE_NUM_THREADS=$bad "$ts" selfcheck
 done
+check "a flag CLI11 refuses is exit 2" 2 "unknown-flag" -- "$ts" ops --unknown-flag
+check "--help is exit 0" 0 "Usage" -- "$ts" ops --help
 check "a good setting runs" 0 "ops" -- env TOUCHSTONE_NUM_THREADS=1 "$ts" ops
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

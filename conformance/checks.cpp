@@ -16,16 +16,10 @@ namespace ts::conformance {
 namespace {
 
 // "sample/layout/variant/check": each part of the filter that is given must be equal.
-bool case_selected(const std::string& filter, const CaseResult& c) {
-  if (filter.empty()) return true;
-  const std::string parts[4] = {c.sample, c.layout, c.variant, c.check};
-  size_t begin = 0;
-  for (const std::string& part : parts) {
-    const size_t end = filter.find('/', begin);
-    const std::string want = filter.substr(begin, end == std::string::npos ? end : end - begin);
-    if (!want.empty() && want != part) return false;
-    if (end == std::string::npos) return true;
-    begin = end + 1;
+bool case_selected(const std::vector<std::string>& filter, const CaseResult& c) {
+  const std::string* parts[4] = {&c.sample, &c.layout, &c.variant, &c.check};
+  for (size_t i = 0; i < filter.size() && i < 4; ++i) {
+    if (!filter[i].empty() && filter[i] != *parts[i]) return false;
   }
   return true;
 }
@@ -77,9 +71,13 @@ bool any_grad_input(const OpEntry& e, const std::vector<Tensor>& in) {
 
 class GroupRunner {
  public:
-  GroupRunner(const RunOptions& o, const Group& g, const CaseGate& gate,
-              const std::function<void(CaseResult)>& emit)
-      : o_(o), e_(*g.entry), dt_(g.dtype), gate_(gate), emit_(emit) {}
+  GroupRunner(const RunOptions& o, const Group& g, const CaseGate& gate, const CaseSink& emit)
+      : o_(o),
+        e_(*g.entry),
+        dt_(g.dtype),
+        gate_(gate),
+        emit_(emit),
+        filter_(case_filter_parts(o.case_filter)) {}
 
   void run_sample(const Sample& s) {
     const Outcome ref = attempt("reference", false, [&] { return e_.run(s.inputs, s.args); });
@@ -196,7 +194,7 @@ class GroupRunner {
     r.layout = layout;
     r.variant = variant;
     r.check = check;
-    if (!case_selected(o_.case_filter, r)) return;
+    if (!case_selected(filter_, r)) return;
     if (!gate_(index_++, r)) return;
     const auto start = std::chrono::steady_clock::now();
     try {
@@ -354,14 +352,15 @@ class GroupRunner {
   const OpEntry& e_;
   ScalarType dt_;
   const CaseGate& gate_;
-  const std::function<void(CaseResult)>& emit_;
+  const CaseSink& emit_;
+  const std::vector<std::string> filter_;
   int64_t index_ = 0;
 };
 
 }  // namespace
 
 void run_group(const RunOptions& options, const Group& g, const CaseGate& gate,
-               const std::function<void(CaseResult)>& emit, int64_t& skipped_samples) {
+               const CaseSink& emit, GroupStats& stats) {
   std::vector<Sample> samples;
   {
     KernelSetGuard guard("reference");  // whatever the process default set is
@@ -369,8 +368,9 @@ void run_group(const RunOptions& options, const Group& g, const CaseGate& gate,
   }
   GroupRunner runner(options, g, gate, emit);
   for (const Sample& s : samples) {
+    stats.samples.insert(s.name);
     if (g.entry->skips.count(std::string(dtype_name(g.dtype)) + "/" + s.name)) {
-      ++skipped_samples;
+      ++stats.skipped_samples;
       continue;
     }
     runner.run_sample(s);

@@ -1,9 +1,10 @@
 // Note [Fault isolation]
-// Each group runs in a forked child that reports over a pipe: "B <case>" before a case and
-// "R <case>" after it. A child that dies between the two crashed in that case; one silent for
-// longer than the case timeout is killed and its case timed out. Either way a new child reruns
-// the group, skipping the cases already reported and the one that failed. The parent runs no
-// kernel, so nothing (OpenMP's threads, OpenBLAS's) is half-initialized in the children.
+// Each group runs in a forked child that reports over a pipe: "B <case>" before a case,
+// "R <case>" after it, and "S <stats>" (skipped samples, sample names) when the group is done. A
+// child that dies between the two crashed in that case; one silent for longer than the case timeout
+// is killed and its case timed out. Either way a new child reruns the group, skipping the cases
+// already reported and the one that failed. The parent runs no kernel, so nothing (OpenMP's
+// threads, OpenBLAS's) is half-initialized in the children.
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -35,7 +36,7 @@ void write_line(int fd, const std::string& line) {
 [[noreturn]] void child_main(int fd, const RunOptions& o, const Group& g, int64_t resume_from) {
   std::optional<GuardScope> guard;
   if (o.guard) guard.emplace();
-  int64_t skipped = 0;
+  GroupStats stats;
   const CaseGate gate = [&](int64_t index, const CaseResult& c) {
     if (index < resume_from) return false;
     nlohmann::json j = case_to_json(c);
@@ -45,11 +46,13 @@ void write_line(int fd, const std::string& line) {
   };
   try {
     run_group(
-        o, g, gate, [&](CaseResult c) { write_line(fd, "R " + case_to_json(c).dump()); }, skipped);
+        o, g, gate, [&](CaseResult c) { write_line(fd, "R " + case_to_json(c).dump()); }, stats);
   } catch (const std::exception& e) {
     write_line(fd, "E " + nlohmann::json(e.what()).dump());
   }
-  write_line(fd, "S " + std::to_string(skipped));
+  write_line(
+      fd,
+      "S " + nlohmann::json{{"skipped", stats.skipped_samples}, {"samples", stats.samples}}.dump());
   ::close(fd);
   ::_exit(0);
 }
@@ -64,7 +67,8 @@ std::string death(int status) {
 }
 
 // One child's life: returns the index to resume from, or -1 when the group is done.
-int64_t supervise(const RunOptions& o, const Group& g, int64_t resume_from, RunResult& result) {
+int64_t supervise(const RunOptions& o, const Group& g, int64_t resume_from, const CaseSink& emit,
+                  GroupStats& stats) {
   int fds[2];
   TS_CHECK(::pipe(fds) == 0, "conform: pipe failed: ", std::strerror(errno));
   const pid_t pid = ::fork();
@@ -76,7 +80,7 @@ int64_t supervise(const RunOptions& o, const Group& g, int64_t resume_from, RunR
   ::close(fds[1]);
   std::optional<nlohmann::json> current;  // the case begun and not reported
   std::string buffer;
-  int64_t skipped = 0;  // counted only when the child completes the group
+  nlohmann::json done;  // the child's stats, counted only when it completes the group
   bool timed_out = false;
   auto last = std::chrono::steady_clock::now();
   for (;;) {
@@ -107,11 +111,11 @@ int64_t supervise(const RunOptions& o, const Group& g, int64_t resume_from, RunR
         current = nlohmann::json::parse(body);
         last = std::chrono::steady_clock::now();
       } else if (line[0] == 'R') {
-        result.cases.push_back(case_from_json(nlohmann::json::parse(body)));
+        emit(case_from_json(nlohmann::json::parse(body)));
         current.reset();
         last = std::chrono::steady_clock::now();
       } else if (line[0] == 'S') {
-        skipped = std::stoll(body);
+        done = nlohmann::json::parse(body);
       } else if (line[0] == 'E') {
         CaseResult c;
         c.op = g.entry->name;
@@ -119,7 +123,7 @@ int64_t supervise(const RunOptions& o, const Group& g, int64_t resume_from, RunR
         c.sample = c.layout = "*";
         c.status = "error";
         c.message = "harness: " + nlohmann::json::parse(body).get<std::string>();
-        result.cases.push_back(std::move(c));
+        emit(std::move(c));
       }
     }
   }
@@ -129,7 +133,12 @@ int64_t supervise(const RunOptions& o, const Group& g, int64_t resume_from, RunR
   }
   if (!current) {
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-      result.skipped_samples += skipped;
+      if (done.is_object()) {
+        stats.skipped_samples += done.value("skipped", int64_t{0});
+        for (const auto& name : done.value("samples", nlohmann::json::array())) {
+          stats.samples.insert(name.get<std::string>());
+        }
+      }
       return -1;
     }
     // Died outside any case (while making samples, say): report it once for the group.
@@ -139,25 +148,25 @@ int64_t supervise(const RunOptions& o, const Group& g, int64_t resume_from, RunR
     c.sample = c.layout = "*";
     c.status = "crashed";
     c.message = "the child " + death(status) + " outside a case";
-    result.cases.push_back(std::move(c));
+    emit(std::move(c));
     return -1;
   }
   CaseResult c = case_from_json(*current);
   c.status = timed_out ? "timeout" : "crashed";
   c.message = timed_out ? "no result after " + std::to_string(o.case_timeout_s) + " s; killed"
                         : "the child " + death(status);
-  result.cases.push_back(std::move(c));
+  emit(std::move(c));
   return (*current)["index"].get<int64_t>() + 1;
 }
 
 }  // namespace
 
 void run_groups_isolated(const RunOptions& options, const std::vector<Group>& groups,
-                         RunResult& result) {
+                         const CaseSink& emit, GroupStats& stats) {
   for (size_t i = 0; i < groups.size(); ++i) {
     const Group& g = groups[i];
     if (options.progress) options.progress(i, groups.size(), g.entry->name, g.dtype);
-    for (int64_t resume = 0; resume >= 0;) resume = supervise(options, g, resume, result);
+    for (int64_t resume = 0; resume >= 0;) resume = supervise(options, g, resume, emit, stats);
   }
 }
 

@@ -120,4 +120,14 @@ std::vector<OutLayout> out_layouts(const std::vector<Tensor>& like) {
   return out;
 }
 
+const std::vector<std::string>& layout_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v{"contiguous"};
+    for (const auto& t : transforms()) v.push_back(t.first);
+    for (const char* o : {"out_resized", "out_transposed", "out_offset"}) v.emplace_back(o);
+    return v;
+  }();
+  return names;
+}
+
 }  // namespace ts::conformance

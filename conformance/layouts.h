@@ -42,4 +42,7 @@ struct OutLayout {
 // out_transposed (right shape, transposed strides) and out_offset (inside a larger storage).
 std::vector<OutLayout> out_layouts(const std::vector<Tensor>& like);
 
+// Every layout name a case can have: the input layouts, then the out= layouts (--case checks).
+const std::vector<std::string>& layout_names();
+
 }  // namespace ts::conformance

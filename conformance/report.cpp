@@ -1,16 +1,25 @@
-// Report assembly: machine description, summary, one object per case; atomic writes.
+// Report assembly: the run's identity, machine description, summary, one object per case; the
+// partial report, the merge of shards, JUnit.
 #include "conformance/report.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <fstream>
+#include <iomanip>
+#include <iostream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
+#include "reports/files.h"
 #include "reports/json_schema.h"
 #include "touchstone/cpu_capability.h"
 #include "touchstone/version.h"
@@ -81,7 +90,66 @@ std::string xml_escape(const std::string& s) {
   return out;
 }
 
+// "a, b,a" -> ["a", "b"]: a filter list as a sorted set (the order selects nothing).
+nlohmann::json sorted_list(const std::string& list) {
+  std::set<std::string> parts;
+  std::stringstream ss(list);
+  for (std::string p; std::getline(ss, p, ',');) {
+    const size_t b = p.find_first_not_of(" \t");
+    if (b != std::string::npos) parts.insert(p.substr(b, p.find_last_not_of(" \t") - b + 1));
+  }
+  return nlohmann::json(std::vector<std::string>(parts.begin(), parts.end()));
+}
+
+// The --case filter with its parts trimmed and empty trailing parts dropped ("big/" -> "big").
+std::string normalized_case(const std::string& filter) {
+  std::vector<std::string> parts = case_filter_parts(filter);
+  while (!parts.empty() && parts.back().empty()) parts.pop_back();
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? "/" : "") + parts[i];
+  return out;
+}
+
+std::string time_text(double seconds) {
+  std::ostringstream os;
+  os << std::fixed << std::setprecision(6) << seconds;
+  return os.str();
+}
+
 }  // namespace
+
+// Everything of a report but its results: who ran what where, and the run's identity (Note
+// [Merging shards]): every option that changes the set of cases or their statuses.
+nlohmann::json report_header(const RunOptions& o) {
+  std::vector<ScalarType> dts = o.dtypes;
+  std::sort(dts.begin(), dts.end());
+  dts.erase(std::unique(dts.begin(), dts.end()), dts.end());
+  nlohmann::json dtypes = nlohmann::json::array();
+  for (ScalarType dt : dts) dtypes.push_back(std::string(dtype_name(dt)));
+  return {{"schema_version", kReportSchemaVersion},
+          {"tool_version", kVersion},
+          {"git_commit", TS_GIT_COMMIT},
+          {"timestamp", utc_timestamp()},
+          {"machine",
+           {{"cpu_model", cpu_model()},
+            {"cores", std::thread::hardware_concurrency()},
+            {"simd_target", cpu::capability()},
+            {"gpu", o.device.type() == kCPU ? nlohmann::json(nullptr)
+                                            : nlohmann::json(device_string(o.device))}}},
+          {"kernel_set", o.kernel_set},
+          {"device", std::string(device_type_name(o.device.type()))},
+          {"options",
+           {{"ops", sorted_list(o.ops)},
+            {"families", sorted_list(o.families)},
+            {"dtypes", dtypes},
+            {"case", normalized_case(o.case_filter)},
+            {"grad", o.grad},
+            {"isolate", o.isolate},
+            {"timeout_s", o.isolate ? nlohmann::json(o.case_timeout_s) : nlohmann::json(nullptr)},
+            {"guard", o.guard},
+            {"plugins", o.plugins}}},
+          {"shard", {{"index", o.shard_index}, {"count", o.shard_count}}}};
+}
 
 nlohmann::json case_to_json(const CaseResult& c) {
   nlohmann::json j = {{"op", c.op},
@@ -127,30 +195,12 @@ CaseResult case_from_json(const nlohmann::json& j) {
 nlohmann::json report_json(const RunResult& result, const RunOptions& options) {
   nlohmann::json cases = nlohmann::json::array();
   for (const CaseResult& c : result.cases) cases.push_back(case_to_json(c));
-  return {
-      {"schema_version", kReportSchemaVersion},
-      {"tool_version", kVersion},
-      {"git_commit", TS_GIT_COMMIT},
-      {"timestamp", utc_timestamp()},
-      {"machine",
-       {{"cpu_model", cpu_model()},
-        {"cores", std::thread::hardware_concurrency()},
-        {"simd_target", cpu::capability()},
-        {"gpu", options.device.type() == kCPU ? nlohmann::json(nullptr)
-                                              : nlohmann::json(device_string(options.device))}}},
-      {"kernel_set", result.kernel_set},
-      {"device", std::string(device_type_name(options.device.type()))},
-      {"options",
-       {{"ops", options.ops},
-        {"families", options.families},
-        {"grad", options.grad},
-        {"isolate", options.isolate},
-        {"shard",
-         std::to_string(options.shard_index) + "/" + std::to_string(options.shard_count)}}},
-      {"seconds", result.seconds},
-      {"skipped_samples", result.skipped_samples},
-      {"summary", summary_json(result.summary())},
-      {"cases", cases}};
+  nlohmann::json j = report_header(options);
+  j["seconds"] = result.seconds;
+  j["skipped_samples"] = result.skipped_samples;
+  j["summary"] = summary_json(result.summary());
+  j["cases"] = std::move(cases);
+  return j;
 }
 
 std::vector<std::string> schema_violations(const nlohmann::json& j) {
@@ -166,60 +216,157 @@ void check_schema(const nlohmann::json& j, const std::string& what) {
            " violations): ", first);
 }
 
-nlohmann::json merge_reports(const std::vector<nlohmann::json>& reports) {
-  TS_CHECK(!reports.empty(), "merge: no reports given");
-  for (size_t i = 0; i < reports.size(); ++i) {
-    check_schema(reports[i], "merge: report " + std::to_string(i + 1));
+namespace {
+
+// The identity fields of a report (Note [Merging shards]) as (name, value) pairs.
+std::vector<std::pair<std::string, nlohmann::json>> identity(const nlohmann::json& r) {
+  std::vector<std::pair<std::string, nlohmann::json>> out;
+  for (const char* key : {"schema_version", "tool_version", "git_commit", "kernel_set", "device"}) {
+    out.emplace_back(key, r.value(key, nlohmann::json()));
   }
-  nlohmann::json out = reports.front();
+  for (const auto& [key, value] : r.at("options").items())
+    out.emplace_back("options." + key, value);
+  out.emplace_back("shard.count", r.at("shard").at("count"));
+  return out;
+}
+
+std::string shard_text(int64_t index, int64_t count) {
+  return std::to_string(index) + "/" + std::to_string(count);
+}
+
+}  // namespace
+
+nlohmann::json merge_reports(const std::vector<nlohmann::json>& reports,
+                             const std::vector<std::string>& names) {
+  TS_CHECK(!reports.empty(), "merge: no reports given");
+  auto name = [&](size_t i) {
+    return i < names.size() ? "'" + names[i] + "'" : "report " + std::to_string(i + 1);
+  };
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const nlohmann::json v = reports[i].is_object()
+                                 ? reports[i].value("schema_version", nlohmann::json())
+                                 : nlohmann::json();
+    TS_CHECK(v == kReportSchemaVersion, "merge: ", name(i), " has schema_version ",
+             v.is_null() ? "none" : v.dump(), "; this touchstone merges version ",
+             kReportSchemaVersion, " (rerun that shard with it)");
+    check_schema(reports[i], "merge: " + name(i));
+  }
+  const auto first = identity(reports.front());
+  for (size_t i = 1; i < reports.size(); ++i) {
+    const auto mine = identity(reports[i]);
+    for (size_t k = 0; k < first.size(); ++k) {
+      TS_CHECK(mine.size() == first.size() && mine[k] == first[k], "merge: ", name(i), " and ",
+               name(0), " are not shards of one run: ", first[k].first, " is ",
+               k < mine.size() ? mine[k].second.dump() : "missing", " in ", name(i), " and ",
+               first[k].second.dump(), " in ", name(0));
+    }
+  }
+  // Each shard 1..N exactly once.
+  const int64_t count = reports.front()["shard"]["count"].get<int64_t>();
+  std::map<int64_t, size_t> seen;
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const int64_t index = reports[i]["shard"]["index"].get<int64_t>();
+    TS_CHECK(index <= count, "merge: ", name(i), " claims shard ", shard_text(index, count));
+    const auto [it, fresh] = seen.emplace(index, i);
+    TS_CHECK(fresh, "merge: shard ", shard_text(index, count), " is given twice (",
+             name(it->second), " and ", name(i), ")");
+  }
+  std::string missing, given;
+  for (int64_t k = 1; k <= count; ++k) {
+    std::string& to = seen.count(k) ? given : missing;
+    to += (to.empty() ? "" : ", ") + shard_text(k, count);
+  }
+  TS_CHECK(missing.empty(), "merge: shard", missing.find(',') == std::string::npos ? " " : "s ",
+           missing, " missing (given: ", given, ")");
+  // Cases in the order of an unsharded run: groups in catalog order, dtypes in enum order.
+  std::map<std::string, size_t> position;
+  for (size_t k = 0; k < catalog().size(); ++k) position.emplace(catalog()[k].name, k);
+  auto group_key = [&](const CaseResult& c) {
+    const auto it = position.find(c.op);
+    return std::make_pair(it == position.end() ? catalog().size() : it->second,
+                          static_cast<int>(parse_dtype(c.dtype)));
+  };
   RunResult all;
   double seconds = 0;
   int64_t skipped = 0;
+  std::string timestamp;
   for (const nlohmann::json& r : reports) {
-    for (const char* key : {"schema_version", "kernel_set", "device"}) {
-      TS_CHECK(r.at(key) == out.at(key), "merge: the reports disagree on ", key, " (",
-               r.at(key).dump(), " vs ", out.at(key).dump(), ")");
-    }
     for (const nlohmann::json& c : r.at("cases")) all.cases.push_back(case_from_json(c));
     seconds += r.value("seconds", 0.0);
     skipped += r.value("skipped_samples", int64_t{0});
+    timestamp = std::max(timestamp, r.value("timestamp", std::string()));
   }
+  std::stable_sort(
+      all.cases.begin(), all.cases.end(),
+      [&](const CaseResult& a, const CaseResult& b) { return group_key(a) < group_key(b); });
+  nlohmann::json out = reports.front();
   out["cases"] = nlohmann::json::array();
   for (const CaseResult& c : all.cases) out["cases"].push_back(case_to_json(c));
   out["summary"] = summary_json(all.summary());
   out["seconds"] = seconds;
   out["skipped_samples"] = skipped;
-  out["options"]["shard"] = "merged from " + std::to_string(reports.size()) + " reports";
+  out["timestamp"] = timestamp;
+  out["shard"] = {{"index", 1}, {"count", 1}};
   return out;
 }
 
+RunResult result_from_report(const nlohmann::json& report) {
+  RunResult r;
+  r.kernel_set = report.at("kernel_set").get<std::string>();
+  for (const nlohmann::json& c : report.at("cases")) r.cases.push_back(case_from_json(c));
+  r.skipped_samples = report.value("skipped_samples", int64_t{0});
+  r.seconds = report.value("seconds", 0.0);
+  return r;
+}
+
 std::string junit_xml(const RunResult& result) {
+  struct Counts {
+    int64_t tests = 0, failures = 0, errors = 0, skipped = 0;
+    double seconds = 0;
+    void add(const CaseResult& c) {
+      ++tests;
+      failures += c.status == "failed";
+      errors += c.status != "failed" && c.status != "passed" && c.status != "documented";
+      skipped += c.status == "documented";
+      seconds += c.seconds;
+    }
+    std::string attributes() const {
+      return "tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) +
+             "\" errors=\"" + std::to_string(errors) + "\" skipped=\"" + std::to_string(skipped) +
+             "\"";
+    }
+  };
   std::map<std::string, std::vector<const CaseResult*>> per_op;
-  for (const CaseResult& c : result.cases) per_op[c.op].push_back(&c);
-  const Summary total = result.summary();
+  Counts total;
+  for (const CaseResult& c : result.cases) {
+    per_op[c.op].push_back(&c);
+    total.add(c);
+  }
   std::ostringstream x;
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"touchstone conform "
-    << xml_escape(result.kernel_set) << "\" tests=\"" << total.cases << "\" failures=\""
-    << total.cases - total.passed - total.documented << "\" time=\"" << result.seconds << "\">\n";
+    << xml_escape(result.kernel_set) << "\" " << total.attributes() << " time=\""
+    << time_text(result.seconds) << "\">\n";
   for (const auto& [op, cases] : per_op) {
-    int64_t failures = 0;
-    for (const CaseResult* c : cases)
-      failures += c->status != "passed" && c->status != "documented";
-    x << " <testsuite name=\"" << xml_escape(op) << "\" tests=\"" << cases.size()
-      << "\" failures=\"" << failures << "\">\n";
+    Counts suite;
+    for (const CaseResult* c : cases) suite.add(*c);
+    x << " <testsuite name=\"" << xml_escape(op) << "\" " << suite.attributes() << " time=\""
+      << time_text(suite.seconds) << "\">\n";
     for (const CaseResult* c : cases) {
       x << "  <testcase classname=\"" << xml_escape(result.kernel_set + "." + op) << "\" name=\""
         << xml_escape(c->dtype + " " + c->sample + "/" + c->layout + "/" + c->variant + "/" +
                       c->check)
-        << "\" time=\"" << c->seconds << "\"";
+        << "\" time=\"" << time_text(c->seconds) << "\"";
       if (c->status == "passed") {
         x << "/>\n";
-      } else if (c->status == "documented") {
-        x << "><skipped message=\"" << xml_escape(c->message) << "\"/></testcase>\n";
-      } else {
-        x << "><failure type=\"" << c->status << "\" message=\"" << xml_escape(c->message) << "\">"
-          << xml_escape("repro: " + c->repro) << "</failure></testcase>\n";
+        continue;
       }
+      if (c->status == "documented") {
+        x << "><skipped message=\"" << xml_escape(c->message) << "\"/></testcase>\n";
+        continue;
+      }
+      const char* element = c->status == "failed" ? "failure" : "error";
+      x << "><" << element << " type=\"" << c->status << "\" message=\"" << xml_escape(c->message)
+        << "\">" << xml_escape("repro: " + c->repro) << "</" << element << "></testcase>\n";
     }
     x << " </testsuite>\n";
   }
@@ -227,22 +374,47 @@ std::string junit_xml(const RunResult& result) {
   return x.str();
 }
 
-void write_report(const std::string& path, const nlohmann::json& j) {
-  write_file_atomically(path, j.dump(1) + "\n");
+void write_report(const std::string& path, const nlohmann::json& j, std::string_view what) {
+  reports::write_file_atomically(path, j.dump(1) + "\n", what);
 }
 
-void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    TS_CHECK(out.good(), "conform: cannot write ", tmp);
-    out << text;
-    out.flush();
-    TS_CHECK(out.good(), "conform: writing ", tmp, " failed");
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    TS_CHECK(false, "conform: cannot rename ", tmp, " to ", path);
+PartialReport::PartialReport(const std::string& report_path, const nlohmann::json& header)
+    : path_(report_path + ".partial") {
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) TS_ERROR("conform: cannot write '", path_, "': ", std::strerror(errno));
+  nlohmann::json h = header;
+  h["partial"] = true;
+  write_line(h.dump());
+}
+
+PartialReport::~PartialReport() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void PartialReport::append(const CaseResult& c) {
+  write_line(case_to_json(c).dump());
+}
+
+void PartialReport::finish() {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  std::remove(path_.c_str());
+}
+
+void PartialReport::write_line(const std::string& line) {
+  // The partial file is a progress record: a failed write (a full disk) stops it, not the run.
+  const std::string s = line + "\n";
+  for (size_t done = 0; fd_ >= 0 && done < s.size();) {
+    const ssize_t n = ::write(fd_, s.data() + done, s.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      std::cerr << "conform: writing '" << path_ << "' failed: " << std::strerror(errno)
+                << "; going on without it\n";
+      ::close(fd_);
+      fd_ = -1;
+      return;
+    }
+    done += static_cast<size_t>(n);
   }
 }
 

@@ -1,25 +1,71 @@
-// The conformance loop: selects the groups (entry x dtype) of this shard, runs them in process
-// or isolated, and marks documented differences.
+// The conformance loop: checks the options, selects the groups (entry x dtype) of this shard,
+// runs them in process or isolated, and marks documented differences.
 #include "conformance/runner.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <sstream>
 
+#include "conformance/crash.h"
 #include "conformance/guard.h"
+#include "conformance/layouts.h"
 
 namespace ts::conformance {
 namespace {
 
+std::string trimmed(const std::string& s) {
+  const size_t b = s.find_first_not_of(" \t");
+  return b == std::string::npos ? "" : s.substr(b, s.find_last_not_of(" \t") - b + 1);
+}
+
+// "a, b,,c" -> {"a", "b", "c"}: parts trimmed, empty ones dropped.
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
   std::stringstream ss(s);
   for (std::string part; std::getline(ss, part, sep);) {
+    part = trimmed(part);
     if (!part.empty()) out.push_back(part);
   }
   return out;
+}
+
+std::string joined(const std::vector<std::string>& v, size_t at_most = 1000) {
+  std::string out;
+  for (size_t i = 0; i < v.size() && i < at_most; ++i) out += (i ? ", " : "") + v[i];
+  if (v.size() > at_most) out += ", ... (" + std::to_string(v.size()) + " in all)";
+  return out;
+}
+
+// Whether `name` matches one pattern (see matches_pattern).
+bool matches_one(const std::string& name, const std::string& p) {
+  if (p.find_first_of("*?") != std::string::npos) return glob_match(p, name);
+  bool exact_exists = false;
+  for (const OpEntry& e : catalog()) exact_exists = exact_exists || e.name == p;
+  return exact_exists ? name == p : name.find(p) != std::string::npos;
+}
+
+// The filters that are set, as flags: for messages.
+std::string filters_text(const RunOptions& o) {
+  std::string s;
+  if (!o.ops.empty()) s += " --ops '" + o.ops + "'";
+  if (!o.families.empty()) s += " --families '" + o.families + "'";
+  if (!o.dtypes.empty()) {
+    std::vector<std::string> names;
+    for (ScalarType dt : o.dtypes) names.emplace_back(dtype_name(dt));
+    s += " --dtypes " + joined(names);
+  }
+  if (!o.case_filter.empty()) s += " --case '" + o.case_filter + "'";
+  return s.empty() ? "" : s.substr(1);
+}
+
+// The note the crash handler prints (Note [Crash handler]): where the run was, how to go on.
+std::string crash_note(const std::string& where, const std::string& repro) {
+  return where + "\n" + (repro.empty() ? "" : "  repro: " + repro + "\n") +
+         "  rerun with --isolate to run each op x dtype in a child process: a crash then becomes "
+         "a `crashed` case and the run goes on\n";
 }
 
 bool glob_or_empty(const std::string& pattern, const std::string& s) {
@@ -54,7 +100,31 @@ std::string quoted(const std::string& s) {
   return s.find_first_of(" *?\"'") == std::string::npos ? s : "'" + s + "'";
 }
 
+// "touchstone conform --kernels SET [--plugin LIB]...": how repro lines start.
+std::string command_prefix(const RunOptions& o) {
+  std::string line = "touchstone conform --kernels " + o.kernel_set;
+  for (const std::string& p : o.plugins) line += " --plugin " + quoted(p);
+  if (o.device.type() != kCPU) {
+    std::ostringstream d;
+    d << o.device;
+    line += " --device " + d.str();
+  }
+  return line;
+}
+
 }  // namespace
+
+std::vector<std::string> case_filter_parts(const std::string& filter) {
+  std::vector<std::string> out;
+  if (filter.empty()) return out;
+  size_t begin = 0;
+  for (;;) {
+    const size_t end = filter.find('/', begin);
+    out.push_back(trimmed(filter.substr(begin, end == std::string::npos ? end : end - begin)));
+    if (end == std::string::npos) return out;
+    begin = end + 1;
+  }
+}
 
 bool glob_match(const std::string& pattern, const std::string& s) {
   // Iterative glob with backtracking to the last '*'.
@@ -75,15 +145,9 @@ bool glob_match(const std::string& pattern, const std::string& s) {
 }
 
 bool matches_pattern(const std::string& name, const std::string& patterns) {
-  if (patterns.empty()) return true;
+  if (split(patterns, ',').empty()) return true;
   for (const std::string& p : split(patterns, ',')) {
-    if (p.find_first_of("*?") != std::string::npos) {
-      if (glob_match(p, name)) return true;
-      continue;
-    }
-    bool exact_exists = false;
-    for (const OpEntry& e : catalog()) exact_exists = exact_exists || e.name == p;
-    if (exact_exists ? name == p : name.find(p) != std::string::npos) return true;
+    if (matches_one(name, p)) return true;
   }
   return false;
 }
@@ -104,13 +168,8 @@ Summary RunResult::summary() const {
   return s;
 }
 
-std::vector<Group> selected_groups(const RunOptions& o, const std::vector<OpEntry>& entries) {
+std::vector<Group> matching_groups(const RunOptions& o, const std::vector<OpEntry>& entries) {
   const std::vector<std::string> families = split(o.families, ',');
-  for (const std::string& f : families) {
-    const bool known = std::any_of(entries.begin(), entries.end(),
-                                   [&](const OpEntry& e) { return e.family == f; });
-    TS_CHECK(known, "conform: --families: no op family named '", f, "'");
-  }
   std::vector<Group> all;
   for (const OpEntry& e : entries) {
     if (!matches_pattern(e.name, o.ops)) continue;
@@ -126,32 +185,76 @@ std::vector<Group> selected_groups(const RunOptions& o, const std::vector<OpEntr
       all.push_back({&e, dt});
     }
   }
+  return all;
+}
+
+std::vector<Group> selected_groups(const RunOptions& o, const std::vector<OpEntry>& entries) {
   // Note [Shards]: round-robin over the groups in catalog order, so each shard gets every family.
+  const std::vector<Group> all = matching_groups(o, entries);
   std::vector<Group> mine;
   for (size_t g = 0; g < all.size(); ++g) {
-    if (static_cast<int>(g % static_cast<size_t>(o.shard_count)) == o.shard_index) {
+    if (static_cast<int>(g % static_cast<size_t>(o.shard_count)) == o.shard_index - 1) {
       mine.push_back(all[g]);
     }
   }
   return mine;
 }
 
+void validate_options(const RunOptions& o, const std::vector<OpEntry>& entries) {
+  TS_CHECK(find_kernel_set(o.kernel_set).has_value(), "conform: --kernels: no kernel set named '",
+           o.kernel_set, "'");
+  TS_CHECK(o.shard_count >= 1 && o.shard_index >= 1 && o.shard_index <= o.shard_count,
+           "conform: --shard must be I/N with 1 <= I <= N, got ", o.shard_index, "/",
+           o.shard_count);
+  TS_CHECK(o.case_timeout_s > 0 && std::isfinite(o.case_timeout_s),
+           "conform: --timeout must be a positive number of seconds, got ", o.case_timeout_s);
+  for (const std::string& p : split(o.ops, ',')) {
+    const bool any = std::any_of(entries.begin(), entries.end(),
+                                 [&](const OpEntry& e) { return matches_one(e.name, p); });
+    TS_CHECK(any, "conform: --ops: '", p,
+             "' matches no op of the catalog (`touchstone ops` lists the ops; a pattern is a "
+             "name, a substring or a glob)");
+  }
+  std::vector<std::string> known;
+  for (const OpEntry& e : entries) {
+    if (std::find(known.begin(), known.end(), e.family) == known.end()) known.push_back(e.family);
+  }
+  for (const std::string& f : split(o.families, ',')) {
+    TS_CHECK(std::find(known.begin(), known.end(), f) != known.end(),
+             "conform: --families: no op family named '", f, "' (families: ", joined(known), ")");
+  }
+  const std::vector<std::string> parts = case_filter_parts(o.case_filter);
+  TS_CHECK(parts.size() <= 4, "conform: --case expects SAMPLE/LAYOUT/VARIANT/CHECK (parts may be ",
+           "empty or left off), got '", o.case_filter, "'");
+  const std::vector<std::string> variants = {"functional", "inplace", "out"};
+  const std::vector<std::string> checks = {"forward", "backward", "gradcheck"};
+  const std::pair<const char*, const std::vector<std::string>*> names[] = {
+      {"layout", &layout_names()}, {"variant", &variants}, {"check", &checks}};
+  for (size_t i = 1; i < parts.size(); ++i) {
+    const auto& [what, list] = names[i - 1];
+    TS_CHECK(parts[i].empty() || std::find(list->begin(), list->end(), parts[i]) != list->end(),
+             "conform: --case '", o.case_filter, "': no ", what, " named '", parts[i], "' (", what,
+             "s: ", joined(*list), ")");
+  }
+  if (!o.allow_empty) {
+    TS_CHECK(!matching_groups(o, entries).empty(), "conform: no case selected: no op x dtype ",
+             "matches ", filters_text(o), " (--allow-empty accepts an empty run)");
+  }
+}
+
 std::string repro_line(const RunOptions& o, const CaseResult& c) {
-  std::string line = "touchstone conform --kernels " + o.kernel_set;
-  for (const std::string& p : o.plugins) line += " --plugin " + quoted(p);
-  line += " --ops " + quoted(c.op) + " --dtypes " + c.dtype + " --case " +
-          quoted(c.sample + "/" + c.layout + "/" + c.variant + "/" + c.check);
+  std::string line = command_prefix(o);
+  line += " --ops " + quoted(c.op) + " --dtypes " + c.dtype;
+  // A group that died outside any case (sample "*") reruns whole.
+  if (c.sample != "*") {
+    line += " --case " + quoted(c.sample + "/" + c.layout + "/" + c.variant + "/" + c.check);
+  }
   if (o.isolate) line += " --isolate";
   return line;
 }
 
 RunResult run_conformance(const RunOptions& options, const std::vector<OpEntry>& entries) {
-  TS_CHECK(find_kernel_set(options.kernel_set).has_value(), "conform: no kernel set named ",
-           options.kernel_set);
-  TS_CHECK(options.shard_count >= 1 && options.shard_index >= 0 &&
-               options.shard_index < options.shard_count,
-           "conform: --shard must be I/N with 0 <= I < N, got ", options.shard_index, "/",
-           options.shard_count);
+  validate_options(options, entries);
   if (options.device.type() != kCPU) {
     try {
       KernelSetGuard g(options.kernel_set);
@@ -163,29 +266,55 @@ RunResult run_conformance(const RunOptions& options, const std::vector<OpEntry>&
   const auto start = std::chrono::steady_clock::now();
   RunResult result;
   result.kernel_set = options.kernel_set;
-  const std::vector<Group> groups = selected_groups(options, entries);
-  if (options.isolate) {
-    run_groups_isolated(options, groups, result);
-  } else {
-    std::optional<GuardScope> guard;
-    if (options.guard) guard.emplace();
-    const CaseGate all = [](int64_t, const CaseResult&) { return true; };
-    for (size_t i = 0; i < groups.size(); ++i) {
-      const Group& g = groups[i];
-      if (options.progress) options.progress(i, groups.size(), g.entry->name, g.dtype);
-      run_group(
-          options, g, all, [&](CaseResult c) { result.cases.push_back(std::move(c)); },
-          result.skipped_samples);
-    }
-  }
   std::map<std::string, const OpEntry*> by_name;
   for (const OpEntry& e : entries) by_name[e.name] = &e;
-  for (CaseResult& c : result.cases) {
+  // Each case gets its final status and repro as it finishes, so on_case can stream it.
+  const CaseSink record = [&](CaseResult c) {
     const auto it = by_name.find(c.op);
     apply_known_differences(options.kernel_set, it == by_name.end() ? nullptr : it->second, c);
     if (c.status != "passed" && c.repro.empty()) c.repro = repro_line(options, c);
+    if (options.on_case) options.on_case(c);
+    result.cases.push_back(std::move(c));
+  };
+  GroupStats stats;
+  const std::vector<Group> groups = selected_groups(options, entries);
+  if (options.isolate) {
+    run_groups_isolated(options, groups, record, stats);
+  } else {
+    std::optional<GuardScope> guard;
+    if (options.guard) guard.emplace();
+    const CrashReporter crash_reporter;
+    const CaseGate gate = [&](int64_t, const CaseResult& c) {
+      set_crash_note(crash_note("in case " + c.op + " " + c.dtype + " " + c.sample + "/" +
+                                    c.layout + "/" + c.variant + "/" + c.check,
+                                repro_line(options, c)));
+      return true;
+    };
+    for (size_t i = 0; i < groups.size(); ++i) {
+      const Group& g = groups[i];
+      if (options.progress) options.progress(i, groups.size(), g.entry->name, g.dtype);
+      const std::string dt(dtype_name(g.dtype));
+      set_crash_note(crash_note(
+          "while making the samples of " + g.entry->name + " " + dt,
+          command_prefix(options) + " --ops " + quoted(g.entry->name) + " --dtypes " + dt));
+      run_group(options, g, gate, record, stats);
+    }
   }
+  result.skipped_samples = stats.skipped_samples;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Sample names are known only once the samples are made; a shard sees only some of them.
+  if (options.shard_count == 1 && result.cases.empty()) {
+    const std::vector<std::string> parts = case_filter_parts(options.case_filter);
+    if (!parts.empty() && !parts[0].empty() && stats.samples.count(parts[0]) == 0) {
+      TS_CHECK(false, "conform: --case '", options.case_filter, "': no sample named '", parts[0],
+               "' in the selected ops (their samples: ",
+               joined(std::vector<std::string>(stats.samples.begin(), stats.samples.end()), 40),
+               ")");
+    }
+    TS_CHECK(options.allow_empty, "conform: no case selected: the ", groups.size(),
+             " op x dtype groups that match ", filters_text(options),
+             " have no case to run (--allow-empty accepts an empty run)");
+  }
   return result;
 }
 

@@ -2,12 +2,15 @@
 // Runs the catalog against a kernel set: every op x dtype x sample x layout x variant x check.
 #include <cstdint>
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "conformance/catalog.h"
 
 namespace ts::conformance {
+
+struct CaseResult;
 
 struct RunOptions {
   std::string kernel_set = "optimized";
@@ -17,18 +20,24 @@ struct RunOptions {
   std::vector<ScalarType> dtypes;  // empty: every dtype of each op
   // "SAMPLE/LAYOUT/VARIANT/CHECK"; any part may be empty or left off; empty: all.
   std::string case_filter;
-  std::string report_path;               // JSON report; empty: none
-  std::string junit_path;                // JUnit XML; empty: none
-  std::vector<std::string> plugins;      // loaded by the caller; named in repro lines
-  bool grad = true;                      // backward and gradcheck checks
-  int shard_index = 0, shard_count = 1;  // run the groups g with g % shard_count == shard_index
+  std::string report_path;           // JSON report; empty: none
+  std::string junit_path;            // JUnit XML; empty: none
+  std::vector<std::string> plugins;  // loaded by the caller; named in repro lines
+  bool grad = true;                  // backward and gradcheck checks
+  // Note [Shards]: shard I of N (1-based) runs the groups g (0-based, catalog order) with
+  // g % N == I - 1.
+  int shard_index = 1, shard_count = 1;
   // Note [Fault isolation]: groups run in forked children; a crash or a hang ends the child and
   // its case is reported, and a new child resumes after it.
   bool isolate = false;
   double case_timeout_s = 20;  // with isolate: a case running longer is a timeout
   bool guard = true;           // guard bytes around every CPU allocation (overrun detection)
+  // Whether a run that selects no case is fine; otherwise it is an error (a filter's typo).
+  bool allow_empty = false;
   // Called before each group (entry x dtype) with its position; for a progress line.
   std::function<void(size_t index, size_t total, const std::string& op, ScalarType dtype)> progress;
+  // Called with each finished case, final status and repro included, as the run goes.
+  std::function<void(const CaseResult&)> on_case;
 };
 
 struct CaseResult {
@@ -48,8 +57,8 @@ struct CaseResult {
 struct Summary {
   int64_t cases = 0, passed = 0, failed = 0, errors = 0, crashed = 0, timeout = 0, overrun = 0,
           documented = 0, mistrusted = 0;
-  // Whether the run passed: at least one case and every case passed or documented.
-  bool ok() const { return cases > 0 && passed + documented == cases; }
+  // Whether every case passed or is documented (an empty run has no failing case).
+  bool ok() const { return passed + documented == cases; }
 };
 
 struct RunResult {
@@ -65,6 +74,15 @@ struct RunResult {
 bool matches_pattern(const std::string& name, const std::string& patterns);
 bool glob_match(const std::string& pattern, const std::string& s);
 
+// Throws a ts::Error naming the flag when an option is invalid: an unknown kernel set, a shard
+// outside 1..N, a timeout <= 0, an --ops pattern or a family that matches no entry, a malformed
+// --case or one naming an unknown layout, variant or check, or (unless allow_empty) filters
+// that select no op x dtype group at all. run_conformance calls it first.
+void validate_options(const RunOptions& options, const std::vector<OpEntry>& entries = catalog());
+
+// Runs the shard's groups. Throws (after the run: samples are known only once made) when
+// --case names a sample no selected op has, or when an unsharded run ran no case and
+// !allow_empty. Without isolate, a crash handler names the running case (crash.h).
 RunResult run_conformance(const RunOptions& options,
                           const std::vector<OpEntry>& entries = catalog());
 
@@ -75,16 +93,28 @@ struct Group {
   const OpEntry* entry;
   ScalarType dtype;
 };
+// The groups the filters select over all shards, and those of the options' shard.
+std::vector<Group> matching_groups(const RunOptions& options, const std::vector<OpEntry>& entries);
 std::vector<Group> selected_groups(const RunOptions& options, const std::vector<OpEntry>& entries);
+
+// What running groups yields besides cases: samples skipped (OpEntry::skips), sample names made.
+struct GroupStats {
+  int64_t skipped_samples = 0;
+  std::set<std::string> samples;
+};
 
 // Called before each case with its running index within the group; returns whether to run it.
 using CaseGate = std::function<bool(int64_t index, const CaseResult& c)>;
+using CaseSink = std::function<void(CaseResult)>;
 // Runs one group in this process; `emit` receives each finished case.
 void run_group(const RunOptions& options, const Group& g, const CaseGate& gate,
-               const std::function<void(CaseResult)>& emit, int64_t& skipped_samples);
-// Runs the groups in forked children (Note [Fault isolation]).
+               const CaseSink& emit, GroupStats& stats);
+// Runs the groups in forked children (Note [Fault isolation]); `emit` as above.
 void run_groups_isolated(const RunOptions& options, const std::vector<Group>& groups,
-                         RunResult& result);
+                         const CaseSink& emit, GroupStats& stats);
+
+// The parts of a --case filter, trimmed, empty ones kept: "big//out" -> {"big", "", "out"}.
+std::vector<std::string> case_filter_parts(const std::string& filter);
 
 // The repro line of a case.
 std::string repro_line(const RunOptions& options, const CaseResult& c);

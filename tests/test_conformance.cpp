@@ -259,26 +259,140 @@ TEST(ConformanceRunner, ShardsPartitionTheGroups) {
   o.ops = "neg,exp";
   o.dtypes = {kFloat, kDouble, kInt};
   o.grad = false;
-  const size_t all = run_conformance(o).cases.size();
+  const RunResult whole = run_conformance(o);
   size_t sum = 0;
   std::vector<nlohmann::json> reports;
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 1; i <= 3; ++i) {
     o.shard_index = i;
     o.shard_count = 3;
     const RunResult r = run_conformance(o);
     sum += r.cases.size();
     reports.push_back(report_json(r, o));
+    EXPECT_EQ(reports.back()["shard"], (nlohmann::json{{"index", i}, {"count", 3}}));
   }
-  EXPECT_EQ(sum, all);
-  const nlohmann::json merged = merge_reports(reports);
-  EXPECT_EQ(merged["cases"].size(), all);
-  EXPECT_EQ(merged["summary"]["cases"].get<size_t>(), all);
-  EXPECT_EQ(merged["summary"]["passed"].get<size_t>(), all);
-  o.shard_index = 3;
+  EXPECT_EQ(sum, whole.cases.size());
+  // Merged in any order: the whole run's cases, in its order, as shard 1/1.
+  const nlohmann::json merged = merge_reports({reports[2], reports[0], reports[1]});
+  ASSERT_EQ(merged["cases"].size(), whole.cases.size());
+  for (size_t k = 0; k < whole.cases.size(); ++k) {
+    const nlohmann::json& c = merged["cases"][k];
+    EXPECT_EQ(c["op"].get<std::string>() + " " + c["dtype"].get<std::string>() + " " +
+                  c["sample"].get<std::string>() + "/" + c["layout"].get<std::string>() + "/" +
+                  c["variant"].get<std::string>(),
+              whole.cases[k].op + " " + whole.cases[k].dtype + " " + whole.cases[k].sample + "/" +
+                  whole.cases[k].layout + "/" + whole.cases[k].variant)
+        << k;
+  }
+  EXPECT_EQ(merged["summary"]["cases"].get<size_t>(), whole.cases.size());
+  EXPECT_EQ(merged["summary"]["passed"].get<size_t>(), whole.cases.size());
+  EXPECT_EQ(merged["shard"], (nlohmann::json{{"index", 1}, {"count", 1}}));
+  EXPECT_EQ(schema_violations(merged), std::vector<std::string>{});
+  o.shard_index = 4;
   EXPECT_THROW(run_conformance(o), ts::Error);
-  nlohmann::json other = reports[0];
-  other["kernel_set"] = "reference";
-  EXPECT_THROW(merge_reports({reports[0], other}), ts::Error);
+  o.shard_index = 0;
+  EXPECT_THROW(run_conformance(o), ts::Error);
+}
+
+// The message of the ts::Error `fn` throws ("" when it throws none).
+template <typename Fn>
+std::string error_of(Fn fn) {
+  try {
+    fn();
+  } catch (const ts::Error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ConformanceMerge, RefusesGapsDuplicatesAndOtherRuns) {
+  RunOptions o;
+  o.ops = "neg";
+  o.dtypes = {kFloat, kDouble};
+  o.grad = false;
+  o.shard_count = 3;
+  std::vector<nlohmann::json> r;
+  for (int i = 1; i <= 3; ++i) {
+    o.shard_index = i;
+    r.push_back(report_json(run_conformance(o), o));
+  }
+  EXPECT_NE(error_of([&] {
+              merge_reports({r[0], r[2]}, {"a.json", "c.json"});
+            }).find("merge: shard 2/3 missing (given: 1/3, 3/3)"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] {
+              merge_reports({r[0], r[1], r[1], r[2]}, {"a", "b", "b2", "c"});
+            }).find("merge: shard 2/3 is given twice ('b' and 'b2')"),
+            std::string::npos);
+  // The same shard of a run with another --dtypes filter.
+  o.dtypes = {kFloat};
+  o.shard_index = 2;
+  const nlohmann::json other = report_json(run_conformance(o), o);
+  EXPECT_NE(error_of([&] {
+              merge_reports({r[0], other, r[2]}, {"a", "b", "c"});
+            })
+                .find("merge: 'b' and 'a' are not shards of one run: options.dtypes is "
+                      "[\"float32\"] in 'b' and [\"float32\",\"float64\"] in 'a'"),
+            std::string::npos);
+  nlohmann::json other_set = r[1];
+  other_set["kernel_set"] = "reference";
+  EXPECT_NE(error_of([&] {
+              merge_reports({r[0], other_set, r[2]});
+            }).find("kernel_set is \"reference\" in report 2 and \"optimized\" in report 1"),
+            std::string::npos);
+  nlohmann::json old = r[1];
+  old["schema_version"] = 2;
+  EXPECT_NE(error_of([&] {
+              merge_reports({r[0], old, r[2]});
+            }).find("merge: report 2 has schema_version 2; this touchstone merges version 3"),
+            std::string::npos);
+  EXPECT_EQ(error_of([&] { merge_reports({r[1], r[2], r[0]}); }), "");
+}
+
+TEST(ConformanceRunner, OptionsAreValidated) {
+  auto fails = [](RunOptions o, const std::string& message) {
+    const std::string e = error_of([&] { run_conformance(o); });
+    EXPECT_NE(e.find(message), std::string::npos) << "got: " << e;
+  };
+  RunOptions o;
+  o.ops = "neg";
+  o.dtypes = {kFloat};
+  RunOptions t = o;
+  t.case_timeout_s = 0;
+  fails(t, "conform: --timeout must be a positive number of seconds, got 0");
+  t.case_timeout_s = -1;
+  fails(t, "conform: --timeout must be a positive number of seconds, got -1");
+  t = o;
+  t.ops = "neg,nosuchop";
+  fails(t, "conform: --ops: 'nosuchop' matches no op of the catalog (`touchstone ops`");
+  t = o;
+  t.families = "unary,nosuch";
+  fails(t, "conform: --families: no op family named 'nosuch' (families: factory, copy, unary");
+  t = o;
+  t.case_filter = "big/contiguous/functional/forward/more";
+  fails(t, "conform: --case expects SAMPLE/LAYOUT/VARIANT/CHECK");
+  t.case_filter = "big/sideways";
+  fails(t, "conform: --case 'big/sideways': no layout named 'sideways' (layouts: contiguous, ");
+  t.case_filter = "big//backwards";
+  fails(t, "no variant named 'backwards' (variants: functional, inplace, out)");
+  t.case_filter = "big///gradient";
+  fails(t, "no check named 'gradient' (checks: forward, backward, gradcheck)");
+  t.case_filter = "nosample/contiguous";
+  fails(t,
+        "conform: --case 'nosample/contiguous': no sample named 'nosample' in the selected ops "
+        "(their samples: ");
+  t = o;
+  t.families = "factory";  // neg is unary: no group at all
+  fails(t, "conform: no case selected: no op x dtype matches --ops 'neg' --families 'factory'");
+  t.allow_empty = true;
+  EXPECT_TRUE(run_conformance(t).cases.empty());
+  // Spaces after commas are fine.
+  t = o;
+  t.ops = "neg, exp";
+  t.grad = false;
+  t.case_filter = "big/contiguous/functional";
+  std::set<std::string> ops;
+  for (const CaseResult& c : run_conformance(t).cases) ops.insert(c.op);
+  EXPECT_EQ(ops, (std::set<std::string>{"neg", "exp"}));
 }
 
 TEST(ConformanceRunner, GlobsMatchLikeAShell) {
@@ -310,9 +424,12 @@ TEST(ConformanceRunner, DocumentedSkipsAreNotRun) {
   o.ops = "prod";
   o.dtypes = {kDouble};
   o.case_filter = "edge_values/";
+  o.allow_empty = true;  // the one sample selected is skipped: no case
   const RunResult r = run_conformance(o);
   EXPECT_TRUE(r.cases.empty());
   EXPECT_EQ(r.skipped_samples, 1);
+  o.allow_empty = false;
+  EXPECT_THROW(run_conformance(o), ts::Error);
 }
 
 TEST(ConformanceRunner, UnknownKernelSetIsAnError) {
@@ -458,7 +575,7 @@ TEST(ConformanceReport, WrittenAtomicallyWithTheSchemaFields) {
       std::filesystem::temp_directory_path() / ("ts_conform_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "report.json").string();
-  write_report(path, j);
+  write_report(path, j, "test");
   std::ifstream in(path);
   EXPECT_EQ(nlohmann::json::parse(in), j);
   size_t files = 0;

@@ -8,7 +8,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -177,11 +180,81 @@ TEST(ConformanceFaults, EveryFailureHasAReproLineAndAJUnitEntry) {
     EXPECT_NE(repro.find("--ops " + c["op"].get<std::string>()), std::string::npos) << repro;
   }
   EXPECT_GT(failures, 0);
+}
+
+// The attributes of the start tag at `at` ("<testsuite name=..." -> {name: ...}).
+std::map<std::string, std::string> attributes(const std::string& x, size_t at) {
+  std::map<std::string, std::string> out;
+  const std::string tag = x.substr(at, x.find('>', at) - at);
+  static const std::regex attr("([a-z]+)=\"([^\"]*)\"");
+  for (std::sregex_iterator it(tag.begin(), tag.end(), attr), end; it != end; ++it) {
+    out[(*it)[1]] = (*it)[2];
+  }
+  return out;
+}
+
+// Note [JUnit counts]: each suite's tests/failures/errors/skipped/time attributes must equal what
+// its <testcase> elements hold, and the totals the JSON report's summary.
+TEST(ConformanceFaults, JUnitCountsMatchTheCases) {
   const std::string& x = faulty_run().junit;
-  EXPECT_NE(x.find("<failure type=\"crashed\""), std::string::npos);
-  EXPECT_NE(x.find("<failure type=\"timeout\""), std::string::npos);
-  EXPECT_NE(x.find("<failure type=\"overrun\""), std::string::npos);
-  EXPECT_NE(x.find("<testsuite name=\"relu\""), std::string::npos);
+  ASSERT_FALSE(x.empty()) << "no JUnit written";
+  struct Counts {
+    int64_t tests = 0, failures = 0, errors = 0, skipped = 0;
+  };
+  Counts total;
+  std::map<std::string, std::set<std::string>> error_types;  // suite -> <error type=...>
+  size_t suites = 0;
+  for (size_t at = x.find("<testsuite "); at != std::string::npos;
+       at = x.find("<testsuite ", at + 1)) {
+    ++suites;
+    const auto attr = attributes(x, at);
+    const std::string suite = attr.at("name");
+    const size_t end = x.find("</testsuite>", at);
+    ASSERT_NE(end, std::string::npos);
+    Counts c;
+    double seconds = 0;
+    for (size_t t = x.find("<testcase ", at); t < end; t = x.find("<testcase ", t + 1)) {
+      ++c.tests;
+      seconds += std::stod(attributes(x, t).at("time"));
+      const size_t close = x.find("<testcase ", t + 1) < end ? x.find("<testcase ", t + 1) : end;
+      const std::string body = x.substr(t, close - t);
+      c.failures += body.find("<failure type=\"failed\"") != std::string::npos;
+      c.skipped += body.find("<skipped ") != std::string::npos;
+      const size_t e = body.find("<error type=\"");
+      if (e != std::string::npos) {
+        ++c.errors;
+        error_types[suite].insert(attributes(body, e).at("type"));
+      }
+    }
+    EXPECT_EQ(std::stoll(attr.at("tests")), c.tests) << suite;
+    EXPECT_EQ(std::stoll(attr.at("failures")), c.failures) << suite;
+    EXPECT_EQ(std::stoll(attr.at("errors")), c.errors) << suite;
+    EXPECT_EQ(std::stoll(attr.at("skipped")), c.skipped) << suite;
+    EXPECT_NEAR(std::stod(attr.at("time")), seconds, 1e-5 * static_cast<double>(c.tests) + 1e-9)
+        << suite;
+    total.tests += c.tests;
+    total.failures += c.failures;
+    total.errors += c.errors;
+    total.skipped += c.skipped;
+  }
+  EXPECT_EQ(suites, 7u);  // mul, exp, sub, neg, sqrt, cos, relu
+  const auto& s = faulty_run().report["summary"];
+  const auto root = attributes(x, x.find("<testsuites "));
+  EXPECT_EQ(std::stoll(root.at("tests")), total.tests);
+  EXPECT_EQ(std::stoll(root.at("failures")), total.failures);
+  EXPECT_EQ(std::stoll(root.at("errors")), total.errors);
+  EXPECT_EQ(std::stoll(root.at("skipped")), total.skipped);
+  EXPECT_EQ(total.tests, s["cases"].get<int64_t>());
+  EXPECT_EQ(total.failures, s["failed"].get<int64_t>());
+  EXPECT_EQ(total.errors, s["errors"].get<int64_t>() + s["crashed"].get<int64_t>() +
+                              s["timeout"].get<int64_t>() + s["overrun"].get<int64_t>());
+  EXPECT_EQ(total.skipped, s["documented"].get<int64_t>());
+  // The planted crash, hang and overrun are errors of their kind, never failures.
+  EXPECT_EQ(error_types["sqrt"], std::set<std::string>{"crashed"});
+  EXPECT_EQ(error_types["cos"], std::set<std::string>{"timeout"});
+  EXPECT_EQ(error_types["relu"], std::set<std::string>{"overrun"});
+  EXPECT_EQ(error_types.count("mul"), 0u);
+  EXPECT_EQ(x.find("<failure type=\"crashed\""), std::string::npos);
 }
 
 }  // namespace

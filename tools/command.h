@@ -27,7 +27,7 @@ Command add_merge_command(CLI::App& app);
 void load_kernel_sets(const std::vector<std::string>& plugins,
                       const std::vector<std::string>& names);
 
-// "a,b,c" -> {"a", "b", "c"} (empty parts dropped).
+// "a, b,,c" -> {"a", "b", "c"} (parts trimmed of spaces, empty parts dropped).
 std::vector<std::string> split_list(const std::string& s);
 
 }  // namespace ts::tools

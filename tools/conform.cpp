@@ -4,14 +4,15 @@
 
 #include <unistd.h>
 
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "command.h"
 #include "conformance/report.h"
+#include "reports/files.h"
 
 namespace ts::tools {
 namespace {
@@ -39,21 +40,60 @@ void print_table(const conformance::RunResult& result, bool by_family) {
   }
 }
 
-// "I/N" -> (I, N).
+// A positive integer, all digits; nullopt otherwise.
+std::optional<int> positive_int(const std::string& s) {
+  if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  const int v = std::stoi(s);
+  return v > 0 ? std::optional<int>(v) : std::nullopt;
+}
+
+// "I/N", 1 <= I <= N -> (I, N).
 void parse_shard(const std::string& s, conformance::RunOptions& o) {
   const size_t slash = s.find('/');
-  TS_CHECK(slash != std::string::npos, "conform: --shard expects I/N, got '", s, "'");
-  try {
-    o.shard_index = std::stoi(s.substr(0, slash));
-    o.shard_count = std::stoi(s.substr(slash + 1));
-  } catch (const std::exception&) {
-    TS_CHECK(false, "conform: --shard expects I/N with integers, got '", s, "'");
-  }
+  const std::optional<int> i = positive_int(s.substr(0, slash));
+  const std::optional<int> n =
+      slash == std::string::npos ? std::nullopt : positive_int(s.substr(slash + 1));
+  TS_CHECK(i && n && *i <= *n, "conform: --shard expects I/N with 1 <= I <= N (shard I of N, ",
+           "e.g. 1/4), got '", s, "'");
+  o.shard_index = *i;
+  o.shard_count = *n;
 }
+
+// "a, b" -> "a,b": the parts trimmed (spaces after commas are accepted).
+std::string trimmed_list(const std::string& s) {
+  std::string out;
+  for (const std::string& p : split_list(s)) out += (out.empty() ? "" : ",") + p;
+  return out;
+}
+
+const char* const kExitCodes =
+    "Exit status: 0 every case passed or is documented (an empty run with --allow-empty too);\n"
+    "1 a case failed (failed, error, crashed, timeout, overrun); 2 a usage or I/O error (a bad\n"
+    "flag, a filter that selects nothing, an unwritable --report/--junit: checked before the\n"
+    "run). A kernel that crashes without --isolate kills the run with its signal (a shell shows\n"
+    "128+N, 139 for SIGSEGV): stderr then names the case and its repro line, and REPORT.partial\n"
+    "holds the cases finished before it. With --isolate a crash is a `crashed` case instead.";
+
+const char* const kMergeExitCodes =
+    "Exit status: 0 every case of the merged run passed or is documented; 1 a case failed;\n"
+    "2 a usage or I/O error: an unreadable or invalid report, shards of different runs (the\n"
+    "differing field is named), a shard given twice or missing, no case at all (unless\n"
+    "--allow-empty), an unwritable -o/--junit (checked before reading the shards).";
 
 }  // namespace
 
 int run_conform(conformance::RunOptions options, bool quiet) {
+  // Flags and output paths first: a typo must not cost the run.
+  conformance::validate_options(options);
+  if (!options.report_path.empty()) reports::check_output_path(options.report_path, "--report");
+  if (!options.junit_path.empty()) reports::check_output_path(options.junit_path, "--junit");
+  std::optional<conformance::PartialReport> partial;
+  if (!options.report_path.empty()) {
+    partial.emplace(options.report_path, conformance::report_header(options));
+    options.on_case = [&partial](const conformance::CaseResult& c) { partial->append(c); };
+  }
   const bool tty = ::isatty(STDOUT_FILENO) != 0;
   if (tty) {
     options.progress = [](size_t i, size_t n, const std::string& op, ScalarType dt) {
@@ -61,7 +101,13 @@ int run_conform(conformance::RunOptions options, bool quiet) {
                 << std::flush;
     };
   }
-  const conformance::RunResult result = conformance::run_conformance(options);
+  conformance::RunResult result;
+  try {
+    result = conformance::run_conformance(options);
+  } catch (const Error&) {
+    if (partial) partial->finish();  // a usage error found once the samples are made
+    throw;
+  }
   if (tty) std::cout << "\r\033[K";
   for (const conformance::CaseResult& c : result.cases) {
     if (c.status == "passed" || c.status == "documented") continue;
@@ -71,7 +117,11 @@ int run_conform(conformance::RunOptions options, bool quiet) {
   }
   print_table(result, quiet);
   const conformance::Summary s = result.summary();
-  if (s.cases == 0) std::cout << "no case matches the filters\n";
+  if (s.cases == 0) {
+    std::cout << "no case ran"
+              << (options.shard_count > 1 ? " (this shard has none of the selected cases)" : "")
+              << "\n";
+  }
   std::cout << "kernel set " << result.kernel_set << ": " << s.cases << " cases, " << s.passed
             << " passed, " << s.failed << " failed, " << s.errors << " errors, " << s.crashed
             << " crashed, " << s.timeout << " timeout, " << s.overrun << " overrun, "
@@ -81,11 +131,12 @@ int run_conform(conformance::RunOptions options, bool quiet) {
   if (!options.report_path.empty()) {
     const nlohmann::json report = conformance::report_json(result, options);
     conformance::check_schema(report, "conform: the report");
-    conformance::write_report(options.report_path, report);
+    conformance::write_report(options.report_path, report, "conform");
+    partial->finish();
     std::cout << "report: " << options.report_path << "\n";
   }
   if (!options.junit_path.empty()) {
-    conformance::write_file_atomically(options.junit_path, conformance::junit_xml(result));
+    reports::write_file_atomically(options.junit_path, conformance::junit_xml(result), "conform");
     std::cout << "junit: " << options.junit_path << "\n";
   }
   return s.ok() ? 0 : 1;
@@ -94,6 +145,7 @@ int run_conform(conformance::RunOptions options, bool quiet) {
 Command add_conform_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "conform", "Check a kernel set against the reference set over the conformance catalog");
+  cmd->footer(kExitCodes);
   struct Args {
     conformance::RunOptions options;
     std::string dtypes, shard, device = "cpu";
@@ -105,68 +157,91 @@ Command add_conform_command(CLI::App& app) {
   cmd->add_option("--device", a->device,
                   "Device the kernel set runs on (cpu, cuda, cuda:N); the reference runs on cpu")
       ->capture_default_str();
-  cmd->add_option("--ops", o.ops, "Ops to run: comma-separated names, substrings or globs");
+  cmd->add_option("--ops", o.ops,
+                  "Ops to run: comma-separated names, substrings or globs; each must match an op");
   cmd->add_option("--families", o.families,
                   "Op families to run: unary, binary, reduce, ... (comma-separated)");
   cmd->add_option("--dtypes", a->dtypes, "Comma-separated dtypes (default: every dtype)");
   cmd->add_option("--case", o.case_filter,
                   "Only the cases SAMPLE/LAYOUT/VARIANT/CHECK (parts may be empty or left off)");
   cmd->add_flag("--grad,!--no-grad", o.grad, "Check gradients (default) or not");
-  cmd->add_option("--shard", a->shard, "Run shard I of N (I/N, 0-based); merge the reports");
-  cmd->add_flag("--isolate", o.isolate,
-                "Run each op x dtype in a child process: crashes and hangs become cases");
-  cmd->add_option("--timeout", o.case_timeout_s, "Per-case timeout in seconds with --isolate")
-      ->capture_default_str();
+  cmd->add_option("--shard", a->shard,
+                  "Run shard I of N (I/N, 1 <= I <= N); `touchstone merge` joins the reports");
+  auto* isolate =
+      cmd->add_flag("--isolate", o.isolate,
+                    "Run each op x dtype in a child process: crashes and hangs become cases");
+  cmd->add_option("--timeout", o.case_timeout_s,
+                  "Per-case timeout in seconds with --isolate (a positive number)")
+      ->capture_default_str()
+      ->needs(isolate);
   cmd->add_flag("--no-guard", a->no_guard, "No guard bytes around allocations");
+  cmd->add_flag("--allow-empty", o.allow_empty,
+                "Accept filters that select no case (otherwise an error, exit 2)");
   cmd->add_flag("--quiet", a->quiet, "The summary per op family instead of per op");
-  cmd->add_option("--report", o.report_path, "Write a JSON report to FILE");
+  cmd->add_option("--report", o.report_path,
+                  "Write a JSON report to FILE (FILE.partial holds the cases done while it runs)");
   cmd->add_option("--junit", o.junit_path, "Write JUnit XML to FILE");
   cmd->add_option("--plugin", o.plugins, "Load a kernel-set plug-in (repeatable)");
   return {cmd, [a] {
+            conformance::RunOptions& o = a->options;
             for (const std::string& d : split_list(a->dtypes)) {
-              a->options.dtypes.push_back(parse_dtype(d));
+              try {
+                o.dtypes.push_back(parse_dtype(d));
+              } catch (const Error& e) {
+                TS_CHECK(false, "conform: --dtypes: ", e.what());
+              }
             }
-            if (!a->shard.empty()) parse_shard(a->shard, a->options);
-            a->options.device = Device(a->device);
-            a->options.guard = !a->no_guard;
-            load_kernel_sets(a->options.plugins, {a->options.kernel_set});
-            return run_conform(a->options, a->quiet);
+            if (!a->shard.empty()) parse_shard(a->shard, o);
+            o.ops = trimmed_list(o.ops);
+            o.families = trimmed_list(o.families);
+            o.device = Device(a->device);
+            o.guard = !a->no_guard;
+            load_kernel_sets(o.plugins, {o.kernel_set});
+            return run_conform(o, a->quiet);
           }};
 }
 
 Command add_merge_command(CLI::App& app) {
-  auto* cmd = app.add_subcommand("merge", "Merge conformance reports of shards into one");
+  auto* cmd = app.add_subcommand(
+      "merge", "Merge the reports of shards 1..N of one conformance run into the run's report");
+  cmd->footer(kMergeExitCodes);
   struct Args {
     std::vector<std::string> inputs;
-    std::string output;
+    std::string output, junit;
+    bool allow_empty = false;
   };
   auto a = std::make_shared<Args>();
-  cmd->add_option("reports", a->inputs, "Shard reports (JSON)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  cmd->add_option("reports", a->inputs, "Shard reports (JSON), each shard once")->required();
   cmd->add_option("-o,--output", a->output, "The merged report")->required();
+  cmd->add_option("--junit", a->junit, "Also write the merged run as JUnit XML to FILE");
+  cmd->add_flag("--allow-empty", a->allow_empty,
+                "Accept shards that have no case at all (otherwise an error, exit 2)");
   return {cmd, [a] {
-            std::vector<nlohmann::json> reports;
+            reports::check_output_path(a->output, "-o");
+            if (!a->junit.empty()) reports::check_output_path(a->junit, "--junit");
+            std::vector<nlohmann::json> shards;
             for (const std::string& path : a->inputs) {
-              std::ifstream in(path);
               try {
-                reports.push_back(nlohmann::json::parse(in));
+                shards.push_back(nlohmann::json::parse(reports::read_file(path, "merge")));
               } catch (const nlohmann::json::exception& e) {
-                TS_CHECK(false, "merge: ", path, " is not JSON: ", e.what());
+                TS_CHECK(false, "merge: '", path, "' is not JSON: ", e.what());
               }
             }
-            const nlohmann::json merged = conformance::merge_reports(reports);
+            const nlohmann::json merged = conformance::merge_reports(shards, a->inputs);
+            TS_CHECK(a->allow_empty || !merged["cases"].empty(),
+                     "merge: the shards have no case at all: their filters select none "
+                     "(--allow-empty accepts an empty run)");
             conformance::check_schema(merged, "merge: the merged report");
-            conformance::write_report(a->output, merged);
-            const auto& s = merged["summary"];
-            std::cout << "merged " << reports.size() << " reports: " << s["cases"] << " cases, "
-                      << s["passed"] << " passed, " << s["documented"] << " documented -> "
-                      << a->output << "\n";
-            return s["passed"].get<int64_t>() + s["documented"].get<int64_t>() ==
-                               s["cases"].get<int64_t>() &&
-                           s["cases"].get<int64_t>() > 0
-                       ? 0
-                       : 1;
+            conformance::write_report(a->output, merged, "merge");
+            const conformance::RunResult result = conformance::result_from_report(merged);
+            if (!a->junit.empty()) {
+              reports::write_file_atomically(a->junit, conformance::junit_xml(result), "merge");
+            }
+            const conformance::Summary s = result.summary();
+            std::cout << "merged " << shards.size() << " shards: " << s.cases << " cases, "
+                      << s.passed << " passed, " << s.documented << " documented, "
+                      << s.cases - s.passed - s.documented << " failing -> " << a->output << "\n";
+            return s.ok() ? 0 : 1;
           }};
 }
 

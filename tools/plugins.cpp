@@ -11,7 +11,8 @@ std::vector<std::string> split_list(const std::string& s) {
   std::vector<std::string> out;
   std::stringstream ss(s);
   for (std::string part; std::getline(ss, part, ',');) {
-    if (!part.empty()) out.push_back(part);
+    const size_t b = part.find_first_not_of(" \t");
+    if (b != std::string::npos) out.push_back(part.substr(b, part.find_last_not_of(" \t") - b + 1));
   }
   return out;
 }

@@ -111,11 +111,21 @@ void print_ops_table(const nlohmann::json& ops) {
 Command add_ops_command(CLI::App& app) {
   auto* cmd =
       app.add_subcommand("ops", "List the ops, their variants and the kernel sets that run them");
-  auto json = std::make_shared<bool>(false);
-  cmd->add_flag("--json", *json, "Print a JSON array instead of a table");
-  return {cmd, [json] {
+  cmd->footer(
+      "Exit status: 0 the list was printed; 2 a usage error (a bad flag, a plug-in that does not "
+      "load).");
+  struct Args {
+    bool json = false;
+    std::vector<std::string> plugins;
+  };
+  auto a = std::make_shared<Args>();
+  cmd->add_flag("--json", a->json, "Print a JSON array instead of a table");
+  cmd->add_option("--plugin", a->plugins,
+                  "Load a kernel-set plug-in first, so its set shows (repeatable)");
+  return {cmd, [a] {
+            load_kernel_sets(a->plugins, {});
             const nlohmann::json j = ops_json();
-            if (*json) {
+            if (a->json) {
               std::cout << j.dump(2) << "\n";
             } else {
               print_ops_table(j);
@@ -138,12 +148,13 @@ int main(int argc, char** argv) {
     commands.push_back(add(app));
   }
 #endif
-  // CLI11's own exit codes (104, 106, ...) become 2, the documented usage error; --help and
-  // --version still exit 0.
+  // Note [Exit codes]: 0 success, 1 the run found a problem, 2 a usage or I/O error; CLI11's own
+  // parse errors (unknown flag, bad value) are usage errors too, whatever code CLI11 gives them.
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e) == 0 ? 0 : 2;
+    const int code = app.exit(e);
+    return code == 0 ? 0 : 2;
   }
   try {
     for (const Command& c : commands) {

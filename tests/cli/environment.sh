@@ -26,7 +26,7 @@ check "unknown capability refuses ops" 2 \
   env TOUCHSTONE_CPU_CAPABILITY=avx9 "$ts" ops
 check "unknown capability: the refusal names the command" 2 "refusing to run 'ops'" -- \
   env TOUCHSTONE_CPU_CAPABILITY=avx9 "$ts" ops
-if "$ts" env --help >/dev/null 2>&1; then  # `env` comes with the perf library
+if "$ts" --help 2>&1 | grep -qE '^ +env( |$)'; then  # `env` comes with the perf library
   check "env runs with an unknown capability" 0 "TOUCHSTONE_CPU_CAPABILITY='avx9'" -- \
     env TOUCHSTONE_CPU_CAPABILITY=avx9 "$ts" env
 fi

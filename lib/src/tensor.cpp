@@ -5,6 +5,7 @@
 
 #include "touchstone/autograd.h"
 #include "touchstone/dispatch_macros.h"
+#include "touchstone/op_scope.h"
 #include "touchstone/ops.h"
 
 namespace ts {
@@ -144,6 +145,7 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, TensorOptions options
 }
 
 Tensor empty(IntArrayRef size, TensorOptions options) {
+  const UserOpScope scope("empty");  // see Note [Errors name the op the user called]
   check_sizes("empty", size);
   return empty_strided(size, contiguous_strides(size), options);
 }
@@ -163,6 +165,7 @@ const Tensor& Tensor::resize_(IntArrayRef size) const {
 }
 
 Tensor empty_like(const Tensor& self, std::optional<TensorOptions> options) {
+  const UserOpScope scope("empty_like");
   TensorOptions o = self.options();
   if (options && options->has_dtype()) o = o.dtype(options->dtype());
   if (options) o = o.device(options->device());

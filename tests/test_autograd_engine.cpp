@@ -120,12 +120,14 @@ TEST(AutogradEngine, RequiresGradPropagation) {
 
 TEST(AutogradEngine, RequiresGradErrors) {
   Tensor i = ts::tensor({1, 2}, ts::kLong);
-  EXPECT_THAT(error_of([&] { i.requires_grad_(); }),
-              HasSubstr("only Tensors of floating point dtype can require gradients"));
+  EXPECT_THAT(
+      error_of([&] { i.requires_grad_(); }),
+      HasSubstr("requires_grad_: only Tensors of floating point dtype can require gradients"));
   Tensor x = vec({1}).requires_grad_();
   Tensor y = x * 2;
-  EXPECT_THAT(error_of([&] { y.requires_grad_(false); }),
-              HasSubstr("you can only change requires_grad flags of leaf variables."));
+  EXPECT_THAT(
+      error_of([&] { y.requires_grad_(false); }),
+      HasSubstr("requires_grad_: you can only change requires_grad flags of leaf variables."));
   x.requires_grad_(false);
   EXPECT_FALSE(x.requires_grad());
 }
@@ -183,20 +185,23 @@ TEST(AutogradEngine, NonScalarBackwardNeedsAGradient) {
   Tensor x = vec({1, 2}).requires_grad_();
   Tensor y = x * 2;
   EXPECT_THAT(error_of([&] { y.backward(); }),
-              HasSubstr("grad can be implicitly created only for scalar outputs"));
+              HasSubstr("backward: grad can be implicitly created only for scalar outputs"));
   y.backward(vec({1, 10}));
   EXPECT_EQ(values(x.grad()), (std::vector<double>{2, 20}));
-  EXPECT_THAT(error_of([&] {
-                (x * 2).backward(vec({1, 2, 3}));
-              }),
-              HasSubstr("Mismatch in shape: grad_output[0] has a shape of [3] and output[0] has "
-                        "a shape of [2]."));
+  EXPECT_THAT(
+      error_of([&] {
+        (x * 2).backward(vec({1, 2, 3}));
+      }),
+      HasSubstr("backward: Mismatch in shape: grad_output[0] has a shape of [3] and output[0] has "
+                "a shape of [2]."));
 }
 
 TEST(AutogradEngine, BackwardOnATensorThatDoesNotRequireGrad) {
   Tensor x = vec({1, 2});
-  EXPECT_THAT(error_of([&] { x.sum().backward(); }),
-              HasSubstr("element 0 of tensors does not require grad and does not have a grad_fn"));
+  EXPECT_THAT(
+      error_of([&] { x.sum().backward(); }),
+      HasSubstr(
+          "backward: element 0 of tensors does not require grad and does not have a grad_fn"));
   Tensor w = vec({1}).requires_grad_();
   EXPECT_THAT(error_of([&] {
                 ts::autograd::backward({w.sum(), x.sum()});
@@ -207,16 +212,17 @@ TEST(AutogradEngine, BackwardOnATensorThatDoesNotRequireGrad) {
 TEST(AutogradEngine, InPlaceOnLeafThatRequiresGrad) {
   Tensor x = vec({1, 2}).requires_grad_();
   const std::string msg =
-      "a leaf Variable that requires grad is being used in an in-place operation.";
-  EXPECT_THAT(error_of([&] { x.add_(1); }), HasSubstr(msg));
-  EXPECT_THAT(error_of([&] { x.copy_(vec({3, 4})); }), HasSubstr(msg));
-  EXPECT_THAT(error_of([&] { x.fill_(0); }), HasSubstr(msg));
-  EXPECT_THAT(error_of([&] { x.zero_(); }), HasSubstr(msg));
+      "a leaf Variable that requires grad is being used in an in-place operation (argument "
+      "'self').";
+  EXPECT_EQ(error_of([&] { x.add_(1); }), "add_: " + msg);
+  EXPECT_EQ(error_of([&] { x.copy_(vec({3, 4})); }), "copy_: " + msg);
+  EXPECT_EQ(error_of([&] { x.fill_(0); }), "fill_: " + msg);
+  EXPECT_EQ(error_of([&] { x.zero_(); }), "zero_: fill_: " + msg);
   EXPECT_EQ(values(x), (std::vector<double>{1, 2}));  // untouched
   EXPECT_EQ(x._version(), 0u);
   EXPECT_THAT(error_of([&] { x.narrow(0, 0, 1).mul_(2); }),
-              HasSubstr("a view of a leaf Variable that requires grad is being used in an "
-                        "in-place operation."));
+              HasSubstr("mul_: a view of a leaf Variable that requires grad is being used in "
+                        "an in-place operation"));
   {
     ts::NoGradGuard no_grad;  // how optimizers update parameters
     x.sub_(vec({1, 1}), 0.5);
@@ -234,7 +240,8 @@ TEST(AutogradEngine, VersionCounterError) {
   a.mul_(3);         // version 2
   EXPECT_EQ(
       error_of([&] { b.sum().backward(); }),
-      "one of the variables needed for gradient computation has been modified by an inplace "
+      "backward: one of the variables needed for gradient computation has been modified by an "
+      "inplace "
       "operation: [float32 [3]], which is output 0 of MulBackward0, is at version 2; expected "
       "version 1 instead. Hint: the tensor was changed in place after the forward pass saved it "
       "for backward; modify a clone() of it instead.");
@@ -281,17 +288,19 @@ TEST(AutogradEngine, OutRequiresGradErrors) {
   Tensor x = vec({1, 2}).requires_grad_();
   Tensor out = ts::empty({2}, ts::kDouble);
   EXPECT_EQ(error_of([&] { ts::add_out(out, x, x); }),
-            "add(): functions with out=... arguments don't support automatic differentiation, but "
-            "one of the arguments requires grad.");
-  EXPECT_THAT(error_of([&] { ts::exp_out(out, x); }), HasSubstr("exp(): functions with out=..."));
+            "add: functions with out=... arguments don't support automatic differentiation, but "
+            "one of the arguments requires grad (argument 'self').");
+  EXPECT_THAT(error_of([&] { ts::exp_out(out, x); }), HasSubstr("exp: functions with out=..."));
   EXPECT_THAT(error_of([&] { ts::sum_out(out.narrow(0, 0, 1), x, {0}, true); }),
-              HasSubstr("sum(): functions with out=..."));
+              HasSubstr("sum: functions with out=..."));
   // out itself requiring grad.
   Tensor leaf_out = ts::empty({2}, ts::kDouble).requires_grad_();
   EXPECT_THAT(error_of([&] {
                 ts::add_out(leaf_out, vec({1, 2}), vec({1, 2}));
               }),
-              HasSubstr("add(): functions with out=..."));
+              HasSubstr("add: functions with out=... arguments don't support automatic "
+                        "differentiation, but one of the arguments requires grad (argument "
+                        "'out')."));
   // Non-differentiable ops and no_grad are fine.
   Tensor b = ts::empty({2}, ts::kBool);
   ts::gt_out(b, x, vec({1.5, 1.5}));
@@ -337,7 +346,7 @@ TEST(AutogradEngine, Detach) {
   EXPECT_FALSE(z.requires_grad());
   EXPECT_TRUE(z.is_leaf());
   EXPECT_THAT(error_of([&] { (x * 1).narrow(0, 0, 1).detach_(); }),
-              HasSubstr("Can't detach views in-place. Use detach() instead."));
+              HasSubstr("detach_: Can't detach views in-place. Use detach() instead."));
 }
 
 TEST(AutogradEngine, RetainGrad) {
@@ -352,7 +361,7 @@ TEST(AutogradEngine, RetainGrad) {
   EXPECT_EQ(values(x.grad()), (std::vector<double>{13, 21}));
   EXPECT_FALSE(unretained.grad().defined());
   EXPECT_THAT(error_of([&] { vec({1}).retain_grad(); }),
-              HasSubstr("can't retain_grad on Tensor that has requires_grad=False"));
+              HasSubstr("retain_grad: can't retain_grad on Tensor that has requires_grad=False"));
   // An in-place op moves the hook to the tensor's new node.
   Tensor a = x * 1;
   a.retain_grad();
@@ -382,13 +391,15 @@ TEST(AutogradEngine, GradErrorsAndAllowUnused) {
   EXPECT_THAT(error_of([&] {
                 (void)ts::autograd::grad({(x * x).sum()}, {x, unused});
               }),
-              HasSubstr("One of the differentiated Tensors appears to not have been used in the "
-                        "graph. Set allow_unused=true if this is the desired behavior."));
+              HasSubstr("grad: One of the differentiated Tensors (inputs[1]) appears to not have "
+                        "been used in the graph. Set allow_unused=true if this is the desired "
+                        "behavior."));
   auto g = ts::autograd::grad({(x * x).sum()}, {x, unused}, {}, std::nullopt, false, true);
   EXPECT_EQ(values(g[0]), (std::vector<double>{2, 4}));
   EXPECT_FALSE(g[1].defined());
-  EXPECT_THAT(error_of([&] { (void)ts::autograd::grad({(x * x).sum()}, {vec({1})}); }),
-              HasSubstr("One of the differentiated Tensors does not require grad"));
+  EXPECT_THAT(
+      error_of([&] { (void)ts::autograd::grad({(x * x).sum()}, {vec({1})}); }),
+      HasSubstr("grad: One of the differentiated Tensors does not require grad (inputs[0])"));
 }
 
 TEST(AutogradEngine, CreateGraphGivesSecondDerivatives) {

@@ -63,21 +63,21 @@ TEST(AddSubMul, BoolAddIsOrAndMulIsAnd) {
 TEST(AddSubMul, Errors) {
   const Tensor b = make(kBool, {1, 0});
   EXPECT_ERROR(ts::sub(b, b),
-               "sub: Subtraction, the `-` operator, with two bool tensors is not "
-               "supported. Use the `^` or `logical_xor()` operator instead.");
+               "sub: Subtraction, the `-` operator, with two bool tensors is not supported "
+               "(arguments 'self' and 'other'). Use the `^` or `logical_xor()` operator instead.");
   EXPECT_ERROR(b - b, "Subtraction, the `-` operator");
   EXPECT_ERROR(ts::sub(b, true), "Subtraction, the `-` operator");
-  EXPECT_ERROR(b.sub_(b), "Subtraction, the `-` operator");
+  EXPECT_ERROR(b.sub_(b), "sub_: Subtraction, the `-` operator");
   const Tensor i = make(kInt, {1, 2});
   EXPECT_ERROR(
       ts::add(i, i, 2.5),
       "add: For integral input tensors, argument alpha must not be a floating point number.");
-  EXPECT_ERROR(i.sub_(i, 0.5), "sub: For integral input tensors, argument alpha must not be");
+  EXPECT_ERROR(i.sub_(i, 0.5), "sub_: For integral input tensors, argument alpha must not be");
   EXPECT_ERROR(ts::add(make(kFloat, {1}), make(kFloat, {1}), true),
-               "add: Boolean alpha only supported for Boolean results.");
-  EXPECT_ERROR(ts::add(i, i, true), "add: Boolean alpha only supported for Boolean results.");
+               "add: Boolean alpha only supported for Boolean results (argument 'alpha').");
+  EXPECT_ERROR(ts::add(i, i, true), "add: Boolean alpha only supported for Boolean results");
   EXPECT_ERROR(ts::add(b, b, 2.5), "add: For integral input tensors, argument alpha");
-  EXPECT_ERROR(ts::add(i, kNoTensor), "add: expected defined tensors");
+  EXPECT_ERROR(ts::add(i, kNoTensor), "add: expected a defined tensor for argument 'other'");
   EXPECT_TENSOR(i, kInt, {2}, {1, 2});
   // A float alpha is fine when the result is floating.
   EXPECT_TENSOR(ts::add(i, make(kFloat, {1, 1}), 0.5), kFloat, {2}, {1.5, 2.5});
@@ -189,11 +189,11 @@ TEST(Div, ErrorsAndZeroDivisionLeavesTensorsUntouched) {
                "div: expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                "'round'");
   EXPECT_ERROR(ts::div(make(kBool, {1}), make(kBool, {1}), "trunc"),
-               "div: not implemented for dtype bool");
+               "div: not implemented for dtype bool (argument 'self')");
   EXPECT_ERROR(a.div_(a),
-               "div: result type float32 can't be cast to the desired output type int32");
+               "div_: result type float32 can't be cast to the desired output type int32");
   EXPECT_ERROR(a.div_(2),
-               "div: result type float32 can't be cast to the desired output type int32");
+               "div_: result type float32 can't be cast to the desired output type int32");
   EXPECT_TENSOR(a, kInt, {3}, {6, 4, 2});
   a.div_(make(kInt, {4, 4, 4}), "floor");
   EXPECT_TENSOR(a, kInt, {3}, {1, 1, 0});
@@ -227,7 +227,7 @@ TEST(Remainder, SpecialValuesAndErrors) {
   EXPECT_TENSOR(a, kLong, {2}, {5, 6});
   EXPECT_ERROR(ts::remainder(make(kBool, {1}), make(kBool, {1})),
                "remainder: not implemented for dtype bool");
-  EXPECT_ERROR(a.remainder_(1.5), "remainder: result type float32 can't be cast");
+  EXPECT_ERROR(a.remainder_(1.5), "remainder_: result type float32 can't be cast");
   a.remainder_(4);
   EXPECT_TENSOR(a, kLong, {2}, {1, 2});
 }
@@ -268,16 +268,16 @@ TEST(Pow, IntegersAreExactAndWrap) {
 
 TEST(Pow, Errors) {
   const Tensor i = make(kInt, {2, 3});
-  const char* msg = "pow: Integers to negative integer powers are not allowed.";
-  EXPECT_ERROR(ts::pow(i, -1), msg);
-  EXPECT_ERROR(i.pow(-2), msg);
-  EXPECT_ERROR(i.pow_(-1), msg);
-  EXPECT_ERROR(ts::pow(make(kBool, {1}), -1), msg);
+  const char* msg = "Integers to negative integer powers are not allowed (argument 'exponent').";
+  EXPECT_ERROR(ts::pow(i, -1), std::string("pow: ") + msg);
+  EXPECT_ERROR(i.pow(-2), std::string("pow: ") + msg);
+  EXPECT_ERROR(i.pow_(-1), std::string("pow_: ") + msg);
+  EXPECT_ERROR(ts::pow(make(kBool, {1}), -1), std::string("pow: ") + msg);
   EXPECT_ERROR(ts::pow(make(kByte, {1}), -1), msg);
   EXPECT_TENSOR(i, kInt, {2}, {2, 3});
   EXPECT_ERROR(ts::pow(make(kBool, {1}), make(kBool, {1})), "pow: not implemented for dtype bool");
   EXPECT_ERROR(i.pow_(0.5),
-               "pow: result type float32 can't be cast to the desired output type int32");
+               "pow_: result type float32 can't be cast to the desired output type int32");
   EXPECT_TENSOR(i, kInt, {2}, {2, 3});
   i.pow_(2);
   EXPECT_TENSOR(i, kInt, {2}, {4, 9});
@@ -320,7 +320,7 @@ TEST(Atan2, QuadrantsSignedZeroAndPromotion) {
   y.atan2_(make(kFloat, {-1}));
   EXPECT_TENSOR(y, kFloat, {1}, {3.1415927410125732});
   EXPECT_ERROR(make(kInt, {1}).atan2_(make(kInt, {1})),
-               "atan2: result type float32 can't be cast to the desired output type int32");
+               "atan2_: result type float32 can't be cast to the desired output type int32");
 }
 
 // ---- comparisons ----
@@ -461,7 +461,7 @@ TEST(BinaryVariants, InPlaceBroadcastsOtherButNotSelf) {
   EXPECT_TENSOR(x, kFloat, {2, 3}, {20, 42, 64, 13, 24, 35});
   const Tensor small = make(kFloat, {1});
   EXPECT_ERROR(small.add_(make(kFloat, {1, 2, 3})),
-               "add: output with shape [1] doesn't match the broadcast shape [3]");
+               "add_: output with shape [1] doesn't match the broadcast shape [3]");
   EXPECT_TENSOR(small, kFloat, {1}, {1});
   // In-place may narrow within a category: uint8 += int8 computes in int16, stored as uint8.
   const Tensor u = make(kByte, {250});
@@ -472,14 +472,14 @@ TEST(BinaryVariants, InPlaceBroadcastsOtherButNotSelf) {
 TEST(BinaryVariants, InPlaceCastErrorsLeaveSelfUntouched) {
   const Tensor i = make(kInt, {1, 2});
   EXPECT_ERROR(i.add_(2.5),
-               "add: result type float32 can't be cast to the desired output type int32");
+               "add_: result type float32 can't be cast to the desired output type int32");
   EXPECT_ERROR(i.mul_(make(kFloat, {1, 1})),
-               "mul: result type float32 can't be cast to the desired output type int32");
+               "mul_: result type float32 can't be cast to the desired output type int32");
   EXPECT_ERROR(i.div_(2),
-               "div: result type float32 can't be cast to the desired output type int32");
+               "div_: result type float32 can't be cast to the desired output type int32");
   EXPECT_TENSOR(i, kInt, {2}, {1, 2});
   const Tensor b = make(kBool, {1});
-  EXPECT_ERROR(b.add_(1), "add: result type int64 can't be cast to the desired output type bool");
+  EXPECT_ERROR(b.add_(1), "add_: result type int64 can't be cast to the desired output type bool");
   EXPECT_TENSOR(b, kBool, {1}, {1});
 }
 
@@ -521,19 +521,22 @@ TEST(BinaryVariants, OverlapErrors) {
   const Tensor base = make(kFloat, {1, 2, 3, 4});
   const Tensor head = ts::make_view(base, {3}, {1}, 0);
   const Tensor tail = ts::make_view(base, {3}, {1}, 1);
-  const char* partial =
-      "unsupported operation: some elements of the input tensor and the written-to tensor refer "
-      "to a single memory location";
-  EXPECT_ERROR(ts::add_out(tail, head, head), partial);
-  EXPECT_ERROR(tail.add_(head), partial);
-  EXPECT_ERROR(ts::eq_out(tail, make(kFloat, {1, 1, 1}), head), partial);
+  EXPECT_ERROR(ts::add_out(tail, head, head),
+               "add: unsupported operation: some elements of the input tensor (argument 'self') "
+               "and the written-to tensor (argument 'out') refer to a single memory location");
+  EXPECT_ERROR(tail.add_(head),
+               "add_: unsupported operation: some elements of the input tensor (argument "
+               "'other') and the written-to tensor (argument 'self') refer to a single memory");
+  EXPECT_ERROR(ts::eq_out(tail, make(kFloat, {1, 1, 1}), head),
+               "eq: unsupported operation: some elements of the input tensor (argument 'other')");
   EXPECT_TENSOR(base, kFloat, {4}, {1, 2, 3, 4});
-  const char* internal =
-      "unsupported operation: more than one element of the written-to tensor refers to a single "
-      "memory location";
   const Tensor one = make(kFloat, {5});
-  EXPECT_ERROR(one.expand({3}).add_(make(kFloat, {1, 2, 3})), internal);
-  EXPECT_ERROR(ts::mul_out(one.expand({3}), make(kFloat, {1, 2, 3}), one), internal);
+  EXPECT_ERROR(one.expand({3}).add_(make(kFloat, {1, 2, 3})),
+               "add_: unsupported operation: more than one element of the written-to tensor "
+               "(argument 'self') refers to a single memory location");
+  EXPECT_ERROR(ts::mul_out(one.expand({3}), make(kFloat, {1, 2, 3}), one),
+               "mul: unsupported operation: more than one element of the written-to tensor "
+               "(argument 'out') refers to a single memory location");
   EXPECT_TENSOR(one, kFloat, {1}, {5});
 }
 

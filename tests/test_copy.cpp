@@ -272,7 +272,7 @@ TEST(CopyErrors, InternalOverlapInSelf) {
   Tensor expanded = base.expand({2, 3});
   EXPECT_ERROR(expanded.copy_(make(ts::kFloat, {7, 8, 9, 10, 11, 12}, {2, 3})),
                "copy_: unsupported operation: more than one element of the written-to tensor "
-               "refers to a single memory location");
+               "(argument 'self') refers to a single memory location");
   EXPECT_EQ(values(base), (std::vector<double>{1, 2, 3}));
 }
 
@@ -281,12 +281,12 @@ TEST(CopyErrors, PartialOverlapWithSrc) {
   Tensor head = ts::make_view(base, {3}, {1}, 0);
   Tensor tail = ts::make_view(base, {3}, {1}, 1);
   EXPECT_ERROR(head.copy_(tail),
-               "copy_: unsupported operation: some elements of the input tensor and the "
-               "written-to tensor refer to a single memory location");
+               "copy_: unsupported operation: some elements of the input tensor (argument 'src') "
+               "and the written-to tensor (argument 'self') refer to a single memory location");
   // The transpose of the same memory overlaps it partially too (as in ATen).
   Tensor square = ts::make_view(base, {2, 2}, {2, 1}, 0);
   EXPECT_ERROR(square.copy_(ts::make_view(base, {2, 2}, {1, 2}, 0)),
-               "some elements of the input tensor and the written-to tensor");
+               "some elements of the input tensor (argument 'src') and the written-to tensor");
   EXPECT_EQ(values(base), (std::vector<double>{1, 2, 3, 4}));
   // Disjoint views of one storage are fine.
   ts::make_view(base, {2}, {1}, 0).copy_(ts::make_view(base, {2}, {1}, 2));
@@ -428,9 +428,13 @@ TEST(FillErrors, ValueMustFitTheDtype) {
   EXPECT_ERROR(u.fill_(-256), "fill_: value cannot be converted to type uint8 without overflow");
   EXPECT_ERROR(u.fill_(-1.0), "value cannot be converted to type uint8");  // floats don't wrap
   EXPECT_EQ(values(u), (std::vector<double>{7, 7}));
+  // Any value converts to bool (nonzero is true), as in ATen.
   Tensor b = make(ts::kBool, {0});
-  EXPECT_ERROR(b.fill_(2), "fill_: value cannot be converted to type bool without overflow");
-  EXPECT_ERROR(b.fill_(1.5), "value cannot be converted to type bool");
+  b.fill_(2);
+  EXPECT_EQ(values(b), (std::vector<double>{1}));
+  b.fill_(0.0);
+  b.fill_(1.5);
+  EXPECT_EQ(values(b), (std::vector<double>{1}));
   Tensor i = make(ts::kInt, {3});
   EXPECT_ERROR(i.fill_(kNaN), "fill_: value cannot be converted to type int32 without overflow");
   EXPECT_ERROR(i.fill_(int64_t{1} << 31), "value cannot be converted to type int32");

@@ -66,18 +66,19 @@ TEST(IndexSelect, EveryDtype) {
 
 TEST(IndexSelect, Errors) {
   const Tensor x = grid();
-  EXPECT_ERROR(ts::index_select(x, 0, make_long({0, 3})), "index out of range in self");
-  EXPECT_ERROR(ts::index_select(x, 0, make_long({-1})), "index out of range in self");
+  EXPECT_ERROR(ts::index_select(x, 0, make_long({0, 3})),
+               "index_select: index 3 out of range in self (size 3 at dimension 0)");
+  EXPECT_ERROR(ts::index_select(x, 0, make_long({-1})), "index -1 out of range in self");
   EXPECT_ERROR(ts::index_select(x, 0, make_long({0, 1}, {1, 2})),
-               "index_select(): Index is supposed to be a vector");
+               "index_select: Index is supposed to be a vector");
   EXPECT_ERROR(ts::index_select(x, 0, make(ts::kFloat, {0}, {1})),
-               "index_select(): Expected dtype int32 or int64 for index");
+               "index_select: Expected dtype int32 or int64 for index");
   EXPECT_ERROR(ts::index_select(x, 2, make_long({0})),
                "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
   EXPECT_ERROR(ts::index_select(ts::scalar_tensor(1.0), 0, make_long({0, 0})),
-               "index_select(): Index to scalar can have only 1 value, got 2 value(s)");
+               "index_select: Index to scalar can have only 1 value, got 2 value(s)");
   EXPECT_ERROR(ts::index_select(ts::scalar_tensor(1.0), 0, make_long({1})),
-               "index out of range in self");
+               "index_select: index 1 out of range in self (size 1 at dimension 0)");
 }
 
 TEST(IndexSelect, Out) {
@@ -90,7 +91,8 @@ TEST(IndexSelect, Out) {
   EXPECT_EQ(values(wide), (std::vector<double>{4, 5, 6}));
   // A failing call leaves out as it was.
   Tensor kept = ts::full({1, 3}, 7.0);
-  EXPECT_ERROR(ts::index_select_out(kept, grid(), 0, make_long({3})), "index out of range in self");
+  EXPECT_ERROR(ts::index_select_out(kept, grid(), 0, make_long({3})),
+               "index 3 out of range in self");
   EXPECT_EQ(values(kept), (std::vector<double>{7, 7, 7}));
   Tensor ints = ts::empty({1, 3}, ts::kLong);
   EXPECT_ERROR(ts::index_select_out(ints, grid(), 0, make_long({0})),
@@ -156,11 +158,11 @@ TEST(Gather, Errors) {
   EXPECT_ERROR(ts::gather(grid(), 1, make_long({0, 3}, {1, 2})),
                "index 3 is out of bounds for dimension 1 with size 3");
   EXPECT_ERROR(ts::gather(x, 0, ts::tensor({0}, ts::kInt)),
-               "gather(): Expected dtype int64 for index");
+               "gather: Expected dtype int64 for index");
   EXPECT_ERROR(ts::gather(grid(), 0, make_long({0})),
-               "gather(): Index tensor must have the same number of dimensions as input tensor");
+               "gather: Index tensor must have the same number of dimensions as input tensor");
   EXPECT_ERROR(ts::gather(grid(), 0, make_long({0, 0, 0, 0, 0, 0, 0, 0}, {2, 4})),
-               "gather(): Size does not match at dimension 1 expected index [2, 4] to be no "
+               "gather: Size does not match at dimension 1 expected index [2, 4] to be no "
                "larger than self [3, 3] apart from dimension 0");
   EXPECT_ERROR(ts::gather(grid(), -3, make_long({0}, {1, 1})), "Dimension out of range");
 }
@@ -244,9 +246,9 @@ TEST(ScatterAdd, Errors) {
   EXPECT_ERROR(ts::scatter_add(self, 0, make_long({5}), ts::ones({1})),
                "index 5 is out of bounds for dimension 0 with size 3");
   EXPECT_ERROR(ts::scatter_add(self, 0, ts::tensor({0}, ts::kInt), ts::ones({1})),
-               "scatter_add(): Expected dtype int64 for index");
+               "scatter_add: Expected dtype int64 for index");
   EXPECT_ERROR(ts::scatter_add(self, 0, make_long({0}), ts::ones({1}, ts::kDouble)),
-               "scatter_add(): Expected self.dtype to be equal to src.dtype");
+               "scatter_add: Expected self.dtype to be equal to src.dtype");
   EXPECT_ERROR(ts::scatter_add(self, 0, make_long({0}, {1, 1}), ts::ones({1, 1})),
                "Index tensor must have the same number of dimensions as self tensor");
   EXPECT_ERROR(ts::scatter_add(ts::zeros({2, 2}), 0, make_long({0}, {1, 1}), ts::ones({1})),
@@ -259,7 +261,7 @@ TEST(ScatterAdd, Errors) {
                "to be smaller size than src [1, 1]");
   // The in-place form names itself and leaves self untouched.
   EXPECT_ERROR(self.scatter_add_(0, make_long({0, 3}), ts::ones({2})),
-               "scatter_add_(): index 3 is out of bounds for dimension 0 with size 3");
+               "scatter_add_: index 3 is out of bounds for dimension 0 with size 3");
   EXPECT_EQ(values(self), (std::vector<double>{1, 2, 3}));
   EXPECT_ERROR(self.scatter_add_(0, make_long({0}), self.slice(0, 1, 2)),
                "refer to a single memory location");
@@ -328,9 +330,10 @@ TEST(Cat, EveryDtype) {
 }
 
 TEST(Cat, Errors) {
-  EXPECT_ERROR(ts::cat(ts::TensorList()), "torch.cat(): expected a non-empty list of Tensors");
+  EXPECT_ERROR(ts::cat(ts::TensorList()),
+               "cat: expected a non-empty list of Tensors (argument 'tensors')");
   EXPECT_ERROR(ts::cat({ts::scalar_tensor(1.0), ts::ones({1})}),
-               "zero-dimensional tensor (at position 0) cannot be concatenated");
+               "cat: zero-dimensional tensor (at position 0 of tensors) cannot be concatenated");
   EXPECT_ERROR(ts::cat({ts::ones({2, 2}), ts::ones({3, 2})}, 1),
                "Sizes of tensors must match except in dimension 1. Expected size 2 but got size 3 "
                "for tensor number 1 in the list.");
@@ -380,9 +383,10 @@ TEST(Stack, ZeroDimEmptyAndNonContiguous) {
 
 TEST(Stack, ErrorsAndOut) {
   EXPECT_ERROR(ts::stack({make(ts::kFloat, {1, 2}, {2}), make(ts::kFloat, {1, 2, 3}, {3})}),
-               "stack expects each tensor to be equal size, but got [2] at entry 0 and [3] at "
+               "stack: expects each tensor to be equal size, but got [2] at entry 0 and [3] at "
                "entry 1");
-  EXPECT_ERROR(ts::stack(ts::TensorList()), "stack expects a non-empty TensorList");
+  EXPECT_ERROR(ts::stack(ts::TensorList()),
+               "stack: expects a non-empty TensorList (argument 'tensors')");
   EXPECT_ERROR(ts::stack({make(ts::kFloat, {1, 2}, {2})}, 2), "Dimension out of range");
   Tensor out = ts::empty({0}, ts::kDouble);
   ts::stack_out(out, {make(ts::kFloat, {1, 2}, {2}), make(ts::kFloat, {3, 4}, {2})}, 1);

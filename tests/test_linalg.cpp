@@ -107,9 +107,9 @@ TEST(Mm, Errors) {
   EXPECT_ERROR(ts::mm(m, ts::ones({4, 5})),
                "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
   EXPECT_ERROR(ts::mm(m, ts::ones({3, 2}, ts::kDouble)),
-               "expected m1 and m2 to have the same dtype, but got: float32 != float64");
+               "mm: expected self and mat2 to have the same dtype, but got: float32 != float64");
   EXPECT_ERROR(ts::mm(ts::ones({2, 2}, ts::kBool), ts::ones({2, 2}, ts::kBool)),
-               "mm: not implemented for dtype bool");
+               "mm: not implemented for dtype bool (argument 'self')");
   EXPECT_ERROR(ts::mm(Tensor(), m), "mm: expected a defined tensor for argument 'self'");
 }
 
@@ -284,9 +284,9 @@ TEST(Addmm, ErrorsAndOut) {
   EXPECT_ERROR(ts::addmm(s, ts::ones({2, 3}), ts::ones({2, 2})),
                "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x2)");
   EXPECT_ERROR(ts::addmm(s, s, ts::ones({2, 2}, ts::kDouble)),
-               "expected m1 and m2 to have the same dtype, but got: float32 != float64");
+               "addmm: expected mat1 and mat2 to have the same dtype, but got: float32 != float64");
   EXPECT_ERROR(ts::addmm(ts::ones({2, 2}, ts::kLong), s, s),
-               "expected m2 and self to have the same dtype, but got: float32 != int64");
+               "addmm: expected mat2 and self to have the same dtype, but got: float32 != int64");
   const Tensor i8 = ts::ones({2, 2}, ts::kChar);
   EXPECT_ERROR(ts::addmm(i8, i8, i8, 1000), "value cannot be converted to type int8");
 
@@ -320,12 +320,12 @@ TEST(Dot, StridedEmptyAndHalf) {
 
 TEST(Dot, ErrorsAndOut) {
   EXPECT_ERROR(ts::dot(ts::ones({2, 3}), ts::ones({3})),
-               "1D tensors expected, but got 2D and 1D tensors");
+               "dot: 1D tensors expected, but got a 2D self and a 1D tensor");
   EXPECT_ERROR(ts::dot(ts::ones({3}), ts::ones({4})),
                "inconsistent tensor size, expected tensor [3] and src [4] to have the same number "
                "of elements, but got 3 and 4 elements respectively");
   EXPECT_ERROR(ts::dot(ts::ones({3}), ts::ones({3}, ts::kInt)),
-               "dot: expected both vectors to have same dtype, but found float32 and int32");
+               "dot: expected self and tensor to have the same dtype, but found float32 and int32");
   EXPECT_ERROR(ts::dot(ts::ones({3}, ts::kBool), ts::ones({3}, ts::kBool)),
                "dot: not implemented for dtype bool");
   Tensor out = ts::empty({});
@@ -351,7 +351,7 @@ TEST(Mv, ErrorsAndOut) {
   EXPECT_ERROR(ts::mv(ts::ones({2, 3}), ts::ones({4})),
                "mv: size mismatch, got mat (2x3), vec (4)");
   EXPECT_ERROR(ts::mv(ts::ones({2, 3}), ts::ones({3}, ts::kDouble)),
-               "expected mat and vec to have the same dtype, but got: float32 != float64");
+               "mv: expected self and vec to have the same dtype, but got: float32 != float64");
   Tensor out = ts::empty({0});
   ts::mv_out(out, make(ts::kFloat, {1, 2, 3, 4}, {2, 2}), make(ts::kFloat, {1, 1}, {2}));
   EXPECT_EQ(values(out), (std::vector<double>{3, 7}));
@@ -479,18 +479,24 @@ TEST(Matmul, NonContiguousAndEmpty) {
             (std::vector<int64_t>{4, 0, 2, 2}));
 }
 
+// matmul checks its own arguments, so the messages name self and other rather than the
+// arguments of the op it runs (mm's mat1/mat2, dot's tensor).
 TEST(Matmul, Errors) {
   EXPECT_ERROR(ts::matmul(ts::scalar_tensor(1.0), ts::ones({2, 2})),
-               "both arguments to matmul need to be at least 1D, but they are 0D and 2D");
+               "matmul: both arguments to matmul need to be at least 1D, but they are 0D (self) "
+               "and 2D (other)");
   EXPECT_ERROR(ts::matmul(ts::ones({2, 2, 3}), ts::ones({3, 3, 4})),
-               "The size of tensor a (2) must match the size of tensor b (3) at non-singleton "
-               "dimension 0");
+               "matmul: The size of tensor a (2) must match the size of tensor b (3) at "
+               "non-singleton dimension 0 (the batch dims of self [2] and other [3])");
   EXPECT_ERROR(ts::matmul(ts::ones({2, 3}), ts::ones({4, 5})),
-               "mat1 and mat2 shapes cannot be multiplied (2x3 and 4x5)");
+               "matmul: self and other shapes cannot be multiplied ([2, 3] and [4, 5])");
   EXPECT_ERROR(ts::matmul(ts::ones({2, 2, 3}), ts::ones({4, 5})),
-               "mat1 and mat2 shapes cannot be multiplied (4x3 and 4x5)");
-  EXPECT_ERROR(ts::matmul(ts::ones({3}), ts::ones({4})), "inconsistent tensor size");
-  EXPECT_ERROR(ts::matmul(ts::ones({2, 3}), ts::ones({3}, ts::kDouble)), "to have the same dtype");
+               "matmul: self and other shapes cannot be multiplied ([2, 2, 3] and [4, 5])");
+  EXPECT_ERROR(ts::matmul(ts::ones({3}), ts::ones({4})),
+               "matmul: self and other shapes cannot be multiplied ([3] and [4])");
+  EXPECT_ERROR(ts::matmul(ts::ones({2, 3}), ts::ones({3}, ts::kDouble)),
+               "matmul: expected self and other to have the same dtype, but got: float32 != "
+               "float64");
 }
 
 }  // namespace

@@ -185,8 +185,9 @@ TEST(Softmax, OutErrorsLeaveOutUntouched) {
   // out overlapping the input partially.
   const Tensor y = make(ts::kFloat, {1, 2, 3}, {3});
   EXPECT_ERROR(ts::softmax_out(y.slice(0, 1, 3), y.slice(0, 0, 2), 0),
-               "softmax: unsupported operation: some elements of the input tensor and the "
-               "written-to tensor refer to a single memory location");
+               "softmax: unsupported operation: some elements of the input tensor (argument "
+               "'self') and the written-to tensor (argument 'out') refer to a single memory "
+               "location");
   expect_values(y, {1, 2, 3});
 }
 
@@ -366,7 +367,7 @@ TEST(NllLoss, Errors) {
   EXPECT_ERROR(ts::nll_loss(x, make_long({0, 5})), "nll_loss: Target 5 is out of bounds.");
   EXPECT_ERROR(ts::nll_loss(x, make_long({-1, 0})), "nll_loss: Target -1 is out of bounds.");
   EXPECT_ERROR(ts::nll_loss(ts::zeros({}), ts::zeros({}, ts::kLong)),
-               "nll_loss: Expected 1 or more dimensions (got 0)");
+               "nll_loss: Expected self to have 1 or more dimensions (got 0)");
   EXPECT_ERROR(ts::nll_loss(x, make_long({0, 1, 2})),
                "nll_loss: Expected input batch_size (2) to match target batch_size (3).");
   EXPECT_ERROR(ts::nll_loss(ts::zeros({1, 2, 3}), ts::zeros({1, 4}, ts::kLong)),
@@ -480,7 +481,7 @@ TEST(CrossEntropy, Errors) {
                "cross_entropy: weight tensor should be defined either for all 3 classes or no "
                "classes but got weight tensor of shape: [2]");
   EXPECT_ERROR(ts::cross_entropy(ts::zeros({}), ts::zeros({}, ts::kLong)),
-               "cross_entropy: Expected 1 or more dimensions (got 0)");
+               "cross_entropy: Expected self to have 1 or more dimensions (got 0)");
   EXPECT_ERROR(ts::cross_entropy(z, make_long({0, 3})), "Target 3 is out of bounds.");
   EXPECT_ERROR(ts::cross_entropy(z, make_long({0, 1}), {}, static_cast<Reduction>(3)),
                "cross_entropy: reduction must be None (0), Mean (1) or Sum (2), but got 3");

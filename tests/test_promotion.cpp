@@ -400,13 +400,13 @@ TEST(CanCast, InPlaceIntTimesFloatErrorsAndLeavesSelfUntouched) {
   // ATen: "result type Float can't be cast to the desired output type Int"; touchstone names
   // dtypes as PyTorch's Python API does.
   EXPECT_ERROR(t.mul_(f),
-               "mul: result type float32 can't be cast to the desired output type int32");
+               "mul_: result type float32 can't be cast to the desired output type int32");
   EXPECT_ERROR(t.mul_(2.5),
-               "mul: result type float32 can't be cast to the desired output type int32");
+               "mul_: result type float32 can't be cast to the desired output type int32");
   EXPECT_ERROR(t.mul_(ones_0dim(f64)),
-               "mul: result type float64 can't be cast to the desired output type int32");
+               "mul_: result type float64 can't be cast to the desired output type int32");
   EXPECT_ERROR(t.add_(f),
-               "add: result type float32 can't be cast to the desired output type int32");
+               "add_: result type float32 can't be cast to the desired output type int32");
   EXPECT_EQ(t.data_ptr<int32_t>()[0], 3);
   EXPECT_EQ(t.data_ptr<int32_t>()[1], -4);
   EXPECT_EQ(t.dtype(), i32);

@@ -192,11 +192,11 @@ TEST(Mean, EmptyAndZeroDim) {
 
 TEST(Mean, Errors) {
   EXPECT_ERROR(ts::mean(make(kLong, {1, 2}, {2})),
-               "mean(): could not infer output dtype. Input dtype must be either a floating point "
+               "mean: could not infer output dtype. Input dtype must be either a floating point "
                "or complex dtype. Got: int64");
   EXPECT_ERROR(ts::mean(make(kBool, {1, 2}, {2})), "Input dtype must be either a floating");
   EXPECT_ERROR(ts::mean(x23(), kInt),
-               "mean(): could not infer output dtype. Optional dtype must be either a floating "
+               "mean: could not infer output dtype. Optional dtype must be either a floating "
                "point or complex dtype. Got: int32");
   EXPECT_ERROR(ts::mean(x23(), {0, 0}), "mean: dim 0 appears multiple times");
   ts::Tensor out = ts::empty({0}, kLong);
@@ -308,8 +308,10 @@ TEST(AllAny, OutAcceptsBoolOrUint8Only) {
   ts::any_out(b, make(kByte, {0, 0, 0, 7}, {2, 2}), 0, true);
   EXPECT_TENSOR_NEAR(b, kBool, {1, 2}, {0, 1});
   ts::Tensor f = ts::empty({0}, kFloat);
-  EXPECT_ERROR(ts::all_out(f, x23(), 0), "all only supports bool tensor for result, got: float32");
-  EXPECT_ERROR(ts::any_out(f, x23(), 0), "any only supports bool tensor for result, got: float32");
+  EXPECT_ERROR(ts::all_out(f, x23(), 0),
+               "all: only supports bool tensor for result (argument 'out'), got: float32");
+  EXPECT_ERROR(ts::any_out(f, x23(), 0),
+               "any: only supports bool tensor for result (argument 'out'), got: float32");
   EXPECT_ERROR(ts::all(x23(), 2), "all: Dimension out of range");
   EXPECT_ERROR(ts::any(make(kFloat, {1.0}, {}), 1), "any: Dimension out of range");
 }

@@ -65,10 +65,10 @@ TEST(Amax, NonContiguous) {
 TEST(Amax, EmptyInputs) {
   const ts::Tensor e = make(kFloat, {}, {0, 3});
   EXPECT_ERROR(ts::amax(e),
-               "amax(): Expected reduction dim to be specified for input.numel() == 0. Specify "
+               "amax: Expected reduction dim to be specified for input.numel() == 0. Specify "
                "the reduction dim with the 'dim' argument.");
-  EXPECT_ERROR(ts::amax(e, {-2}), "amax(): Expected reduction dim -2 to have non-zero size.");
-  EXPECT_ERROR(ts::amin(e, {1, 0}), "amin(): Expected reduction dim 0 to have non-zero size.");
+  EXPECT_ERROR(ts::amax(e, {-2}), "amax: Expected reduction dim -2 to have non-zero size.");
+  EXPECT_ERROR(ts::amin(e, {1, 0}), "amin: Expected reduction dim 0 to have non-zero size.");
   EXPECT_TENSOR_NEAR(ts::amax(e, {1}), kFloat, {0}, {});
   EXPECT_TENSOR_NEAR(ts::amin(e, {1}, true), kFloat, {0, 1}, {});
 }
@@ -111,10 +111,10 @@ TEST(MaxMin, FullReductions) {
 
 TEST(MaxMin, FullReductionOfEmptyIsAnError) {
   EXPECT_ERROR(ts::max(make(kFloat, {}, {0})),
-               "max(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+               "max: Expected reduction dim to be specified for input.numel() == 0. Specify the "
                "reduction dim with the 'dim' argument.");
   EXPECT_ERROR(ts::min(make(kFloat, {}, {2, 0})),
-               "min(): Expected reduction dim to be specified for input.numel() == 0.");
+               "min: Expected reduction dim to be specified for input.numel() == 0.");
 }
 
 TEST(MaxMinDim, ValuesAndIndices) {
@@ -167,8 +167,8 @@ TEST(MaxMinDim, BoolIntegerAndNonContiguous) {
 
 TEST(MaxMinDim, EmptyAndZeroDim) {
   const ts::Tensor e = make(kFloat, {}, {0, 3});
-  EXPECT_ERROR(ts::max(e, 0), "max(): Expected reduction dim 0 to have non-zero size.");
-  EXPECT_ERROR(ts::min(e, -2), "min(): Expected reduction dim 0 to have non-zero size.");
+  EXPECT_ERROR(ts::max(e, 0), "max: Expected reduction dim 0 to have non-zero size.");
+  EXPECT_ERROR(ts::min(e, -2), "min: Expected reduction dim 0 to have non-zero size.");
   auto [v, i] = ts::max(e, 1);
   EXPECT_TENSOR_NEAR(v, kFloat, {0}, {});
   EXPECT_TENSOR_NEAR(i, kLong, {0}, {});
@@ -258,9 +258,9 @@ TEST(Argmax, DtypesTiesAndNaN) {
 
 TEST(Argmax, EmptyZeroDimAndErrors) {
   EXPECT_ERROR(ts::argmax(make(kFloat, {}, {0})),
-               "argmax(): Expected reduction dim to be specified for input.numel() == 0.");
+               "argmax: Expected reduction dim to be specified for input.numel() == 0.");
   EXPECT_ERROR(ts::argmin(make(kFloat, {}, {0, 3}), -2),
-               "argmin(): Expected reduction dim 0 to have non-zero size.");
+               "argmin: Expected reduction dim 0 to have non-zero size.");
   EXPECT_TENSOR_NEAR(ts::argmax(make(kFloat, {}, {0, 3}), 1), kLong, {0}, {});
   EXPECT_TENSOR_NEAR(ts::argmax(make(kFloat, {7.0}, {})), kLong, {}, {0});
   EXPECT_TENSOR_NEAR(ts::argmin(make(kFloat, {7.0}, {}), 0), kLong, {}, {0});
@@ -381,13 +381,14 @@ TEST(Norm, OutAndErrors) {
   ts::Tensor l = ts::empty({0}, kLong);
   EXPECT_ERROR(ts::norm_out(l, x23()),
                "norm: result type float32 can't be cast to the desired output type int64");
-  EXPECT_ERROR(ts::norm(x23(), 3), "norm(): only p = 1, 2 and inf are supported, but got p = 3");
+  EXPECT_ERROR(ts::norm(x23(), 3),
+               "norm: only p = 1, 2 and inf are supported, but got p = 3 (argument 'p')");
   EXPECT_ERROR(ts::norm(x23(), 0), "but got p = 0");
   EXPECT_ERROR(ts::norm(x23(), -kInf), "but got p = -inf");
   EXPECT_ERROR(ts::norm(x23(), true), "but got p = True");
   EXPECT_ERROR(ts::norm(make(kLong, {3, 4}, {2})),
-               "norm(): input dtype should be either floating point or complex. Got int64 "
-               "instead.");
+               "norm: input dtype should be either floating point or complex. Got int64 "
+               "instead (argument 'self').");
   EXPECT_ERROR(ts::norm(x23(), 2, {1, 1}), "norm: dim 1 appears multiple times");
 }
 
@@ -438,8 +439,9 @@ TEST(Logsumexp, OutAndErrors) {
   ts::logsumexp_out(out, make(kFloat, {0, 0}, {2}), {0});
   EXPECT_TENSOR_NEAR(out, kDouble, {}, {static_cast<double>(static_cast<float>(std::log(2.0)))});
   ts::Tensor l = ts::empty({0}, kLong);
-  EXPECT_ERROR(ts::logsumexp_out(l, x23(), {0}),
-               "logsumexp(): Expected floating point type for result tensor, but got: int64");
+  EXPECT_ERROR(
+      ts::logsumexp_out(l, x23(), {0}),
+      "logsumexp: Expected floating point type for result tensor (argument 'out'), but got: int64");
   ts::Tensor h = ts::empty({0}, kHalf);  // log(e + e^2) = 2.31326 rounds to 2.3125
   ts::logsumexp_out(h, make(kDouble, {1, 2}, {2}), {0}, true);
   EXPECT_TENSOR_NEAR(h, kHalf, {1}, {2.3125});

@@ -138,11 +138,11 @@ TEST(Where, Out) {
 TEST(WhereErrors, ConditionMustBeBool) {
   Tensor a = make(ts::kFloat, {1, 2});
   EXPECT_ERROR(ts::where(make(ts::kFloat, {1, 0}), a, a),
-               "where expected condition to be a boolean tensor, but got a tensor with dtype "
+               "where: expected condition to be a boolean tensor, but got a tensor with dtype "
                "float32");
   EXPECT_ERROR(
       ts::where(make(ts::kByte, {1, 0}), a, a),
-      "where expected condition to be a boolean tensor, but got a tensor with dtype uint8");
+      "where: expected condition to be a boolean tensor, but got a tensor with dtype uint8");
   EXPECT_ERROR(ts::where(Tensor(), a, a),
                "where: expected a defined tensor for argument 'condition'");
   EXPECT_ERROR(ts::where(make(ts::kBool, {1, 0}), a, Tensor()),
@@ -172,8 +172,8 @@ TEST(WhereErrors, OutMustHaveTheResultDtypeAndShape) {
   Tensor head = ts::make_view(buf, {2}, {1}, 0);
   Tensor tail = ts::make_view(buf, {2}, {1}, 1);
   EXPECT_ERROR(ts::where_out(head, c, tail, a),
-               "where: unsupported operation: some elements of the input tensor and the "
-               "written-to tensor refer to a single memory location");
+               "where: unsupported operation: some elements of the input tensor (argument 'self') "
+               "and the written-to tensor (argument 'out') refer to a single memory location");
   EXPECT_EQ(values(buf), (V{1, 2, 3}));
 }
 
@@ -266,7 +266,7 @@ TEST(LerpErrors, DtypesMustMatchAndBeFloating) {
 TEST(LerpErrors, InPlaceAndOutLeaveTensorsUntouched) {
   Tensor s = make(ts::kFloat, {1, 2, 3});
   EXPECT_ERROR(s.lerp_(make(ts::kFloat, {1, 2, 3, 4, 5, 6}, {2, 3}), 0.5),
-               "lerp: output with shape [3] doesn't match the broadcast shape [2, 3]");
+               "lerp_: output with shape [3] doesn't match the broadcast shape [2, 3]");
   EXPECT_ERROR(s.lerp_(make(ts::kDouble, {1, 2, 3}), 0.5), "expected dtype float32 for `end`");
   EXPECT_EQ(values(s), (V{1, 2, 3}));
   Tensor out = make(ts::kLong, {7, 7, 7});
@@ -276,12 +276,12 @@ TEST(LerpErrors, InPlaceAndOutLeaveTensorsUntouched) {
   // Self's end overlapping self partially.
   Tensor buf = make(ts::kFloat, {1, 2, 3, 4});
   EXPECT_ERROR(ts::make_view(buf, {3}, {1}, 0).lerp_(ts::make_view(buf, {3}, {1}, 1), 0.5),
-               "lerp: unsupported operation: some elements of the input tensor");
+               "lerp_: unsupported operation: some elements of the input tensor");
   EXPECT_EQ(values(buf), (V{1, 2, 3, 4}));
   // An expanded self would be written more than once.
   Tensor one = make(ts::kFloat, {1});
   EXPECT_ERROR(one.expand({3}).lerp_(s, 0.5),
-               "lerp: unsupported operation: more than one element of the written-to tensor");
+               "lerp_: unsupported operation: more than one element of the written-to tensor");
   EXPECT_EQ(get(one), 1);
 }
 
@@ -382,9 +382,9 @@ TEST(AddcmulErrors, ValueAndDtypes) {
 TEST(AddcmulErrors, InPlaceAndOutLeaveTensorsUntouched) {
   Tensor i = make(ts::kInt, {1, 2});
   EXPECT_ERROR(i.addcmul_(make(ts::kFloat, {1, 1}), i),
-               "addcmul: result type float32 can't be cast to the desired output type int32");
+               "addcmul_: result type float32 can't be cast to the desired output type int32");
   EXPECT_ERROR(i.addcmul_(make(ts::kInt, {1, 2, 3, 4}, {2, 2}), i),
-               "addcmul: output with shape [2] doesn't match the broadcast shape [2, 2]");
+               "addcmul_: output with shape [2] doesn't match the broadcast shape [2, 2]");
   EXPECT_EQ(values(i), (V{1, 2}));
   Tensor out = make(ts::kInt, {9, 9});
   EXPECT_ERROR(ts::addcmul_out(out, make(ts::kFloat, {1, 1}), i, i),
@@ -459,9 +459,9 @@ TEST(MaskedFill, NonContiguousAndExpandedSelf) {
 TEST(MaskedFillErrors, MaskValueAndShape) {
   Tensor self = make(ts::kChar, {1, 2, 3});
   EXPECT_ERROR(self.masked_fill_(make(ts::kFloat, {1, 0, 1}), 0),
-               "masked_fill_ only supports boolean masks, but got mask with dtype float32");
+               "masked_fill_: only supports boolean masks, but got mask with dtype float32");
   EXPECT_ERROR(ts::masked_fill(self, make(ts::kByte, {1, 0, 1}), 0),
-               "masked_fill_ only supports boolean masks, but got mask with dtype uint8");
+               "masked_fill: only supports boolean masks, but got mask with dtype uint8");
   EXPECT_ERROR(self.masked_fill_(make(ts::kBool, {1, 0, 1}), 300),
                "masked_fill_: value cannot be converted to type int8 without overflow");
   EXPECT_ERROR(

@@ -186,7 +186,7 @@ TEST(Gelu, ExactAndTanhApproximation) {
 TEST(Gelu, IntegersAndBadApproximationAreErrors) {
   const Tensor i = make(kLong, {1, 2});
   EXPECT_ERROR(ts::gelu(i), "gelu: not implemented for dtype int64");
-  EXPECT_ERROR(ts::gelu_(i), "gelu: not implemented for dtype int64");
+  EXPECT_ERROR(ts::gelu_(i), "gelu_: not implemented for dtype int64");
   EXPECT_ERROR(ts::gelu(make(kBool, {1})), "gelu: not implemented for dtype bool");
   EXPECT_ERROR(ts::gelu(make(kFloat, {1}), "exact"),
                "gelu: approximate argument must be either none or tanh");
@@ -336,7 +336,7 @@ TEST(Clamp, Errors) {
   EXPECT_ERROR(ts::clamp(x, std::nullopt, std::nullopt),
                "clamp: At least one of 'min' or 'max' must not be None");
   EXPECT_ERROR(x.clamp_(0.5),
-               "clamp: result type float32 can't be cast to the desired output type int32");
+               "clamp_: result type float32 can't be cast to the desired output type int32");
   EXPECT_TENSOR(x, kInt, {2}, {1, 2});
   EXPECT_ERROR(ts::clamp(make(kBool, {1}), false, true), "clamp: not implemented for dtype bool");
   EXPECT_ERROR(ts::clamp(make(kByte, {1}), std::nullopt, 300),
@@ -417,12 +417,13 @@ TEST(UnaryVariants, OutErrorsLeaveOutUntouched) {
 
 TEST(UnaryVariants, InPlaceCastErrorLeavesSelfUntouched) {
   const Tensor x = make(kInt, {1, 4});
-  EXPECT_ERROR(x.exp_(), "exp: result type float32 can't be cast to the desired output type int32");
+  EXPECT_ERROR(x.exp_(),
+               "exp_: result type float32 can't be cast to the desired output type int32");
   EXPECT_ERROR(ts::sigmoid_(x), "can't be cast to the desired output type int32");
   EXPECT_ERROR(x.sqrt_(), "can't be cast to the desired output type int32");
   EXPECT_TENSOR(x, kInt, {2}, {1, 4});
   const Tensor b = make(kBool, {1});
-  EXPECT_ERROR(b.exp_(), "exp: result type float32 can't be cast to the desired output type bool");
+  EXPECT_ERROR(b.exp_(), "exp_: result type float32 can't be cast to the desired output type bool");
   EXPECT_TENSOR(b, kBool, {1}, {1});
 }
 
@@ -430,16 +431,16 @@ TEST(UnaryVariants, OverlappingOutIsRejected) {
   // An expanded out: three elements share one location.
   const Tensor one = make(kFloat, {5});
   EXPECT_ERROR(ts::neg_out(one.expand({3}), make(kFloat, {1, 2, 3})),
-               "neg: unsupported operation: more than one element of the written-to tensor refers "
-               "to a single memory location");
+               "neg: unsupported operation: more than one element of the written-to tensor "
+               "(argument 'out') refers to a single memory location");
   EXPECT_TENSOR(one, kFloat, {1}, {5});
   // out and the input overlap partly (shifted by one element of the same storage).
   const Tensor base = make(kFloat, {1, 2, 3, 4});
   const Tensor in = ts::make_view(base, {3}, {1}, 0);
   const Tensor out = ts::make_view(base, {3}, {1}, 1);
   EXPECT_ERROR(ts::neg_out(out, in),
-               "neg: unsupported operation: some elements of the input tensor and the written-to "
-               "tensor refer to a single memory location");
+               "neg: unsupported operation: some elements of the input tensor (argument 'self') "
+               "and the written-to tensor (argument 'out') refer to a single memory location");
   EXPECT_TENSOR(base, kFloat, {4}, {1, 2, 3, 4});
   // Full overlap (out is the input) is in-place and fine.
   ts::neg_out(base, base);

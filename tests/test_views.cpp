@@ -266,9 +266,9 @@ TEST(Views, Narrow) {
   EXPECT_TRUE(x.narrow(0, -1, 1).is_contiguous());
   EXPECT_GEOMETRY(x.narrow(-1, 4, 0), ({3, 0}), ({4, 1}), 4);  // start == size: empty
   EXPECT_THAT(error_of([&] { x.narrow(1, 3, 2); }),
-              HasSubstr("narrow(): start (3) + length (2) exceeds dimension size (4)."));
+              HasSubstr("narrow: start (3) + length (2) exceeds dimension size (4)."));
   EXPECT_THAT(error_of([&] { x.narrow(1, 0, -1); }),
-              HasSubstr("narrow(): length must be non-negative."));
+              HasSubstr("narrow: length must be non-negative."));
   EXPECT_THAT(error_of([&] { x.narrow(1, 5, 0); }),
               HasSubstr("narrow: Dimension out of range (expected to be in range of [-4, 3], but "
                         "got 5)"));
@@ -276,7 +276,7 @@ TEST(Views, Narrow) {
               HasSubstr("narrow: Dimension out of range (expected to be in range of [-2, 1], but "
                         "got 2)"));
   EXPECT_THAT(error_of([&] { iota({1}).view({}).narrow(0, 0, 1); }),
-              HasSubstr("narrow() cannot be applied to a 0-dim tensor."));
+              HasSubstr("narrow: cannot be applied to a 0-dim tensor (argument 'self')."));
 }
 
 TEST(Views, SliceClampsLikePython) {
@@ -307,7 +307,7 @@ TEST(Views, SliceClampsLikePython) {
               HasSubstr("slice: Dimension out of range (expected to be in range of [-1, 0], but "
                         "got 1)"));
   EXPECT_THAT(error_of([&] { x[0].slice(0); }),
-              HasSubstr("slice() cannot be applied to a 0-dim tensor."));
+              HasSubstr("slice: cannot be applied to a 0-dim tensor (argument 'self')."));
 }
 
 TEST(Views, SelectWrapsNegativeIndex) {
@@ -321,19 +321,19 @@ TEST(Views, SelectWrapsNegativeIndex) {
 
   ts::Tensor v = iota({3});
   EXPECT_THAT(error_of([&] { v.select(0, 5); }),
-              HasSubstr("select(): index 5 out of range for tensor of size [3] at dimension 0"));
+              HasSubstr("select: index 5 out of range for tensor of size [3] at dimension 0"));
   EXPECT_THAT(error_of([&] { v.select(0, -4); }),
-              HasSubstr("select(): index -4 out of range for tensor of size [3] at dimension 0"));
-  EXPECT_THAT(error_of([&] { v[3]; }), HasSubstr("select(): index 3 out of range"));
+              HasSubstr("select: index -4 out of range for tensor of size [3] at dimension 0"));
+  EXPECT_THAT(error_of([&] { v[3]; }), HasSubstr("select: index 3 out of range"));
   EXPECT_THAT(error_of([&] { x.select(-1, 4); }),
-              HasSubstr("select(): index 4 out of range for tensor of size [3, 4] at dimension 1"));
+              HasSubstr("select: index 4 out of range for tensor of size [3, 4] at dimension 1"));
   EXPECT_THAT(error_of([&] { x.select(2, 0); }),
               HasSubstr("select: Dimension out of range (expected to be in range of [-2, 1], but "
                         "got 2)"));
   EXPECT_THAT(error_of([&] { v[0].select(0, 0); }),
-              HasSubstr("select() cannot be applied to a 0-dim tensor."));
+              HasSubstr("select: cannot be applied to a 0-dim tensor (argument 'self')."));
   EXPECT_THAT(error_of([&] { ts::empty({0}, ts::kInt).select(0, 0); }),
-              HasSubstr("select(): index 0 out of range for tensor of size [0] at dimension 0"));
+              HasSubstr("select: index 0 out of range for tensor of size [0] at dimension 0"));
 }
 
 // ---- transpose / t / permute / movedim ----
@@ -358,7 +358,7 @@ TEST(Views, TransposeAndT) {
   EXPECT_EQ(iota({1}).view({}).transpose(0, -1).dim(), 0);
 
   EXPECT_THAT(error_of([&] { x.t(); }),
-              HasSubstr("t() expects a tensor with <= 2 dimensions, but self is 3D"));
+              HasSubstr("t: expects a tensor with <= 2 dimensions, but self is 3D"));
   EXPECT_THAT(error_of([&] { x.transpose(0, 3); }),
               HasSubstr("transpose: Dimension out of range (expected to be in range of [-3, 2], "
                         "but got 3)"));
@@ -379,13 +379,13 @@ TEST(Views, Permute) {
   EXPECT_THAT(error_of([&] {
                 x.permute({0, 1});
               }),
-              HasSubstr("permute(): number of dimensions in the tensor input does not match the "
+              HasSubstr("permute: number of dimensions in the tensor input does not match the "
                         "length of the desired ordering of dimensions i.e. input.dim() = 3 is not "
                         "equal to len(dims) = 2"));
   EXPECT_THAT(error_of([&] {
                 x.permute({0, 1, -3});
               }),
-              HasSubstr("permute(): duplicate dims are not allowed."));
+              HasSubstr("permute: duplicate dims are not allowed."));
   EXPECT_THAT(error_of([&] {
                 x.permute({0, 1, 3});
               }),
@@ -504,7 +504,7 @@ TEST(Views, Flatten) {
   EXPECT_EQ(values(tf), (std::vector<int32_t>{0, 3, 1, 4, 2, 5}));
 
   EXPECT_THAT(error_of([&] { x.flatten(2, 1); }),
-              HasSubstr("flatten() has invalid args: start_dim cannot come after end_dim"));
+              HasSubstr("flatten: invalid args: start_dim cannot come after end_dim"));
   EXPECT_THAT(error_of([&] { x.flatten(0, 3); }), HasSubstr("flatten: Dimension out of range"));
 }
 
@@ -621,9 +621,9 @@ TEST(Views, Split) {
   EXPECT_EQ(sizes_of(ts::empty({0, 2}, ts::kInt).split(3)), (std::vector<Shape>{{0, 2}}));
 
   EXPECT_THAT(error_of([&] { x[0].split(1); }),
-              HasSubstr("split expects at least a 1-dimensional tensor"));
+              HasSubstr("split: expects at least a 1-dimensional tensor"));
   EXPECT_THAT(error_of([&] { x.split(-1); }),
-              HasSubstr("split expects split_size be non-negative, but got split_size=-1"));
+              HasSubstr("split: expects split_size be non-negative, but got split_size=-1"));
   EXPECT_THAT(error_of([&] { x.split(0); }),
               HasSubstr("split_size can only be 0 if dimension size is 0, but got dimension size "
                         "of 10"));
@@ -643,21 +643,21 @@ TEST(Views, SplitWithSizes) {
   EXPECT_THAT(error_of([&] {
                 x.split_with_sizes({2, -1, 9});
               }),
-              HasSubstr("split_with_sizes expects split_sizes have only non-negative entries, but "
+              HasSubstr("split_with_sizes: expects split_sizes have only non-negative entries, but "
                         "got split_sizes=[2, -1, 9]"));
   EXPECT_THAT(error_of([&] {
                 x.split_with_sizes({2, 3});
               }),
-              HasSubstr("split_with_sizes expects split_sizes to sum exactly to 10 (input "
+              HasSubstr("split_with_sizes: expects split_sizes to sum exactly to 10 (input "
                         "tensor's size at dimension 0), but got split_sizes=[2, 3]"));
   EXPECT_THAT(error_of([&] {
                 x.split_with_sizes({8, 8});
               }),
-              HasSubstr("split_with_sizes expects split_sizes to sum exactly to 10"));
+              HasSubstr("split_with_sizes: expects split_sizes to sum exactly to 10"));
   EXPECT_THAT(error_of([&] {
                 x.split_with_sizes({INT64_MAX, INT64_MAX});
               }),
-              HasSubstr("split_with_sizes expects split_sizes to sum exactly to 10"));
+              HasSubstr("split_with_sizes: expects split_sizes to sum exactly to 10"));
   EXPECT_THAT(error_of([&] { x[0].split_with_sizes({1}); }),
               HasSubstr("expects at least a 1-dimensional tensor"));
 }
@@ -674,9 +674,9 @@ TEST(Views, ChunkUsesCeilDivisionAndMayReturnFewer) {
   EXPECT_EQ(sizes_of(ts::empty({0}, ts::kInt).chunk(3)), (std::vector<Shape>{{0}, {0}, {0}}));
 
   EXPECT_THAT(error_of([&] { iota({5}).chunk(0); }),
-              HasSubstr("chunk expects `chunks` to be greater than 0, got: 0"));
+              HasSubstr("chunk: expects `chunks` to be greater than 0, got: 0"));
   EXPECT_THAT(error_of([&] { iota({1}).view({}).chunk(1); }),
-              HasSubstr("chunk expects at least a 1-dimensional tensor"));
+              HasSubstr("chunk: expects at least a 1-dimensional tensor"));
   EXPECT_THAT(error_of([&] { iota({5}).chunk(2, 1); }), HasSubstr("chunk: Dimension out of range"));
 }
 

@@ -3,12 +3,14 @@
 #include <cstdio>
 #include <mutex>
 #include <ostream>
+#include <string_view>
 
 #include "touchstone/array_ref.h"
 #include "touchstone/device.h"
 #include "touchstone/dtype.h"
 #include "touchstone/environment.h"
 #include "touchstone/error.h"
+#include "touchstone/op_scope.h"
 #include "touchstone/parallel.h"
 #include "touchstone/scalar.h"
 
@@ -16,7 +18,15 @@ namespace ts {
 
 namespace detail {
 
+thread_local const char* user_op = nullptr;
+
 void throw_error(std::string msg) {
+  if (user_op != nullptr) {  // see Note [Errors name the op the user called]
+    const std::string_view op(user_op);
+    if (!msg.starts_with(op) || msg.compare(op.size(), 2, ": ") != 0) {
+      msg = str_cat(op, ": ", msg);
+    }
+  }
   throw Error(std::move(msg));
 }
 

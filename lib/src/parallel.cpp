@@ -11,6 +11,7 @@
 
 #include "touchstone/environment.h"
 #include "touchstone/error.h"
+#include "touchstone/op_scope.h"
 
 namespace ts {
 namespace {
@@ -61,6 +62,7 @@ void detail::parallel_run(int64_t begin, int64_t end, int64_t grain,
   const int nthreads = static_cast<int>(std::min<int64_t>(get_num_threads(), max_chunks));
   std::exception_ptr error;
   std::atomic<bool> failed{false};
+  const char* user_op = detail::user_op;  // workers' errors name the caller's op too
 #pragma omp parallel num_threads(nthreads)
   {
     const int tid = omp_get_thread_num();
@@ -69,6 +71,7 @@ void detail::parallel_run(int64_t begin, int64_t end, int64_t grain,
     const int64_t b = begin + tid * chunk;
     const int64_t e = std::min(end, b + chunk);
     if (b < e) {
+      const UserOpScope scope(user_op);
       tls_in_parallel = true;
       try {
         f(b, e);

@@ -6,6 +6,7 @@
 #include "size_math.h"
 #include "touchstone/autograd.h"
 #include "touchstone/dispatch_macros.h"
+#include "touchstone/op_scope.h"
 #include "touchstone/ops.h"
 
 namespace ts {
@@ -201,6 +202,7 @@ Tensor empty_strided(IntArrayRef size, IntArrayRef stride, TensorOptions options
 }
 
 Tensor empty(IntArrayRef size, TensorOptions options) {
+  const UserOpScope scope("empty");  // see Note [Errors name the op the user called]
   check_sizes("empty", size);
   // The contiguous strides are partial products of the sizes: numel bounds them all.
   TS_CHECK(detail::checked_numel(size).has_value(),
@@ -228,6 +230,7 @@ const Tensor& Tensor::resize_(IntArrayRef size) const {
 }
 
 Tensor empty_like(const Tensor& self, std::optional<TensorOptions> options) {
+  const UserOpScope scope("empty_like");
   TensorOptions o = self.options();
   if (options && options->has_dtype()) o = o.dtype(options->dtype());
   if (options) o = o.device(options->device());

@@ -116,7 +116,7 @@ std::optional<DimVector> view_strides(IntArrayRef old_size, IntArrayRef old_stri
 }
 
 void check_not_scalar(const Tensor& self, const char* op) {
-  TS_CHECK(self.dim() > 0, op, " cannot be applied to a 0-dim tensor.");
+  TS_CHECK(self.dim() > 0, op, ": cannot be applied to a 0-dim tensor (argument 'self').");
 }
 
 }  // namespace
@@ -183,20 +183,20 @@ Tensor Tensor::as_strided(IntArrayRef size, IntArrayRef stride,
 }
 
 Tensor Tensor::narrow(int64_t dim, int64_t start, int64_t length) const {
-  check_not_scalar(*this, "narrow()");
+  check_not_scalar(*this, "narrow");
   const int64_t d = wrap_dim(dim, this->dim(), "narrow");
-  TS_CHECK(length >= 0, "narrow(): length must be non-negative.");
+  TS_CHECK(length >= 0, "narrow: length must be non-negative.");
   const int64_t cur = sizes()[d];
   // start == size is allowed (an empty result at the end); otherwise wrap like a dim index.
   if (start != cur) start = wrap_dim(start, cur, "narrow");
-  TS_CHECK(start <= cur - length, "narrow(): start (", start, ") + length (", length,
+  TS_CHECK(start <= cur - length, "narrow: start (", start, ") + length (", length,
            ") exceeds dimension size (", cur, ").");
   return slice(d, start, start + length, 1);
 }
 
 Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<int64_t> end,
                      int64_t step) const {
-  check_not_scalar(*this, "slice()");
+  check_not_scalar(*this, "slice");
   const int64_t d = wrap_dim(dim, this->dim(), "slice");
   TS_CHECK(step > 0, "slice: slice step must be positive");
   const int64_t n = sizes()[d];
@@ -219,10 +219,10 @@ Tensor Tensor::slice(int64_t dim, std::optional<int64_t> start, std::optional<in
 }
 
 Tensor Tensor::select(int64_t dim, int64_t index) const {
-  check_not_scalar(*this, "select()");
+  check_not_scalar(*this, "select");
   const int64_t d = wrap_dim(dim, this->dim(), "select");
   const int64_t n = sizes()[d];
-  TS_CHECK(index < n && index >= -n, "select(): index ", index, " out of range for tensor of size ",
+  TS_CHECK(index < n && index >= -n, "select: index ", index, " out of range for tensor of size ",
            sizes(), " at dimension ", d);
   if (index < 0) index += n;
   DimVector new_sizes(sizes()), new_strides(strides());
@@ -247,20 +247,20 @@ Tensor Tensor::transpose(int64_t dim0, int64_t dim1) const {
 }
 
 Tensor Tensor::t() const {
-  TS_CHECK(dim() <= 2, "t() expects a tensor with <= 2 dimensions, but self is ", dim(), "D");
+  TS_CHECK(dim() <= 2, "t: expects a tensor with <= 2 dimensions, but self is ", dim(), "D");
   return transpose(0, dim() < 2 ? 0 : 1);
 }
 
 Tensor Tensor::permute(IntArrayRef dims) const {
   TS_CHECK(static_cast<int64_t>(dims.size()) == dim(),
-           "permute(): number of dimensions in the tensor input does not match the length of "
+           "permute: number of dimensions in the tensor input does not match the length of "
            "the desired ordering of dimensions i.e. input.dim() = ",
            dim(), " is not equal to len(dims) = ", dims.size());
   DimVector new_sizes(dims.size()), new_strides(dims.size()), inverse(dims.size());
   std::vector<bool> seen(dims.size(), false);
   for (size_t i = 0; i < dims.size(); ++i) {
     const int64_t d = wrap_dim(dims[i], dim(), "permute");
-    TS_CHECK(!seen[d], "permute(): duplicate dims are not allowed.");
+    TS_CHECK(!seen[d], "permute: duplicate dims are not allowed.");
     seen[d] = true;
     new_sizes[i] = sizes()[d];
     new_strides[i] = strides()[d];
@@ -352,7 +352,7 @@ Tensor Tensor::unsqueeze(int64_t dim) const {
 Tensor Tensor::flatten(int64_t start_dim, int64_t end_dim) const {
   const int64_t s = wrap_dim(start_dim, dim(), "flatten");
   const int64_t e = wrap_dim(end_dim, dim(), "flatten");
-  TS_CHECK(s <= e, "flatten() has invalid args: start_dim cannot come after end_dim");
+  TS_CHECK(s <= e, "flatten: invalid args: start_dim cannot come after end_dim");
   if (dim() == 0) return reshape({1});
   if (s == e) return *this;
   DimVector shape;
@@ -481,9 +481,9 @@ Tensor Tensor::unfold(int64_t dimension, int64_t size, int64_t step) const {
 }
 
 std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim) const {
-  TS_CHECK(this->dim() != 0, "split expects at least a 1-dimensional tensor");
+  TS_CHECK(this->dim() != 0, "split: expects at least a 1-dimensional tensor");
   TS_CHECK(split_size >= 0,
-           "split expects split_size be non-negative, but got split_size=", split_size);
+           "split: expects split_size be non-negative, but got split_size=", split_size);
   const int64_t d = wrap_dim(dim, this->dim(), "split");
   const int64_t n = sizes()[d];
   TS_CHECK(split_size > 0 || n == 0,
@@ -501,18 +501,18 @@ std::vector<Tensor> Tensor::split(int64_t split_size, int64_t dim) const {
 }
 
 std::vector<Tensor> Tensor::split_with_sizes(IntArrayRef split_sizes, int64_t dim) const {
-  TS_CHECK(this->dim() != 0, "split_with_sizes expects at least a 1-dimensional tensor");
+  TS_CHECK(this->dim() != 0, "split_with_sizes: expects at least a 1-dimensional tensor");
   const int64_t d = wrap_dim(dim, this->dim(), "split_with_sizes");
   const int64_t n = sizes()[d];
   int64_t total = 0;
   for (int64_t s : split_sizes) {
-    TS_CHECK(s >= 0, "split_with_sizes expects split_sizes have only non-negative entries, ",
+    TS_CHECK(s >= 0, "split_with_sizes: expects split_sizes have only non-negative entries, ",
              "but got split_sizes=", split_sizes);
     TS_CHECK(!__builtin_add_overflow(total, s, &total) && total <= n,
-             "split_with_sizes expects split_sizes to sum exactly to ", n,
+             "split_with_sizes: expects split_sizes to sum exactly to ", n,
              " (input tensor's size at dimension ", d, "), but got split_sizes=", split_sizes);
   }
-  TS_CHECK(total == n, "split_with_sizes expects split_sizes to sum exactly to ", n,
+  TS_CHECK(total == n, "split_with_sizes: expects split_sizes to sum exactly to ", n,
            " (input tensor's size at dimension ", d, "), but got split_sizes=", split_sizes);
   std::vector<Tensor> out;
   out.reserve(split_sizes.size());
@@ -525,8 +525,8 @@ std::vector<Tensor> Tensor::split_with_sizes(IntArrayRef split_sizes, int64_t di
 }
 
 std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim) const {
-  TS_CHECK(this->dim() > 0, "chunk expects at least a 1-dimensional tensor");
-  TS_CHECK(chunks > 0, "chunk expects `chunks` to be greater than 0, got: ", chunks);
+  TS_CHECK(this->dim() > 0, "chunk: expects at least a 1-dimensional tensor");
+  TS_CHECK(chunks > 0, "chunk: expects `chunks` to be greater than 0, got: ", chunks);
   const int64_t d = wrap_dim(dim, this->dim(), "chunk");
   const int64_t n = sizes()[d];
   // Pieces of ceil(n / chunks): there may be fewer than `chunks` of them (torch.chunk).

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "touchstone/op_scope.h"
 #include "touchstone/ops.h"
 #include "variable.h"
 
@@ -151,7 +152,9 @@ Tensor initial_grad(const Tensor& output, const Tensor& given, size_t i) {
              output.sizes(), ".");
     return given;
   }
-  TS_CHECK(output.numel() == 1, "grad can be implicitly created only for scalar outputs");
+  TS_CHECK(output.numel() == 1,
+           "grad can be implicitly created only for scalar outputs; pass a gradient for output ", i,
+           " of shape ", output.sizes());
   return ones_like(output);
 }
 
@@ -176,6 +179,7 @@ std::shared_ptr<Node> make_root(TensorList outputs, TensorList grad_outputs) {
 
 void backward(TensorList tensors, TensorList grad_tensors, std::optional<bool> retain_graph,
               bool create_graph) {
+  const UserOpScope scope("backward");
   std::shared_ptr<Node> root;
   {
     NoGradGuard no_grad;  // ones_like for the implicit gradient records nothing
@@ -189,6 +193,7 @@ void backward(TensorList tensors, TensorList grad_tensors, std::optional<bool> r
 
 std::vector<Tensor> grad(TensorList outputs, TensorList inputs, TensorList grad_outputs,
                          std::optional<bool> retain_graph, bool create_graph, bool allow_unused) {
+  const UserOpScope scope("grad");
   std::shared_ptr<Node> root;
   GraphTask task;
   task.accumulate = false;
@@ -201,7 +206,7 @@ std::vector<Tensor> grad(TensorList outputs, TensorList inputs, TensorList grad_
   task.captured.resize(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     TS_CHECK(inputs[i].defined() && requires_grad(inputs[i]),
-             "One of the differentiated Tensors does not require grad");
+             "One of the differentiated Tensors does not require grad (inputs[", i, "])");
     Edge e = gradient_edge(inputs[i]);
     task.captures[e.function.get()].emplace_back(e.input_nr, i);
     input_edges.push_back(std::move(e));  // keeps a leaf's AccumulateGrad alive
@@ -219,9 +224,9 @@ std::vector<Tensor> grad(TensorList outputs, TensorList inputs, TensorList grad_
       if (g.sizes() != IntArrayRef(m.sizes)) g = sum_to(g, m.sizes);
       if (g.dtype() != m.dtype) g = g.to(m.dtype);
     }
-    TS_CHECK(g.defined() || allow_unused,
-             "One of the differentiated Tensors appears to not have been used in the graph. Set "
-             "allow_unused=true if this is the desired behavior.");
+    TS_CHECK(g.defined() || allow_unused, "One of the differentiated Tensors (inputs[", i,
+             "]) appears to not have been used in the graph. Set allow_unused=true if this is the "
+             "desired behavior.");
   }
   return std::move(task.captured);
 }

@@ -1,6 +1,8 @@
 // The autograd slot: wraps every kernel call (Note [Autograd slot] in dispatch.h), bumps the
 // version counter of in-place and out= outputs, and records graph nodes when a tensor that
 // requires grad takes part. Installed when libtouchstone loads.
+#include <string_view>
+
 #include "derivatives.h"
 #include "touchstone/ops.h"
 
@@ -84,14 +86,18 @@ void run_plain(KernelFn fn, const KernelCall& call) {
   bump_versions(call);
 }
 
-void check_inplace(const Tensor& self) {
+// The errors name the in-place method the user called (add_, copy_), as meta::op_name does.
+void check_inplace(const OpInfo& info, const Tensor& self) {
+  const std::string_view name = info.name;
+  const char* suffix = name.ends_with('_') ? "" : "_";
   if (const TensorImpl* base = self.impl()->view_base()) {
-    TS_CHECK(!is_leaf_requiring_grad(base),
-             "a view of a leaf Variable that requires grad is being used in an in-place "
-             "operation.");
+    TS_CHECK(!is_leaf_requiring_grad(base), name, suffix,
+             ": a view of a leaf Variable that requires grad is being used in an in-place "
+             "operation (argument 'self').");
   }
-  TS_CHECK(!is_leaf_requiring_grad(self.impl()),
-           "a leaf Variable that requires grad is being used in an in-place operation.");
+  TS_CHECK(!is_leaf_requiring_grad(self.impl()), name, suffix,
+           ": a leaf Variable that requires grad is being used in an in-place operation "
+           "(argument 'self').");
 }
 
 // The derivative of a non-differentiable op written in place over a tensor that requires
@@ -103,8 +109,9 @@ void record(KernelFn fn, const KernelCall& call) {
   if (call.kind == CallKind::Out) {
     if (info.differentiable &&
         (any_requires_grad(call.inputs) || any_requires_grad(call.outputs))) {
+      // meta::check_out_no_grad refuses this before the output is resized; kept as a backstop.
       TS_ERROR(info.name,
-               "(): functions with out=... arguments don't support automatic differentiation, "
+               ": functions with out=... arguments don't support automatic differentiation, "
                "but one of the arguments requires grad.");
     }
     return run_plain(fn, call);
@@ -112,7 +119,7 @@ void record(KernelFn fn, const KernelCall& call) {
   const bool inplace = call.kind == CallKind::InPlace;
   if (!inplace && !info.differentiable) return run_plain(fn, call);
   const Tensor* self = inplace ? &call.outputs[0] : nullptr;
-  if (inplace) check_inplace(*self);
+  if (inplace) check_inplace(info, *self);
 
   // Outputs that can carry history (floating); without one there is nothing to record.
   bool any_floating_output = false;

@@ -241,12 +241,13 @@ const Tensor& Tensor::requires_grad_(bool requires_grad) const {
   TS_CHECK(defined(), "requires_grad_: tensor is undefined");
   if (!requires_grad && !is_leaf()) {
     TS_ERROR(
-        "you can only change requires_grad flags of leaf variables. If you want to use a computed "
-        "variable in a subgraph that doesn't require differentiation use var_no_grad = "
-        "var.detach().");
+        "requires_grad_: you can only change requires_grad flags of leaf variables. If you want "
+        "to use a computed variable in a subgraph that doesn't require differentiation use "
+        "var_no_grad = var.detach().");
   }
   TS_CHECK(!requires_grad || is_floating_point(),
-           "only Tensors of floating point dtype can require gradients (got ", dtype(), ")");
+           "requires_grad_: only Tensors of floating point dtype can require gradients (got ",
+           dtype(), ")");
   if (!requires_grad && impl()->autograd_meta() == nullptr) return *this;
   autograd::materialize_meta(impl()).requires_grad_ = requires_grad;
   return *this;
@@ -286,7 +287,7 @@ Tensor Tensor::detach() const {
 }
 
 const Tensor& Tensor::detach_() const {
-  TS_CHECK(!is_view(), "Can't detach views in-place. Use detach() instead.");
+  TS_CHECK(!is_view(), "detach_: Can't detach views in-place. Use detach() instead.");
   if (AutogradMeta* m = get_meta(impl())) {
     if (m->retained_grad_ && m->grad_fn_) m->grad_fn_->remove_retain_grad_hook(m->retained_grad_);
     m->grad_fn_.reset();
@@ -297,7 +298,8 @@ const Tensor& Tensor::detach_() const {
 }
 
 void Tensor::retain_grad() const {
-  TS_CHECK(requires_grad(), "can't retain_grad on Tensor that has requires_grad=False");
+  TS_CHECK(requires_grad(),
+           "retain_grad: can't retain_grad on Tensor that has requires_grad=False");
   if (is_leaf()) return;  // leaves keep their grad anyway
   AutogradMeta& m = autograd::materialize_meta(impl());
   if (m.retained_grad_) return;

@@ -51,20 +51,21 @@ Tensor binary(OpId op, Variant v, const Tensor& out, const Tensor& a, const Tens
 // ATen's alpha_check: alpha must fit the result's category.
 void check_alpha(const char* op, ScalarType dtype, const Scalar& alpha) {
   TS_CHECK(!alpha.is_bool() || dtype == kBool, op,
-           ": Boolean alpha only supported for Boolean results.");
+           ": Boolean alpha only supported for Boolean results (argument 'alpha').");
   TS_CHECK(is_floating_type(dtype) || alpha.is_integral(true), op,
            ": For integral input tensors, argument alpha must not be a floating point number.");
 }
 
 Tensor add_sub(OpId op, Variant v, const Tensor& out, const Tensor& a, const Tensor& b,
                const Scalar& alpha) {
-  const char* name = op_info(op).name.data();
-  TS_CHECK(a.defined() && b.defined(), name, ": expected defined tensors");
+  const char* name = meta::op_name(op, v);
+  meta::check_defined(name, a, "self");
+  meta::check_defined(name, b, "other");
   const ScalarType common = result_type(a, b);
   if (op == OpId::sub) {
-    TS_CHECK(common != kBool,
-             "sub: Subtraction, the `-` operator, with two bool tensors is not "
-             "supported. Use the `^` or `logical_xor()` operator instead.");
+    TS_CHECK(common != kBool, name,
+             ": Subtraction, the `-` operator, with two bool tensors is not supported (arguments "
+             "'self' and 'other'). Use the `^` or `logical_xor()` operator instead.");
   }
   check_alpha(name, common, alpha);
   OpParams p;
@@ -72,18 +73,19 @@ Tensor add_sub(OpId op, Variant v, const Tensor& out, const Tensor& a, const Ten
   return binary(op, v, out, a, b, p);
 }
 
-int rounding_mode(std::optional<std::string_view> mode) {
+int rounding_mode(std::optional<std::string_view> mode, Variant v) {
   if (!mode) return 0;
   if (*mode == "trunc") return 1;
   if (*mode == "floor") return 2;
-  TS_ERROR("div: expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", *mode,
+  TS_ERROR(meta::op_name(OpId::div, v),
+           ": expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", *mode,
            "'");
 }
 
 Tensor div_impl(Variant v, const Tensor& out, const Tensor& a, const Tensor& b,
                 std::optional<std::string_view> mode) {
   OpParams p;
-  p.mode = rounding_mode(mode);
+  p.mode = rounding_mode(mode, v);
   meta::ElementwiseSpec spec{OpId::div, DTypeSet::all(), /*int_to_float=*/p.mode == 0};
   if (p.mode != 0) spec.supported = kNoBool;
   const Tensor inputs[] = {a, b};
@@ -94,11 +96,12 @@ Tensor ws(const Scalar& s) {
   return wrapped_scalar_tensor(s);
 }
 
-void check_pow_scalar_exponent(const Tensor& self, const Scalar& exponent) {
-  meta::check_defined("pow", self, "self");
+void check_pow_scalar_exponent(const Tensor& self, const Scalar& exponent, Variant v) {
+  const char* op = meta::op_name(OpId::pow, v);
+  meta::check_defined(op, self, "self");
   TS_CHECK(!(is_integral_type(self.dtype(), /*include_bool=*/true) &&
              exponent.is_integral(/*include_bool=*/true) && exponent.to_long() < 0),
-           "pow: Integers to negative integer powers are not allowed.");
+           op, ": Integers to negative integer powers are not allowed (argument 'exponent').");
 }
 
 }  // namespace
@@ -238,7 +241,7 @@ Tensor pow(const Tensor& self, const Tensor& exponent) {
   return binary(OpId::pow, Variant::Functional, {}, self, exponent);
 }
 Tensor pow(const Tensor& self, const Scalar& exponent) {
-  check_pow_scalar_exponent(self, exponent);
+  check_pow_scalar_exponent(self, exponent, Variant::Functional);
   return pow(self, ws(exponent));
 }
 Tensor& pow_out(const Tensor& out, const Tensor& self, const Tensor& exponent) {
@@ -259,7 +262,7 @@ Tensor& Tensor::pow_(const Tensor& exponent) const {
   return const_cast<Tensor&>(*this);
 }
 Tensor& Tensor::pow_(const Scalar& exponent) const {
-  check_pow_scalar_exponent(*this, exponent);
+  check_pow_scalar_exponent(*this, exponent, Variant::InPlace);
   return pow_(ws(exponent));
 }
 

@@ -25,6 +25,7 @@ bool is_same_data(const Tensor& a, const Tensor& b) {
 namespace meta {
 
 void copy_with_kind(const Tensor& self, const Tensor& src, CallKind kind) {
+  const UserOpScope scope("copy_");
   meta::check_defined("copy_", self, "self");
   meta::check_defined("copy_", src, "src");
   if (self.is_same(src) || is_same_data(self, src)) return;
@@ -34,14 +35,14 @@ void copy_with_kind(const Tensor& self, const Tensor& src, CallKind kind) {
   const bool cross_device = self.is_cuda() || src.is_cuda();
   TS_CHECK(src.device() == self.device() || (src.is_cpu() && src.dim() == 0) || cross_device,
            "copy_: Expected all tensors to be on the same device, but found at least two devices, ",
-           self.device(), " and ", src.device(), "!");
+           self.device(), " and ", src.device(), "! (argument 'src')");
   const Device kernel_device = self.is_cpu() ? src.device() : self.device();
   const Tensor operands[] = {self, src};
-  const DimVector shape = meta::broadcast_shapes("copy_", operands);
+  const DimVector shape = meta::broadcast_shapes("copy_", operands, OpId::copy_);
   TS_CHECK(self.sizes() == IntArrayRef(shape), "copy_: output with shape ", self.sizes(),
-           " doesn't match the broadcast shape ", IntArrayRef(shape));
-  meta::check_no_internal_overlap("copy_", self);
-  meta::check_no_partial_overlap("copy_", self, src);
+           " doesn't match the broadcast shape ", IntArrayRef(shape), " (argument 'self')");
+  meta::check_no_internal_overlap("copy_", self, "self");
+  meta::check_no_partial_overlap("copy_", self, src, "self", "src");
   OpParams p;
   p.compute_dtype = self.dtype();
   const KernelFn fn = lookup_kernel(OpId::copy_, self.dtype(), kernel_device);
@@ -63,6 +64,7 @@ Tensor& Tensor::copy_(const Tensor& src) const {
 }
 
 Tensor clone(const Tensor& self) {
+  const UserOpScope scope("clone");
   meta::check_defined("clone", self, "self");
   // empty_like keeps a dense non-contiguous layout, as ATen's preserve_format.
   Tensor out = empty_like(self);
@@ -71,6 +73,7 @@ Tensor clone(const Tensor& self) {
 }
 
 Tensor contiguous(const Tensor& self) {
+  const UserOpScope scope("contiguous");
   meta::check_defined("contiguous", self, "self");
   if (self.is_contiguous()) return self;
   Tensor out = empty(self.sizes(), self.options());
@@ -86,6 +89,7 @@ Tensor Tensor::contiguous() const {
 }
 
 Tensor Tensor::to(ScalarType dtype, bool copy) const {
+  const UserOpScope scope("to");
   meta::check_defined("to", *this, "self");
   if (dtype == this->dtype() && !copy) return *this;
   Tensor out = empty_like(*this, TensorOptions(dtype).device(device()));
@@ -99,6 +103,7 @@ Tensor Tensor::to(ScalarType dtype, bool copy) const {
 namespace meta {
 
 void fill_with_kind(const Tensor& self, const Scalar& value, CallKind kind) {
+  const UserOpScope scope("fill_");
   meta::check_defined("fill_", self, "self");
   meta::check_scalar_fits("fill_", value, self.dtype());
   OpParams p;
@@ -119,6 +124,7 @@ Tensor& Tensor::fill_(const Scalar& value) const {
 }
 
 Tensor& Tensor::zero_() const {
+  const UserOpScope scope("zero_");
   return fill_(0);
 }
 

@@ -25,6 +25,7 @@ constexpr DTypeSet kNumeric = DTypeSet::all() - DTypeSet{kBool};
 Tensor run_factory(OpId op, IntArrayRef shape, ScalarType dtype, Device device, OpParams& p,
                    bool random = false) {
   const char* name = op_info(op).name.data();
+  const UserOpScope scope(name);
   for (int64_t s : shape) {
     TS_CHECK(s >= 0, name, ": Trying to create tensor with negative dimension ", s, ": ", shape);
   }
@@ -85,14 +86,17 @@ int64_t arange_size_int64(int64_t start, int64_t end, int64_t step) {
 }  // namespace
 
 Tensor zeros(IntArrayRef size, TensorOptions options) {
+  const UserOpScope scope("zeros");
   return filled(empty(size, options), 0);
 }
 
 Tensor ones(IntArrayRef size, TensorOptions options) {
+  const UserOpScope scope("ones");
   return filled(empty(size, options), 1);
 }
 
 Tensor full(IntArrayRef size, const Scalar& fill_value, TensorOptions options) {
+  const UserOpScope scope("full");
   if (!options.has_dtype()) {
     options = options.dtype(fill_value.is_bool()            ? kBool
                             : fill_value.is_integral(false) ? kLong
@@ -103,19 +107,23 @@ Tensor full(IntArrayRef size, const Scalar& fill_value, TensorOptions options) {
 
 // Unlike full(), scalar_tensor's dtype defaults to the default float dtype (as in PyTorch).
 Tensor scalar_tensor(const Scalar& value, TensorOptions options) {
+  const UserOpScope scope("scalar_tensor");
   return filled(empty({}, options), value);
 }
 
 Tensor zeros_like(const Tensor& self, std::optional<TensorOptions> options) {
+  const UserOpScope scope("zeros_like");
   return filled(empty_like(self, options), 0);
 }
 
 Tensor ones_like(const Tensor& self, std::optional<TensorOptions> options) {
+  const UserOpScope scope("ones_like");
   return filled(empty_like(self, options), 1);
 }
 
 Tensor full_like(const Tensor& self, const Scalar& fill_value,
                  std::optional<TensorOptions> options) {
+  const UserOpScope scope("full_like");
   return filled(empty_like(self, options), fill_value);
 }
 
@@ -127,7 +135,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
   const bool all_integral =
       start.is_integral(true) && end.is_integral(true) && step.is_integral(true);
   const ScalarType dtype = options.dtype_or(all_integral ? kLong : kDefaultDtype);
-  meta::check_dtype_supported("arange", dtype, kNumeric);
+  meta::check_dtype_supported("arange", dtype, kNumeric, "dtype");
   const double dstart = start.to_double(), dend = end.to_double(), dstep = step.to_double();
   TS_CHECK(dstep > 0 || dstep < 0, "arange: step must be nonzero");
   TS_CHECK(std::isfinite(dstart) && std::isfinite(dend), "arange: unsupported range: ", start,
@@ -160,7 +168,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOptions options) {
   TS_CHECK(steps >= 0, "linspace: number of steps must be non-negative, but got ", steps);
   const ScalarType dtype = options.dtype();
-  meta::check_dtype_supported("linspace", dtype, kNumeric);
+  meta::check_dtype_supported("linspace", dtype, kNumeric, "dtype");
   OpParams p;
   p.s0 = start;
   p.s1 = end;
@@ -211,6 +219,7 @@ Out convert_value(In v, ScalarType dtype) {
 
 template <typename T>
 Tensor tensor_from(ArrayRef<T> values, TensorOptions options, ScalarType inferred) {
+  const UserOpScope scope("tensor");
   const ScalarType dtype = options.dtype_or(inferred);
   const int64_t n = static_cast<int64_t>(values.size());
   Tensor cpu = empty({n}, dtype);
@@ -245,13 +254,13 @@ Tensor tensor(ArrayRef<bool> values, TensorOptions options) {
 // ---- random ----
 
 Tensor rand(IntArrayRef size, TensorOptions options) {
-  meta::check_dtype_supported("rand", options.dtype(), DTypeSet::floating());
+  meta::check_dtype_supported("rand", options.dtype(), DTypeSet::floating(), "dtype");
   OpParams p;
   return run_factory(OpId::rand, size, options.dtype(), options.device(), p, /*random=*/true);
 }
 
 Tensor randn(IntArrayRef size, TensorOptions options) {
-  meta::check_dtype_supported("randn", options.dtype(), DTypeSet::floating());
+  meta::check_dtype_supported("randn", options.dtype(), DTypeSet::floating(), "dtype");
   OpParams p;
   return run_factory(OpId::randn, size, options.dtype(), options.device(), p, /*random=*/true);
 }
@@ -299,10 +308,12 @@ Tensor randint(int64_t high, IntArrayRef size, TensorOptions options) {
 
 // The *_like random factories give a contiguous tensor of self's shape.
 Tensor rand_like(const Tensor& self, std::optional<TensorOptions> options) {
+  const UserOpScope scope("rand_like");
   return rand(self.sizes(), like_options(self, options));
 }
 
 Tensor randn_like(const Tensor& self, std::optional<TensorOptions> options) {
+  const UserOpScope scope("randn_like");
   return randn(self.sizes(), like_options(self, options));
 }
 

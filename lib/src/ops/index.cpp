@@ -7,6 +7,8 @@
 //                 size [0] are left out); dim = the wrapped dim.
 // Index values are checked here (see Note [Index bounds]), so kernels may trust them.
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "../size_math.h"
 #include "meta.h"
@@ -69,33 +71,43 @@ std::pair<const char*, const char*> byte_range(const Tensor& t) {
 
 // ATen's assert_no_overlap: the written-to tensor may not share any memory with the input
 // (not even all of it, as in-place ops may); dense layouts are judged by their byte ranges.
-void check_no_overlap(const char* op, const Tensor& out, const Tensor& in) {
+void check_no_overlap(const char* op, const Tensor& out, const Tensor& in, const char* out_arg,
+                      const char* in_arg) {
   if (out.numel() == 0 || in.numel() == 0 || out.storage().get() != in.storage().get()) return;
   if (!out.is_non_overlapping_and_dense() || !in.is_non_overlapping_and_dense()) return;
   const auto [a0, a1] = byte_range(out);
   const auto [b0, b1] = byte_range(in);
   TS_CHECK(a1 <= b0 || b1 <= a0, op,
-           ": unsupported operation: some elements of the input tensor and the written-to tensor "
-           "refer to a single memory location. Please clone() the tensor before performing the "
-           "operation.");
+           ": unsupported operation: some elements of the input tensor (argument '", in_arg,
+           "') and the written-to tensor (argument '", out_arg,
+           "') refer to a single memory location. Please clone() the tensor before performing "
+           "the operation.");
 }
 
 // Everything between the checks and the kernel: dtype, kernel lookup, output, overlap, call.
-// For InPlace the output is inputs[0]. `no_overlap` lists inputs the output may not touch.
-Tensor run(const char* op_name, OpId op, Variant v, const Tensor& out, IntArrayRef shape,
-           ScalarType dtype, Device device, TensorList inputs, TensorList no_overlap, OpParams& p) {
+// For InPlace the output is inputs[0]. `no_overlap` lists inputs the output may not touch, as
+// (its index among the op's Tensor arguments, tensor).
+Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType dtype,
+           Device device, TensorList inputs, ArrayRef<std::pair<size_t, Tensor>> no_overlap,
+           OpParams& p) {
+  const char* op_name = meta::op_name(op, v);
+  const UserOpScope scope(op_name);
   p.compute_dtype = dtype;
   if (v == Variant::Out) {
     meta::check_out(op_name, out, shape, dtype);
-    for (const Tensor& in : no_overlap) check_no_overlap(op_name, out, in);
+    for (const auto& [i, in] : no_overlap) {
+      check_no_overlap(op_name, out, in, "out", meta::arg_name(op, i));
+    }
   } else if (v == Variant::InPlace) {
-    meta::check_no_internal_overlap(op_name, inputs[0]);
-    for (const Tensor& in : no_overlap) check_no_overlap(op_name, inputs[0], in);
+    meta::check_no_internal_overlap(op_name, inputs[0], "self");
+    for (const auto& [i, in] : no_overlap) {
+      check_no_overlap(op_name, inputs[0], in, "self", meta::arg_name(op, i));
+    }
   }
   const KernelFn fn = lookup_kernel(op, dtype, device);  // before anything is written
   const Tensor result = v == Variant::InPlace
                             ? inputs[0]
-                            : meta::prepare_output(op_name, v, out, shape, dtype, device, inputs);
+                            : meta::prepare_output(op, v, out, shape, dtype, device, inputs);
   run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&result, 1), inputs, p, v});
   return result;
 }
@@ -114,22 +126,23 @@ Tensor index_select_impl(Variant v, const Tensor& out, const Tensor& self, int64
   meta::check_defined("index_select", index, "index");
   OpParams p;
   p.dim = wrap_dim(dim, self.dim(), "index_select");
-  TS_CHECK(index.dim() <= 1, "index_select(): Index is supposed to be a vector");
+  TS_CHECK(index.dim() <= 1, "index_select: Index is supposed to be a vector");
   TS_CHECK(index.dtype() == kLong || index.dtype() == kInt,
-           "index_select(): Expected dtype int32 or int64 for index");
+           "index_select: Expected dtype int32 or int64 for index");
   const int64_t n = index.numel();
-  TS_CHECK(self.dim() > 0 || n == 1, "index_select(): Index to scalar can have only 1 value, got ",
-           n, " value(s)");
+  TS_CHECK(self.dim() > 0 || n == 1, "index_select: Index to scalar can have only 1 value, got ", n,
+           " value(s)");
+  const Tensor inputs[] = {self, index};
+  const Device device = meta::common_device("index_select", inputs, OpId::index_select);
   const int64_t size = nonempty_size(self, p.dim);
   for_each_index_value("index_select", index, [&](int64_t i) {
-    TS_CHECK(i >= 0 && i < size, "index_select(): index out of range in self");
+    TS_CHECK(i >= 0 && i < size, "index_select: index ", i, " out of range in self (size ", size,
+             " at dimension ", p.dim, ")");
   });
   DimVector shape(self.sizes());
   if (self.dim() > 0) shape[p.dim] = n;
-  const Tensor inputs[] = {self, index};
-  const Device device = meta::common_device("index_select", inputs);
-  return run("index_select", OpId::index_select, v, out, shape, self.dtype(), device, inputs,
-             inputs, p);
+  const std::pair<size_t, Tensor> no_overlap[] = {{0, self}, {1, index}};
+  return run(OpId::index_select, v, out, shape, self.dtype(), device, inputs, no_overlap, p);
 }
 
 Tensor gather_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim,
@@ -138,58 +151,59 @@ Tensor gather_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim
   meta::check_defined("gather", index, "index");
   OpParams p;
   p.dim = wrap_dim(dim, self.dim(), "gather");
-  TS_CHECK(index.dtype() == kLong, "gather(): Expected dtype int64 for index");
+  TS_CHECK(index.dtype() == kLong, "gather: Expected dtype int64 for index");
   if (index.numel() != 0) {  // as ATen, an empty index skips the shape checks
     TS_CHECK(nonempty_dim(self) == nonempty_dim(index),
-             "gather(): Index tensor must have the same number of dimensions as input tensor");
+             "gather: Index tensor must have the same number of dimensions as input tensor");
     for (int64_t d = 0; d < nonempty_dim(self); ++d) {
       TS_CHECK(d == p.dim || nonempty_size(index, d) <= nonempty_size(self, d),
-               "gather(): Size does not match at dimension ", d, " expected index ", index.sizes(),
+               "gather: Size does not match at dimension ", d, " expected index ", index.sizes(),
                " to be no larger than self ", self.sizes(), " apart from dimension ", p.dim);
     }
   }
+  const Tensor inputs[] = {self, index};
+  const Device device = meta::common_device("gather", inputs, OpId::gather);
   const int64_t size = nonempty_size(self, p.dim);
   for_each_index_value("gather", index, [&](int64_t i) {
-    TS_CHECK(i >= 0 && i < size, "gather(): index ", i, " is out of bounds for dimension ", p.dim,
+    TS_CHECK(i >= 0 && i < size, "gather: index ", i, " is out of bounds for dimension ", p.dim,
              " with size ", size);
   });
-  const Tensor inputs[] = {self, index};
-  const Device device = meta::common_device("gather", inputs);
-  return run("gather", OpId::gather, v, out, index.sizes(), self.dtype(), device, inputs, inputs,
-             p);
+  const std::pair<size_t, Tensor> no_overlap[] = {{0, self}, {1, index}};
+  return run(OpId::gather, v, out, index.sizes(), self.dtype(), device, inputs, no_overlap, p);
 }
 
 Tensor scatter_add_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim,
                         const Tensor& index, const Tensor& src) {
-  const char* op = v == Variant::InPlace ? "scatter_add_" : "scatter_add";
+  const char* op = meta::op_name(OpId::scatter_add, v);
   meta::check_defined(op, self, "self");
   meta::check_defined(op, index, "index");
   meta::check_defined(op, src, "src");
   OpParams p;
   p.dim = wrap_dim(dim, self.dim(), op);
-  TS_CHECK(index.dtype() == kLong, op, "(): Expected dtype int64 for index");
-  TS_CHECK(self.dtype() == src.dtype(), op, "(): Expected self.dtype to be equal to src.dtype");
+  TS_CHECK(index.dtype() == kLong, op, ": Expected dtype int64 for index");
+  TS_CHECK(self.dtype() == src.dtype(), op, ": Expected self.dtype to be equal to src.dtype");
   if (index.numel() != 0) {  // as ATen, an empty index skips the shape checks
     TS_CHECK(nonempty_dim(self) == nonempty_dim(index), op,
-             "(): Index tensor must have the same number of dimensions as self tensor");
+             ": Index tensor must have the same number of dimensions as self tensor");
     TS_CHECK(nonempty_dim(src) == nonempty_dim(index), op,
-             "(): Index tensor must have the same number of dimensions as src tensor");
+             ": Index tensor must have the same number of dimensions as src tensor");
     for (int64_t d = 0; d < nonempty_dim(self); ++d) {
       const int64_t is = nonempty_size(index, d);
       TS_CHECK((d == p.dim || is <= nonempty_size(self, d)) && is <= nonempty_size(src, d), op,
-               "(): Expected index ", index.sizes(), " to be smaller than self ", self.sizes(),
+               ": Expected index ", index.sizes(), " to be smaller than self ", self.sizes(),
                " apart from dimension ", p.dim, " and to be smaller size than src ", src.sizes());
     }
   }
+  const Tensor inputs[] = {self, index, src};
+  const Device device = meta::common_device(op, inputs, OpId::scatter_add);
   const int64_t size = nonempty_size(self, p.dim);
   for_each_index_value(op, index, [&](int64_t i) {
-    TS_CHECK(i >= 0 && i < size, op, "(): index ", i, " is out of bounds for dimension ", p.dim,
+    TS_CHECK(i >= 0 && i < size, op, ": index ", i, " is out of bounds for dimension ", p.dim,
              " with size ", size);
   });
-  const Tensor inputs[] = {self, index, src};
-  const Tensor others[] = {index, src};  // the output may be self itself, never these
-  const Device device = meta::common_device(op, inputs);
-  return run(op, OpId::scatter_add, v, out, self.sizes(), self.dtype(), device, inputs, others, p);
+  // The output may be self itself, never index or src.
+  const std::pair<size_t, Tensor> no_overlap[] = {{1, index}, {2, src}};
+  return run(OpId::scatter_add, v, out, self.sizes(), self.dtype(), device, inputs, no_overlap, p);
 }
 
 // ATen's should_skip: legacy code passes 1-D tensors of size [0] as "nothing" to cat.
@@ -198,12 +212,13 @@ bool is_legacy_empty(const Tensor& t) {
 }
 
 Tensor cat_impl(Variant v, const Tensor& out, TensorList tensors, int64_t dim) {
-  const char* op = "torch.cat()";
-  TS_CHECK(!tensors.empty(), op, ": expected a non-empty list of Tensors");
+  const char* op = "cat";
+  TS_CHECK(!tensors.empty(), op, ": expected a non-empty list of Tensors (argument 'tensors')");
   for (size_t i = 0; i < tensors.size(); ++i) {
-    TS_CHECK(tensors[i].defined(), op, ": expected a defined tensor at position ", i);
+    TS_CHECK(tensors[i].defined(), op, ": expected a defined tensor at position ", i,
+             " of tensors");
     TS_CHECK(tensors[i].dim() > 0, op, ": zero-dimensional tensor (at position ", i,
-             ") cannot be concatenated");
+             " of tensors) cannot be concatenated");
   }
   // The first tensor that takes part sets the rank and the sizes off `dim`.
   size_t ref = tensors.size();
@@ -225,7 +240,7 @@ Tensor cat_impl(Variant v, const Tensor& out, TensorList tensors, int64_t dim) {
       const Tensor& t = tensors[i];
       if (is_legacy_empty(t)) continue;
       TS_CHECK(t.dim() == first.dim(), op, ": Tensors must have same number of dimensions: got ",
-               first.dim(), " and ", t.dim());
+               first.dim(), " and ", t.dim(), " (tensor number ", i, " in tensors)");
       for (int64_t d = 0; d < t.dim(); ++d) {
         TS_CHECK(d == p.dim || t.sizes()[d] == first.sizes()[d], op,
                  ": Sizes of tensors must match except in dimension ", p.dim, ". Expected size ",
@@ -240,8 +255,10 @@ Tensor cat_impl(Variant v, const Tensor& out, TensorList tensors, int64_t dim) {
     }
   }
   const ScalarType dtype = result_type(tensors);
-  const Device device = meta::common_device(op, tensors);
-  return run(op, OpId::cat, v, out, shape, dtype, device, inputs, tensors, p);
+  const Device device = meta::common_device(op, tensors, OpId::cat);
+  std::vector<std::pair<size_t, Tensor>> no_overlap;
+  for (const Tensor& t : tensors) no_overlap.emplace_back(0, t);
+  return run(OpId::cat, v, out, shape, dtype, device, inputs, no_overlap, p);
 }
 
 }  // namespace
@@ -298,12 +315,12 @@ namespace {
 
 // stack = unsqueeze every tensor at `dim` (which may be ndim), then cat along it.
 std::vector<Tensor> stack_inputs(TensorList tensors, int64_t& dim) {
-  TS_CHECK(!tensors.empty(), "stack expects a non-empty TensorList");
+  TS_CHECK(!tensors.empty(), "stack: expects a non-empty TensorList (argument 'tensors')");
   for (size_t i = 0; i < tensors.size(); ++i) {
-    TS_CHECK(tensors[i].defined(), "stack: expected a defined tensor at entry ", i);
+    TS_CHECK(tensors[i].defined(), "stack: expected a defined tensor at entry ", i, " of tensors");
     TS_CHECK(tensors[i].sizes() == tensors[0].sizes(),
-             "stack expects each tensor to be equal size, but got ", tensors[0].sizes(),
-             " at entry 0 and ", tensors[i].sizes(), " at entry ", i);
+             "stack: expects each tensor to be equal size, but got ", tensors[0].sizes(),
+             " at entry 0 and ", tensors[i].sizes(), " at entry ", i, " of tensors");
   }
   dim = wrap_dim(dim, tensors[0].dim() + 1, "stack");
   std::vector<Tensor> unsqueezed;
@@ -315,10 +332,12 @@ std::vector<Tensor> stack_inputs(TensorList tensors, int64_t& dim) {
 }  // namespace
 
 Tensor stack(TensorList tensors, int64_t dim) {
+  const UserOpScope scope("stack");
   const std::vector<Tensor> inputs = stack_inputs(tensors, dim);
   return ts::cat(inputs, dim);
 }
 Tensor& stack_out(const Tensor& out, TensorList tensors, int64_t dim) {
+  const UserOpScope scope("stack");
   const std::vector<Tensor> inputs = stack_inputs(tensors, dim);
   return ts::cat_out(out, inputs, dim);
 }

@@ -31,9 +31,10 @@ void check_multipliable(const char* op, const Tensor& m1, const Tensor& m2) {
 // output is inputs[0], already checked by the caller.
 Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType dtype,
            DTypeSet supported, TensorList inputs, OpParams& p) {
-  const char* name = op_info(op).name.data();
-  const Device device = meta::common_device(name, inputs);
-  meta::check_dtype_supported(name, dtype, supported);
+  const char* name = meta::op_name(op, v);
+  const UserOpScope scope(name);
+  const Device device = meta::common_device(name, inputs, op);
+  meta::check_dtype_supported(name, dtype, supported, "self");
   p.compute_dtype = dtype;
   if (v == Variant::Out) {
     meta::check_out(name, out, shape, dtype);  // before the lookup, so its error comes first
@@ -41,7 +42,7 @@ Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType 
   const KernelFn fn = lookup_kernel(op, dtype, device);  // before anything is written
   const Tensor result = v == Variant::InPlace
                             ? inputs[0]
-                            : meta::prepare_output(name, v, out, shape, dtype, device, inputs);
+                            : meta::prepare_output(op, v, out, shape, dtype, device, inputs);
   run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&result, 1), inputs, p, v});
   return result;
 }
@@ -52,7 +53,7 @@ Tensor mm_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& m
   TS_CHECK(self.dim() == 2, "mm: self must be a matrix");
   TS_CHECK(mat2.dim() == 2, "mm: mat2 must be a matrix");
   check_multipliable("mm", self, mat2);
-  check_same_dtype("mm", "m1", self, "m2", mat2);
+  check_same_dtype("mm", "self", self, "mat2", mat2);
   OpParams p;
   const Tensor inputs[] = {self, mat2};
   const int64_t shape[] = {self.size(0), mat2.size(1)};
@@ -84,8 +85,8 @@ Tensor addmm_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor
   TS_CHECK(mat1.dim() == 2, op, ": mat1 must be a matrix, got ", mat1.dim(), "-D tensor");
   TS_CHECK(mat2.dim() == 2, op, ": mat2 must be a matrix, got ", mat2.dim(), "-D tensor");
   check_multipliable(op, mat1, mat2);
-  check_same_dtype(op, "m1", mat1, "m2", mat2);
-  check_same_dtype(op, "m2", mat2, "self", self);
+  check_same_dtype(op, "mat1", mat1, "mat2", mat2);
+  check_same_dtype(op, "mat2", mat2, "self", self);
   // As ATen's Scalar::to<scalar_t>(): integer products truncate a floating beta/alpha.
   meta::check_scalar_fits(op, beta, self.dtype(), "beta");
   meta::check_scalar_fits(op, alpha, self.dtype(), "alpha");
@@ -94,7 +95,8 @@ Tensor addmm_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor
   if (v == Variant::InPlace) {
     // The result is written over self, so self cannot broadcast.
     TS_CHECK(self.sizes() == IntArrayRef(shape), op, ": Bad in-place call: input tensor size ",
-             self.sizes(), " and output tensor size ", IntArrayRef(shape), " should match");
+             self.sizes(), " and output tensor size ", IntArrayRef(shape),
+             " should match (argument 'self')");
     meta::check_no_internal_overlap(op, self);
     meta::check_no_partial_overlap(op, self, mat1);
     meta::check_no_partial_overlap(op, self, mat2);
@@ -118,11 +120,11 @@ Tensor addmm_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor
 Tensor dot_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& other) {
   meta::check_defined("dot", self, "self");
   meta::check_defined("dot", other, "tensor");
-  TS_CHECK(self.dim() == 1 && other.dim() == 1, "dot: 1D tensors expected, but got ", self.dim(),
-           "D and ", other.dim(), "D tensors");
+  TS_CHECK(self.dim() == 1 && other.dim() == 1, "dot: 1D tensors expected, but got a ", self.dim(),
+           "D self and a ", other.dim(), "D tensor");
   TS_CHECK(self.dtype() == other.dtype(),
-           "dot: expected both vectors to have same dtype, but found ", self.dtype(), " and ",
-           other.dtype());
+           "dot: expected self and tensor to have the same dtype, but found ", self.dtype(),
+           " and ", other.dtype());
   TS_CHECK(self.numel() == other.numel(), "dot: inconsistent tensor size, expected tensor [",
            self.numel(), "] and src [", other.numel(),
            "] to have the same number of elements, but got ", self.numel(), " and ", other.numel(),
@@ -139,7 +141,7 @@ Tensor mv_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& v
            self.dim(), "-D self and a ", vec.dim(), "-D vec");
   TS_CHECK(self.size(1) == vec.size(0), "mv: size mismatch, got mat (", self.size(0), "x",
            self.size(1), "), vec (", vec.size(0), ")");
-  check_same_dtype("mv", "mat", self, "vec", vec);
+  check_same_dtype("mv", "self", self, "vec", vec);
   OpParams p;
   const Tensor inputs[] = {self, vec};
   const int64_t shape[] = {self.size(0)};
@@ -165,7 +167,8 @@ DimVector broadcast_batch(IntArrayRef a, IntArrayRef b) {
     const int64_t sa = i + a.size() >= n ? a[i + a.size() - n] : 1;
     const int64_t sb = i + b.size() >= n ? b[i + b.size() - n] : 1;
     TS_CHECK(sa == sb || sa == 1 || sb == 1, "matmul: The size of tensor a (", sa,
-             ") must match the size of tensor b (", sb, ") at non-singleton dimension ", i);
+             ") must match the size of tensor b (", sb, ") at non-singleton dimension ", i,
+             " (the batch dims of self ", a, " and other ", b, ")");
     r[i] = sa == 1 ? sb : sa;
   }
   return r;
@@ -258,12 +261,18 @@ Tensor Tensor::outer(const Tensor& vec2) const {
 // case broadcasts the batch dims (all but the last two), expands both operands to them,
 // flattens the batch into one dim and runs bmm: (j, 1, n, m) @ (k, m, p) -> (j, k, n, p).
 Tensor matmul(const Tensor& self, const Tensor& other) {
+  const UserOpScope scope("matmul");
   meta::check_defined("matmul", self, "self");
   meta::check_defined("matmul", other, "other");
   const int64_t d1 = self.dim(), d2 = other.dim();
   TS_CHECK(d1 >= 1 && d2 >= 1,
-           "matmul: both arguments to matmul need to be at least 1D, but they are ", d1, "D and ",
-           d2, "D");
+           "matmul: both arguments to matmul need to be at least 1D, but they are ", d1,
+           "D (self) and ", d2, "D (other)");
+  // Checked here so the message names matmul's arguments, not those of the op it runs.
+  TS_CHECK(self.size(-1) == other.size(d2 == 1 ? 0 : -2),
+           "matmul: self and other shapes cannot be multiplied (", self.sizes(), " and ",
+           other.sizes(), ")");
+  check_same_dtype("matmul", "self", self, "other", other);
   if (d1 == 1 && d2 == 1) return ts::dot(self, other);
   if (d1 == 2 && d2 == 1) return ts::mv(self, other);
   if (d1 == 1 && d2 == 2) return ts::mm(self.unsqueeze(0), other).squeeze(0);

@@ -4,27 +4,90 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
+#include "touchstone/autograd.h"
 #include "touchstone/ops.h"
 #include "touchstone/tensor_iterator.h"
 
 namespace ts::meta {
 
-DimVector broadcast_shapes(const char* op, TensorList tensors) {
+namespace {
+
+// The names of a schema's Tensor arguments, "name(Tensor a, int d, Tensor(a!) b, *, ...) -> ...",
+// in order, each with whether it is a Tensor[] (which takes every later index).
+std::vector<std::pair<std::string, bool>> tensor_args(std::string_view schema) {
+  std::vector<std::pair<std::string, bool>> args;
+  int depth = 0;
+  size_t begin = schema.find('(') + 1;
+  for (size_t i = begin; i < schema.size() && depth >= 0; ++i) {
+    const char c = schema[i];
+    if (c == '(') ++depth;
+    if (c == ')') --depth;
+    if (depth < 0 || (c == ',' && depth == 0)) {
+      std::string_view a = schema.substr(begin, i - begin);
+      a = a.substr(0, a.find('='));
+      while (!a.empty() && a.back() == ' ') a.remove_suffix(1);
+      while (!a.empty() && a.front() == ' ') a.remove_prefix(1);
+      if (a.starts_with("Tensor")) {
+        const std::string_view type = a.substr(0, a.find(' '));
+        args.emplace_back(std::string(a.substr(a.rfind(' ') + 1)), type.ends_with("[]"));
+      }
+      begin = i + 1;
+    }
+  }
+  return args;
+}
+
+}  // namespace
+
+const char* arg_name(OpId op, size_t i) {
+  static const auto* names = [] {
+    auto* all = new std::vector<std::vector<std::pair<std::string, bool>>>();
+    for (const OpInfo& info : all_ops()) all->push_back(tensor_args(info.schema));
+    return all;
+  }();
+  const auto& args = (*names)[static_cast<size_t>(op)];
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (k == i || args[k].second) return args[k].first.c_str();
+  }
+  return "input";
+}
+
+const char* op_name(OpId op, Variant v) {
+  static const auto* inplace = [] {
+    auto* names = new std::vector<std::string>();
+    for (const OpInfo& info : all_ops()) {
+      names->push_back(info.name.ends_with('_') ? std::string(info.name)
+                                                : std::string(info.name) + "_");
+    }
+    return names;
+  }();
+  return v == Variant::InPlace ? (*inplace)[static_cast<size_t>(op)].c_str()
+                               : op_info(op).name.data();
+}
+
+DimVector broadcast_shapes(const char* op, TensorList tensors, std::optional<OpId> args) {
   size_t ndim = 0;
   for (const Tensor& t : tensors) {
     if (t.defined()) ndim = std::max(ndim, static_cast<size_t>(t.dim()));
   }
   DimVector shape(ndim, 1);
-  for (const Tensor& t : tensors) {
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
     if (!t.defined()) continue;
     const size_t off = ndim - static_cast<size_t>(t.dim());
-    for (size_t d = 0; d < static_cast<size_t>(t.dim()); ++d) {
+    for (size_t d = static_cast<size_t>(t.dim()); d-- > 0;) {  // trailing dims first, as ATen
       const int64_t s = t.sizes()[d];
       int64_t& r = shape[off + d];
       if (r == s || s == 1) continue;
       TS_CHECK(r == 1, op, ": The size of tensor a (", r, ") must match the size of tensor b (", s,
-               ") at non-singleton dimension ", off + d);
+               ") at non-singleton dimension ", off + d, args ? " (argument '" : "",
+               args ? arg_name(*args, i) : "", args ? "' of shape " : "",
+               args ? t.sizes() : IntArrayRef(), args ? ")" : "");
       r = s;
     }
   }
@@ -35,14 +98,15 @@ void check_defined(const char* op, const Tensor& t, const char* arg) {
   TS_CHECK(t.defined(), op, ": expected a defined tensor for argument '", arg, "'");
 }
 
-Device common_device(const char* op, TensorList tensors) {
+Device common_device(const char* op, TensorList tensors, std::optional<OpId> args) {
   std::optional<Device> dev;
-  for (const Tensor& t : tensors) {
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
     if (!t.defined() || (t.dim() == 0 && t.is_cpu())) continue;
     if (!dev) dev = t.device();
     TS_CHECK(*dev == t.device(), op,
              ": Expected all tensors to be on the same device, but found at least two devices, ",
-             *dev, " and ", t.device(), "!");
+             *dev, " and ", t.device(), "! (argument '", args ? arg_name(*args, i) : "input", "')");
   }
   if (dev) return *dev;
   for (const Tensor& t : tensors) {
@@ -83,19 +147,38 @@ void check_out(const char* op, const Tensor& out, IntArrayRef shape, ScalarType 
            "'); pass an empty tensor to have it resized");
 }
 
+void check_out_no_grad(OpId op, TensorList outs, TensorList inputs) {
+  if (!GradMode::is_enabled() || !op_info(op).differentiable) return;
+  auto refuse = [op](const char* arg) {
+    TS_ERROR(op_info(op).name,
+             ": functions with out=... arguments don't support automatic differentiation, but "
+             "one of the arguments requires grad (argument '",
+             arg, "').");
+  };
+  for (const Tensor& o : outs) {
+    if (o.defined() && o.requires_grad()) refuse("out");
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].defined() && inputs[i].requires_grad()) refuse(arg_name(op, i));
+  }
+}
+
 void resize_out(const Tensor& out, IntArrayRef shape) {
   if (out.sizes() != shape) out.resize_(shape);
 }
 
-void check_no_internal_overlap(const char* op, const Tensor& t) {
+void check_no_internal_overlap(const char* op, const Tensor& t, const char* arg) {
   for (int64_t d = 0; d < t.dim(); ++d) {
     TS_CHECK(!(t.sizes()[d] > 1 && t.strides()[d] == 0), op,
-             ": unsupported operation: more than one element of the written-to tensor refers to a "
-             "single memory location. Please clone() the tensor before performing the operation.");
+             ": unsupported operation: more than one element of the written-to tensor (argument '",
+             arg,
+             "') refers to a single memory location. Please clone() the tensor before performing "
+             "the operation.");
   }
 }
 
-void check_no_partial_overlap(const char* op, const Tensor& out, const Tensor& in) {
+void check_no_partial_overlap(const char* op, const Tensor& out, const Tensor& in,
+                              const char* out_arg, const char* in_arg) {
   if (!in.defined() || out.numel() == 0 || in.numel() == 0) return;
   if (out.storage().get() != in.storage().get()) return;
   if (out.data_ptr() == in.data_ptr() && out.sizes() == in.sizes() &&
@@ -107,10 +190,10 @@ void check_no_partial_overlap(const char* op, const Tensor& out, const Tensor& i
   const char* a = static_cast<const char*>(out.data_ptr());
   const char* b = static_cast<const char*>(in.data_ptr());
   const bool disjoint = a + out.nbytes() <= b || b + in.nbytes() <= a;
-  TS_CHECK(disjoint, op,
-           ": unsupported operation: some elements of the input tensor and the written-to tensor "
-           "refer to a single memory location. Please clone() the tensor before performing the "
-           "operation.");
+  TS_CHECK(disjoint, op, ": unsupported operation: some elements of the input tensor (argument '",
+           in_arg, "') and the written-to tensor (argument '", out_arg,
+           "') refer to a single memory location. Please clone() the tensor before performing "
+           "the operation.");
 }
 
 namespace {
@@ -163,7 +246,8 @@ int64_t integral_max(ScalarType t) {
 }  // namespace
 
 void check_scalar_fits(const char* op, const Scalar& v, ScalarType t, const char* arg) {
-  if (v.is_bool()) return;  // false and true fit every dtype
+  // false and true fit every dtype; any value converts to bool (nonzero is true), as in ATen.
+  if (v.is_bool() || t == kBool) return;
   const double d = v.to_double();
   bool fits;
   if (is_floating_type(t)) {
@@ -191,45 +275,80 @@ Tensor allocate_like(IntArrayRef shape, ScalarType dtype, Device device, TensorL
   return empty(shape, options);
 }
 
-Tensor prepare_output(const char* op, Variant v, const Tensor& out, IntArrayRef shape,
-                      ScalarType dtype, Device device, TensorList inputs) {
+Tensor prepare_output(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType dtype,
+                      Device device, TensorList inputs) {
+  const char* name = op_info(op).name.data();
+  const UserOpScope scope(name);  // allocation errors name the op
   if (v == Variant::Functional) return empty(shape, TensorOptions(dtype).device(device));
-  check_out(op, out, shape, dtype);
-  TS_CHECK(out.device() == device, op, ": Expected out tensor to be on device ", device,
-           " but got ", out.device());
-  check_no_internal_overlap(op, out);
-  for (const Tensor& in : inputs) check_no_partial_overlap(op, out, in);
+  check_out(name, out, shape, dtype);
+  TS_CHECK(out.device() == device, name, ": Expected out tensor to be on device ", device,
+           " but got ", out.device(), " (argument 'out')");
+  check_no_internal_overlap(name, out);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    check_no_partial_overlap(name, out, inputs[i], "out", arg_name(op, i));
+  }
+  check_out_no_grad(op, ArrayRef<Tensor>(&out, 1), inputs);
   resize_out(out, shape);
   return out;
 }
 
+namespace {
+
+// The input that gave an unsupported common dtype: the first of that dtype, else the first of
+// its category (a wrapped scalar promotes by category), else the first.
+size_t dtype_source(TensorList inputs, ScalarType common) {
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (inputs[i].dtype() == common) return i;
+  }
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (is_floating_type(inputs[i].dtype()) == is_floating_type(common) &&
+        (inputs[i].dtype() == kBool) == (common == kBool)) {
+      return i;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
 Tensor elementwise(const ElementwiseSpec& spec, Variant v, const Tensor& out, TensorList inputs,
                    OpParams& p) {
-  const char* op = op_info(spec.op).name.data();
-  for (const Tensor& t : inputs) check_defined(op, t, "input");
-  const Device device = common_device(op, inputs);
+  const char* op = op_name(spec.op, v);
+  const UserOpScope scope(op);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].defined()) check_defined(op, inputs[i], arg_name(spec.op, i));
+  }
+  const Device device = common_device(op, inputs, spec.op);
   ScalarType common = result_type(inputs);
-  check_dtype_supported(op, common, spec.supported);
+  if (!spec.supported.has(common)) {
+    check_dtype_supported(op, common, spec.supported,
+                          arg_name(spec.op, dtype_source(inputs, common)));
+  }
   if (spec.int_to_float && !is_floating_type(common)) common = kDefaultDtype;
   p.compute_dtype = common;
   const ScalarType result = spec.bool_result ? kBool : common;
-  const DimVector shape = broadcast_shapes(op, inputs);
+  const DimVector shape = broadcast_shapes(op, inputs, spec.op);
 
   Tensor target;
   if (v == Variant::InPlace) {
     target = inputs[0];
     TS_CHECK(target.sizes() == IntArrayRef(shape), op, ": output with shape ", target.sizes(),
-             " doesn't match the broadcast shape ", IntArrayRef(shape));
+             " doesn't match the broadcast shape ", IntArrayRef(shape), " (argument 'self')");
     TS_CHECK(can_cast(result, target.dtype()), op, ": result type ", result,
-             " can't be cast to the desired output type ", target.dtype());
-    check_no_internal_overlap(op, target);
-    for (size_t i = 1; i < inputs.size(); ++i) check_no_partial_overlap(op, target, inputs[i]);
+             " can't be cast to the desired output type ", target.dtype(), " (argument 'self')");
+    check_no_internal_overlap(op, target, "self");
+    for (size_t i = 1; i < inputs.size(); ++i) {
+      check_no_partial_overlap(op, target, inputs[i], "self", arg_name(spec.op, i));
+    }
   } else if (v == Variant::Out) {
     check_out(op, out, shape, result);
     TS_CHECK(out.device() == device, op, ": Expected out tensor to be on device ", device,
-             " but got ", out.device());
+             " but got ", out.device(), " (argument 'out')");
     check_no_internal_overlap(op, out);
-    for (const Tensor& in : inputs) check_no_partial_overlap(op, out, in);
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      check_no_partial_overlap(op, out, inputs[i], "out", arg_name(spec.op, i));
+    }
+    check_out_no_grad(spec.op, ArrayRef<Tensor>(&out, 1), inputs);
   }
   const KernelFn fn = lookup_kernel(spec.op, common, device);  // before anything is written
 

@@ -2,8 +2,10 @@
 // Shared meta helpers: argument checks, broadcasting, output preparation, elementwise driver.
 // Used by every op family in lib/src/ops; kernels never see unchecked arguments.
 #include <initializer_list>
+#include <optional>
 
 #include "touchstone/dispatch.h"
+#include "touchstone/op_scope.h"
 #include "touchstone/promotion.h"
 
 namespace ts::meta {
@@ -11,12 +13,21 @@ namespace ts::meta {
 // How an op's result reaches memory; passed on to kernels as KernelCall::kind.
 using Variant = CallKind;
 
-// The broadcast shape of all operands; ATen's message on mismatch.
-DimVector broadcast_shapes(const char* op, TensorList tensors);
+// The i-th Tensor argument of `op` as its schema in op_list.def names it ("self", "other", ...);
+// a Tensor[] names every later index too; "input" past the last. Parsed once; for messages.
+const char* arg_name(OpId op, size_t i);
+// The name errors give `op` called as `v`: an in-place call names the method (add_), the
+// functional and out= calls the op (add).
+const char* op_name(OpId op, Variant v);
+
+// The broadcast shape of all operands; ATen's message on mismatch, naming the argument by
+// `args`' schema when given.
+DimVector broadcast_shapes(const char* op, TensorList tensors,
+                           std::optional<OpId> args = std::nullopt);
 
 void check_defined(const char* op, const Tensor& t, const char* arg);
 // Every defined operand on one device; CPU 0-dim tensors may join any device (as in ATen).
-Device common_device(const char* op, TensorList tensors);
+Device common_device(const char* op, TensorList tensors, std::optional<OpId> args = std::nullopt);
 void check_dtype_supported(const char* op, ScalarType t, DTypeSet supported, const char* arg = "");
 // Wrapped, sorted, de-duplicated dims; an empty list means every dim.
 DimVector reduction_dims(const char* op, IntArrayRef dims, int64_t ndim);
@@ -25,9 +36,15 @@ DimVector reduction_dims(const char* op, IntArrayRef dims, int64_t ndim);
 // shape equal unless `out` is empty (then it is resized later by resize_out).
 void check_out(const char* op, const Tensor& out, IntArrayRef shape, ScalarType result_dtype,
                const char* arg = "out");
+// As ATen, an out= call of a differentiable op refuses operands that require grad (in grad
+// mode). Checked before any output is resized, so a refused call leaves them untouched.
+void check_out_no_grad(OpId op, TensorList outs, TensorList inputs);
 void resize_out(const Tensor& out, IntArrayRef shape);
-void check_no_internal_overlap(const char* op, const Tensor& t);
-void check_no_partial_overlap(const char* op, const Tensor& out, const Tensor& in);
+// `arg`, `out_arg`, `in_arg`: the arguments the message names (the written-to tensor is
+// `out` for out= calls, `self` for in-place ones).
+void check_no_internal_overlap(const char* op, const Tensor& t, const char* arg = "out");
+void check_no_partial_overlap(const char* op, const Tensor& out, const Tensor& in,
+                              const char* out_arg = "out", const char* in_arg = "input");
 // A Scalar argument must fit dtype `t` as ATen's Scalar::to<T>() (c10 checked_convert) demands:
 // in range, NaN only for floating dtypes, negative integers wrap into unsigned ones.
 void check_scalar_fits(const char* op, const Scalar& v, ScalarType t, const char* arg = "value");
@@ -56,8 +73,8 @@ void fill_new(const Tensor& self, const Scalar& value);
 Tensor allocate_like(IntArrayRef shape, ScalarType dtype, Device device, TensorList inputs);
 
 // Prepares the result of a non-elementwise op: allocates (Functional) or checks and resizes
-// (Out) — the caller has done every other check.
-Tensor prepare_output(const char* op, Variant v, const Tensor& out, IntArrayRef shape,
-                      ScalarType dtype, Device device, TensorList inputs);
+// (Out) — the caller has done every other check. Errors name `op`.
+Tensor prepare_output(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType dtype,
+                      Device device, TensorList inputs);
 
 }  // namespace ts::meta

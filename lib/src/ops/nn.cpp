@@ -23,12 +23,14 @@ using meta::Variant;
 
 void check_reduction(const char* op, Reduction reduction) {
   const auto r = static_cast<int64_t>(reduction);
-  TS_CHECK(r >= 0 && r <= 2, op, ": reduction must be None (0), Mean (1) or Sum (2), but got ", r);
+  TS_CHECK(r >= 0 && r <= 2, op, ": reduction must be None (0), Mean (1) or Sum (2), but got ", r,
+           " (argument 'reduction')");
 }
 
 Tensor softmax_impl(OpId op, Variant v, const Tensor& out, const Tensor& self, int64_t dim,
                     std::optional<ScalarType> dtype) {
   const char* name = op_info(op).name.data();
+  const UserOpScope scope(name);
   meta::check_defined(name, self, "self");
   OpParams p;
   p.compute_dtype = dtype.value_or(self.dtype());
@@ -37,7 +39,7 @@ Tensor softmax_impl(OpId op, Variant v, const Tensor& out, const Tensor& self, i
   p.dim = wrap_dim(dim, self.dim(), name);
   const Device device = self.device();
   const KernelFn fn = lookup_kernel(op, p.compute_dtype, device);
-  Tensor result = meta::prepare_output(name, v, out, self.sizes(), p.compute_dtype, device, self);
+  Tensor result = meta::prepare_output(op, v, out, self.sizes(), p.compute_dtype, device, self);
   run_kernel(fn, KernelCall{op, result, self, p, v});
   return result;
 }
@@ -120,6 +122,7 @@ Tensor Tensor::log_softmax(int64_t dim, std::optional<ScalarType> dtype) const {
 Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight,
                   const Tensor& bias, double eps) {
   const char* op = "layer_norm";
+  const UserOpScope scope(op);
   meta::check_defined(op, input, "input");
   TS_CHECK(!normalized_shape.empty(), op,
            ": Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
@@ -147,7 +150,7 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
              " to have the input's dtype ", input.dtype(), ", but got ", t->dtype());
   }
   const Tensor inputs[] = {input, weight, bias};
-  const Device device = meta::common_device(op, inputs);
+  const Device device = meta::common_device(op, inputs, OpId::layer_norm);
 
   OpParams p;
   p.compute_dtype = input.dtype();
@@ -164,10 +167,12 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
 Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, Reduction reduction,
                 int64_t ignore_index) {
   const char* op = "nll_loss";
+  const UserOpScope scope(op);
   meta::check_defined(op, self, "self");
   meta::check_defined(op, target, "target");
   check_reduction(op, reduction);
-  TS_CHECK(self.dim() >= 1, op, ": Expected 1 or more dimensions (got ", self.dim(), ")");
+  TS_CHECK(self.dim() >= 1, op, ": Expected self to have 1 or more dimensions (got ", self.dim(),
+           ")");
   if (self.dim() == 1) {
     TS_CHECK(target.dim() == 0, op, ": size mismatch (got input: ", self.sizes(),
              ", target: ", target.sizes(), ")");
@@ -192,7 +197,7 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, 
              self.dtype(), ", but got ", weight.dtype());
   }
   const Tensor inputs[] = {self, target, weight};
-  const Device device = meta::common_device(op, inputs);
+  const Device device = meta::common_device(op, inputs, OpId::nll_loss);
   check_targets(target, n_classes, ignore_index);
 
   OpParams p;
@@ -211,14 +216,15 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, 
 
 Tensor mse_loss(const Tensor& self, const Tensor& target, Reduction reduction) {
   const char* op = "mse_loss";
+  const UserOpScope scope(op);
   meta::check_defined(op, self, "self");
   meta::check_defined(op, target, "target");
   check_reduction(op, reduction);
   const Tensor inputs[] = {self, target};
   const ScalarType common = result_type(self, target);
-  meta::check_dtype_supported(op, common, DTypeSet::floating());
-  const DimVector shape = meta::broadcast_shapes(op, inputs);
-  const Device device = meta::common_device(op, inputs);
+  meta::check_dtype_supported(op, common, DTypeSet::floating(), "self");
+  const DimVector shape = meta::broadcast_shapes(op, inputs, OpId::mse_loss);
+  const Device device = meta::common_device(op, inputs, OpId::mse_loss);
 
   OpParams p;
   p.compute_dtype = common;
@@ -305,10 +311,12 @@ Tensor cross_entropy_label_smoothing(const Tensor& self, const Tensor& target, c
 Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight,
                      Reduction reduction, int64_t ignore_index, double label_smoothing) {
   const char* op = "cross_entropy";
+  const UserOpScope scope(op);
   meta::check_defined(op, self, "self");
   meta::check_defined(op, target, "target");
   check_reduction(op, reduction);
-  TS_CHECK(self.dim() >= 1, op, ": Expected 1 or more dimensions (got ", self.dim(), ")");
+  TS_CHECK(self.dim() >= 1, op, ": Expected self to have 1 or more dimensions (got ", self.dim(),
+           ")");
   TS_CHECK(label_smoothing >= 0.0 && label_smoothing <= 1.0, op,
            ": label_smoothing must be between 0.0 and 1.0. Got: ", label_smoothing);
   const int64_t class_dim = self.dim() == 1 ? 0 : 1;
@@ -330,16 +338,38 @@ Tensor cross_entropy(const Tensor& self, const Tensor& target, const Tensor& wei
 // ---- linear, dropout (composite) ----
 
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
+  const UserOpScope scope("linear");
   meta::check_defined("linear", input, "input");
   meta::check_defined("linear", weight, "weight");
   TS_CHECK(weight.dim() == 1 || weight.dim() == 2,
            "linear: expected weight to be 1-D or 2-D, but got weight of shape ", weight.sizes());
+  // Checked here so the messages name linear's arguments, not those of matmul and add_.
+  TS_CHECK(input.dim() >= 1, "linear: expected input to be at least 1-D, but got a 0-D input");
+  TS_CHECK(input.size(-1) == weight.size(-1), "linear: input of shape ", input.sizes(),
+           " and weight of shape ", weight.sizes(),
+           " cannot be multiplied (input's last dim must equal weight's in_features)");
+  for (const auto& [t, arg] : {std::pair{&weight, "weight"}, std::pair{&bias, "bias"}}) {
+    TS_CHECK(!t->defined() || t->dtype() == input.dtype(), "linear: expected ", arg,
+             " to have the input's dtype ", input.dtype(), ", but got ", t->dtype());
+  }
+  if (bias.defined()) {
+    DimVector shape(input.sizes().slice(0, static_cast<size_t>(input.dim() - 1)));
+    if (weight.dim() == 2) shape.push_back(weight.size(0));
+    bool fits = bias.dim() <= static_cast<int64_t>(shape.size());
+    for (size_t i = 1; fits && i <= static_cast<size_t>(bias.dim()); ++i) {
+      const int64_t b = bias.sizes()[bias.sizes().size() - i], o = shape[shape.size() - i];
+      fits = b == o || b == 1;
+    }
+    TS_CHECK(fits, "linear: bias of shape ", bias.sizes(),
+             " doesn't broadcast to the output shape ", IntArrayRef(shape));
+  }
   Tensor output = matmul(input, weight.t());
   if (bias.defined()) output.add_(bias);  // as ATen: the bias broadcasts into the output
   return output;
 }
 
 Tensor dropout(const Tensor& input, double p, bool train) {
+  const UserOpScope scope("dropout");
   meta::check_defined("dropout", input, "input");
   TS_CHECK(p >= 0 && p <= 1, "dropout: dropout probability has to be between 0 and 1, but got ", p);
   if (p == 0 || !train || input.numel() == 0) return input;  // the input itself, as PyTorch

@@ -72,9 +72,9 @@ void check_out_tensor(const char* op, const Tensor& out, IntArrayRef shape, Scal
                       const Tensor& self, const char* arg = "out") {
   meta::check_out(op, out, shape, result, arg);
   TS_CHECK(out.device() == self.device(), op, ": Expected out tensor to be on device ",
-           self.device(), " but got ", out.device());
-  meta::check_no_internal_overlap(op, out);
-  meta::check_no_partial_overlap(op, out, self);
+           self.device(), " but got ", out.device(), " (argument '", arg, "')");
+  meta::check_no_internal_overlap(op, out, arg);
+  meta::check_no_partial_overlap(op, out, self, arg, "self");
 }
 
 void check_exact_dtype(const char* op, const Tensor& out, ScalarType want, const char* arg) {
@@ -85,14 +85,14 @@ void check_exact_dtype(const char* op, const Tensor& out, ScalarType want, const
 
 // ATen's zero_numel_check_dims: ops without an identity (max, argmax, ...) refuse to reduce an
 // empty dim. `given` are the dims as the caller wrote them (they appear in the message).
-void check_nonempty_dims(const char* aten_name, const Tensor& self, IntArrayRef given) {
+void check_nonempty_dims(const char* op, const Tensor& self, IntArrayRef given) {
   if (self.numel() != 0) return;
-  TS_CHECK(!given.empty(), aten_name,
+  TS_CHECK(!given.empty(), op,
            ": Expected reduction dim to be specified for input.numel() == 0. Specify the "
            "reduction dim with the 'dim' argument.");
   for (int64_t d : given) {
-    TS_CHECK(self.sizes()[wrap_dim(d, self.dim(), aten_name)] != 0, aten_name,
-             ": Expected reduction dim ", d, " to have non-zero size.");
+    TS_CHECK(self.sizes()[wrap_dim(d, self.dim(), op)] != 0, op, ": Expected reduction dim ", d,
+             " to have non-zero size.");
   }
 }
 
@@ -101,11 +101,12 @@ void check_nonempty_dims(const char* aten_name, const Tensor& self, IntArrayRef 
 Tensor reduce(OpId op, Variant v, const Tensor& out, const Tensor& self, DimVector dims,
               bool keepdim, ScalarType result, OpParams& p) {
   const char* name = name_of(op);
+  const UserOpScope scope(name);
   const DimVector shape = reduced_shape(self.sizes(), dims, keepdim);
   if (v == Variant::Out) check_out_tensor(name, out, shape, result, self);
   const KernelFn fn = lookup_kernel(op, p.compute_dtype, self.device());
   const Tensor r =
-      meta::prepare_output(name, v, out, shape, result, self.device(), ArrayRef<Tensor>(&self, 1));
+      meta::prepare_output(op, v, out, shape, result, self.device(), ArrayRef<Tensor>(&self, 1));
   p.dims = std::move(dims);
   p.keepdim = keepdim;
   run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&r, 1), ArrayRef<Tensor>(&self, 1), p, v});
@@ -124,7 +125,7 @@ Tensor accumulate(OpId op, Variant v, const Tensor& out, const Tensor& self, Dim
   const char* name = name_of(op);
   const ScalarType result = accumulate_dtype(self, dtype);
   if (op == OpId::mean) {
-    TS_CHECK(is_floating_type(result), "mean(): could not infer output dtype. ",
+    TS_CHECK(is_floating_type(result), "mean: could not infer output dtype. ",
              dtype ? "Optional" : "Input",
              " dtype must be either a floating point or complex dtype. Got: ",
              dtype ? *dtype : self.dtype());
@@ -175,7 +176,7 @@ Tensor amax_amin(OpId op, Variant v, const Tensor& out, const Tensor& self, IntA
              " for input's dtype and ", out.dtype(), " for out's dtype.");
   }
   DimVector dims = meta::reduction_dims(name, dim, self.dim());
-  check_nonempty_dims(op == OpId::amax ? "amax()" : "amin()", self, dim);
+  check_nonempty_dims(name, self, dim);
   OpParams p;
   p.compute_dtype = self.dtype();
   return reduce(op, v, out, self, std::move(dims), keepdim, self.dtype(), p);
@@ -186,7 +187,7 @@ Tensor max_min_all(OpId op, const Tensor& self) {
   const char* name = name_of(op);
   meta::check_defined(name, self, "self");
   TS_CHECK(self.numel() > 0, name,
-           "(): Expected reduction dim to be specified for input.numel() == 0. Specify the "
+           ": Expected reduction dim to be specified for input.numel() == 0. Specify the "
            "reduction dim with the 'dim' argument.");
   OpParams p;
   p.compute_dtype = self.dtype();
@@ -199,11 +200,12 @@ std::tuple<Tensor, Tensor> max_min_dim(OpId op, Variant v, const Tensor& values_
                                        const Tensor& indices_out, const Tensor& self, int64_t dim,
                                        bool keepdim) {
   const char* name = name_of(op);
+  const UserOpScope scope(name);
   meta::check_defined(name, self, "self");
   OpParams p;
   DimVector dims = single_dim(name, dim, self, p);
   const int64_t wrapped = p.dim;
-  check_nonempty_dims(op == OpId::max ? "max()" : "min()", self, IntArrayRef(&wrapped, 1));
+  check_nonempty_dims(name, self, IntArrayRef(&wrapped, 1));
   p.compute_dtype = self.dtype();
   const DimVector shape = reduced_shape(self.sizes(), dims, keepdim);
   if (v == Variant::Out) {
@@ -211,14 +213,14 @@ std::tuple<Tensor, Tensor> max_min_dim(OpId op, Variant v, const Tensor& values_
     check_exact_dtype(name, indices_out, kLong, "indices");
     check_out_tensor(name, values_out, shape, self.dtype(), self, "values");
     check_out_tensor(name, indices_out, shape, kLong, self, "indices");
-    meta::check_no_partial_overlap(name, values_out, indices_out);
+    meta::check_no_partial_overlap(name, values_out, indices_out, "values", "indices");
   }
   const KernelFn fn = lookup_kernel(op, p.compute_dtype, self.device());
   const Tensor self1[] = {self};
   const Tensor values =
-      meta::prepare_output(name, v, values_out, shape, self.dtype(), self.device(), self1);
+      meta::prepare_output(op, v, values_out, shape, self.dtype(), self.device(), self1);
   const Tensor indices =
-      meta::prepare_output(name, v, indices_out, shape, kLong, self.device(), self1);
+      meta::prepare_output(op, v, indices_out, shape, kLong, self.device(), self1);
   const Tensor outputs[] = {values, indices};
   p.dims = std::move(dims);
   p.keepdim = keepdim;
@@ -232,15 +234,14 @@ Tensor argmax_argmin(OpId op, Variant v, const Tensor& out, const Tensor& self,
   const char* name = name_of(op);
   meta::check_defined(name, self, "self");
   meta::check_dtype_supported(name, self.dtype(), DTypeSet::all() - DTypeSet{kBool}, "self");
-  const char* aten_name = op == OpId::argmax ? "argmax()" : "argmin()";
   OpParams p;
   DimVector dims;
   if (dim) {
     dims = single_dim(name, *dim, self, p);
     const int64_t wrapped = p.dim;
-    check_nonempty_dims(aten_name, self, IntArrayRef(&wrapped, 1));
+    check_nonempty_dims(name, self, IntArrayRef(&wrapped, 1));
   } else {
-    TS_CHECK(self.numel() != 0, aten_name,
+    TS_CHECK(self.numel() != 0, name,
              ": Expected reduction dim to be specified for input.numel() == 0.");
     dims = meta::reduction_dims(name, {}, self.dim());
   }
@@ -256,12 +257,12 @@ Tensor floating_reduction(OpId op, Variant v, const Tensor& out, const Tensor& s
   meta::check_defined(name, self, "self");
   if (op == OpId::norm) {
     TS_CHECK(is_floating_type(self.dtype()),
-             "norm(): input dtype should be either floating point or complex. Got ", self.dtype(),
-             " instead.");
+             "norm: input dtype should be either floating point or complex. Got ", self.dtype(),
+             " instead (argument 'self').");
   } else {
     TS_CHECK(is_floating_type(self.dtype()), name,
-             ": std and var only support floating point and complex dtypes, but got ",
-             self.dtype());
+             ": std and var only support floating point and complex dtypes, but got ", self.dtype(),
+             " (argument 'self')");
   }
   DimVector dims = meta::reduction_dims(name, dim, self.dim());
   p.compute_dtype = self.dtype();
@@ -283,7 +284,7 @@ Tensor norm_impl(Variant v, const Tensor& out, const Tensor& self, const Scalar&
                  IntArrayRef dim, bool keepdim) {
   const double pd = pv.to_double();
   TS_CHECK(!pv.is_bool() && (pd == 1 || pd == 2 || pd == INFINITY),
-           "norm(): only p = 1, 2 and inf are supported, but got p = ", pv);
+           "norm: only p = 1, 2 and inf are supported, but got p = ", pv, " (argument 'p')");
   OpParams p;
   p.s0 = pv;
   return floating_reduction(OpId::norm, v, out, self, dim, keepdim, p);
@@ -297,8 +298,10 @@ Tensor logsumexp_impl(Variant v, const Tensor& out, const Tensor& self, IntArray
       is_integral_type(self.dtype(), /*include_bool=*/true) ? kDefaultDtype : self.dtype();
   if (v == Variant::Out) {
     meta::check_defined("logsumexp", out, "out");
-    TS_CHECK(is_floating_type(out.dtype()),
-             "logsumexp(): Expected floating point type for result tensor, but got: ", out.dtype());
+    TS_CHECK(
+        is_floating_type(out.dtype()),
+        "logsumexp: Expected floating point type for result tensor (argument 'out'), but got: ",
+        out.dtype());
   }
   OpParams p;
   p.compute_dtype = result;
@@ -317,7 +320,7 @@ Tensor all_any(OpId op, Variant v, const Tensor& out, const Tensor& self,
   if (v == Variant::Out) {
     meta::check_defined(name, out, "out");
     TS_CHECK(out.dtype() == kBool || out.dtype() == kByte, name,
-             " only supports bool tensor for result, got: ", out.dtype());
+             ": only supports bool tensor for result (argument 'out'), got: ", out.dtype());
     result = out.dtype();
   }
   p.compute_dtype = self.dtype();
@@ -326,16 +329,18 @@ Tensor all_any(OpId op, Variant v, const Tensor& out, const Tensor& self,
 
 Tensor cumsum_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim,
                    std::optional<ScalarType> dtype) {
-  meta::check_defined("cumsum", self, "self");
+  const char* op = meta::op_name(OpId::cumsum, v);
+  const UserOpScope scope(op);
+  meta::check_defined(op, self, "self");
   OpParams p;
-  p.dim = wrap_dim(dim, self.dim(), "cumsum");
+  p.dim = wrap_dim(dim, self.dim(), op);
   const ScalarType result = accumulate_dtype(self, dtype);
   p.compute_dtype = result;
   const Tensor self1[] = {self};
   if (v == Variant::InPlace) {
     TS_CHECK(!dtype || *dtype == self.dtype(), "cumsum_: Bad in-place call: input tensor dtype ",
-             self.dtype(), " and output tensor dtype ", *dtype, " should match");
-    meta::check_no_internal_overlap("cumsum_", self);
+             self.dtype(), " and output tensor dtype ", *dtype, " should match (argument 'dtype')");
+    meta::check_no_internal_overlap("cumsum_", self, "self");
     p.compute_dtype = self.dtype();
     const KernelFn fn = lookup_kernel(OpId::cumsum, p.compute_dtype, self.device());
     run_kernel(fn, KernelCall{OpId::cumsum, self1, self1, p, v});
@@ -349,7 +354,7 @@ Tensor cumsum_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim
   }
   const KernelFn fn = lookup_kernel(OpId::cumsum, p.compute_dtype, self.device());
   const Tensor r =
-      meta::prepare_output("cumsum", v, out, self.sizes(), result, self.device(), self1);
+      meta::prepare_output(OpId::cumsum, v, out, self.sizes(), result, self.device(), self1);
   run_kernel(fn, KernelCall{OpId::cumsum, ArrayRef<Tensor>(&r, 1), self1, p, v});
   return r;
 }

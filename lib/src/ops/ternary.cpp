@@ -34,10 +34,10 @@ Tensor where_impl(Variant v, const Tensor& out, const Tensor& condition, const T
     // Unlike most out= forms, ATen's where_out wants exactly the result dtype.
     meta::check_defined("where", out, "out");
     TS_CHECK(out.dtype() == result, "where: Expected out type to be ", result, " but got ",
-             out.dtype());
+             out.dtype(), " (argument 'out')");
   }
   TS_CHECK(condition.dtype() == kBool,
-           "where expected condition to be a boolean tensor, but got a tensor with dtype ",
+           "where: expected condition to be a boolean tensor, but got a tensor with dtype ",
            condition.dtype());
   OpParams p;
   const Tensor inputs[] = {condition, self, other};
@@ -49,19 +49,20 @@ Tensor where_impl(Variant v, const Tensor& out, const Tensor& condition, const T
 
 Tensor lerp_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& end,
                  const Tensor& weight, const std::optional<Scalar>& scalar_weight) {
-  meta::check_defined("lerp", self, "self");
-  meta::check_defined("lerp", end, "end");
-  TS_CHECK(self.dtype() == end.dtype(), "lerp: expected dtype ", self.dtype(),
+  const char* op = meta::op_name(OpId::lerp, v);
+  meta::check_defined(op, self, "self");
+  meta::check_defined(op, end, "end");
+  TS_CHECK(self.dtype() == end.dtype(), op, ": expected dtype ", self.dtype(),
            " for `end` but got dtype ", end.dtype());
   OpParams p;
   SmallVector<Tensor, 3> inputs{self, end};
   if (scalar_weight) {
-    meta::check_dtype_supported("lerp", self.dtype(), DTypeSet::floating());
-    meta::check_scalar_fits("lerp", *scalar_weight, opmath_type(self.dtype()), "weight");
+    meta::check_dtype_supported(op, self.dtype(), DTypeSet::floating(), "self");
+    meta::check_scalar_fits(op, *scalar_weight, opmath_type(self.dtype()), "weight");
     p.s0 = scalar_weight;
   } else {
-    meta::check_defined("lerp", weight, "weight");
-    TS_CHECK(self.dtype() == weight.dtype(), "lerp: expected dtype ", self.dtype(),
+    meta::check_defined(op, weight, "weight");
+    TS_CHECK(self.dtype() == weight.dtype(), op, ": expected dtype ", self.dtype(),
              " for `weight` but got dtype ", weight.dtype());
     inputs.push_back(weight);
   }
@@ -70,17 +71,16 @@ Tensor lerp_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor&
 
 Tensor addcmul_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& t1,
                     const Tensor& t2, const Scalar& value) {
-  meta::check_defined("addcmul", self, "self");
-  meta::check_defined("addcmul", t1, "tensor1");
-  meta::check_defined("addcmul", t2, "tensor2");
+  const char* op = meta::op_name(OpId::addcmul, v);
+  meta::check_defined(op, self, "self");
+  meta::check_defined(op, t1, "tensor1");
+  meta::check_defined(op, t2, "tensor2");
   const Tensor inputs[] = {self, t1, t2};
   const ScalarType common = result_type(inputs);
-  meta::check_dtype_supported("addcmul", common, kNoBool);
   // As alpha in add: a fractional value would be truncated silently for integers.
-  TS_CHECK(is_floating_type(common) || !value.is_floating_point(),
-           "addcmul: For integral input tensors, argument value must not be a floating point "
-           "number.");
-  meta::check_scalar_fits("addcmul", value, opmath_type(common));
+  TS_CHECK(!kNoBool.has(common) || is_floating_type(common) || !value.is_floating_point(), op,
+           ": For integral input tensors, argument value must not be a floating point number.");
+  if (kNoBool.has(common)) meta::check_scalar_fits(op, value, opmath_type(common));
   OpParams p;
   p.s0 = value;
   return meta::elementwise({OpId::addcmul, kNoBool}, v, out, inputs, p);
@@ -91,21 +91,22 @@ Tensor addcmul_impl(Variant v, const Tensor& out, const Tensor& self, const Tens
 // the result is still well defined (a location takes the value if any of its elements' masks
 // is set), so it is allowed here too.
 Tensor masked_fill_impl(Variant v, const Tensor& self, const Tensor& mask, const Scalar& value) {
-  const char* op = v == Variant::InPlace ? "masked_fill_" : "masked_fill";
+  const char* op = meta::op_name(OpId::masked_fill, v);
+  const UserOpScope scope(op);
   meta::check_defined(op, self, "self");
   meta::check_defined(op, mask, "mask");
-  TS_CHECK(mask.dtype() == kBool,
-           "masked_fill_ only supports boolean masks, but got mask with dtype ", mask.dtype());
+  TS_CHECK(mask.dtype() == kBool, op, ": only supports boolean masks, but got mask with dtype ",
+           mask.dtype());
   meta::check_scalar_fits(op, value, self.dtype());
   const Tensor operands[] = {self, mask};
-  const Device device = meta::common_device(op, operands);
-  const DimVector shape = meta::broadcast_shapes(op, operands);
+  const Device device = meta::common_device(op, operands, OpId::masked_fill);
+  const DimVector shape = meta::broadcast_shapes(op, operands, OpId::masked_fill);
   if (v == Variant::InPlace) {
     TS_CHECK(device == self.device(), op, ": Expected mask to be on device ", self.device(),
              " but got ", mask.device());
     TS_CHECK(self.sizes() == IntArrayRef(shape), op, ": output with shape ", self.sizes(),
-             " doesn't match the broadcast shape ", IntArrayRef(shape));
-    meta::check_no_partial_overlap(op, self, mask);
+             " doesn't match the broadcast shape ", IntArrayRef(shape), " (argument 'self')");
+    meta::check_no_partial_overlap(op, self, mask, "self", "mask");
   }
   OpParams p;
   p.compute_dtype = self.dtype();

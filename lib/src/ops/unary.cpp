@@ -52,9 +52,10 @@ meta::ElementwiseSpec spec_of(OpId op) {
 
 Tensor unary(OpId op, Variant v, const Tensor& out, const Tensor& self, OpParams& p) {
   if (op == OpId::neg) {
-    TS_CHECK(!self.defined() || self.dtype() != kBool,
-             "neg: Negation, the `-` operator, on a bool tensor is not supported. If you are "
-             "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
+    TS_CHECK(!self.defined() || self.dtype() != kBool, meta::op_name(op, v),
+             ": Negation, the `-` operator, on a bool tensor is not supported (argument 'self'). "
+             "If you are trying to invert a mask, use the `~` or `logical_not()` operator "
+             "instead.");
   }
   return meta::elementwise(spec_of(op), v, out, ArrayRef<Tensor>(&self, 1), p);
 }
@@ -64,16 +65,18 @@ Tensor unary(OpId op, Variant v, const Tensor& out, const Tensor& self) {
   return unary(op, v, out, self, p);
 }
 
-int gelu_mode(std::string_view approximate) {
+int gelu_mode(std::string_view approximate, Variant v) {
   if (approximate == "none") return 0;
   if (approximate == "tanh") return 1;
-  TS_ERROR("gelu: approximate argument must be either none or tanh, got '", approximate, "'");
+  TS_ERROR(meta::op_name(OpId::gelu, v),
+           ": approximate argument must be either none or tanh, got '", approximate, "'");
 }
 
 Tensor clamp_impl(Variant v, const Tensor& out, const Tensor& self, std::optional<Scalar> min,
                   std::optional<Scalar> max) {
-  TS_CHECK(min || max, "clamp: At least one of 'min' or 'max' must not be None");
-  meta::check_defined("clamp", self, "self");
+  const char* op = meta::op_name(OpId::clamp, v);
+  TS_CHECK(min || max, op, ": At least one of 'min' or 'max' must not be None");
+  meta::check_defined(op, self, "self");
   ResultTypeState state;
   update_result_type_state(state, self);
   if (min) update_result_type_state(state, *min);
@@ -81,8 +84,8 @@ Tensor clamp_impl(Variant v, const Tensor& out, const Tensor& self, std::optiona
   const ScalarType result = result_type(state);
   // ATen converts the bounds with Scalar::to<T>, which rejects values the dtype cannot hold.
   if (spec_of(OpId::clamp).supported.has(result)) {  // else meta::elementwise names the dtype
-    if (min) meta::check_scalar_fits("clamp", *min, result, "min");
-    if (max) meta::check_scalar_fits("clamp", *max, result, "max");
+    if (min) meta::check_scalar_fits(op, *min, result, "min");
+    if (max) meta::check_scalar_fits(op, *max, result, "max");
   }
   OpParams p;
   SmallVector<Tensor, 3> inputs{self};
@@ -155,18 +158,18 @@ Tensor Tensor::isnan() const {
 
 Tensor gelu(const Tensor& self, std::string_view approximate) {
   OpParams p;
-  p.mode = gelu_mode(approximate);
+  p.mode = gelu_mode(approximate, Variant::Functional);
   return unary(OpId::gelu, Variant::Functional, {}, self, p);
 }
 Tensor& gelu_(const Tensor& self, std::string_view approximate) {
   OpParams p;
-  p.mode = gelu_mode(approximate);
+  p.mode = gelu_mode(approximate, Variant::InPlace);
   unary(OpId::gelu, Variant::InPlace, {}, self, p);
   return const_cast<Tensor&>(self);
 }
 Tensor& gelu_out(const Tensor& out, const Tensor& self, std::string_view approximate) {
   OpParams p;
-  p.mode = gelu_mode(approximate);
+  p.mode = gelu_mode(approximate, Variant::Out);
   unary(OpId::gelu, Variant::Out, out, self, p);
   return const_cast<Tensor&>(out);
 }

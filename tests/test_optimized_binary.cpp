@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <tuple>
 
 #include "optimized_check.h"
 #include "test_util.h"
@@ -116,7 +117,8 @@ TEST_P(OptimizedBinaryOp, EveryDtypeAndLayout) {
   const OpCase& op = GetParam();
   for (ts::ScalarType dt : kAll) {
     if (!op.dtypes.has(dt)) continue;
-    auto [a, b] = operands(op.inputs, {23, 41}, dt, 11);
+    Tensor a, b;
+    std::tie(a, b) = operands(op.inputs, {23, 41}, dt, 11);
     const auto la = layouts(a);
     const auto lb = layouts(b);
     // Every layout against itself and against the next one (contiguous x transposed, ...).
@@ -135,9 +137,11 @@ TEST_P(OptimizedBinaryOp, BroadcastZeroDimEmptyAndLarge) {
   const OpCase& op = GetParam();
   for (ts::ScalarType dt : kAll) {
     if (!op.dtypes.has(dt)) continue;
-    auto [a, b] = operands(op.inputs, {19, 37}, dt, 21);
-    auto [row, col] = operands(op.inputs, {37}, dt, 31);
-    auto [s0, s1] = operands(op.inputs, {}, dt, 41);
+    // std::tie: clang 14 (the tsan preset) cannot capture structured bindings in lambdas.
+    Tensor a, b, row, col, s0, s1;
+    std::tie(a, b) = operands(op.inputs, {19, 37}, dt, 21);
+    std::tie(row, col) = operands(op.inputs, {37}, dt, 31);
+    std::tie(s0, s1) = operands(op.inputs, {}, dt, 41);
     if (op.inputs == Inputs::kDivisor && !ts::is_floating_type(dt)) {
       // Every operand is a divisor somewhere below.
       a = nonzero(a, 5);
@@ -167,7 +171,8 @@ TEST_P(OptimizedBinaryOp, BroadcastZeroDimEmptyAndLarge) {
   }
   // Above the parallel grain, and a mixed layout through the tiles.
   const ts::ScalarType dt = op.dtypes.has(ts::kFloat) ? ts::kFloat : ts::kInt;
-  auto [a, b] = operands(op.inputs, {190, 180}, dt, 51);
+  Tensor a, b;
+  std::tie(a, b) = operands(op.inputs, {190, 180}, dt, 51);
   Tensor bt;
   {
     ts::KernelSetGuard g("reference");
@@ -258,7 +263,9 @@ TEST(OptimizedBinary, SpecialFloatingValues) {
       a = col.expand({n, n}).contiguous();
       b = row.expand({n, n}).contiguous();
     }
-    for (const auto& [name, f] : ops) {
+    for (const auto& name_f : ops) {
+      const auto& name = name_f.first;
+      const auto& f = name_f.second;
       expect_matches_reference_signed([&] { return f(col, row); },
                                       describe(name, dt, "special broadcast"));
       expect_matches_reference_signed([&] { return f(a, b); }, describe(name, dt, "special"));
@@ -319,7 +326,9 @@ TEST(OptimizedBinary, Float32PowAndAtan2WithinOneUlp) {
       {"atan2", [&] { return ts::atan2(y, x); }},
   };
   const std::string before = ts::cpu::capability();
-  for (const auto& [name, f] : cases) {
+  for (const auto& name_f : cases) {
+    const auto& name = name_f.first;
+    const auto& f = name_f.second;
     Tensor want;
     {
       ts::KernelSetGuard g("reference");
@@ -572,7 +581,9 @@ TEST(OptimizedBinary, InPlaceAndOutVariants) {
       {"bitwise_or_out", [&](const Tensor& o) { ts::bitwise_or_out(o, a, d); }},
       {"bitwise_xor_out", [&](const Tensor& o) { ts::bitwise_xor_out(o, a, d); }},
   };
-  for (const auto& [name, fn] : outs) {
+  for (const auto& name_fn : outs) {
+    const auto& name = name_fn.first;
+    const auto& fn = name_fn.second;
     expect_matches_reference(
         [&] {
           Tensor o = ts::empty({0}, ts::kDouble);
@@ -592,7 +603,9 @@ TEST(OptimizedBinary, InPlaceAndOutVariants) {
         },
         std::string(name) + " into transposed float64");
   }
-  for (const auto& [name, fn] : {outs[6], outs[9], outs[12]}) {
+  for (const auto& name_fn : {outs[6], outs[9], outs[12]}) {
+    const auto& name = name_fn.first;
+    const auto& fn = name_fn.second;
     expect_matches_reference(
         [&] {
           Tensor o = ts::empty({12, 9}, ts::kBool);

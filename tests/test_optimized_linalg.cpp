@@ -54,8 +54,12 @@ TEST(OptimizedMm, EveryDtypeAndEveryPairOfLayouts) {
   for (ts::ScalarType dt : kNoBool) {
     const Tensor a = operand({23, 29}, dt, 1);
     const Tensor b = operand({29, 31}, dt, 2);
-    for (const auto& [la, ta] : layouts(a)) {
-      for (const auto& [lb, tb] : layouts(b)) {
+    for (const auto& la_ta : layouts(a)) {
+      const auto& la = la_ta.first;
+      const auto& ta = la_ta.second;
+      for (const auto& lb_tb : layouts(b)) {
+        const auto& lb = lb_tb.first;
+        const auto& tb = lb_tb.second;
         expect_product([&] { return ts::mm(ta, tb); }, "mm " + name(dt) + " " + la + " @ " + lb, dt,
                        29);
       }
@@ -307,7 +311,9 @@ TEST(OptimizedMv, EveryDtypeLayoutAndVectorStride) {
     const Tensor x = operand({33}, dt, 51);
     const Tensor xs = ref_clone(operand({66}, dt, 52)).slice(0, 0, std::nullopt, 2);
     const Tensor xe = operand({1}, dt, 53).expand({33});
-    for (const auto& [la, ta] : layouts(a)) {
+    for (const auto& la_ta : layouts(a)) {
+      const auto& la = la_ta.first;
+      const auto& ta = la_ta.second;
       const std::string what = name(dt) + " " + la;
       expect_product([&] { return ts::mv(ta, x); }, "mv " + what, dt, 33);
       expect_product([&] { return ts::mv(ta, xs); }, "mv stepped vec " + what, dt, 33);

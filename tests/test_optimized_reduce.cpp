@@ -73,7 +73,9 @@ TEST(OptimizedReduce, SumMeanProdOnEveryDtypeLayoutAndDims) {
   for (ts::ScalarType dt : kAll) {
     const Tensor a = sample({37, 45}, dt, -8, 8, 1);
     const Tensor small = sample({37, 45}, dt, 0.5, 1.5, 2);  // products stay finite
-    for (const auto& [la, ta] : layouts(a)) {
+    for (const auto& la_ta : layouts(a)) {
+      const auto& la = la_ta.first;
+      const auto& ta = la_ta.second;
       for (const DimCase& d : kDims2) {
         const std::string what = name(dt) + " " + la + " " + dims_name(d);
         expect_matches_reference([&] { return ts::sum(ta, d.dims, d.keepdim); }, "sum " + what, -1,
@@ -83,7 +85,9 @@ TEST(OptimizedReduce, SumMeanProdOnEveryDtypeLayoutAndDims) {
         }
       }
     }
-    for (const auto& [la, t] : layouts(small)) {
+    for (const auto& la_t : layouts(small)) {
+      const auto& la = la_t.first;
+      const auto& t = la_t.second;
       const std::string what = name(dt) + " " + la;
       expect_matches_reference([&] { return ts::prod(t, 0, false); }, "prod dim 0 " + what);
       expect_matches_reference([&] { return ts::prod(t, -1, true); }, "prod dim -1 " + what);
@@ -95,7 +99,9 @@ TEST(OptimizedReduce, SumMeanProdOnEveryDtypeLayoutAndDims) {
 TEST(OptimizedReduce, SumOverThreeDimsAndLayouts) {
   for (ts::ScalarType dt : {ts::kFloat, ts::kDouble, ts::kHalf, ts::kInt, ts::kBool}) {
     const Tensor a = sample({6, 7, 40}, dt, -4, 4, 3);
-    for (const auto& [la, ta] : layouts3(a)) {
+    for (const auto& la_ta : layouts3(a)) {
+      const auto& la = la_ta.first;
+      const auto& ta = la_ta.second;
       for (const DimCase& d : kDims3) {
         const std::string what = name(dt) + " " + la + " " + dims_name(d);
         expect_matches_reference([&] { return ts::sum(ta, d.dims, d.keepdim); }, "sum " + what, -1,
@@ -154,7 +160,9 @@ TEST(OptimizedReduce, AmaxAminMaxMinArgmaxOnEveryDtypeLayoutWithTiesAndNaN) {
     // Few distinct values: many ties, so the first index must win.
     Tensor a = sample({23, 41}, dt, -3, 3, 7);
     if (ts::is_floating_type(dt)) a = with_nans(a, 97, 5);  // a NaN in some rows and columns
-    for (const auto& [la, ta] : layouts(a)) {
+    for (const auto& la_ta : layouts(a)) {
+      const auto& la = la_ta.first;
+      const auto& ta = la_ta.second;
       const std::string what = name(dt) + " " + la;
       for (const DimCase& d : kDims2) {
         expect_matches_reference([&] { return ts::amax(ta, d.dims, d.keepdim); },
@@ -219,7 +227,9 @@ TEST(OptimizedReduce, ArgmaxGivesTheFirstNaNAndTheFirstTie) {
 TEST(OptimizedReduce, VarStdNormLogsumexpOnFloatingDtypesLayoutsAndDims) {
   for (ts::ScalarType dt : kFloating) {
     const Tensor a = sample({29, 47}, dt, -3, 5, 8);
-    for (const auto& [la, ta] : layouts(a)) {
+    for (const auto& la_ta : layouts(a)) {
+      const auto& la = la_ta.first;
+      const auto& ta = la_ta.second;
       for (const DimCase& d : kDims2) {
         const std::string what = name(dt) + " " + la + " " + dims_name(d);
         for (double corr : {0.0, 1.0, 2.5}) {
@@ -293,7 +303,9 @@ TEST(OptimizedReduce, AllAnyOnEveryDtypeAndLayout) {
     }
     if (ts::is_floating_type(dt)) holes = with_nans(holes, 31, 1);  // NaN is true
     for (const Tensor& t : {holes, sparse}) {
-      for (const auto& [la, ta] : layouts(t)) {
+      for (const auto& la_ta : layouts(t)) {
+        const auto& la = la_ta.first;
+        const auto& ta = la_ta.second;
         const std::string what = name(dt) + " " + la;
         expect_matches_reference([&] { return ts::all(ta); }, "all " + what);
         expect_matches_reference([&] { return ts::any(ta); }, "any " + what);
@@ -318,7 +330,9 @@ TEST(OptimizedReduce, AllAnyOnEveryDtypeAndLayout) {
 TEST(OptimizedReduce, CumsumOnEveryDtypeLayoutAndDim) {
   for (ts::ScalarType dt : kAll) {
     const Tensor a = sample({19, 33}, dt, -6, 6, 12);
-    for (const auto& [la, ta] : layouts(a)) {
+    for (const auto& la_ta : layouts(a)) {
+      const auto& la = la_ta.first;
+      const auto& ta = la_ta.second;
       for (int64_t dim : {0, 1, -1}) {
         const std::string what = name(dt) + " " + la + " dim " + std::to_string(dim);
         expect_matches_reference([&] { return ts::cumsum(ta, dim); }, "cumsum " + what, -1,
@@ -327,7 +341,9 @@ TEST(OptimizedReduce, CumsumOnEveryDtypeLayoutAndDim) {
     }
   }
   const Tensor i8 = sample({7, 9, 11}, ts::kChar, -100, 100, 13);
-  for (const auto& [la, t] : layouts3(i8)) {
+  for (const auto& la_t : layouts3(i8)) {
+    const auto& la = la_t.first;
+    const auto& t = la_t.second;
     for (int64_t dim : {0, 1, 2}) {
       expect_matches_reference([&] { return ts::cumsum(t, dim); }, "cumsum int8 " + la);
       expect_matches_reference([&] { return ts::cumsum(t, dim, ts::kChar); }, "int8 wrap " + la);
@@ -392,7 +408,9 @@ TEST(OptimizedReduce, EmptyAndZeroDimInputs) {
       expect_matches_reference([&] { return ts::logsumexp(t, {0}); }, "logsumexp");
     }
   }
-  for (const auto& [t, dim] : {std::pair{e.t(), 0}, std::pair{ts::empty({3, 0, 4}), -1}}) {
+  for (const auto& t_dim : {std::pair{e.t(), 0}, std::pair{ts::empty({3, 0, 4}), -1}}) {
+    const auto& t = t_dim.first;
+    const auto& dim = t_dim.second;
     // No outputs at all.
     expect_matches_reference([&] { return ts::amax(t, {dim}); }, "amax of nothing");
     expect_matches_reference([&] { return std::get<1>(ts::max(t, dim)); }, "max dim");
@@ -503,7 +521,9 @@ TEST(OptimizedReduce, ResultsAreBitwiseIdenticalForAnyThreadCount) {
       {"cumsum narrow.t() dim 1", [&] { return ts::cumsum(narrow.t(), 1); }},
       {"sum int flat", [&] { return ts::sum(flat.to(ts::kInt)); }},
   };
-  for (const auto& [what, f] : cases) {
+  for (const auto& what_f : cases) {
+    const auto& what = what_f.first;
+    const auto& f = what_f.second;
     Tensor first;
     for (int threads : {1, 2, 3, 8}) {
       ts::set_num_threads(threads);

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 
 #include <array>
+#include <atomic>
 #include <cstdlib>
 #include <mutex>
 
@@ -21,9 +22,21 @@ static_assert(sizeof(kOps) / sizeof(kOps[0]) == kNumOps, "op table out of step w
 // Note [Kernel table]
 // A flat array indexed by (op, device, set): the hot path is three array indexings and a
 // thread-local read, with no string look-ups and no locks. Registration happens at load time
-// (static initializers, plug-in init) under a mutex.
+// (static initializers, plug-in init) under a mutex. A plug-in may register while other threads
+// look up (its set's name is visible before its kernels), so an entry is two atomics: the
+// dtypes stored before the kernel (release), read after it (acquire); on x86 both are plain
+// loads.
+struct Slot {
+  std::atomic<KernelFn> fn{nullptr};
+  std::atomic<uint32_t> dtypes{0};
+  KernelEntry load() const {
+    KernelFn f = fn.load(std::memory_order_acquire);
+    return {f, DTypeSet::from_bits(dtypes.load(std::memory_order_relaxed))};
+  }
+};
+
 struct Registry {
-  std::array<std::array<std::array<KernelEntry, kMaxKernelSets>, kNumDeviceTypes>, kNumOps> table{};
+  std::array<std::array<std::array<Slot, kMaxKernelSets>, kNumDeviceTypes>, kNumOps> table{};
   std::vector<std::string> set_names;
   std::mutex mutex;
   // Never reallocated, so the views kernel_set_name() returns stay valid.
@@ -35,8 +48,9 @@ Registry& registry() {
   return *r;
 }
 
-KernelSetId& default_set() {
-  static KernelSetId id = [] {
+// Atomic: set_default_kernel_set may run while threads without a guard dispatch.
+std::atomic<KernelSetId>& default_set() {
+  static std::atomic<KernelSetId> id = [] {
     const char* env = std::getenv("TOUCHSTONE_KERNELS");
     const std::string name = env && *env ? env : "reference";
     auto found = find_kernel_set(name);
@@ -101,13 +115,13 @@ std::vector<std::string> kernel_set_names() {
 }
 
 KernelSetId active_kernel_set() {
-  return tls_set >= 0 ? tls_set : default_set();
+  return tls_set >= 0 ? tls_set : default_set().load(std::memory_order_relaxed);
 }
 
 void set_default_kernel_set(std::string_view name) {
   auto id = find_kernel_set(name);
   TS_CHECK(id.has_value(), "set_default_kernel_set: unknown kernel set '", name, "'");
-  default_set() = *id;
+  default_set().store(*id, std::memory_order_relaxed);
 }
 
 KernelSetGuard::KernelSetGuard(std::string_view name) : prev_(tls_set) {
@@ -127,13 +141,15 @@ void register_kernel(KernelSetId set, OpId op, DeviceType device, DTypeSet dtype
   std::lock_guard<std::mutex> lock(r.mutex);
   TS_CHECK(set >= 0 && static_cast<size_t>(set) < r.set_names.size(),
            "register_kernel: unknown kernel set id ", static_cast<int>(set));
-  r.table[static_cast<int>(op)][static_cast<int>(device)][set] = {fn, dtypes};
+  Slot& slot = r.table[static_cast<int>(op)][static_cast<int>(device)][set];
+  slot.dtypes.store(dtypes.bits(), std::memory_order_relaxed);
+  slot.fn.store(fn, std::memory_order_release);
 }
 
 KernelEntry get_kernel(OpId op, DeviceType device, KernelSetId set) {
   TS_CHECK(set >= 0 && set < kMaxKernelSets, "get_kernel: unknown kernel set id ",
            static_cast<int>(set));
-  return registry().table[static_cast<int>(op)][static_cast<int>(device)][set];
+  return registry().table[static_cast<int>(op)][static_cast<int>(device)][set].load();
 }
 
 // Note [Composite parts]
@@ -177,8 +193,8 @@ DTypeSet supported_dtypes(OpId op, DeviceType device, KernelSetId set) {
 
 KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device) {
   const KernelSetId set = active_kernel_set();
-  const KernelEntry& e =
-      registry().table[static_cast<int>(op)][static_cast<int>(device.type())][set];
+  const KernelEntry e =
+      registry().table[static_cast<int>(op)][static_cast<int>(device.type())][set].load();
   if (e.fn == nullptr || !e.dtypes.has(dtype)) [[unlikely]] {
     TS_ERROR(op_info(op).name, ": kernel set '", kernel_set_name(set), "' has no kernel for dtype ",
              dtype, " on device ", device_type_name(device.type()),

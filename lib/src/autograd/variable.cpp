@@ -101,6 +101,7 @@ std::shared_ptr<Node> grad_fn_of(const Tensor& t) {
 
 std::shared_ptr<Node> grad_accumulator(const Tensor& t) {
   AutogradMeta& m = materialize_meta(t.impl());
+  const std::lock_guard<std::mutex> lock(m.mutex_);
   if (auto acc = m.grad_accumulator_.lock()) return acc;
   auto acc = std::make_shared<AccumulateGrad>(t);
   m.grad_accumulator_ = acc;
@@ -197,6 +198,7 @@ AccumulateGrad::AccumulateGrad(Tensor variable) : variable_(std::move(variable))
 std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
   Tensor g = std::move(grads[0]);
   if (!g.defined()) return {};
+  const std::lock_guard<std::mutex> lock(mutex_);
   AutogradMeta& m = materialize_meta(variable_.impl());
   if (GradMode::is_enabled()) {
     m.grad_ = m.grad_.defined() ? m.grad_ + g : g;

@@ -2,6 +2,7 @@
 // Autograd internals shared by lib/src/autograd: per-tensor metadata, gradient edges,
 // history, saved variables and the nodes the engine itself needs.
 #include <memory>
+#include <mutex>
 #include <vector>
 
 #include "touchstone/autograd.h"
@@ -9,10 +10,16 @@
 
 namespace ts::autograd {
 
+// Note [Shared leaves]
+// Threads may share a leaf that requires grad (model weights), as in PyTorch: their forward
+// passes fetch its one AccumulateGrad (made lazily, under the meta's mutex) and their backward
+// passes add into its grad() (under the node's mutex). Two mutexes, as in ATen, so that an op
+// on the leaf inside AccumulateGrad::apply (create_graph) can still fetch the node.
 // What autograd keeps per tensor (TensorImpl::autograd_meta).
 struct AutogradMeta final : AutogradMetaInterface {
   Tensor grad_;                            // leaves: the accumulated gradient
   std::shared_ptr<Node> grad_fn_;          // non-leaves: the node that made this tensor
+  std::mutex mutex_;                       // guards grad_accumulator_ (Note [Shared leaves])
   std::weak_ptr<Node> grad_accumulator_;   // leaves that require grad: their AccumulateGrad
   std::shared_ptr<Tensor> retained_grad_;  // retain_grad() on a non-leaf: shared with a hook
   uint32_t output_nr_ = 0;                 // which output of grad_fn_ this tensor is
@@ -97,6 +104,7 @@ class AccumulateGrad final : public Node {
 
  private:
   Tensor variable_;
+  std::mutex mutex_;  // serializes updates of variable_'s grad() (Note [Shared leaves])
 };
 
 // The root of a backward pass: hands out the initial gradients.

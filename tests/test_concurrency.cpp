@@ -11,9 +11,6 @@
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
-#include <functional>
-#include <map>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -34,7 +31,7 @@ using ts::OpId;
 using ts::Tensor;
 
 constexpr int kThreads = 8;
-constexpr int kIters = 3;
+constexpr int kIters = 2;
 // 256 x 512 elements: above every parallel grain (32768), and 1 MiB in float64 (cached blocks).
 constexpr int64_t kRows = 256, kCols = 512, kN = kRows * kCols;
 // Matmul shapes: float (OpenBLAS in the optimized set) and int32 (our blocked gemm, which splits
@@ -55,7 +52,7 @@ struct Failures {
   void check(bool ok, const std::string& what) {
     if (!ok && messages.size() < 20) messages.push_back(what);
   }
-  // Element-wise exact comparison of a contiguous tensor's values (read as double).
+  // Exact comparison of t's values, row-major over its shape and read as double.
   void check_values(const Tensor& t, const std::vector<double>& want, const std::string& what) {
     if (t.numel() != static_cast<int64_t>(want.size())) {
       check(false, what + ": " + std::to_string(t.numel()) + " elements, want " +
@@ -210,9 +207,9 @@ void run_iteration(Failures& f, const Expected& e, Shared& s, int i) {
   const std::string it =
       e.set + " thread " + std::to_string(e.thread) + " iteration " + std::to_string(i);
   check_state(f, e, true, it + " start");
-  ts::set_num_threads(2 + (e.thread + i) % 3);  // always > 1: the parallel paths run
+  ts::set_num_threads(2 + (e.thread + i) % 2);  // always > 1: the parallel paths run
   const int nt = ts::get_num_threads();
-  f.check(nt >= 2 && nt <= 4, it + ": get_num_threads() gave " + std::to_string(nt));
+  f.check(nt == 2 || nt == 3, it + ": get_num_threads() gave " + std::to_string(nt));
 
   // Large element-wise ops, in place too, and reductions (inner and outer).
   Tensor y = ts::arange(kN, ts::kDouble) * e.scale + static_cast<double>(i);

@@ -3,7 +3,8 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev
-  nlohmann-json3-dev libcli11-dev libhwy-dev ccache libtorch-dev clang-format)
+  nlohmann-json3-dev libcli11-dev libhwy-dev ccache libtorch-dev clang-format clang-14
+  libclang-rt-14-dev libomp-14-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -84,6 +84,14 @@ void run_plain(KernelFn fn, const KernelCall& call) {
   bump_versions(call);
 }
 
+// A call autograd has seen and records nothing for: its kernel runs with grad mode off, so ops
+// the kernel calls internally (an optimized kernel's out.copy_(result)) are not checked or
+// recorded as the user's in-place calls (as ATen's AutoDispatchBelowAutograd).
+void run_below_autograd(KernelFn fn, const KernelCall& call) {
+  NoGradGuard no_grad;
+  run_plain(fn, call);
+}
+
 void check_inplace(const Tensor& self) {
   if (const TensorImpl* base = self.impl()->view_base()) {
     TS_CHECK(!is_leaf_requiring_grad(base),
@@ -98,19 +106,22 @@ void check_inplace(const Tensor& self) {
 // grad: the result depends on nothing differentiable (ATen gives zeros; here, nothing flows).
 const Derivative kNothingFlows{};
 
+void check_out_call(const OpInfo& info, TensorList inputs, TensorList outputs) {
+  if (info.differentiable && (any_requires_grad(inputs) || any_requires_grad(outputs))) {
+    TS_ERROR(info.name,
+             "(): functions with out=... arguments don't support automatic differentiation, "
+             "but one of the arguments requires grad.");
+  }
+}
+
 void record(KernelFn fn, const KernelCall& call) {
   const OpInfo& info = op_info(call.op);
   if (call.kind == CallKind::Out) {
-    if (info.differentiable &&
-        (any_requires_grad(call.inputs) || any_requires_grad(call.outputs))) {
-      TS_ERROR(info.name,
-               "(): functions with out=... arguments don't support automatic differentiation, "
-               "but one of the arguments requires grad.");
-    }
-    return run_plain(fn, call);
+    check_out_call(info, call.inputs, call.outputs);
+    return run_below_autograd(fn, call);
   }
   const bool inplace = call.kind == CallKind::InPlace;
-  if (!inplace && !info.differentiable) return run_plain(fn, call);
+  if (!inplace && !info.differentiable) return run_below_autograd(fn, call);
   const Tensor* self = inplace ? &call.outputs[0] : nullptr;
   if (inplace) check_inplace(*self);
 
@@ -124,7 +135,9 @@ void record(KernelFn fn, const KernelCall& call) {
   bool any_edge = false;
   for (const Tensor& t : call.inputs) any_edge |= differentiable(t);
   const bool self_requires_grad = inplace && requires_grad(self->impl());
-  if (!any_floating_output || (!any_edge && !self_requires_grad)) return run_plain(fn, call);
+  if (!any_floating_output || (!any_edge && !self_requires_grad)) {
+    return run_below_autograd(fn, call);
+  }
   std::vector<Edge> edges(call.inputs.size());
   for (size_t i = 0; i < call.inputs.size(); ++i) {
     if (differentiable(call.inputs[i])) edges[i] = gradient_edge(call.inputs[i]);
@@ -178,6 +191,15 @@ void autograd_slot(KernelFn fn, const KernelCall& call) {
   }
   record(fn, call);
 }
+
+}  // namespace
+
+void check_out_allowed(OpId op, TensorList inputs, const Tensor& out) {
+  if (!detail::grad_mode_enabled) return;
+  check_out_call(op_info(op), inputs, ArrayRef<Tensor>(&out, 1));
+}
+
+namespace {
 
 const bool installed = [] {
   set_autograd_slot(&autograd_slot);

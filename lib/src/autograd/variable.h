@@ -43,6 +43,11 @@ std::shared_ptr<Node> grad_accumulator(const Tensor& t);
 // Makes `fn` (at output `output_nr`) the history of `t`; moves retain_grad hooks along.
 void set_history(const Tensor& t, const std::shared_ptr<Node>& fn, uint32_t output_nr);
 
+// Throws, as the autograd slot would when the kernel runs, when an out= call of `op` may not
+// record (grad mode on, `op` differentiable, an input or `out` requires grad). The metas call it
+// before they resize `out`, so a refused call leaves `out` untouched.
+void check_out_allowed(OpId op, TensorList inputs, const Tensor& out);
+
 // A view of `base` with `t`'s geometry, aliasing its storage, without autograd metadata.
 Tensor alias_of(const Tensor& t);
 

@@ -87,6 +87,7 @@ Tensor run(const char* op_name, OpId op, Variant v, const Tensor& out, IntArrayR
   if (v == Variant::Out) {
     meta::check_out(op_name, out, shape, dtype);
     for (const Tensor& in : no_overlap) check_no_overlap(op_name, out, in);
+    meta::check_out_autograd(op, inputs, out);  // op_name may differ from op's ("torch.cat()")
   } else if (v == Variant::InPlace) {
     meta::check_no_internal_overlap(op_name, inputs[0]);
     for (const Tensor& in : no_overlap) check_no_overlap(op_name, inputs[0], in);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "../autograd/variable.h"
 #include "touchstone/ops.h"
 #include "touchstone/tensor_iterator.h"
 
@@ -81,6 +82,10 @@ void check_out(const char* op, const Tensor& out, IntArrayRef shape, ScalarType 
   TS_CHECK(out.numel() == 0 || out.sizes() == shape, op, ": output with shape ", out.sizes(),
            " doesn't match the result shape ", shape, " (argument '", arg,
            "'); pass an empty tensor to have it resized");
+}
+
+void check_out_autograd(OpId op, TensorList inputs, const Tensor& out) {
+  autograd::check_out_allowed(op, inputs, out);
 }
 
 void resize_out(const Tensor& out, IntArrayRef shape) {
@@ -195,10 +200,17 @@ Tensor prepare_output(const char* op, Variant v, const Tensor& out, IntArrayRef 
                       ScalarType dtype, Device device, TensorList inputs) {
   if (v == Variant::Functional) return empty(shape, TensorOptions(dtype).device(device));
   check_out(op, out, shape, dtype);
+  if (auto id = find_op(op)) check_out_autograd(*id, inputs, out);  // before resize_out
   TS_CHECK(out.device() == device, op, ": Expected out tensor to be on device ", device,
            " but got ", out.device());
   check_no_internal_overlap(op, out);
-  for (const Tensor& in : inputs) check_no_partial_overlap(op, out, in);
+  for (const Tensor& in : inputs) {
+    // Resizing an (empty) out= that is also an input would change the input under the kernel.
+    TS_CHECK(!(in.is_same(out) && out.sizes() != shape), op,
+             ": the out= tensor is also an input and would be resized to the result's shape ",
+             shape, "; pass another tensor (argument 'out')");
+    check_no_partial_overlap(op, out, in);
+  }
   resize_out(out, shape);
   return out;
 }
@@ -230,6 +242,7 @@ Tensor elementwise(const ElementwiseSpec& spec, Variant v, const Tensor& out, Te
              " but got ", out.device());
     check_no_internal_overlap(op, out);
     for (const Tensor& in : inputs) check_no_partial_overlap(op, out, in);
+    check_out_autograd(spec.op, inputs, out);  // before resize_out
   }
   const KernelFn fn = lookup_kernel(spec.op, common, device);  // before anything is written
 

@@ -26,6 +26,10 @@ DimVector reduction_dims(const char* op, IntArrayRef dims, int64_t ndim);
 void check_out(const char* op, const Tensor& out, IntArrayRef shape, ScalarType result_dtype,
                const char* arg = "out");
 void resize_out(const Tensor& out, IntArrayRef shape);
+// Refuses, before anything is resized, an out= call that autograd would refuse when the kernel
+// runs (a differentiable op whose inputs or out require grad, grad mode on). prepare_output and
+// elementwise call it; a meta whose op name is not op_list.def's calls it itself.
+void check_out_autograd(OpId op, TensorList inputs, const Tensor& out);
 void check_no_internal_overlap(const char* op, const Tensor& t);
 void check_no_partial_overlap(const char* op, const Tensor& out, const Tensor& in);
 // A Scalar argument must fit dtype `t` as ATen's Scalar::to<T>() (c10 checked_convert) demands:

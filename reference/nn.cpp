@@ -27,6 +27,8 @@ void softmax_kernel(const KernelCall& c) {
   const int64_t out_step = scalar ? 0 : out.stride(dim) * static_cast<int64_t>(out.element_size());
   DimVector rows(in.sizes());
   if (!scalar) rows[dim] = 1;
+  // Rows of no elements: nothing to do (there may be 2^40 of them, in an expanded input).
+  if (in.numel() == 0) return;
 
   for_each_index(rows, [&](IntArrayRef idx) {
     const char* ip = element_ptr(in, idx);
@@ -63,6 +65,7 @@ void layer_norm_kernel(const KernelCall& c) {
     rows[d] = 1;
     normalized.push_back(x.size(d));
   }
+  if (x.numel() == 0) return;  // empty rows, however many (see softmax_kernel)
 
   for_each_index(rows, [&](IntArrayRef row) {
     DimVector full(row);  // row's lead index + an index into the normalized dims

@@ -310,6 +310,25 @@ TEST(AutogradEngine, OutRequiresGradErrors) {
   EXPECT_EQ(values(out), (std::vector<double>{2, 4}));
 }
 
+// Found by fuzz/ (issue 12): a refused out= call used to resize `out` first (a failed call must
+// leave it untouched), and the optimized set's comparison kernels, which write a non-bool out
+// through out.copy_, refused an out that requires grad that the reference set writes.
+TEST(AutogradEngine, OutCallsAreRefusedBeforeResizingAndNonDifferentiableOnesWrite) {
+  Tensor x = vec({1, 2}).requires_grad_();
+  Tensor out = ts::empty({0}, ts::kDouble);
+  EXPECT_THAT(error_of([&] { ts::var_out(out, x, {0}); }), HasSubstr("var(): functions with out="));
+  EXPECT_THAT(error_of([&] { ts::exp_out(out, x); }), HasSubstr("exp(): functions with out="));
+  EXPECT_THAT(error_of([&] {
+                ts::stack_out(out, {x, x});
+              }),
+              HasSubstr("cat(): functions with out="));
+  EXPECT_EQ(out.sizes(), ts::IntArrayRef({0}));
+  Tensor leaf = ts::zeros({2}).requires_grad_();
+  ts::eq_out(leaf, vec({1, 2}), vec({1, 3}));
+  EXPECT_EQ(values(leaf), (std::vector<double>{1, 0}));
+  EXPECT_FALSE(leaf.grad_fn());
+}
+
 TEST(AutogradEngine, NoGradAndGradModeAreThreadLocal) {
   Tensor x = vec({1, 2}).requires_grad_();
   EXPECT_TRUE(ts::GradMode::is_enabled());

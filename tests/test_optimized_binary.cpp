@@ -419,6 +419,30 @@ TEST(OptimizedBinary, IntegerDivisionByZeroThrowsAndWritesNothing) {
   EXPECT_TENSOR(ts::remainder(i8, ts::testing::make_long({258}, {})), ts::kChar, {2}, {1, 0});
 }
 
+// Found by fuzz/ (issue 12): the bool add ignored alpha (false + false * true gave true).
+TEST(OptimizedBinary, BoolAddUsesAlpha) {
+  ts::KernelSetGuard g("optimized");
+  const Tensor a = make(ts::kBool, {0, 0, 1, 1}), b = make(ts::kBool, {0, 1, 0, 1});
+  EXPECT_TENSOR(ts::add(a, b, false), ts::kBool, {4}, {0, 0, 1, 1});
+  EXPECT_TENSOR(ts::add(a, b, -1), ts::kBool, {4}, {0, 1, 1, 0});  // 1 + -1 * 1 == 0
+  EXPECT_TENSOR(ts::add(a, b, 2), ts::kBool, {4}, {0, 1, 1, 1});
+}
+
+// Found by fuzz/: a ZeroDivisionError used to come after an empty out= tensor was resized. The
+// meta finds the zero divisor first, so the failed call leaves `out` as it was, on both sets.
+TEST(OptimizedBinary, IntegerDivisionByZeroLeavesAnEmptyOutUnresized) {
+  for (const char* set : {"optimized", "reference"}) {
+    ts::KernelSetGuard g(set);
+    const Tensor a = make(ts::kLong, {6, 7}), b = make(ts::kLong, {1, 0});
+    Tensor out = ts::empty({0}, ts::kLong);
+    EXPECT_ERROR(ts::div_out(out, a, b, "floor"), "div: ZeroDivisionError");
+    EXPECT_ERROR(ts::remainder_out(out, a, b), "remainder: ZeroDivisionError");
+    EXPECT_EQ(out.sizes(), ts::IntArrayRef({0})) << set;
+    // No element is divided when the broadcast result is empty: no error.
+    EXPECT_EQ(ts::remainder(ts::empty({0, 2}, ts::kLong), b).numel(), 0) << set;
+  }
+}
+
 TEST(OptimizedBinary, PowByHand) {
   ts::KernelSetGuard g("optimized");
   const Tensor base = ts::testing::make_long({2, 3, -2, -1, 1, 0, 2, -1, 3});

@@ -20,6 +20,28 @@ ts::Tensor x23(ts::ScalarType dtype = kFloat) {
 
 // ---- sum ----
 
+// Found by fuzz/ (issue 12): the reference set walked the 2^40 empty lines of an expanded
+// [2^40, 0] input (hours); every set returns the empty result at once.
+TEST(Cumsum, EmptyLinesOfAHugeExpandedInputReturnAtOnce) {
+  const ts::Tensor x = ts::empty({1, 0}).expand({int64_t{1} << 40, 0});
+  for (const char* set : {"reference", "optimized"}) {
+    ts::KernelSetGuard g(set);
+    EXPECT_EQ(ts::cumsum(x, 1).sizes(), x.sizes()) << set;
+  }
+}
+
+// Found by fuzz/: an empty out= tensor that is also the input was resized, changing the input
+// under the kernel (garbage sums, or errors not naming the op). Refused, leaving it untouched.
+TEST(Sum, AnOutThatIsTheInputAndWouldBeResizedIsRefused) {
+  for (const char* set : {"reference", "optimized"}) {
+    ts::KernelSetGuard g(set);
+    const ts::Tensor x = ts::empty({0, 3});
+    EXPECT_ERROR(ts::sum_out(x, x, {0}), "sum: the out= tensor is also an input");
+    EXPECT_ERROR(ts::mv_out(x, x, ts::empty({3})), "mv: the out= tensor is also an input");
+    EXPECT_EQ(x.sizes(), ts::IntArrayRef({0, 3})) << set;
+  }
+}
+
 TEST(Sum, FullReductionGivesZeroDimResult) {
   EXPECT_TENSOR_NEAR(ts::sum(x23()), kFloat, {}, {21});
   EXPECT_TENSOR_NEAR(x23().sum(), kFloat, {}, {21});

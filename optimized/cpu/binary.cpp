@@ -338,7 +338,11 @@ void add_sub_kernel(const KernelCall& c, double sign) {
   if (is_floating_type(t)) {
     HWY_DYNAMIC_DISPATCH(add_floating)(iter, alpha);
   } else if (t == kBool) {
-    scalar_loop<bool, bool, 2>(iter, [](bool a, bool b) { return a || b; });
+    // a + alpha * b in wrapping int64, then != 0, as the reference (alpha may be 0 or -1).
+    const uint64_t alpha = static_cast<uint64_t>(c.p.s0->to_long());
+    scalar_loop<bool, bool, 2>(iter, [alpha](bool a, bool b) {
+      return static_cast<uint64_t>(a) + alpha * static_cast<uint64_t>(b) != 0;
+    });
   } else {
     const int64_t alpha = static_cast<int64_t>(sign) * c.p.s0->to_long();
     TS_DISPATCH_INTEGRAL_TYPES(t, "add", [&] {

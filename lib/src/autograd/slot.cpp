@@ -86,6 +86,14 @@ void run_plain(KernelFn fn, const KernelCall& call) {
   bump_versions(call);
 }
 
+// A call autograd has seen and records nothing for: its kernel runs with grad mode off, so ops
+// the kernel calls internally (an optimized kernel's out.copy_(result)) are not checked or
+// recorded as the user's in-place calls (as ATen's AutoDispatchBelowAutograd).
+void run_below_autograd(KernelFn fn, const KernelCall& call) {
+  NoGradGuard no_grad;
+  run_plain(fn, call);
+}
+
 // The errors name the in-place method the user called (add_, copy_), as meta::op_name does.
 void check_inplace(const OpInfo& info, const Tensor& self) {
   const std::string_view name = info.name;
@@ -114,10 +122,10 @@ void record(KernelFn fn, const KernelCall& call) {
                ": functions with out=... arguments don't support automatic differentiation, "
                "but one of the arguments requires grad.");
     }
-    return run_plain(fn, call);
+    return run_below_autograd(fn, call);
   }
   const bool inplace = call.kind == CallKind::InPlace;
-  if (!inplace && !info.differentiable) return run_plain(fn, call);
+  if (!inplace && !info.differentiable) return run_below_autograd(fn, call);
   const Tensor* self = inplace ? &call.outputs[0] : nullptr;
   if (inplace) check_inplace(info, *self);
 
@@ -131,7 +139,9 @@ void record(KernelFn fn, const KernelCall& call) {
   bool any_edge = false;
   for (const Tensor& t : call.inputs) any_edge |= differentiable(t);
   const bool self_requires_grad = inplace && requires_grad(self->impl());
-  if (!any_floating_output || (!any_edge && !self_requires_grad)) return run_plain(fn, call);
+  if (!any_floating_output || (!any_edge && !self_requires_grad)) {
+    return run_below_autograd(fn, call);
+  }
   std::vector<Edge> edges(call.inputs.size());
   for (size_t i = 0; i < call.inputs.size(); ++i) {
     if (differentiable(call.inputs[i])) edges[i] = gradient_edge(call.inputs[i]);

@@ -1,5 +1,7 @@
 // Binary elementwise ops: meta (promotion, broadcasting, checks) for every variant.
 // Params: s0 = alpha (add, sub); mode = div's rounding mode (0 true division, 1 trunc, 2 floor).
+#include <algorithm>
+
 #include "meta.h"
 #include "touchstone/ops.h"
 
@@ -37,8 +39,11 @@ meta::ElementwiseSpec spec_of(OpId op) {
   }
 }
 
+void check_integer_divisor(const char* op, const Tensor& a, const Tensor& b);
+
 Tensor binary(OpId op, Variant v, const Tensor& out, const Tensor& a, const Tensor& b,
               OpParams& p) {
+  if (op == OpId::remainder) check_integer_divisor("remainder", a, b);
   const Tensor inputs[] = {a, b};
   return meta::elementwise(spec_of(op), v, out, inputs, p);
 }
@@ -73,6 +78,30 @@ Tensor add_sub(OpId op, Variant v, const Tensor& out, const Tensor& a, const Ten
   return binary(op, v, out, a, b, p);
 }
 
+// Note [Integer division by zero in meta]
+// An integer div (trunc, floor) or remainder by zero is a data error, like an index out of
+// range (Note [Index bounds] in index.cpp): the meta looks for a zero divisor, in the compute
+// dtype, before an out= tensor is resized or anything written, so a failing call leaves every
+// tensor untouched. The kernels keep their own checks. No element is divided when the broadcast
+// result is empty, so nothing is checked then (and shapes that do not broadcast are left to
+// meta::elementwise's message).
+void check_integer_divisor(const char* op, const Tensor& a, const Tensor& b) {
+  if (!a.defined() || !b.defined()) return;
+  const ScalarType common = result_type(a, b);
+  if (is_floating_type(common) || common == kBool) return;
+  const size_t n = static_cast<size_t>(std::max(a.dim(), b.dim()));
+  for (size_t d = 0; d < n; ++d) {
+    const auto size = [&](const Tensor& t) {
+      const size_t off = n - static_cast<size_t>(t.dim());
+      return d < off ? int64_t{1} : t.sizes()[d - off];
+    };
+    const int64_t sa = size(a), sb = size(b);
+    if (sa != sb && sa != 1 && sb != 1) return;
+    if (sa == 0 || sb == 0) return;
+  }
+  TS_CHECK(!any(eq(b.to(common), 0)).item<bool>(), op, ": ZeroDivisionError");
+}
+
 int rounding_mode(std::optional<std::string_view> mode, Variant v) {
   if (!mode) return 0;
   if (*mode == "trunc") return 1;
@@ -86,6 +115,7 @@ Tensor div_impl(Variant v, const Tensor& out, const Tensor& a, const Tensor& b,
                 std::optional<std::string_view> mode) {
   OpParams p;
   p.mode = rounding_mode(mode, v);
+  if (p.mode != 0) check_integer_divisor("div", a, b);
   meta::ElementwiseSpec spec{OpId::div, DTypeSet::all(), /*int_to_float=*/p.mode == 0};
   if (p.mode != 0) spec.supported = kNoBool;
   const Tensor inputs[] = {a, b};

@@ -98,6 +98,7 @@ Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType 
     for (const auto& [i, in] : no_overlap) {
       check_no_overlap(op_name, out, in, "out", meta::arg_name(op, i));
     }
+    meta::check_out_no_grad(op, ArrayRef<Tensor>(&out, 1), inputs);  // before resizing
   } else if (v == Variant::InPlace) {
     meta::check_no_internal_overlap(op_name, inputs[0], "self");
     for (const auto& [i, in] : no_overlap) {

@@ -285,6 +285,10 @@ Tensor prepare_output(OpId op, Variant v, const Tensor& out, IntArrayRef shape, 
            " but got ", out.device(), " (argument 'out')");
   check_no_internal_overlap(name, out);
   for (size_t i = 0; i < inputs.size(); ++i) {
+    // Resizing an (empty) out= that is also an input would change the input under the kernel.
+    TS_CHECK(!(inputs[i].is_same(out) && out.sizes() != shape), name,
+             ": the out= tensor is also an input and would be resized to the result's shape ",
+             shape, "; pass another tensor (argument 'out')");
     check_no_partial_overlap(name, out, inputs[i], "out", arg_name(op, i));
   }
   check_out_no_grad(op, ArrayRef<Tensor>(&out, 1), inputs);

@@ -1,0 +1,138 @@
+// Value comparison with per-dtype and per-statement tolerances (Note [Fuzz tolerances]).
+#include "fuzz/compare.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "fuzz/values.h"
+
+namespace ts::fuzz {
+
+Tolerance dtype_tolerance(ScalarType dtype) {
+  switch (dtype) {
+    case kHalf:
+      return {1e-3, 1e-5};
+    case kBFloat16:
+      return {1.6e-2, 1e-5};
+    case kFloat:
+      return {1.3e-6, 1e-5};
+    case kDouble:
+      return {1e-7, 1e-7};
+    default:
+      return {0, 0};
+  }
+}
+
+Magnitude magnitude(const Tensor& t) {
+  Magnitude m;
+  // A huge (expanded) view is not walked; its magnitude counts as 0.
+  if (!t.defined() || !is_floating_type(t.dtype()) || t.numel() > (int64_t{1} << 16)) return m;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    const double v = load_double(t, i);
+    if (std::isfinite(v)) {
+      m.max_abs = std::max(m.max_abs, std::fabs(v));
+    } else {
+      m.nonfinite = true;
+    }
+  }
+  return m;
+}
+
+namespace {
+
+double floating_max(ScalarType t) {
+  switch (t) {
+    case kHalf:
+      return 65504.0;
+    case kBFloat16:
+    case kFloat:
+      return std::numeric_limits<float>::max();
+    default:
+      return std::numeric_limits<double>::max();
+  }
+}
+
+}  // namespace
+
+Tolerance statement_tolerance(const Stmt& stmt, const std::vector<Tensor>& args,
+                              ScalarType result_dtype) {
+  Tolerance tol = dtype_tolerance(result_dtype);
+  if (!is_floating_type(result_dtype)) return tol;
+  // The inputs: the tensor arguments after the out= ones (in-place: self is an input).
+  const size_t outs = static_cast<size_t>(stmt.spec->num_outs);
+  std::vector<Tensor> inputs;
+  for (size_t k = std::min(outs, args.size()); k < args.size(); ++k) {
+    if (args[k].defined()) inputs.push_back(args[k]);
+  }
+  if ((stmt.spec->flags & (kInPlace | kOut)) && !inputs.empty()) {
+    // A result computed in a narrower dtype than the tensor it is written to (float32 into a
+    // float64 out=) carries the narrower dtype's rounding; integers compute in float32.
+    ScalarType compute = result_type(inputs);
+    if (!is_floating_type(compute)) compute = kDefaultDtype;
+    const Tolerance c = dtype_tolerance(compute);
+    if (c.rtol > tol.rtol) tol = c;
+  }
+  for (const Tensor& t : inputs) {
+    if (t.defined() && is_floating_type(t.dtype()) &&
+        magnitude(t).max_abs > floating_max(t.dtype()) / 16) {
+      tol.nonfinite_ok = true;  // near overflow: one rounding (FMA) or two decide inf or finite
+    }
+  }
+  if (!(stmt.spec->flags & kAccumulates)) return tol;
+  const std::string& op = stmt.spec->name;
+  double n = 1, term = 1;
+  bool nonfinite = false;
+  for (const Tensor& t : inputs) {
+    if (!t.defined()) continue;
+    n = std::max(n, static_cast<double>(t.numel()));
+    const Magnitude m = magnitude(t);
+    nonfinite |= m.nonfinite;
+    if (is_floating_type(t.dtype())) term *= std::max(1.0, m.max_abs);
+  }
+  const bool squared =
+      op.rfind("var", 0) == 0 || op.rfind("std", 0) == 0 || op == "mse_loss" || op == "layer_norm";
+  if (squared) term *= term;
+  const double root_n = std::sqrt(n);
+  double atol = root_n * (tol.atol + tol.rtol * term);
+  if (op.rfind("std", 0) == 0) atol = std::max(atol, std::sqrt(atol));
+  if (op == "layer_norm") atol *= 1 / std::sqrt(1e-5);
+  tol.atol = atol;
+  tol.rtol *= root_n;
+  tol.nonfinite_ok |= nonfinite || term * n * 64 > floating_max(result_dtype);
+  return tol;
+}
+
+std::optional<std::string> compare_values(const Tensor& candidate, const Tensor& oracle,
+                                          const Tolerance& tol) {
+  const int64_t n = oracle.numel();
+  const ScalarType dt = oracle.dtype();
+  std::ostringstream os;
+  os.precision(17);
+  if (!is_floating_type(dt)) {
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t a = load_long(candidate, i), r = load_long(oracle, i);
+      if (a != r) {
+        os << "element " << i << " is " << a << ", oracle " << r;
+        return os.str();
+      }
+    }
+    return std::nullopt;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const double a = load_double(candidate, i), r = load_double(oracle, i);
+    if (a == r || (std::isnan(a) && std::isnan(r))) continue;
+    if (tol.nonfinite_ok && (!std::isfinite(a) || !std::isfinite(r))) continue;
+    const bool ok = std::isfinite(a) && std::isfinite(r) &&
+                    std::fabs(a - r) <= tol.atol + tol.rtol * std::fabs(r);
+    if (!ok) {
+      os << "element " << i << " is " << a << ", oracle " << r << " (rtol " << tol.rtol << ", atol "
+         << tol.atol << ")";
+      return os.str();
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace ts::fuzz

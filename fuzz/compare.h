@@ -1,0 +1,59 @@
+#pragma once
+// The value comparison of the differential fuzzer: a candidate tensor against the oracle's, read
+// through strides with memcpy (no kernel runs), with tolerances per dtype and per statement.
+#include <optional>
+#include <string>
+
+#include "fuzz/program.h"
+
+namespace ts::fuzz {
+
+// Note [Fuzz tolerances]
+// Each statement runs on identical inputs in both sets (the runner copies the oracle's bytes
+// into the candidate's storages after every statement), so errors never compound across
+// statements: a tolerance covers one op.
+// - Integers and bool: exact. Floating: torch.testing.assert_close's rtol/atol for the dtype;
+//   NaN where the oracle has NaN and only there; infinities equal.
+// - An in-place or out= result is compared with the tolerance of the dtype it was computed in
+//   when that is narrower than the written tensor's (float32 results in a float64 out=).
+// - Ops that sum many terms (kAccumulates) round in a different order in each set: with n the
+//   largest input's numel and T the magnitude of one term (the product of the float inputs'
+//   largest magnitudes, at least 1 each; squared for var, std, mse_loss and layer_norm), an
+//   element may differ by sqrt(n) * (atol + rtol * T). std takes the square root of var's
+//   tolerance (sqrt(x) near 0 magnifies an error of x), layer_norm multiplies by
+//   1/sqrt(eps) (constant rows divide rounding noise by sqrt(eps)).
+// - An input within 1/16 of its dtype's largest value: an element that is not finite in one set
+//   is accepted. a + w * b overflows in two roundings and not in one (the optimized set's FMA,
+//   as ATen's lerp and add with alpha); the reference computes float32 in double, which does
+//   not overflow at all (Note [lerp overflow] in conformance/catalog_ternary.cpp).
+// - When such an op may overflow (an input holds an infinity or NaN, or T * n is within 1/64 of
+//   the dtype's largest value), an element that is not finite in one set is accepted: the order
+//   of the terms decides whether an intermediate overflows (inf - inf = NaN, or a finite sum).
+// - Gradients go through whole backward graphs: 16x the forward tolerance, relative to the
+//   largest magnitude of the oracle's gradient.
+struct Tolerance {
+  double rtol = 0;
+  double atol = 0;
+  bool nonfinite_ok = false;  // a non-finite element in either set is accepted
+};
+
+Tolerance dtype_tolerance(ScalarType dtype);
+
+// The tolerance for the results of `stmt` (Note [Fuzz tolerances]); `args` are its tensor
+// arguments in the oracle set (written ones first).
+Tolerance statement_tolerance(const Stmt& stmt, const std::vector<Tensor>& args,
+                              ScalarType result_dtype);
+
+// Compares values only (same sizes and dtype assumed); returns the first mismatch, described.
+std::optional<std::string> compare_values(const Tensor& candidate, const Tensor& oracle,
+                                          const Tolerance& tol);
+
+// Largest finite |x| over a floating tensor's elements (0 for an empty or integral one), and
+// whether it has a NaN or an infinity.
+struct Magnitude {
+  double max_abs = 0;
+  bool nonfinite = false;
+};
+Magnitude magnitude(const Tensor& t);
+
+}  // namespace ts::fuzz

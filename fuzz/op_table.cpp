@@ -1,0 +1,593 @@
+// The ops a program can call: one OpSpec per op and form (functional, in-place `op_`, `op_out`),
+// with its signature (ArgKind letters, see program.h) and how it runs on the active kernel set.
+// Covers every op of lib/include/touchstone/op_list.def, the view ops, and the fuzzer's own
+// statements (input, index, requires_grad_, retain_grad, backward).
+#include <cstring>
+#include <map>
+
+#include "fuzz/program.h"
+#include "fuzz/values.h"
+
+namespace ts::fuzz {
+namespace {
+
+using C = const Call&;
+
+class Table {
+ public:
+  void def(std::string family, std::string name, std::string_view sig, uint32_t flags, ExecFn fn,
+           int results = 1, int num_outs = 0) {
+    OpSpec s;
+    s.family = std::move(family);
+    s.name = std::move(name);
+    s.params = parse_signature(sig);
+    s.flags = flags;
+    s.exec = std::move(fn);
+    s.results = (flags & (kInPlace | kOut)) ? 0 : results;
+    s.num_outs = (flags & kOut) ? (num_outs > 0 ? num_outs : 1) : 0;
+    specs.push_back(std::move(s));
+  }
+  std::vector<OpSpec> specs;
+};
+
+TensorOptions opts(C c, size_t k) {
+  return c.is_none(k) ? TensorOptions() : TensorOptions(c.dtype(k));
+}
+std::optional<TensorOptions> opt_opts(C c, size_t k) {
+  if (c.is_none(k)) return std::nullopt;
+  return TensorOptions(c.dtype(k));
+}
+std::optional<std::string_view> opt_str(C c, size_t k) {
+  if (c.is_none(k)) return std::nullopt;
+  return std::string_view(c.str(k));
+}
+
+// empty* leave values unspecified: the fuzzer zeroes the storage so programs stay deterministic.
+Tensor zeroed(Tensor t) {
+  std::memset(t.storage()->data(), 0, t.storage()->nbytes());
+  return t;
+}
+
+void factories(Table& T) {
+  const uint32_t R = kRandom;
+  T.def("factory", "empty", "size:IL dtype:D?=None", kNoFlags,
+        [](C c) { return Tensors{zeroed(ts::empty(c.ints(0), opts(c, 1)))}; });
+  T.def("factory", "empty_strided", "size:IL stride:IL dtype:D?=None", kNoFlags,
+        [](C c) { return Tensors{zeroed(ts::empty_strided(c.ints(0), c.ints(1), opts(c, 2)))}; });
+  T.def("factory", "zeros", "size:IL dtype:D?=None", kNoFlags,
+        [](C c) { return Tensors{ts::zeros(c.ints(0), opts(c, 1))}; });
+  T.def("factory", "ones", "size:IL dtype:D?=None", kNoFlags,
+        [](C c) { return Tensors{ts::ones(c.ints(0), opts(c, 1))}; });
+  T.def("factory", "full", "size:IL fill_value:S dtype:D?=None", kNoFlags,
+        [](C c) { return Tensors{ts::full(c.ints(0), c.s(1), opts(c, 2))}; });
+  T.def("factory", "arange", "start:S end:S step:S=1 dtype:D?=None", kNoFlags,
+        [](C c) { return Tensors{ts::arange(c.s(0), c.s(1), c.s(2), opts(c, 3))}; });
+  T.def("factory", "linspace", "start:S end:S steps:I dtype:D?=None", kNoFlags,
+        [](C c) { return Tensors{ts::linspace(c.s(0), c.s(1), c.i(2), opts(c, 3))}; });
+  T.def("factory", "eye", "n:I m:I?=None dtype:D?=None", kNoFlags, [](C c) {
+    return Tensors{c.is_none(1) ? ts::eye(c.i(0), opts(c, 2))
+                                : ts::eye(c.i(0), c.i(1), opts(c, 2))};
+  });
+  T.def("factory", "empty_like", "self:T dtype:D?=None", kNoFlags,
+        [](C c) { return Tensors{zeroed(ts::empty_like(c.t(0), opt_opts(c, 1)))}; });
+  T.def("factory", "zeros_like", "self:T dtype:D?=None", kNoFlags,
+        [](C c) { return Tensors{ts::zeros_like(c.t(0), opt_opts(c, 1))}; });
+  T.def("factory", "ones_like", "self:T dtype:D?=None", kNoFlags,
+        [](C c) { return Tensors{ts::ones_like(c.t(0), opt_opts(c, 1))}; });
+  T.def("factory", "full_like", "self:T fill_value:S dtype:D?=None", kNoFlags,
+        [](C c) { return Tensors{ts::full_like(c.t(0), c.s(1), opt_opts(c, 2))}; });
+  T.def("factory", "tensor", "values:IL dtype:D?=None", kNoFlags,
+        [](C c) { return Tensors{ts::tensor(ArrayRef<int64_t>(c.ints(0)), opts(c, 1))}; });
+  T.def("factory", "rand", "size:IL dtype:D?=None seed:I=0", R, [](C c) {
+    ts::manual_seed(c.i(2));
+    return Tensors{ts::rand(c.ints(0), opts(c, 1))};
+  });
+  T.def("factory", "randn", "size:IL dtype:D?=None seed:I=0", R, [](C c) {
+    ts::manual_seed(c.i(2));
+    return Tensors{ts::randn(c.ints(0), opts(c, 1))};
+  });
+  T.def("factory", "randint", "low:I high:I size:IL dtype:D=int64 seed:I=0", R, [](C c) {
+    ts::manual_seed(c.i(4));
+    return Tensors{ts::randint(c.i(0), c.i(1), c.ints(2), TensorOptions(c.dtype(3)))};
+  });
+  T.def("factory", "rand_like", "self:T dtype:D?=None seed:I=0", R, [](C c) {
+    ts::manual_seed(c.i(2));
+    return Tensors{ts::rand_like(c.t(0), opt_opts(c, 1))};
+  });
+  T.def("factory", "randn_like", "self:T dtype:D?=None seed:I=0", R, [](C c) {
+    ts::manual_seed(c.i(2));
+    return Tensors{ts::randn_like(c.t(0), opt_opts(c, 1))};
+  });
+}
+
+void copies(Table& T) {
+  T.def("copy", "copy_", "self:T src:T", kInPlace,
+        [](C c) { return Tensors{c.t(0).copy_(c.t(1))}; });
+  T.def("copy", "clone", "self:T", kNoFlags, [](C c) { return Tensors{ts::clone(c.t(0))}; });
+  T.def("copy", "contiguous", "self:T", kNoFlags,
+        [](C c) { return Tensors{ts::contiguous(c.t(0))}; });
+  T.def("copy", "to", "self:T dtype:D copy:B=false", kNoFlags,
+        [](C c) { return Tensors{c.t(0).to(c.dtype(1), c.b(2))}; });
+  T.def("copy", "fill_", "self:T value:S", kInPlace,
+        [](C c) { return Tensors{c.t(0).fill_(c.s(1))}; });
+  T.def("copy", "zero_", "self:T", kInPlace, [](C c) { return Tensors{c.t(0).zero_()}; });
+}
+
+#define TS_FUZZ_UNARY(name)                                                                        \
+  T.def("unary", #name, "self:T", kNoFlags, [](C c) { return Tensors{ts::name(c.t(0))}; });        \
+  T.def("unary", #name "_", "self:T", kInPlace, [](C c) { return Tensors{ts::name##_(c.t(0))}; }); \
+  T.def("unary", #name "_out", "out:T self:T", kOut,                                               \
+        [](C c) { return Tensors{ts::name##_out(c.t(0), c.t(1))}; });
+
+void unaries(Table& T) {
+  TS_FUZZ_UNARY(neg)
+  TS_FUZZ_UNARY(abs)
+  TS_FUZZ_UNARY(sign)
+  TS_FUZZ_UNARY(exp)
+  TS_FUZZ_UNARY(expm1)
+  TS_FUZZ_UNARY(log)
+  TS_FUZZ_UNARY(log1p)
+  TS_FUZZ_UNARY(sqrt)
+  TS_FUZZ_UNARY(rsqrt)
+  TS_FUZZ_UNARY(reciprocal)
+  TS_FUZZ_UNARY(sin)
+  TS_FUZZ_UNARY(cos)
+  TS_FUZZ_UNARY(tanh)
+  TS_FUZZ_UNARY(sigmoid)
+  TS_FUZZ_UNARY(relu)
+  TS_FUZZ_UNARY(silu)
+  TS_FUZZ_UNARY(erf)
+  TS_FUZZ_UNARY(floor)
+  TS_FUZZ_UNARY(ceil)
+  TS_FUZZ_UNARY(round)
+  TS_FUZZ_UNARY(trunc)
+  TS_FUZZ_UNARY(logical_not)
+  TS_FUZZ_UNARY(bitwise_not)
+  T.def("unary", "isnan", "self:T", kNoFlags, [](C c) { return Tensors{ts::isnan(c.t(0))}; });
+  T.def("unary", "gelu", "self:T approximate:STR='none'", kNoFlags,
+        [](C c) { return Tensors{ts::gelu(c.t(0), c.str(1))}; });
+  T.def("unary", "gelu_", "self:T approximate:STR='none'", kInPlace,
+        [](C c) { return Tensors{ts::gelu_(c.t(0), c.str(1))}; });
+  T.def("unary", "gelu_out", "out:T self:T approximate:STR='none'", kOut,
+        [](C c) { return Tensors{ts::gelu_out(c.t(0), c.t(1), c.str(2))}; });
+  T.def("unary", "clamp", "self:T min:S?=None max:S?=None", kNoFlags,
+        [](C c) { return Tensors{ts::clamp(c.t(0), c.opt_s(1), c.opt_s(2))}; });
+  T.def("unary", "clamp_", "self:T min:S?=None max:S?=None", kInPlace,
+        [](C c) { return Tensors{ts::clamp_(c.t(0), c.opt_s(1), c.opt_s(2))}; });
+  T.def("unary", "clamp_out", "out:T self:T min:S?=None max:S?=None", kOut,
+        [](C c) { return Tensors{ts::clamp_out(c.t(0), c.t(1), c.opt_s(2), c.opt_s(3))}; });
+}
+#undef TS_FUZZ_UNARY
+
+// Tensor-Tensor and Tensor-Scalar forms, out= Tensor-Tensor; in-place through the methods.
+#define TS_FUZZ_BINARY(name)                                                              \
+  T.def("binary", #name, "self:T other:TS", kNoFlags, [](C c) {                           \
+    return Tensors{c.is_tensor(1) ? ts::name(c.t(0), c.t(1)) : ts::name(c.t(0), c.s(1))}; \
+  });                                                                                     \
+  T.def("binary", #name "_out", "out:T self:T other:T", kOut,                             \
+        [](C c) { return Tensors{ts::name##_out(c.t(0), c.t(1), c.t(2))}; });
+#define TS_FUZZ_BINARY_INPLACE(name)                                                  \
+  T.def("binary", #name "_", "self:T other:TS", kInPlace, [](C c) {                   \
+    return Tensors{c.is_tensor(1) ? c.t(0).name##_(c.t(1)) : c.t(0).name##_(c.s(1))}; \
+  });
+
+void binaries(Table& T) {
+  for (const char* op : {"add", "sub"}) {
+    const bool add = std::strcmp(op, "add") == 0;
+    T.def("binary", op, "self:T other:TS alpha:S=1", kNoFlags, [add](C c) {
+      if (c.is_tensor(1)) {
+        return Tensors{add ? ts::add(c.t(0), c.t(1), c.s(2)) : ts::sub(c.t(0), c.t(1), c.s(2))};
+      }
+      return Tensors{add ? ts::add(c.t(0), c.s(1), c.s(2)) : ts::sub(c.t(0), c.s(1), c.s(2))};
+    });
+    T.def("binary", std::string(op) + "_", "self:T other:TS alpha:S=1", kInPlace, [add](C c) {
+      const Tensor& s = c.t(0);
+      if (c.is_tensor(1)) return Tensors{add ? s.add_(c.t(1), c.s(2)) : s.sub_(c.t(1), c.s(2))};
+      return Tensors{add ? s.add_(c.s(1), c.s(2)) : s.sub_(c.s(1), c.s(2))};
+    });
+    T.def("binary", std::string(op) + "_out", "out:T self:T other:T alpha:S=1", kOut, [add](C c) {
+      return Tensors{add ? ts::add_out(c.t(0), c.t(1), c.t(2), c.s(3))
+                         : ts::sub_out(c.t(0), c.t(1), c.t(2), c.s(3))};
+    });
+  }
+  T.def("binary", "div", "self:T other:TS rounding_mode:STR?=None", kNoFlags, [](C c) {
+    return Tensors{c.is_tensor(1) ? ts::div(c.t(0), c.t(1), opt_str(c, 2))
+                                  : ts::div(c.t(0), c.s(1), opt_str(c, 2))};
+  });
+  T.def("binary", "div_", "self:T other:T rounding_mode:STR?=None", kInPlace,
+        [](C c) { return Tensors{c.t(0).div_(c.t(1), opt_str(c, 2))}; });
+  T.def("binary", "div_out", "out:T self:T other:T rounding_mode:STR?=None", kOut,
+        [](C c) { return Tensors{ts::div_out(c.t(0), c.t(1), c.t(2), opt_str(c, 3))}; });
+  TS_FUZZ_BINARY(mul)
+  TS_FUZZ_BINARY_INPLACE(mul)
+  TS_FUZZ_BINARY(remainder)
+  TS_FUZZ_BINARY_INPLACE(remainder)
+  TS_FUZZ_BINARY(maximum)
+  TS_FUZZ_BINARY(minimum)
+  TS_FUZZ_BINARY(atan2)
+  TS_FUZZ_BINARY_INPLACE(atan2)
+  TS_FUZZ_BINARY(eq)
+  TS_FUZZ_BINARY_INPLACE(eq)
+  TS_FUZZ_BINARY(ne)
+  TS_FUZZ_BINARY_INPLACE(ne)
+  TS_FUZZ_BINARY(lt)
+  TS_FUZZ_BINARY_INPLACE(lt)
+  TS_FUZZ_BINARY(le)
+  TS_FUZZ_BINARY_INPLACE(le)
+  TS_FUZZ_BINARY(gt)
+  TS_FUZZ_BINARY_INPLACE(gt)
+  TS_FUZZ_BINARY(ge)
+  TS_FUZZ_BINARY_INPLACE(ge)
+  TS_FUZZ_BINARY(logical_and)
+  TS_FUZZ_BINARY_INPLACE(logical_and)
+  TS_FUZZ_BINARY(logical_or)
+  TS_FUZZ_BINARY_INPLACE(logical_or)
+  TS_FUZZ_BINARY(bitwise_and)
+  TS_FUZZ_BINARY_INPLACE(bitwise_and)
+  TS_FUZZ_BINARY(bitwise_or)
+  TS_FUZZ_BINARY_INPLACE(bitwise_or)
+  TS_FUZZ_BINARY(bitwise_xor)
+  TS_FUZZ_BINARY_INPLACE(bitwise_xor)
+  // pow also takes a Scalar base.
+  T.def("binary", "pow", "self:TS exponent:TS", kNoFlags, [](C c) {
+    if (!c.is_tensor(0)) return Tensors{ts::pow(c.s(0), c.t(1))};
+    return Tensors{c.is_tensor(1) ? ts::pow(c.t(0), c.t(1)) : ts::pow(c.t(0), c.s(1))};
+  });
+  T.def("binary", "pow_", "self:T exponent:TS", kInPlace,
+        [](C c) { return Tensors{c.is_tensor(1) ? c.t(0).pow_(c.t(1)) : c.t(0).pow_(c.s(1))}; });
+  T.def("binary", "pow_out", "out:T self:T exponent:T", kOut,
+        [](C c) { return Tensors{ts::pow_out(c.t(0), c.t(1), c.t(2))}; });
+}
+#undef TS_FUZZ_BINARY
+#undef TS_FUZZ_BINARY_INPLACE
+
+void ternaries(Table& T) {
+  T.def("ternary", "where", "condition:T self:TS other:TS", kNoFlags, [](C c) {
+    if (!c.is_tensor(1)) return Tensors{ts::where(c.t(0), c.s(1), c.t(2))};
+    if (!c.is_tensor(2)) return Tensors{ts::where(c.t(0), c.t(1), c.s(2))};
+    return Tensors{ts::where(c.t(0), c.t(1), c.t(2))};
+  });
+  T.def("ternary", "where_out", "out:T condition:T self:T other:T", kOut,
+        [](C c) { return Tensors{ts::where_out(c.t(0), c.t(1), c.t(2), c.t(3))}; });
+  T.def("ternary", "lerp", "self:T end:T weight:TS", kNoFlags, [](C c) {
+    return Tensors{c.is_tensor(2) ? ts::lerp(c.t(0), c.t(1), c.t(2))
+                                  : ts::lerp(c.t(0), c.t(1), c.s(2))};
+  });
+  T.def("ternary", "lerp_", "self:T end:T weight:TS", kInPlace, [](C c) {
+    return Tensors{c.is_tensor(2) ? c.t(0).lerp_(c.t(1), c.t(2)) : c.t(0).lerp_(c.t(1), c.s(2))};
+  });
+  T.def("ternary", "lerp_out", "out:T self:T end:T weight:T", kOut,
+        [](C c) { return Tensors{ts::lerp_out(c.t(0), c.t(1), c.t(2), c.t(3))}; });
+  T.def("ternary", "addcmul", "self:T tensor1:T tensor2:T value:S=1", kNoFlags,
+        [](C c) { return Tensors{ts::addcmul(c.t(0), c.t(1), c.t(2), c.s(3))}; });
+  T.def("ternary", "addcmul_", "self:T tensor1:T tensor2:T value:S=1", kInPlace,
+        [](C c) { return Tensors{c.t(0).addcmul_(c.t(1), c.t(2), c.s(3))}; });
+  T.def("ternary", "addcmul_out", "out:T self:T tensor1:T tensor2:T value:S=1", kOut,
+        [](C c) { return Tensors{ts::addcmul_out(c.t(0), c.t(1), c.t(2), c.t(3), c.s(4))}; });
+  T.def("ternary", "masked_fill", "self:T mask:T value:S", kNoFlags,
+        [](C c) { return Tensors{ts::masked_fill(c.t(0), c.t(1), c.s(2))}; });
+  T.def("ternary", "masked_fill_", "self:T mask:T value:S", kInPlace,
+        [](C c) { return Tensors{c.t(0).masked_fill_(c.t(1), c.s(2))}; });
+}
+
+void reductions(Table& T) {
+  const uint32_t A = kAccumulates;
+  // sum and mean: dim None reduces everything (the dtype-only overload unless keepdim).
+  for (const char* op : {"sum", "mean"}) {
+    const bool sum = std::strcmp(op, "sum") == 0;
+    T.def("reduce", op, "self:T dim:IL?=None keepdim:B=false dtype:D?=None", A, [sum](C c) {
+      const Tensor& x = c.t(0);
+      if (c.is_none(1) && !c.b(2)) {
+        return Tensors{sum ? ts::sum(x, c.opt_dtype(3)) : ts::mean(x, c.opt_dtype(3))};
+      }
+      const std::vector<int64_t> none;
+      const auto& dims = c.is_none(1) ? none : c.ints(1);
+      return Tensors{sum ? ts::sum(x, dims, c.b(2), c.opt_dtype(3))
+                         : ts::mean(x, dims, c.b(2), c.opt_dtype(3))};
+    });
+    T.def("reduce", std::string(op) + "_out",
+          "out:T self:T dim:IL=[] keepdim:B=false dtype:D?=None", kOut | A, [sum](C c) {
+            return Tensors{sum ? ts::sum_out(c.t(0), c.t(1), c.ints(2), c.b(3), c.opt_dtype(4))
+                               : ts::mean_out(c.t(0), c.t(1), c.ints(2), c.b(3), c.opt_dtype(4))};
+          });
+  }
+  T.def("reduce", "prod", "self:T dim:I?=None keepdim:B=false dtype:D?=None", A, [](C c) {
+    if (c.is_none(1)) return Tensors{ts::prod(c.t(0), c.opt_dtype(3))};
+    return Tensors{ts::prod(c.t(0), c.i(1), c.b(2), c.opt_dtype(3))};
+  });
+  T.def("reduce", "prod_out", "out:T self:T dim:I keepdim:B=false dtype:D?=None", kOut | A,
+        [](C c) { return Tensors{ts::prod_out(c.t(0), c.t(1), c.i(2), c.b(3), c.opt_dtype(4))}; });
+  for (const char* op : {"amax", "amin"}) {
+    const bool mx = std::strcmp(op, "amax") == 0;
+    T.def("reduce", op, "self:T dim:IL=[] keepdim:B=false", kNoFlags, [mx](C c) {
+      return Tensors{mx ? ts::amax(c.t(0), c.ints(1), c.b(2))
+                        : ts::amin(c.t(0), c.ints(1), c.b(2))};
+    });
+    T.def("reduce", std::string(op) + "_out", "out:T self:T dim:IL=[] keepdim:B=false", kOut,
+          [mx](C c) {
+            return Tensors{mx ? ts::amax_out(c.t(0), c.t(1), c.ints(2), c.b(3))
+                              : ts::amin_out(c.t(0), c.t(1), c.ints(2), c.b(3))};
+          });
+  }
+  for (const char* op : {"max", "min"}) {
+    const bool mx = std::strcmp(op, "max") == 0;
+    T.def(
+        "reduce", op, "self:T dim:I?=None keepdim:B=false", kNoFlags,
+        [mx](C c) {
+          if (c.is_none(1)) return Tensors{mx ? ts::max(c.t(0)) : ts::min(c.t(0))};
+          auto [v, i] = mx ? ts::max(c.t(0), c.i(1), c.b(2)) : ts::min(c.t(0), c.i(1), c.b(2));
+          return Tensors{v, i};
+        },
+        -1);
+    T.def(
+        "reduce", std::string(op) + "_out", "values:T indices:T self:T dim:I keepdim:B=false", kOut,
+        [mx](C c) {
+          const Tensor values = c.t(0), indices = c.t(1);  // the results refer to these
+          auto r = mx ? ts::max_out(values, indices, c.t(2), c.i(3), c.b(4))
+                      : ts::min_out(values, indices, c.t(2), c.i(3), c.b(4));
+          return Tensors{std::get<0>(r), std::get<1>(r)};
+        },
+        0, 2);
+  }
+  for (const char* op : {"argmax", "argmin"}) {
+    const bool mx = std::strcmp(op, "argmax") == 0;
+    T.def("reduce", op, "self:T dim:I?=None keepdim:B=false", kNoFlags, [mx](C c) {
+      return Tensors{mx ? ts::argmax(c.t(0), c.opt_i(1), c.b(2))
+                        : ts::argmin(c.t(0), c.opt_i(1), c.b(2))};
+    });
+    T.def("reduce", std::string(op) + "_out", "out:T self:T dim:I?=None keepdim:B=false", kOut,
+          [mx](C c) {
+            return Tensors{mx ? ts::argmax_out(c.t(0), c.t(1), c.opt_i(2), c.b(3))
+                              : ts::argmin_out(c.t(0), c.t(1), c.opt_i(2), c.b(3))};
+          });
+  }
+  for (const char* op : {"var", "std"}) {
+    const bool var = std::strcmp(op, "var") == 0;
+    T.def("reduce", op, "self:T dim:IL=[] correction:F=1.0 keepdim:B=false", A, [var](C c) {
+      return Tensors{var ? ts::var(c.t(0), c.ints(1), c.d(2), c.b(3))
+                         : ts::std(c.t(0), c.ints(1), c.d(2), c.b(3))};
+    });
+    T.def("reduce", std::string(op) + "_out",
+          "out:T self:T dim:IL=[] correction:F=1.0 keepdim:B=false", kOut | A, [var](C c) {
+            return Tensors{var ? ts::var_out(c.t(0), c.t(1), c.ints(2), c.d(3), c.b(4))
+                               : ts::std_out(c.t(0), c.t(1), c.ints(2), c.d(3), c.b(4))};
+          });
+  }
+  T.def("reduce", "norm", "self:T p:S=2 dim:IL=[] keepdim:B=false", A,
+        [](C c) { return Tensors{ts::norm(c.t(0), c.s(1), c.ints(2), c.b(3))}; });
+  T.def("reduce", "norm_out", "out:T self:T p:S=2 dim:IL=[] keepdim:B=false", kOut | A,
+        [](C c) { return Tensors{ts::norm_out(c.t(0), c.t(1), c.s(2), c.ints(3), c.b(4))}; });
+  T.def("reduce", "logsumexp", "self:T dim:IL keepdim:B=false", A,
+        [](C c) { return Tensors{ts::logsumexp(c.t(0), c.ints(1), c.b(2))}; });
+  T.def("reduce", "logsumexp_out", "out:T self:T dim:IL keepdim:B=false", kOut | A,
+        [](C c) { return Tensors{ts::logsumexp_out(c.t(0), c.t(1), c.ints(2), c.b(3))}; });
+  for (const char* op : {"all", "any"}) {
+    const bool all = std::strcmp(op, "all") == 0;
+    T.def("reduce", op, "self:T dim:I?=None keepdim:B=false", kNoFlags, [all](C c) {
+      if (c.is_none(1)) return Tensors{all ? ts::all(c.t(0)) : ts::any(c.t(0))};
+      return Tensors{all ? ts::all(c.t(0), c.i(1), c.b(2)) : ts::any(c.t(0), c.i(1), c.b(2))};
+    });
+    T.def("reduce", std::string(op) + "_out", "out:T self:T dim:I keepdim:B=false", kOut,
+          [all](C c) {
+            return Tensors{all ? ts::all_out(c.t(0), c.t(1), c.i(2), c.b(3))
+                               : ts::any_out(c.t(0), c.t(1), c.i(2), c.b(3))};
+          });
+  }
+  T.def("reduce", "cumsum", "self:T dim:I dtype:D?=None", A,
+        [](C c) { return Tensors{ts::cumsum(c.t(0), c.i(1), c.opt_dtype(2))}; });
+  T.def("reduce", "cumsum_", "self:T dim:I dtype:D?=None", kInPlace | A,
+        [](C c) { return Tensors{c.t(0).cumsum_(c.i(1), c.opt_dtype(2))}; });
+  T.def("reduce", "cumsum_out", "out:T self:T dim:I dtype:D?=None", kOut | A,
+        [](C c) { return Tensors{ts::cumsum_out(c.t(0), c.t(1), c.i(2), c.opt_dtype(3))}; });
+}
+
+void nn(Table& T) {
+  const uint32_t A = kAccumulates;
+  for (const char* op : {"softmax", "log_softmax"}) {
+    const bool sm = std::strcmp(op, "softmax") == 0;
+    T.def("nn", op, "self:T dim:I dtype:D?=None", A, [sm](C c) {
+      return Tensors{sm ? ts::softmax(c.t(0), c.i(1), c.opt_dtype(2))
+                        : ts::log_softmax(c.t(0), c.i(1), c.opt_dtype(2))};
+    });
+    T.def("nn", std::string(op) + "_out", "out:T self:T dim:I dtype:D?=None", kOut | A, [sm](C c) {
+      return Tensors{sm ? ts::softmax_out(c.t(0), c.t(1), c.i(2), c.opt_dtype(3))
+                        : ts::log_softmax_out(c.t(0), c.t(1), c.i(2), c.opt_dtype(3))};
+    });
+  }
+  T.def("nn", "layer_norm", "input:T weight:T?=None bias:T?=None normalized_shape:IL eps:F=1e-05",
+        A, [](C c) { return Tensors{ts::layer_norm(c.t(0), c.ints(3), c.t(1), c.t(2), c.d(4))}; });
+  T.def("nn", "nll_loss", "self:T target:T weight:T?=None reduction:I=1 ignore_index:I=-100", A,
+        [](C c) {
+          return Tensors{
+              ts::nll_loss(c.t(0), c.t(1), c.t(2), static_cast<Reduction>(c.i(3)), c.i(4))};
+        });
+  T.def("nn", "cross_entropy",
+        "self:T target:T weight:T?=None reduction:I=1 ignore_index:I=-100 label_smoothing:F=0.0", A,
+        [](C c) {
+          return Tensors{ts::cross_entropy(c.t(0), c.t(1), c.t(2), static_cast<Reduction>(c.i(3)),
+                                           c.i(4), c.d(5))};
+        });
+  T.def("nn", "mse_loss", "self:T target:T reduction:I=1", A,
+        [](C c) { return Tensors{ts::mse_loss(c.t(0), c.t(1), static_cast<Reduction>(c.i(2)))}; });
+  T.def("nn", "linear", "input:T weight:T bias:T?=None", A,
+        [](C c) { return Tensors{ts::linear(c.t(0), c.t(1), c.t(2))}; });
+  T.def("nn", "dropout", "input:T p:F train:B=true seed:I=0", kRandom, [](C c) {
+    ts::manual_seed(c.i(3));
+    return Tensors{ts::dropout(c.t(0), c.d(1), c.b(2))};
+  });
+}
+
+#define TS_FUZZ_LINALG(name)                                      \
+  T.def("linalg", #name, "self:T other:T", A,                     \
+        [](C c) { return Tensors{ts::name(c.t(0), c.t(1))}; });   \
+  T.def("linalg", #name "_out", "out:T self:T other:T", kOut | A, \
+        [](C c) { return Tensors{ts::name##_out(c.t(0), c.t(1), c.t(2))}; });
+
+void linalg(Table& T) {
+  const uint32_t A = kAccumulates;
+  TS_FUZZ_LINALG(mm)
+  TS_FUZZ_LINALG(bmm)
+  TS_FUZZ_LINALG(dot)
+  TS_FUZZ_LINALG(mv)
+  TS_FUZZ_LINALG(outer)
+  T.def("linalg", "matmul", "self:T other:T", A,
+        [](C c) { return Tensors{ts::matmul(c.t(0), c.t(1))}; });
+  T.def("linalg", "addmm", "self:T mat1:T mat2:T beta:S=1 alpha:S=1", A,
+        [](C c) { return Tensors{ts::addmm(c.t(0), c.t(1), c.t(2), c.s(3), c.s(4))}; });
+  T.def("linalg", "addmm_", "self:T mat1:T mat2:T beta:S=1 alpha:S=1", kInPlace | A,
+        [](C c) { return Tensors{c.t(0).addmm_(c.t(1), c.t(2), c.s(3), c.s(4))}; });
+  T.def("linalg", "addmm_out", "out:T self:T mat1:T mat2:T beta:S=1 alpha:S=1", kOut | A,
+        [](C c) { return Tensors{ts::addmm_out(c.t(0), c.t(1), c.t(2), c.t(3), c.s(4), c.s(5))}; });
+}
+#undef TS_FUZZ_LINALG
+
+void indexing(Table& T) {
+  T.def("index", "index_select", "self:T index:T dim:I", kNoFlags,
+        [](C c) { return Tensors{ts::index_select(c.t(0), c.i(2), c.t(1))}; });
+  T.def("index", "index_select_out", "out:T self:T index:T dim:I", kOut,
+        [](C c) { return Tensors{ts::index_select_out(c.t(0), c.t(1), c.i(3), c.t(2))}; });
+  T.def("index", "gather", "self:T index:T dim:I", kNoFlags,
+        [](C c) { return Tensors{ts::gather(c.t(0), c.i(2), c.t(1))}; });
+  T.def("index", "gather_out", "out:T self:T index:T dim:I", kOut,
+        [](C c) { return Tensors{ts::gather_out(c.t(0), c.t(1), c.i(3), c.t(2))}; });
+  T.def("index", "scatter_add", "self:T index:T src:T dim:I", kAccumulates,
+        [](C c) { return Tensors{ts::scatter_add(c.t(0), c.i(3), c.t(1), c.t(2))}; });
+  T.def("index", "scatter_add_", "self:T index:T src:T dim:I", kInPlace | kAccumulates,
+        [](C c) { return Tensors{c.t(0).scatter_add_(c.i(3), c.t(1), c.t(2))}; });
+  T.def("index", "scatter_add_out", "out:T self:T index:T src:T dim:I", kOut | kAccumulates,
+        [](C c) { return Tensors{ts::scatter_add_out(c.t(0), c.t(1), c.i(4), c.t(2), c.t(3))}; });
+  T.def("index", "cat", "tensors:TL dim:I=0", kNoFlags,
+        [](C c) { return Tensors{ts::cat(c.tensors(0), c.i(1))}; });
+  T.def("index", "cat_out", "out:T tensors:TL dim:I=0", kOut,
+        [](C c) { return Tensors{ts::cat_out(c.t(0), c.tensors(1), c.i(2))}; });
+  T.def("index", "stack", "tensors:TL dim:I=0", kNoFlags,
+        [](C c) { return Tensors{ts::stack(c.tensors(0), c.i(1))}; });
+  T.def("index", "stack_out", "out:T tensors:TL dim:I=0", kOut,
+        [](C c) { return Tensors{ts::stack_out(c.t(0), c.tensors(1), c.i(2))}; });
+}
+
+// The i-th piece of a split or chunk (one statement defines one slot).
+Tensor piece(const std::vector<Tensor>& parts, int64_t i, const char* op) {
+  TS_CHECK(i >= 0 && i < static_cast<int64_t>(parts.size()), op, ": piece ", i, " of ",
+           parts.size());
+  return parts[i];
+}
+
+void views(Table& T) {
+  const uint32_t V = kView;
+  T.def("view", "view", "self:T size:IL", V, [](C c) { return Tensors{c.t(0).view(c.ints(1))}; });
+  T.def("view", "reshape", "self:T size:IL", V,
+        [](C c) { return Tensors{c.t(0).reshape(c.ints(1))}; });
+  T.def("view", "as_strided", "self:T size:IL stride:IL storage_offset:I?=None", V,
+        [](C c) { return Tensors{c.t(0).as_strided(c.ints(1), c.ints(2), c.opt_i(3))}; });
+  T.def("view", "narrow", "self:T dim:I start:I length:I", V,
+        [](C c) { return Tensors{c.t(0).narrow(c.i(1), c.i(2), c.i(3))}; });
+  T.def("view", "slice", "self:T dim:I=0 start:I?=None end:I?=None step:I=1", V,
+        [](C c) { return Tensors{c.t(0).slice(c.i(1), c.opt_i(2), c.opt_i(3), c.i(4))}; });
+  T.def("view", "select", "self:T dim:I index:I", V,
+        [](C c) { return Tensors{c.t(0).select(c.i(1), c.i(2))}; });
+  T.def("view", "transpose", "self:T dim0:I dim1:I", V,
+        [](C c) { return Tensors{c.t(0).transpose(c.i(1), c.i(2))}; });
+  T.def("view", "t", "self:T", V, [](C c) { return Tensors{c.t(0).t()}; });
+  T.def("view", "permute", "self:T dims:IL", V,
+        [](C c) { return Tensors{c.t(0).permute(c.ints(1))}; });
+  T.def("view", "expand", "self:T size:IL", V,
+        [](C c) { return Tensors{c.t(0).expand(c.ints(1))}; });
+  T.def("view", "expand_as", "self:T other:T", V,
+        [](C c) { return Tensors{c.t(0).expand_as(c.t(1))}; });
+  T.def("view", "squeeze", "self:T dim:I?=None", V,
+        [](C c) { return Tensors{c.is_none(1) ? c.t(0).squeeze() : c.t(0).squeeze(c.i(1))}; });
+  T.def("view", "unsqueeze", "self:T dim:I", V,
+        [](C c) { return Tensors{c.t(0).unsqueeze(c.i(1))}; });
+  T.def("view", "flatten", "self:T start_dim:I=0 end_dim:I=-1", V,
+        [](C c) { return Tensors{c.t(0).flatten(c.i(1), c.i(2))}; });
+  T.def("view", "unflatten", "self:T dim:I sizes:IL", V,
+        [](C c) { return Tensors{c.t(0).unflatten(c.i(1), c.ints(2))}; });
+  T.def("view", "movedim", "self:T source:IL destination:IL", V,
+        [](C c) { return Tensors{c.t(0).movedim(c.ints(1), c.ints(2))}; });
+  T.def("view", "diagonal", "self:T offset:I=0 dim1:I=0 dim2:I=1", V,
+        [](C c) { return Tensors{c.t(0).diagonal(c.i(1), c.i(2), c.i(3))}; });
+  T.def("view", "unfold", "self:T dimension:I size:I step:I", V,
+        [](C c) { return Tensors{c.t(0).unfold(c.i(1), c.i(2), c.i(3))}; });
+  T.def("view", "split", "self:T split_size:I dim:I=0 index:I=0", V,
+        [](C c) { return Tensors{piece(c.t(0).split(c.i(1), c.i(2)), c.i(3), "split")}; });
+  T.def("view", "chunk", "self:T chunks:I dim:I=0 index:I=0", V,
+        [](C c) { return Tensors{piece(c.t(0).chunk(c.i(1), c.i(2)), c.i(3), "chunk")}; });
+  T.def("view", "detach", "self:T", V, [](C c) { return Tensors{c.t(0).detach()}; });
+}
+
+void fuzzer_statements(Table& T) {
+  T.def("input", "input", "shape:IL dtype:D=float32 seed:I=0 fill:STR='normal'", kMeta, [](C c) {
+    Tensor t = ts::empty(c.ints(0), TensorOptions(c.dtype(1)));
+    fill_input(t, static_cast<uint64_t>(c.i(2)), c.str(3));
+    return Tensors{t};
+  });
+  T.def("input", "index", "shape:IL high:I low:I=0 seed:I=0", kMeta, [](C c) {
+    Tensor t = ts::empty(c.ints(0), TensorOptions(kLong));
+    fill_index(t, static_cast<uint64_t>(c.i(3)), c.i(2), c.i(1));
+    return Tensors{t};
+  });
+  T.def(
+      "autograd", "requires_grad_", "self:T", kMeta,
+      [](C c) {
+        c.t(0).requires_grad_();
+        return Tensors{};
+      },
+      0);
+  T.def(
+      "autograd", "retain_grad", "self:T", kMeta,
+      [](C c) {
+        c.t(0).retain_grad();
+        return Tensors{};
+      },
+      0);
+  // The gradient of a non-scalar output: Philox(seed) values, the same on both sets.
+  T.def(
+      "autograd", "backward", "self:T seed:I=0", kMeta,
+      [](C c) {
+        const Tensor& y = c.t(0);
+        Tensor g;
+        if (y.defined() && y.numel() != 1) {
+          g = ts::empty(y.sizes(), TensorOptions(y.dtype()));
+          fill_input(g, static_cast<uint64_t>(c.i(1)), "normal");
+        }
+        y.backward(g);
+        return Tensors{};
+      },
+      0);
+}
+
+std::vector<OpSpec> build() {
+  Table T;
+  fuzzer_statements(T);
+  factories(T);
+  copies(T);
+  views(T);
+  unaries(T);
+  binaries(T);
+  ternaries(T);
+  reductions(T);
+  nn(T);
+  linalg(T);
+  indexing(T);
+  return std::move(T.specs);
+}
+
+}  // namespace
+
+const std::vector<OpSpec>& op_table() {
+  static const std::vector<OpSpec> table = build();
+  return table;
+}
+
+const OpSpec* find_spec(std::string_view name) {
+  static const std::map<std::string, const OpSpec*, std::less<>> index = [] {
+    std::map<std::string, const OpSpec*, std::less<>> m;
+    for (const OpSpec& s : op_table()) m.emplace(s.name, &s);
+    return m;
+  }();
+  auto it = index.find(name);
+  return it == index.end() ? nullptr : it->second;
+}
+
+}  // namespace ts::fuzz

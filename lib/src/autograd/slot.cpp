@@ -139,9 +139,9 @@ void record(KernelFn fn, const KernelCall& call) {
   bool any_edge = false;
   for (const Tensor& t : call.inputs) any_edge |= differentiable(t);
   const bool self_requires_grad = inplace && requires_grad(self->impl());
-  if (!any_floating_output || (!any_edge && !self_requires_grad)) {
-    return run_below_autograd(fn, call);
-  }
+  // Grad mode stays as the caller set it here: a differentiable op with nothing to record runs
+  // in the forward pass with grad mode on and in the engine's backward with it off.
+  if (!any_floating_output || (!any_edge && !self_requires_grad)) return run_plain(fn, call);
   std::vector<Edge> edges(call.inputs.size());
   for (size_t i = 0; i < call.inputs.size(); ++i) {
     if (differentiable(call.inputs[i])) edges[i] = gradient_edge(call.inputs[i]);

@@ -100,8 +100,9 @@ std::string changed(const Snapshot& s) {
       t.storage_offset() != s.offset || t.storage().get() != s.storage) {
     return "its geometry changed to " + geometry(t);
   }
+  // An empty storage may have no data pointer: memcmp's arguments must not be null.
   if (t.storage()->nbytes() != s.bytes.size() ||
-      std::memcmp(t.storage()->data(), s.bytes.data(), s.bytes.size()) != 0) {
+      (!s.bytes.empty() && std::memcmp(t.storage()->data(), s.bytes.data(), s.bytes.size()) != 0)) {
     return "its values changed";
   }
   return "";

@@ -200,19 +200,24 @@ Tensor prepare_output(const char* op, Variant v, const Tensor& out, IntArrayRef 
                       ScalarType dtype, Device device, TensorList inputs) {
   if (v == Variant::Functional) return empty(shape, TensorOptions(dtype).device(device));
   check_out(op, out, shape, dtype);
-  if (auto id = find_op(op)) check_out_autograd(*id, inputs, out);  // before resize_out
+  check_out_resizable(op, out, shape, inputs);
   TS_CHECK(out.device() == device, op, ": Expected out tensor to be on device ", device,
            " but got ", out.device());
   check_no_internal_overlap(op, out);
-  for (const Tensor& in : inputs) {
-    // Resizing an (empty) out= that is also an input would change the input under the kernel.
-    TS_CHECK(!(in.is_same(out) && out.sizes() != shape), op,
-             ": the out= tensor is also an input and would be resized to the result's shape ",
-             shape, "; pass another tensor (argument 'out')");
-    check_no_partial_overlap(op, out, in);
-  }
+  for (const Tensor& in : inputs) check_no_partial_overlap(op, out, in);
   resize_out(out, shape);
   return out;
+}
+
+void check_out_resizable(const char* op, const Tensor& out, IntArrayRef shape, TensorList inputs,
+                         const char* arg) {
+  if (auto id = find_op(op)) check_out_autograd(*id, inputs, out);
+  for (const Tensor& in : inputs) {
+    // Resizing an (empty) out= that is also an input would change the input under the kernel.
+    TS_CHECK(!(in.is_same(out) && out.sizes() != shape), op, ": the ", arg,
+             "= tensor is also an input and would be resized to the result's shape ", shape,
+             "; pass another tensor (argument '", arg, "')");
+  }
 }
 
 Tensor elementwise(const ElementwiseSpec& spec, Variant v, const Tensor& out, TensorList inputs,

@@ -75,6 +75,7 @@ void check_out_tensor(const char* op, const Tensor& out, IntArrayRef shape, Scal
            self.device(), " but got ", out.device());
   meta::check_no_internal_overlap(op, out);
   meta::check_no_partial_overlap(op, out, self);
+  meta::check_out_resizable(op, out, shape, ArrayRef<Tensor>(&self, 1), arg);
 }
 
 void check_exact_dtype(const char* op, const Tensor& out, ScalarType want, const char* arg) {

@@ -28,7 +28,7 @@ Tolerance dtype_tolerance(ScalarType dtype) {
 Magnitude magnitude(const Tensor& t) {
   Magnitude m;
   // A huge (expanded) view is not walked; its magnitude counts as 0.
-  if (!t.defined() || !is_floating_type(t.dtype()) || t.numel() > (int64_t{1} << 16)) return m;
+  if (!t.defined() || t.numel() > (int64_t{1} << 16)) return m;
   for (int64_t i = 0; i < t.numel(); ++i) {
     const double v = load_double(t, i);
     if (std::isfinite(v)) {
@@ -56,6 +56,38 @@ double floating_max(ScalarType t) {
 
 }  // namespace
 
+namespace {
+
+// a + alpha * b, lerp, addcmul: terms that cancel leave their rounding errors behind. A binary
+// op may differ by rtol times the sum of its inputs' magnitudes, a ternary one by rtol times
+// that sum plus their product, each times the scalar factors.
+Tolerance cancellation_tolerance(const Stmt& stmt, const std::vector<Tensor>& inputs,
+                                 Tolerance tol) {
+  const std::string& family = stmt.spec->family;
+  if (family != "binary" && family != "ternary") return tol;
+  double sum = 0, product = 1, scale = 1;
+  for (const Tensor& t : inputs) {
+    if (t.dtype() == kBool) continue;
+    const double m = magnitude(t).max_abs;
+    sum += m;
+    product *= std::max(1.0, m);
+  }
+  for (size_t k = 0; k < stmt.args.size(); ++k) {
+    const ArgKind kind = stmt.spec->params[k].kind;
+    if ((kind == ArgKind::Scalar || kind == ArgKind::OptScalar ||
+         kind == ArgKind::TensorOrScalar) &&
+        stmt.args[k].is_number()) {
+      const double v = std::fabs(stmt.args[k].to_scalar().to_double());
+      if (std::isfinite(v)) scale *= std::max(1.0, v);
+    }
+  }
+  const double terms = family == "binary" ? sum : sum + product;
+  tol.atol = std::max(tol.atol, tol.rtol * terms * scale);
+  return tol;
+}
+
+}  // namespace
+
 Tolerance statement_tolerance(const Stmt& stmt, const std::vector<Tensor>& args,
                               ScalarType result_dtype) {
   Tolerance tol = dtype_tolerance(result_dtype);
@@ -71,6 +103,12 @@ Tolerance statement_tolerance(const Stmt& stmt, const std::vector<Tensor>& args,
     // float64 out=) carries the narrower dtype's rounding; integers compute in float32.
     ScalarType compute = result_type(inputs);
     if (!is_floating_type(compute)) compute = kDefaultDtype;
+    for (size_t k = 0; k < stmt.args.size(); ++k) {  // an explicit dtype= computes in it
+      if (stmt.spec->params[k].name == "dtype" && stmt.args[k].kind == Value::Kind::Dtype &&
+          is_floating_type(stmt.args[k].dtype)) {
+        compute = stmt.args[k].dtype;
+      }
+    }
     const Tolerance c = dtype_tolerance(compute);
     if (c.rtol > tol.rtol) tol = c;
   }
@@ -80,7 +118,7 @@ Tolerance statement_tolerance(const Stmt& stmt, const std::vector<Tensor>& args,
       tol.nonfinite_ok = true;  // near overflow: one rounding (FMA) or two decide inf or finite
     }
   }
-  if (!(stmt.spec->flags & kAccumulates)) return tol;
+  if (!(stmt.spec->flags & kAccumulates)) return cancellation_tolerance(stmt, inputs, tol);
   const std::string& op = stmt.spec->name;
   double n = 1, term = 1;
   bool nonfinite = false;
@@ -89,7 +127,20 @@ Tolerance statement_tolerance(const Stmt& stmt, const std::vector<Tensor>& args,
     n = std::max(n, static_cast<double>(t.numel()));
     const Magnitude m = magnitude(t);
     nonfinite |= m.nonfinite;
-    if (is_floating_type(t.dtype())) term *= std::max(1.0, m.max_abs);
+    term *= std::max(1.0, m.max_abs);  // integers too: a sum(dtype=float32) converts them
+  }
+  // Scalar factors (addmm's alpha and beta, addcmul's value) scale the terms too.
+  for (size_t k = 0; k < stmt.args.size(); ++k) {
+    const ArgKind kind = stmt.spec->params[k].kind;
+    const bool scalar =
+        kind == ArgKind::Scalar || kind == ArgKind::OptScalar || kind == ArgKind::TensorOrScalar;
+    if (!scalar || !stmt.args[k].is_number()) continue;
+    const double v = std::fabs(stmt.args[k].to_scalar().to_double());
+    if (std::isfinite(v)) {
+      term *= std::max(1.0, v);
+    } else {
+      nonfinite = true;
+    }
   }
   const bool squared =
       op.rfind("var", 0) == 0 || op.rfind("std", 0) == 0 || op == "mse_loss" || op == "layer_norm";
@@ -97,10 +148,43 @@ Tolerance statement_tolerance(const Stmt& stmt, const std::vector<Tensor>& args,
   const double root_n = std::sqrt(n);
   double atol = root_n * (tol.atol + tol.rtol * term);
   if (op.rfind("std", 0) == 0) atol = std::max(atol, std::sqrt(atol));
-  if (op == "layer_norm") atol *= 1 / std::sqrt(1e-5);
+  if (op == "layer_norm") {
+    const double eps = stmt.args[4].kind == Value::Kind::Real ? stmt.args[4].d : 1e-5;
+    atol *= 1 / std::sqrt(std::max(eps, 1e-5));
+    nonfinite |= eps == 0;  // a constant row is 0 / 0: NaN, or +-1 when the mean rounds
+  }
   tol.atol = atol;
   tol.rtol *= root_n;
   tol.nonfinite_ok |= nonfinite || term * n * 64 > floating_max(result_dtype);
+  return tol;
+}
+
+bool has_extreme_values(const Tensor& t) {
+  if (!t.defined() || !is_floating_type(t.dtype()) || t.numel() > (int64_t{1} << 16)) return false;
+  const double max = floating_max(t.dtype()) / 16;
+  const double tiny = t.dtype() == kDouble ? std::numeric_limits<double>::min()
+                      : t.dtype() == kHalf ? 6.103515625e-05
+                                           : std::numeric_limits<float>::min();
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    const double v = std::fabs(load_double(t, i));
+    if (!std::isfinite(v) || v > max || (v != 0 && v < tiny)) return true;
+  }
+  return false;
+}
+
+Tolerance gradient_tolerance(const Tensor& oracle_grad, bool extreme_program, double largest) {
+  const ScalarType dt = oracle_grad.dtype();
+  Tolerance tol = dtype_tolerance(dt);
+  const double eps = dt == kDouble     ? 2.220446049250313e-16
+                     : dt == kHalf     ? 9.765625e-04
+                     : dt == kBFloat16 ? 7.8125e-03
+                                       : 1.1920928955078125e-07;
+  const Magnitude m = magnitude(oracle_grad);
+  const double rtol = std::max(16 * tol.rtol, std::sqrt(eps));
+  // Values far above the inputs' usual [-4, 4] make terms that large cancel in the formulas.
+  tol.atol = 16 * tol.atol + rtol * m.max_abs * std::max(1.0, largest / 4);
+  tol.rtol = rtol;
+  tol.nonfinite_ok = m.nonfinite || extreme_program;
   return tol;
 }
 

@@ -15,13 +15,17 @@ namespace ts::fuzz {
 // - Integers and bool: exact. Floating: torch.testing.assert_close's rtol/atol for the dtype;
 //   NaN where the oracle has NaN and only there; infinities equal.
 // - An in-place or out= result is compared with the tolerance of the dtype it was computed in
-//   when that is narrower than the written tensor's (float32 results in a float64 out=).
+//   (the inputs' promoted dtype, or dtype=) when that is narrower than the written tensor's
+//   (float32 results in a float64 out=, softmax_out(dtype=float16) into float64).
 // - Ops that sum many terms (kAccumulates) round in a different order in each set: with n the
-//   largest input's numel and T the magnitude of one term (the product of the float inputs'
-//   largest magnitudes, at least 1 each; squared for var, std, mse_loss and layer_norm), an
+//   largest input's numel and T the magnitude of one term (the product of the inputs' largest
+//   magnitudes, at least 1 each, integers included since sum(dtype=float32) converts them,
+//   times the Scalar arguments' (addmm's alpha);
+//   squared for var, std, mse_loss and layer_norm), an
 //   element may differ by sqrt(n) * (atol + rtol * T). std takes the square root of var's
 //   tolerance (sqrt(x) near 0 magnifies an error of x), layer_norm multiplies by
-//   1/sqrt(eps) (constant rows divide rounding noise by sqrt(eps)).
+//   1/sqrt(eps) (constant rows divide rounding noise by sqrt(eps)); with eps = 0 a constant
+//   row is 0 / 0, NaN in the reference and +-1 where the mean rounds (non-finite accepted).
 // - An input within 1/16 of its dtype's largest value: an element that is not finite in one set
 //   is accepted. a + w * b overflows in two roundings and not in one (the optimized set's FMA,
 //   as ATen's lerp and add with alpha); the reference computes float32 in double, which does
@@ -29,8 +33,17 @@ namespace ts::fuzz {
 // - When such an op may overflow (an input holds an infinity or NaN, or T * n is within 1/64 of
 //   the dtype's largest value), an element that is not finite in one set is accepted: the order
 //   of the terms decides whether an intermediate overflows (inf - inf = NaN, or a finite sum).
-// - Gradients go through whole backward graphs: 16x the forward tolerance, relative to the
-//   largest magnitude of the oracle's gradient.
+// - Elementwise ops whose terms may cancel (a + alpha * b, lerp, addcmul): a binary op may
+//   differ by rtol times the sum of its inputs' magnitudes, a ternary one by rtol times that
+//   sum plus their product, each times the scalar factors.
+// - Gradients go through whole backward graphs, each op rounding to the dtype, with
+//   cancellation (layer_norm's): rtol is the larger of 16x the forward one and sqrt(eps) of the
+//   dtype, and atol adds rtol times the largest magnitude of the oracle's gradient (norm-wise),
+//   times largest / 4 when the program holds values larger than 4 in magnitude (layer_norm's
+//   gradient with a weight of 1e4 cancels terms of 1e4 down to 0.3).
+//   When the program holds extreme values (NaN, infinities, within 1/16 of the largest value,
+//   subnormals), a non-finite gradient element in one set is accepted: prod's gradient divides
+//   by a subnormal and overflows, or not, depending on the order of its products.
 struct Tolerance {
   double rtol = 0;
   double atol = 0;
@@ -48,8 +61,16 @@ Tolerance statement_tolerance(const Stmt& stmt, const std::vector<Tensor>& args,
 std::optional<std::string> compare_values(const Tensor& candidate, const Tensor& oracle,
                                           const Tolerance& tol);
 
-// Largest finite |x| over a floating tensor's elements (0 for an empty or integral one), and
-// whether it has a NaN or an infinity.
+// Whether a floating tensor holds NaN, an infinity, a value within 1/16 of its dtype's largest,
+// or a subnormal (Note [Fuzz tolerances]).
+bool has_extreme_values(const Tensor& t);
+
+// The tolerance of a gradient (Note [Fuzz tolerances]); `largest`: the largest finite magnitude
+// in the program's tensors.
+Tolerance gradient_tolerance(const Tensor& oracle_grad, bool extreme_program, double largest);
+
+// Largest finite |x| over a tensor's elements (0 for an empty one), and whether it has a NaN or
+// an infinity.
 struct Magnitude {
   double max_abs = 0;
   bool nonfinite = false;

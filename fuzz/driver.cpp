@@ -157,8 +157,11 @@ int run(const Options& o) {
   const auto finish = [&](int status) {
     const double s =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const RunStats& st = run_stats();
     std::cerr << "fuzz_ops: " << programs << " programs in " << s << " s ("
-              << static_cast<long long>(programs / std::max(s, 1e-9)) << " programs/s), "
+              << static_cast<long long>(programs / std::max(s, 1e-9)) << " programs/s; "
+              << st.returned + st.threw + st.skipped << " statements: " << st.returned
+              << " returned, " << st.threw << " threw in both sets, " << st.skipped << " skipped), "
               << (status == 0 ? "no finding" : "1 finding") << "\n";
     return status;
   };

@@ -101,6 +101,9 @@ class Gen {
   Draft draft(std::string_view op) {
     const OpSpec* spec = find_spec(op);
     TS_INTERNAL_ASSERT(spec != nullptr, "fuzz: no op ", op);
+    return draft(spec);
+  }
+  Draft draft(const OpSpec* spec) {
     Draft d{spec, {}};
     for (const Param& p : spec->params) d.args.push_back(p.default_value.value_or(Value()));
     return d;
@@ -292,7 +295,7 @@ class Gen {
   void unary(const OpSpec* spec) {
     const int k = self();
     if (k < 0) return;
-    Draft d = draft(spec->name);
+    Draft d = draft(spec);
     d.set("self", Value::slot(k));
     if (spec->flags & kOut) set_out(d, k);
     if (spec->name.rfind("gelu", 0) == 0) {
@@ -311,7 +314,7 @@ class Gen {
     const bool pow_scalar_base = spec->name == "pow" && b_.chance(1, 10);
     const int k = self();
     if (k < 0) return;
-    Draft d = draft(spec->name);
+    Draft d = draft(spec);
     const Param& p1 = spec->params[(spec->flags & kOut) ? 2 : 1];
     const bool scalar_other =
         p1.kind == ArgKind::TensorOrScalar && b_.chance(1, 4) && !pow_scalar_base;
@@ -337,7 +340,7 @@ class Gen {
   void ternary(const OpSpec* spec) {
     const std::string& n = spec->name;
     const bool out = spec->flags & kOut;
-    Draft d = draft(n);
+    Draft d = draft(spec);
     if (n.rfind("where", 0) == 0) {
       const int k = self();
       if (k < 0) return;
@@ -379,7 +382,7 @@ class Gen {
     const int k = floating && b_.chance(7, 8) ? float_self() : self();
     if (k < 0) return;
     const Tensor t = slot(k);
-    Draft d = draft(n);
+    Draft d = draft(spec);
     d.set("self", Value::slot(k));
     for (const Param& p : spec->params) {
       if (p.name == "dim") {
@@ -418,7 +421,7 @@ class Gen {
 
   void nn(const OpSpec* spec) {
     const std::string& n = spec->name;
-    Draft d = draft(n);
+    Draft d = draft(spec);
     if (n.rfind("softmax", 0) == 0 || n.rfind("log_softmax", 0) == 0) {
       const int k = float_self();
       if (k < 0) return;
@@ -489,7 +492,7 @@ class Gen {
     const ScalarType dt = b_.chance(7, 8) ? float_dtype() : dtype();
     const int64_t bs = b_.range(0, 3), rows = b_.range(0, 5), inner = b_.range(0, 6),
                   cols = b_.range(0, 5);
-    Draft d = draft(spec->name);
+    Draft d = draft(spec);
     Shape a, c, out;
     if (n == "mm" || n == "addmm") {
       a = {rows, inner}, c = {inner, cols}, out = {rows, cols};
@@ -530,7 +533,7 @@ class Gen {
   void indexing(const OpSpec* spec) {
     const std::string& n = spec->name;
     const bool out = spec->flags & kOut;
-    Draft d = draft(n);
+    Draft d = draft(spec);
     if (n.rfind("cat", 0) == 0 || n.rfind("stack", 0) == 0) {
       const int k = self();
       if (k < 0) return;
@@ -589,7 +592,7 @@ class Gen {
 
   void factory(const OpSpec* spec) {
     const std::string& n = spec->name;
-    Draft d = draft(n);
+    Draft d = draft(spec);
     const bool floating = n == "rand" || n == "randn" || n == "rand_like" || n == "randn_like";
     for (const Param& p : spec->params) {
       if (p.name == "size") d.set("size", Value::ints(shape()));
@@ -640,7 +643,7 @@ class Gen {
     const std::string& n = spec->name;
     const int k = self();
     if (k < 0) return;
-    Draft d = draft(n);
+    Draft d = draft(spec);
     d.set("self", Value::slot(k));
     if (n == "copy_") d.set("src", slot_value(partner(k, dtype())));
     if (n == "to")
@@ -800,7 +803,9 @@ class Gen {
   Shape expanded(const Tensor& t) {
     Shape s;
     if (b_.chance(1, 3)) s.push_back(b_.range(1, 3));
-    bool huge_done = false;
+    // One huge dim at most: two would overflow int64 (Note [Program bounds]).
+    bool huge_done = !computable(t) && t.numel() != 0;
+    for (int64_t x : t.sizes()) huge_done = huge_done || x > kMaxNumel;
     for (int64_t x : t.sizes()) {
       if (x == 1 && !huge_done && b_.chance(1, 6)) {
         s.push_back(kHugeSize);

@@ -44,7 +44,7 @@ std::optional<std::string_view> opt_str(C c, size_t k) {
 
 // empty* leave values unspecified: the fuzzer zeroes the storage so programs stay deterministic.
 Tensor zeroed(Tensor t) {
-  std::memset(t.storage()->data(), 0, t.storage()->nbytes());
+  if (t.storage()->nbytes() > 0) std::memset(t.storage()->data(), 0, t.storage()->nbytes());
   return t;
 }
 

@@ -1,6 +1,7 @@
 // The differential runner (Note [Lockstep runs] in runner.h).
 #include "fuzz/runner.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <set>
@@ -25,6 +26,11 @@ std::string error_op(const std::string& msg) {
 
 bool same_storage(const Tensor& a, const Tensor& b) {
   return a.defined() && b.defined() && a.storage().get() == b.storage().get();
+}
+
+bool same_geometry(const Tensor& a, const Tensor& b) {
+  return a.dtype() == b.dtype() && a.sizes() == b.sizes() && a.strides() == b.strides() &&
+         a.storage_offset() == b.storage_offset() && a.storage()->nbytes() == b.storage()->nbytes();
 }
 
 std::string geometry(const Tensor& t) {
@@ -114,6 +120,11 @@ const Program* current_program() {
   return g_current;
 }
 
+RunStats& run_stats() {
+  thread_local RunStats stats;
+  return stats;
+}
+
 Runner::Runner(RunOptions options) : options_(std::move(options)) {
   cand_.set = options_.candidate;
   oracle_.set = options_.oracle;
@@ -173,12 +184,28 @@ std::optional<Finding> Runner::step(const Stmt& stmt) {
   const int defs = stmt.num_defs();
   last_threw_ = false;
   if (missing_tensor(stmt, oracle_.slots)) {
+    ++run_stats().skipped;
     last_threw_ = true;
     for (int k = 0; k < defs; ++k) {
       cand_.slots.emplace_back();
       oracle_.slots.emplace_back();
     }
     return std::nullopt;
+  }
+  // The oracle's tensor arguments before the call (copies of those it writes): the tolerance
+  // reads their magnitudes (Note [Fuzz tolerances]).
+  std::vector<Tensor> before = tensor_args(stmt, oracle_.slots);
+  if (num_written(stmt) > 0) {
+    KernelSetGuard guard(options_.oracle);
+    NoGradGuard no_grad;
+    const std::vector<Tensor> args = before;  // cloning changes `before`'s storages
+    for (Tensor& t : before) {
+      bool written = false;
+      for (size_t k = 0; k < num_written(stmt) && k < args.size(); ++k) {
+        written = written || same_storage(t, args[k]);
+      }
+      if (written && t.numel() <= kMaxCompared) t = t.clone();
+    }
   }
   const Outcome c = execute(cand_, stmt);
   const Outcome o = execute(oracle_, stmt);
@@ -194,6 +221,7 @@ std::optional<Finding> Runner::step(const Stmt& stmt) {
                 : options_.oracle + " threw '" + o.error + "', " + options_.candidate + " did not");
   }
   if (c.threw) {
+    ++run_stats().threw;
     last_threw_ = true;
     if (error_op(c.error) != error_op(o.error)) {
       return finding("error", options_.candidate + " threw '" + c.error + "', " + options_.oracle +
@@ -210,8 +238,9 @@ std::optional<Finding> Runner::step(const Stmt& stmt) {
         o.results.size() == static_cast<size_t>(defs) && c.results.size() == o.results.size(),
         "fuzz: ", stmt.spec->name, " returned ", o.results.size(), " tensors");
   }
+  ++run_stats().returned;
   if (auto f = check_results(stmt, c, o)) return f;
-  if (auto f = check_values(stmt, c, o)) return f;
+  if (auto f = check_values(stmt, c, o, before)) return f;
   for (int k = 0; k < defs; ++k) {
     cand_.slots.push_back(c.results[k]);
     oracle_.slots.push_back(o.results[k]);
@@ -235,10 +264,9 @@ std::optional<Finding> Runner::check_results(const Stmt& stmt, const Outcome& c,
     const Tensor &a = c.results[k], &r = o.results[k];
     if (a.defined() != r.defined()) return finding("geometry", "result defined in one set only");
     if (!r.defined()) continue;
-    const std::string ga = geometry(a), gr = geometry(r);
-    if (ga != gr) {
-      return finding("geometry", "result " + std::to_string(k) + " is " + ga + ", " +
-                                     options_.oracle + " gives " + gr);
+    if (!same_geometry(a, r)) {
+      return finding("geometry", "result " + std::to_string(k) + " is " + geometry(a) + ", " +
+                                     options_.oracle + " gives " + geometry(r));
     }
     if (a.requires_grad() != r.requires_grad()) {
       return finding("grad", "result " + std::to_string(k) + " requires_grad differs");
@@ -258,7 +286,7 @@ std::optional<Finding> Runner::check_results(const Stmt& stmt, const Outcome& c,
     }
   }
   for (size_t k = 0; k < nw && k < oargs.size(); ++k) {
-    if (geometry(cargs[k]) != geometry(oargs[k])) {
+    if (!same_geometry(cargs[k], oargs[k])) {
       return finding("geometry", "written argument " + std::to_string(k) + " is " +
                                      geometry(cargs[k]) + ", " + options_.oracle + " gives " +
                                      geometry(oargs[k]));
@@ -267,7 +295,8 @@ std::optional<Finding> Runner::check_results(const Stmt& stmt, const Outcome& c,
   return std::nullopt;
 }
 
-std::optional<Finding> Runner::check_values(const Stmt& stmt, const Outcome& c, const Outcome& o) {
+std::optional<Finding> Runner::check_values(const Stmt& stmt, const Outcome& c, const Outcome& o,
+                                            const std::vector<Tensor>& before) {
   // Every tensor of both sets, paired: slots, then this statement's results.
   std::vector<Tensor> cts = cand_.slots, ots = oracle_.slots;
   cts.insert(cts.end(), c.results.begin(), c.results.end());
@@ -278,9 +307,10 @@ std::optional<Finding> Runner::check_values(const Stmt& stmt, const Outcome& c, 
   const size_t nw = num_written(stmt);
   const bool elementwise = stmt.spec->family == "unary" || stmt.spec->family == "binary" ||
                            stmt.spec->family == "ternary" || stmt.spec->family == "copy";
+  bool overlap = false;
   for (size_t k = 0; k < nw && k < oargs.size(); ++k) {
     const Tensor& w = oargs[k];
-    bool overlap = has_internal_overlap(w);
+    overlap |= has_internal_overlap(w);
     for (size_t j = nw; j < oargs.size(); ++j) {
       const Tensor& in = oargs[j];
       if (!same_storage(w, in) || in.numel() == 0 || w.numel() == 0) continue;
@@ -288,7 +318,10 @@ std::optional<Finding> Runner::check_values(const Stmt& stmt, const Outcome& c, 
                              in.strides() == w.strides() && in.dtype() == w.dtype();
       overlap |= !(identical && elementwise);
     }
-    if (overlap) unspecified.insert(w.storage().get());
+  }
+  // Every output is computed from what was read (max_out's indices too).
+  for (size_t k = 0; overlap && k < nw && k < oargs.size(); ++k) {
+    unspecified.insert(oargs[k].storage().get());
   }
   std::set<const void*> seen;
   std::optional<Tolerance> tol;
@@ -312,9 +345,9 @@ std::optional<Finding> Runner::check_values(const Stmt& stmt, const Outcome& c, 
         if (!same_storage(ots[j], r) || ots[j].numel() == 0 || ots[j].numel() > kMaxCompared) {
           continue;
         }
-        if (!tol) tol = statement_tolerance(stmt, oargs, ots[j].dtype());
+        if (!tol) tol = statement_tolerance(stmt, before, ots[j].dtype());
         Tolerance t = *tol;
-        if (ots[j].dtype() != r.dtype()) t = statement_tolerance(stmt, oargs, ots[j].dtype());
+        if (ots[j].dtype() != r.dtype()) t = statement_tolerance(stmt, before, ots[j].dtype());
         if (auto m = compare_values(cts[j], ots[j], t)) {
           const std::string name = j < cand_.slots.size()
                                        ? "t" + std::to_string(j)
@@ -330,25 +363,36 @@ std::optional<Finding> Runner::check_values(const Stmt& stmt, const Outcome& c, 
 }
 
 std::optional<Finding> Runner::check_grads() {
+  // Extreme values anywhere in the program make a gradient's overflow order-dependent.
+  bool extreme = false;
+  double largest = 0;  // the largest finite magnitude in the program
+  for (const Tensor& t : oracle_.slots) {
+    extreme = extreme || has_extreme_values(t);
+    largest = std::max(largest, magnitude(t).max_abs);
+  }
   for (size_t j = 0; j < oracle_.slots.size(); ++j) {
     const Tensor &a = cand_.slots[j], &r = oracle_.slots[j];
     if (!r.defined() || !a.defined() || !r.requires_grad()) continue;
-    if (!r.is_leaf() && !r.retains_grad()) continue;
+    // Both sets are asked the same questions: is_leaf() regenerates a stale view's grad_fn.
+    const bool leaf = r.is_leaf(), retains = r.retains_grad();
+    if (a.is_leaf() != leaf || a.retains_grad() != retains) {
+      return finding("grad",
+                     "t" + std::to_string(j) + " is a leaf or retains its grad in one set only");
+    }
+    if (!leaf && !retains) continue;
     const Tensor &ga = a.grad(), &gr = r.grad();
     const std::string name = "grad of t" + std::to_string(j);
     if (ga.defined() != gr.defined()) return finding("grad", name + " is defined in one set only");
     if (!gr.defined()) continue;
-    if (geometry(ga) != geometry(gr)) {
+    if (!same_geometry(ga, gr)) {
       return finding(
           "grad", name + " is " + geometry(ga) + ", " + options_.oracle + " gives " + geometry(gr));
     }
-    Tolerance tol = dtype_tolerance(gr.dtype());
-    const Magnitude m = magnitude(gr);
-    tol.atol = 16 * (tol.atol + tol.rtol * m.max_abs);
-    tol.rtol *= 16;
-    tol.nonfinite_ok = m.nonfinite;
+    const Tolerance tol = gradient_tolerance(gr, extreme, largest);
     if (auto msg = compare_values(ga, gr, tol)) return finding("grad", name + ": " + *msg);
-    std::memcpy(ga.storage()->data(), gr.storage()->data(), gr.storage()->nbytes());
+    if (gr.storage()->nbytes() > 0) {
+      std::memcpy(ga.storage()->data(), gr.storage()->data(), gr.storage()->nbytes());
+    }
   }
   return std::nullopt;
 }

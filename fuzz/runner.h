@@ -63,7 +63,8 @@ class Runner {
   };
   Outcome execute(Side& side, const Stmt& stmt);
   std::optional<Finding> check_results(const Stmt& stmt, const Outcome& c, const Outcome& o);
-  std::optional<Finding> check_values(const Stmt& stmt, const Outcome& c, const Outcome& o);
+  std::optional<Finding> check_values(const Stmt& stmt, const Outcome& c, const Outcome& o,
+                                      const std::vector<Tensor>& before);
   std::optional<Finding> check_grads();
   Finding finding(std::string kind, std::string message) const;
 
@@ -72,6 +73,15 @@ class Runner {
   Program program_;
   bool last_threw_ = false;
 };
+
+// Statements run on this thread so far: returned in both sets, threw in both, skipped (an
+// argument names a tensor an earlier statement did not make).
+struct RunStats {
+  long long returned = 0;
+  long long threw = 0;
+  long long skipped = 0;
+};
+RunStats& run_stats();
 
 // Runs a whole program; the first disagreement, if any.
 std::optional<Finding> run_program(const Program& program, const RunOptions& options = {});

@@ -67,12 +67,16 @@ void check_no_zero_divisor(const KernelCall& c) {
   });
 }
 
-// a / b rounded toward zero; b != 0. INT64_MIN / -1 wraps (the narrower dtypes wrap on store).
+// a / b rounded toward zero. INT64_MIN / -1 wraps (the narrower dtypes wrap on store). Every
+// divisor was checked, but an in-place self that overlaps the divisor can turn one to zero
+// while the loop runs: that element is unspecified (0), never undefined behaviour (SIGFPE).
 int64_t int_div_trunc(int64_t a, int64_t b) {
+  if (b == 0) return 0;
   return b == -1 ? s(0 - u(a)) : a / b;
 }
-// a % b with the sign of a (C++); b != 0.
+// a % b with the sign of a (C++); b == 0 as in int_div_trunc.
 int64_t int_rem_trunc(int64_t a, int64_t b) {
+  if (b == 0) return 0;
   return b == -1 ? 0 : a % b;
 }
 

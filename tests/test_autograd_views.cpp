@@ -170,6 +170,42 @@ TEST(AutogradViews, OverwritingAViewZeroesItsGradient) {
   EXPECT_EQ(values(x.grad()), (std::vector<double>{0, 0, 6, 0}));
 }
 
+// Found by fuzz/ (issue 12, a LeakSanitizer report): a leaf that is a view (t(x), then
+// requires_grad_) and an in-place op on a view of it give the root x a CopySlices history that
+// reaches the leaf's AccumulateGrad, which owned the leaf, which owns x: a cycle never freed.
+TEST(AutogradViews, ALeafViewAndInPlaceOnItsViewLeaveNoCycle) {
+  std::weak_ptr<ts::autograd::Node> history;
+  {
+    Tensor x = ts::ones({2, 2}, ts::kDouble);
+    Tensor leaf = x.t();
+    leaf.requires_grad_();
+    Tensor v = leaf.t();
+    v.mul_(2);
+    history = x.grad_fn();
+    ASSERT_FALSE(history.expired());
+    EXPECT_EQ(history.lock()->name(), "CopySlices");
+    x.sum().backward();
+  }
+  EXPECT_TRUE(history.expired());
+}
+
+// Found by fuzz/: a leaf view whose root got a history (CopySlices) is no leaf any more, but
+// in-place checks saw that only after someone had asked for its grad_fn (is_leaf()), so the
+// same call threw or not depending on an earlier query.
+TEST(AutogradViews, ALeafViewWhoseRootGotHistoryIsNoLeafAskedOrNot) {
+  for (bool ask : {false, true}) {
+    Tensor x = ts::ones({2}, ts::kDouble);
+    Tensor leaf = x.reshape({2});
+    leaf.requires_grad_();
+    leaf.narrow(0, 0, 1).cos_();  // x gets a CopySlices history
+    if (ask) {
+      EXPECT_FALSE(leaf.is_leaf());
+    }
+    EXPECT_EQ(error_of([&] { leaf.mul_(2); }), "<no error>") << ask;
+    EXPECT_FALSE(leaf.is_leaf()) << ask;
+  }
+}
+
 TEST(AutogradViews, ViewsSeeInPlaceChangesOfTheirBase) {
   Tensor x = vec({1, 2, 3}).requires_grad_();
   Tensor b = x * 1;

@@ -128,6 +128,8 @@ Tensor used_loss(const Tensor& leaf) {
   X(o_e, ts::zeros({0}))                                                   \
   X(o_e2, ts::zeros({0}))                                                  \
   X(o_ei, ts::zeros({0}, ts::kLong))                                       \
+  X(e20i, ts::zeros({2, 0}, ts::kLong))                                    \
+  X(f23_end, f23.narrow(1, 3, 0))                                         \
   X(o_i23, ts::zeros({2, 3}, ts::kLong))                                   \
   X(o_b23, ts::zeros({2, 3}, ts::kBool))                                   \
   X(o5, ts::zeros({5}))                                                    \
@@ -347,6 +349,14 @@ std::vector<BadCall> reduce_calls() {
       {"reduce", "max", "indices", [](Fx& f) { ts::max_out(f.o_e, f.o_e2, f.f23, 0); }},
       {"reduce", "min", "dim", [](Fx& f) { ts::min(f.f23, -3); }},
       {"reduce", "min", "self", [](Fx& f) { ts::min_out(f.o_e, f.o_ei, f.leaf, 0); }},
+      // Fuzz findings: an out= refused after another was resized, or overlapping once resized.
+      {"reduce", "min", "indices", [](Fx& f) { ts::min_out(f.o_ei, f.e20i, f.e20i, 0); },
+       "ATen resizes an out= that is also the input"},
+      {"reduce", "max", "values", [](Fx& f) { ts::max_out(f.f23_end, f.o_ei, f.f23, 0); }},
+      {"reduce", "max", "indices", [](Fx& f) { ts::max_out(f.o_ei, f.o_ei, f.i23, 0); },
+       "ATen resizes values and indices into one storage"},
+      {"binary", "add", "out", [](Fx& f) { ts::add_out(f.f23_end, f.f23, f.f23); },
+       "ATen resizes an out= over its input's elements (and computes wrong values)"},
       {"reduce", "argmax", "dim", [](Fx& f) { ts::argmax(f.f23, 2); }},
       {"reduce", "argmax", "dim", [](Fx& f) { ts::argmax(f.f03); }},
       {"reduce", "argmax", "out", [](Fx& f) { ts::argmax_out(f.o_e, f.f23, 0); }},

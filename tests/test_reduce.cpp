@@ -39,6 +39,10 @@ TEST(Sum, AnOutThatIsTheInputAndWouldBeResizedIsRefused) {
     EXPECT_ERROR(ts::sum_out(x, x, {0}), "sum: the out= tensor is also an input");
     EXPECT_ERROR(ts::mv_out(x, x, ts::empty({3})), "mv: the out= tensor is also an input");
     EXPECT_EQ(x.sizes(), ts::IntArrayRef({0, 3})) << set;
+    // Two outputs: both are checked before either is resized.
+    const ts::Tensor i = ts::empty({0, 3}, ts::kLong), values = ts::empty({0}, ts::kLong);
+    EXPECT_ERROR(ts::min_out(values, i, i, 1), "min: the indices= tensor is also an input");
+    EXPECT_EQ(values.sizes(), ts::IntArrayRef({0})) << set;
   }
 }
 

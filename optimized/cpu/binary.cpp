@@ -378,9 +378,15 @@ void mul_kernel(const KernelCall& c) {
   iter.cast_outputs();
 }
 
-// Integer division rounded toward zero; b != 0. MIN / -1 wraps to MIN (no signed overflow).
+// Note [Divisors that turn zero]
+// The kernels check every divisor before the loop, yet an in-place self that overlaps itself
+// (as_strided) or the divisor can write a zero into a divisor read later: the element's value
+// is then unspecified (0 here), but never undefined behaviour (SIGFPE).
+
+// Integer division rounded toward zero. MIN / -1 wraps to MIN (no signed overflow).
 template <typename T>
 T int_div_trunc(T a, T b) {
+  if (b == 0) return 0;  // Note [Divisors that turn zero]
   if constexpr (std::is_signed_v<T>) {
     if (b == -1) return static_cast<T>(0 - static_cast<uint64_t>(a));
   }
@@ -389,6 +395,7 @@ T int_div_trunc(T a, T b) {
 
 template <typename T>
 T int_div_floor(T a, T b) {
+  if (b == 0) return 0;  // Note [Divisors that turn zero]
   const T q = int_div_trunc(a, b);
   if constexpr (std::is_signed_v<T>) {
     if (b != -1 && a % b != 0 && (a < 0) != (b < 0)) return static_cast<T>(q - 1);
@@ -399,6 +406,7 @@ T int_div_floor(T a, T b) {
 // Python's modulo: the result has the sign of b (or is zero); b != 0.
 template <typename T>
 T int_remainder(T a, T b) {
+  if (b == 0) return 0;  // Note [Divisors that turn zero]
   if constexpr (std::is_signed_v<T>) {
     if (b == -1) return 0;
     const T r = static_cast<T>(a % b);

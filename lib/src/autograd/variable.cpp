@@ -68,7 +68,11 @@ bool requires_grad(const TensorImpl* impl) {
 
 bool is_leaf_requiring_grad(const TensorImpl* impl) {
   const AutogradMeta* m = get_meta(impl);
-  return m && m->requires_grad_ && !m->grad_fn_;
+  if (m == nullptr || !m->requires_grad_ || m->grad_fn_) return false;
+  // A view whose root requires grad gets a grad_fn when next asked (Note [View regeneration]):
+  // it is no leaf, whether or not anyone has asked yet.
+  const TensorImpl* base = impl->view_base();
+  return base == nullptr || !requires_grad(base);
 }
 
 // Note [View regeneration]
@@ -186,8 +190,12 @@ void throw_not_implemented(std::string_view op, std::string_view input) {
 
 // ---- engine-side nodes ----
 
-AccumulateGrad::AccumulateGrad(Tensor variable) : variable_(std::move(variable)) {
-  add_input_metadata(variable_);
+AutogradMeta::~AutogradMeta() {
+  if (auto acc = grad_accumulator_.lock()) static_cast<AccumulateGrad&>(*acc).forget_variable();
+}
+
+AccumulateGrad::AccumulateGrad(const Tensor& variable) : variable_(variable.impl()) {
+  add_input_metadata(variable);
   sequence_nr_ = UINT64_MAX;  // run as soon as ready, as in ATen
 }
 
@@ -199,7 +207,8 @@ std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
   Tensor g = std::move(grads[0]);
   if (!g.defined()) return {};
   const std::lock_guard<std::mutex> lock(mutex_);
-  AutogradMeta& m = materialize_meta(variable_.impl());
+  if (variable_ == nullptr) return {};
+  AutogradMeta& m = materialize_meta(variable_);
   if (GradMode::is_enabled()) {
     m.grad_ = m.grad_.defined() ? m.grad_ + g : g;
   } else if (!m.grad_.defined()) {

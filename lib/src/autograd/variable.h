@@ -25,6 +25,7 @@ struct AutogradMeta final : AutogradMetaInterface {
   uint32_t output_nr_ = 0;                 // which output of grad_fn_ this tensor is
   uint32_t attr_version_ = 0;              // views: the version when grad_fn_ was set
   bool requires_grad_ = false;             // leaves only; non-leaves require grad via grad_fn_
+  ~AutogradMeta() override;                // tells its AccumulateGrad the leaf is gone
 };
 
 inline AutogradMeta* get_meta(const TensorImpl* impl) {
@@ -95,16 +96,25 @@ class SavedVariable {
 [[noreturn]] void throw_not_implemented(std::string_view op, std::string_view input);
 
 // Gradient sink of a leaf: adds each gradient into the leaf's grad().
+// Note [AccumulateGrad holds its leaf weakly]
+// The graph must not own the leaf: a leaf can be a view (t(x).requires_grad_()) whose root gets
+// a CopySlices history that reaches this node, and leaf -> root -> CopySlices -> ... ->
+// AccumulateGrad -> leaf would be a cycle that is never freed. The node keeps the leaf's
+// TensorImpl unowned; the leaf's AutogradMeta clears it when the leaf dies (then gradients
+// have nowhere to go and are dropped).
 class AccumulateGrad final : public Node {
  public:
-  explicit AccumulateGrad(Tensor variable);
+  explicit AccumulateGrad(const Tensor& variable);
   std::string name() const override { return "AccumulateGrad"; }
   std::vector<Tensor> apply(std::vector<Tensor>&& grads) override;
-  const Tensor& variable() const { return variable_; }
+  void forget_variable() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    variable_ = nullptr;
+  }
 
  private:
-  Tensor variable_;
-  std::mutex mutex_;  // serializes updates of variable_'s grad() (Note [Shared leaves])
+  TensorImpl* variable_;  // null once the leaf is gone; guarded by mutex_
+  std::mutex mutex_;      // serializes updates of the leaf's grad() (Note [Shared leaves])
 };
 
 // The root of a backward pass: hands out the initial gradients.

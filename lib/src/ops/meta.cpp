@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "../size_math.h"
 #include "touchstone/autograd.h"
 #include "touchstone/ops.h"
 #include "touchstone/tensor_iterator.h"
@@ -284,11 +285,8 @@ Tensor prepare_output(OpId op, Variant v, const Tensor& out, IntArrayRef shape, 
   TS_CHECK(out.device() == device, name, ": Expected out tensor to be on device ", device,
            " but got ", out.device(), " (argument 'out')");
   check_no_internal_overlap(name, out);
+  check_out_resizable(name, out, shape, inputs);
   for (size_t i = 0; i < inputs.size(); ++i) {
-    // Resizing an (empty) out= that is also an input would change the input under the kernel.
-    TS_CHECK(!(inputs[i].is_same(out) && out.sizes() != shape), name,
-             ": the out= tensor is also an input and would be resized to the result's shape ",
-             shape, "; pass another tensor (argument 'out')");
     check_no_partial_overlap(name, out, inputs[i], "out", arg_name(op, i));
   }
   check_out_no_grad(op, ArrayRef<Tensor>(&out, 1), inputs);
@@ -314,6 +312,56 @@ size_t dtype_source(TensorList inputs, ScalarType common) {
 }
 
 }  // namespace
+
+namespace {
+
+// The elements [first, end) of its storage a tensor reaches, resized to `shape` when given.
+std::pair<int64_t, int64_t> storage_extent(const Tensor& t, const IntArrayRef* shape = nullptr) {
+  const int64_t first = t.storage_offset();
+  if (shape != nullptr && t.sizes() != *shape) {
+    const int64_t n = detail::checked_numel(*shape).value_or(std::numeric_limits<int64_t>::max());
+    return {first, detail::checked_add(first, n).value_or(std::numeric_limits<int64_t>::max())};
+  }
+  if (t.numel() == 0) return {first, first};
+  int64_t last = first;
+  for (int64_t d = 0; d < t.dim(); ++d) last += (t.sizes()[d] - 1) * t.strides()[d];
+  return {first, last + 1};
+}
+
+bool extents_overlap(std::pair<int64_t, int64_t> a, std::pair<int64_t, int64_t> b) {
+  return a.first < a.second && b.first < b.second && a.first < b.second && b.first < a.second;
+}
+
+}  // namespace
+
+void check_out_resizable(const char* op, const Tensor& out, IntArrayRef shape, TensorList inputs,
+                         const char* arg) {
+  if (auto id = find_op(op)) check_out_no_grad(*id, ArrayRef<Tensor>(&out, 1), inputs);
+  if (out.sizes() == shape) return;
+  // Note [Resized out= tensors]
+  // Resizing makes an out= contiguous from its storage offset: an empty view of an input's
+  // storage (x.narrow(0, 1, 0)) then covers elements the input holds, and the kernel would
+  // read what it writes. Refused before anything changes, as is an out= that is the input.
+  for (const Tensor& in : inputs) {
+    TS_CHECK(!in.is_same(out), op, ": the ", arg,
+             "= tensor is also an input and would be resized to the result's shape ", shape,
+             "; pass another tensor (argument '", arg, "')");
+    if (!in.defined() || in.storage().get() != out.storage().get()) continue;
+    TS_CHECK(!extents_overlap(storage_extent(out, &shape), storage_extent(in)), op, ": the ",
+             arg, "= tensor shares its storage with an input and, resized to the result's shape ",
+             shape, ", would overlap it; pass a tensor with its own storage (argument '", arg,
+             "')");
+  }
+}
+
+void check_resized_outs_disjoint(const char* op, const Tensor& a, const Tensor& b,
+                                 IntArrayRef shape, const char* arg_a, const char* arg_b) {
+  if (a.storage().get() != b.storage().get()) return;
+  TS_CHECK(!extents_overlap(storage_extent(a, &shape), storage_extent(b, &shape)), op,
+           ": the output tensors (arguments '", arg_a, "' and '", arg_b,
+           "') would overlap once resized to the result's shape ", shape,
+           "; pass tensors with their own storage");
+}
 
 Tensor elementwise(const ElementwiseSpec& spec, Variant v, const Tensor& out, TensorList inputs,
                    OpParams& p) {
@@ -349,6 +397,7 @@ Tensor elementwise(const ElementwiseSpec& spec, Variant v, const Tensor& out, Te
     TS_CHECK(out.device() == device, op, ": Expected out tensor to be on device ", device,
              " but got ", out.device(), " (argument 'out')");
     check_no_internal_overlap(op, out);
+    check_out_resizable(op, out, shape, inputs);
     for (size_t i = 0; i < inputs.size(); ++i) {
       check_no_partial_overlap(op, out, inputs[i], "out", arg_name(spec.op, i));
     }

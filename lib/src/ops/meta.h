@@ -72,6 +72,15 @@ void fill_new(const Tensor& self, const Scalar& value);
 // A new tensor of `shape` laid out like the inputs (contiguous when they are), as ATen does.
 Tensor allocate_like(IntArrayRef shape, ScalarType dtype, Device device, TensorList inputs);
 
+// The checks of an out= tensor before it is resized to `shape` (autograd's refusal, an out= that
+// is also an input): prepare_output makes them; an op with two outputs makes them on both first.
+void check_out_resizable(const char* op, const Tensor& out, IntArrayRef shape, TensorList inputs,
+                         const char* arg = "out");
+
+// Two out= tensors of one call (max's values and indices) must not overlap once resized.
+void check_resized_outs_disjoint(const char* op, const Tensor& a, const Tensor& b,
+                                 IntArrayRef shape, const char* arg_a, const char* arg_b);
+
 // Prepares the result of a non-elementwise op: allocates (Functional) or checks and resizes
 // (Out) — the caller has done every other check. Errors name `op`.
 Tensor prepare_output(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType dtype,

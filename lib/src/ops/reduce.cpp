@@ -75,6 +75,7 @@ void check_out_tensor(const char* op, const Tensor& out, IntArrayRef shape, Scal
            self.device(), " but got ", out.device(), " (argument '", arg, "')");
   meta::check_no_internal_overlap(op, out, arg);
   meta::check_no_partial_overlap(op, out, self, arg, "self");
+  meta::check_out_resizable(op, out, shape, ArrayRef<Tensor>(&self, 1), arg);
 }
 
 void check_exact_dtype(const char* op, const Tensor& out, ScalarType want, const char* arg) {
@@ -214,6 +215,7 @@ std::tuple<Tensor, Tensor> max_min_dim(OpId op, Variant v, const Tensor& values_
     check_out_tensor(name, values_out, shape, self.dtype(), self, "values");
     check_out_tensor(name, indices_out, shape, kLong, self, "indices");
     meta::check_no_partial_overlap(name, values_out, indices_out, "values", "indices");
+    meta::check_resized_outs_disjoint(name, values_out, indices_out, shape, "values", "indices");
   }
   const KernelFn fn = lookup_kernel(op, p.compute_dtype, self.device());
   const Tensor self1[] = {self};

@@ -207,10 +207,10 @@ std::vector<OpEntry> more_entries() {
            {"p1", 1.0}, {"inf", std::numeric_limits<double>::infinity()}}) {
     OpEntry e = reduce(
         "norm." + suffix, Dims::List, any,
-        [p](const In& in, const SampleArgs& a) {
+        [p = p](const In& in, const SampleArgs& a) {
           return In{ts::norm(in[0], p, a.dims, a.keepdim)};
         },
-        [p](const In& outs, const In& in, const SampleArgs& a) {
+        [p = p](const In& outs, const In& in, const SampleArgs& a) {
           ts::norm_out(outs[0], in[0], p, a.dims, a.keepdim);
         });
     e.op = "norm";

@@ -58,6 +58,15 @@ double floating_max(ScalarType t) {
 
 namespace {
 
+double layer_norm_eps(const Stmt& stmt) {
+  for (size_t k = 0; k < stmt.args.size(); ++k) {
+    if (stmt.spec->params[k].name == "eps" && stmt.args[k].kind == Value::Kind::Real) {
+      return stmt.args[k].d;
+    }
+  }
+  return 1e-5;
+}
+
 // a + alpha * b, lerp, addcmul: terms that cancel leave their rounding errors behind. A binary
 // op may differ by rtol times the sum of its inputs' magnitudes, a ternary one by rtol times
 // that sum plus their product, each times the scalar factors.
@@ -120,7 +129,7 @@ Tolerance statement_tolerance(const Stmt& stmt, const std::vector<Tensor>& args,
   }
   if (!(stmt.spec->flags & kAccumulates)) return cancellation_tolerance(stmt, inputs, tol);
   const std::string& op = stmt.spec->name;
-  double n = 1, term = 1;
+  double n = 1, term = 1, largest = 1;
   bool nonfinite = false;
   for (const Tensor& t : inputs) {
     if (!t.defined()) continue;
@@ -128,6 +137,7 @@ Tolerance statement_tolerance(const Stmt& stmt, const std::vector<Tensor>& args,
     const Magnitude m = magnitude(t);
     nonfinite |= m.nonfinite;
     term *= std::max(1.0, m.max_abs);  // integers too: a sum(dtype=float32) converts them
+    largest = std::max(largest, m.max_abs);
   }
   // Scalar factors (addmm's alpha and beta, addcmul's value) scale the terms too.
   for (size_t k = 0; k < stmt.args.size(); ++k) {
@@ -149,13 +159,23 @@ Tolerance statement_tolerance(const Stmt& stmt, const std::vector<Tensor>& args,
   double atol = root_n * (tol.atol + tol.rtol * term);
   if (op.rfind("std", 0) == 0) atol = std::max(atol, std::sqrt(atol));
   if (op == "layer_norm") {
-    const double eps = stmt.args[4].kind == Value::Kind::Real ? stmt.args[4].d : 1e-5;
+    const double eps = layer_norm_eps(stmt);
     atol *= 1 / std::sqrt(std::max(eps, 1e-5));
-    nonfinite |= eps == 0;  // a constant row is 0 / 0: NaN, or +-1 when the mean rounds
+    // With eps near 0 a constant row divides rounding noise by itself: NaN (0 / 0), or any
+    // value of a standardized row (|x| <= sqrt(n)).
+    if (eps < 1e-5) {
+      atol = std::max(atol, 2 * root_n);
+      nonfinite = true;
+    }
   }
   tol.atol = atol;
   tol.rtol *= root_n;
   tol.nonfinite_ok |= nonfinite || term * n * 64 > floating_max(result_dtype);
+  // A product of n terms overflows when max^n does: then inf * 0 is NaN in one order, 0 in
+  // another.
+  if (op.rfind("prod", 0) == 0 || op.rfind("cumprod", 0) == 0) {
+    tol.nonfinite_ok |= n * std::log(largest) >= std::log(floating_max(result_dtype) / 64);
+  }
   return tol;
 }
 
@@ -172,7 +192,25 @@ bool has_extreme_values(const Tensor& t) {
   return false;
 }
 
-Tolerance gradient_tolerance(const Tensor& oracle_grad, bool extreme_program, double largest) {
+GradientGain gradient_gain(const Program& program) {
+  GradientGain gain;
+  for (const Stmt& s : program.stmts) {
+    if (s.spec->name != "layer_norm") continue;
+    double n = 1;
+    for (size_t k = 0; k < s.args.size(); ++k) {
+      if (s.spec->params[k].name == "normalized_shape") {
+        for (const int64_t d : s.args[k].v) n *= static_cast<double>(std::max<int64_t>(d, 1));
+      }
+    }
+    const double eps = layer_norm_eps(s);
+    gain.factor = std::max(gain.factor, std::sqrt(n / std::max(eps, 1e-12)));
+    gain.tiny_eps |= eps < 1e-5;
+  }
+  return gain;
+}
+
+Tolerance gradient_tolerance(const Tensor& oracle_grad, bool extreme_program, double largest,
+                             const GradientGain& gain) {
   const ScalarType dt = oracle_grad.dtype();
   Tolerance tol = dtype_tolerance(dt);
   const double eps = dt == kDouble     ? 2.220446049250313e-16
@@ -182,9 +220,10 @@ Tolerance gradient_tolerance(const Tensor& oracle_grad, bool extreme_program, do
   const Magnitude m = magnitude(oracle_grad);
   const double rtol = std::max(16 * tol.rtol, std::sqrt(eps));
   // Values far above the inputs' usual [-4, 4] make terms that large cancel in the formulas.
-  tol.atol = 16 * tol.atol + rtol * m.max_abs * std::max(1.0, largest / 4);
+  tol.atol = 16 * tol.atol + rtol * m.max_abs * std::max(1.0, largest / 4) +
+             rtol * gain.factor * std::max(1.0, largest);
   tol.rtol = rtol;
-  tol.nonfinite_ok = m.nonfinite || extreme_program;
+  tol.nonfinite_ok = m.nonfinite || extreme_program || gain.tiny_eps;
   return tol;
 }
 

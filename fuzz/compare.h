@@ -24,8 +24,8 @@ namespace ts::fuzz {
 //   squared for var, std, mse_loss and layer_norm), an
 //   element may differ by sqrt(n) * (atol + rtol * T). std takes the square root of var's
 //   tolerance (sqrt(x) near 0 magnifies an error of x), layer_norm multiplies by
-//   1/sqrt(eps) (constant rows divide rounding noise by sqrt(eps)); with eps = 0 a constant
-//   row is 0 / 0, NaN in the reference and +-1 where the mean rounds (non-finite accepted).
+//   1/sqrt(eps) (constant rows divide rounding noise by sqrt(eps)); with eps below 1e-5 a
+//   constant row is noise over noise: NaN (0 / 0) or any standardized value (|x| <= sqrt(n)).
 // - An input within 1/16 of its dtype's largest value: an element that is not finite in one set
 //   is accepted. a + w * b overflows in two roundings and not in one (the optimized set's FMA,
 //   as ATen's lerp and add with alpha); the reference computes float32 in double, which does
@@ -33,6 +33,7 @@ namespace ts::fuzz {
 // - When such an op may overflow (an input holds an infinity or NaN, or T * n is within 1/64 of
 //   the dtype's largest value), an element that is not finite in one set is accepted: the order
 //   of the terms decides whether an intermediate overflows (inf - inf = NaN, or a finite sum).
+//   For prod and cumprod the bound is the largest magnitude to the power n.
 // - Elementwise ops whose terms may cancel (a + alpha * b, lerp, addcmul): a binary op may
 //   differ by rtol times the sum of its inputs' magnitudes, a ternary one by rtol times that
 //   sum plus their product, each times the scalar factors.
@@ -40,7 +41,10 @@ namespace ts::fuzz {
 //   cancellation (layer_norm's): rtol is the larger of 16x the forward one and sqrt(eps) of the
 //   dtype, and atol adds rtol times the largest magnitude of the oracle's gradient (norm-wise),
 //   times largest / 4 when the program holds values larger than 4 in magnitude (layer_norm's
-//   gradient with a weight of 1e4 cancels terms of 1e4 down to 0.3).
+//   gradient with a weight of 1e4 cancels terms of 1e4 down to 0.3). A layer_norm over rows
+//   of n elements scales its input's gradient by up to sqrt(n / eps) (constant rows): atol
+//   adds rtol times the largest such factor in the program, times max(1, largest); with eps
+//   below 1e-5 a non-finite gradient element in one set is accepted (0 / 0 on constant rows).
 //   When the program holds extreme values (NaN, infinities, within 1/16 of the largest value,
 //   subnormals), a non-finite gradient element in one set is accepted: prod's gradient divides
 //   by a subnormal and overflows, or not, depending on the order of its products.
@@ -65,9 +69,19 @@ std::optional<std::string> compare_values(const Tensor& candidate, const Tensor&
 // or a subnormal (Note [Fuzz tolerances]).
 bool has_extreme_values(const Tensor& t);
 
+// How much a program's statements can scale a gradient while its terms cancel: the largest
+// layer_norm factor sqrt(n / eps) (0 without layer_norm), and whether an eps below 1e-5 can
+// make a gradient 0 / 0.
+struct GradientGain {
+  double factor = 0;
+  bool tiny_eps = false;
+};
+GradientGain gradient_gain(const Program& program);
+
 // The tolerance of a gradient (Note [Fuzz tolerances]); `largest`: the largest finite magnitude
 // in the program's tensors.
-Tolerance gradient_tolerance(const Tensor& oracle_grad, bool extreme_program, double largest);
+Tolerance gradient_tolerance(const Tensor& oracle_grad, bool extreme_program, double largest,
+                             const GradientGain& gain);
 
 // Largest finite |x| over a tensor's elements (0 for an empty one), and whether it has a NaN or
 // an infinity.

@@ -370,6 +370,7 @@ std::optional<Finding> Runner::check_grads() {
     extreme = extreme || has_extreme_values(t);
     largest = std::max(largest, magnitude(t).max_abs);
   }
+  const GradientGain gain = gradient_gain(program_);
   for (size_t j = 0; j < oracle_.slots.size(); ++j) {
     const Tensor &a = cand_.slots[j], &r = oracle_.slots[j];
     if (!r.defined() || !a.defined() || !r.requires_grad()) continue;
@@ -388,7 +389,7 @@ std::optional<Finding> Runner::check_grads() {
       return finding(
           "grad", name + " is " + geometry(ga) + ", " + options_.oracle + " gives " + geometry(gr));
     }
-    const Tolerance tol = gradient_tolerance(gr, extreme, largest);
+    const Tolerance tol = gradient_tolerance(gr, extreme, largest, gain);
     if (auto msg = compare_values(ga, gr, tol)) return finding("grad", name + ": " + *msg);
     if (gr.storage()->nbytes() > 0) {
       std::memcpy(ga.storage()->data(), gr.storage()->data(), gr.storage()->nbytes());

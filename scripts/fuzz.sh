@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# scripts/fuzz.sh [SECONDS]: builds the `fuzz` preset (clang-14, libFuzzer, ASan + UBSan) and
-# runs the differential fuzzer for SECONDS (default 120) on fuzz/corpus. New inputs go to
-# build/fuzz/corpus (the repository's corpus is only read). On a finding: the input is saved
-# under build/fuzz/artifacts/, minimized (libFuzzer -minimize_crash=1), its program printed as
-# one line, and the script exits 1. Exit 2 on a usage error. See fuzz/README.md.
+# scripts/fuzz.sh [SECONDS]: builds the `fuzz` preset (clang-14, libFuzzer, ASan + UBSan; or
+# $TS_PRESET, e.g. ci-asan, which builds the same target with the tests) and runs the
+# differential fuzzer for SECONDS (default 120) on fuzz/corpus. New inputs go to
+# build/<preset>/fuzz-corpus (the repository's corpus is only read). On a finding: the input is
+# saved under build/<preset>/fuzz-artifacts/, minimized (libFuzzer -minimize_crash=1), its
+# program printed as one line, and the script exits 1. Exit 2 on a usage error. See
+# fuzz/README.md.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-120}"
@@ -12,17 +14,19 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -eq 0 ]; then
   exit 2
 fi
 
+preset="${TS_PRESET:-fuzz}"
 scripts/setup.sh
-cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset" --target fuzz_ops_libfuzzer
 
-bin=build/fuzz/fuzz/fuzz_ops_libfuzzer
-work=build/fuzz/corpus
-artifacts=build/fuzz/artifacts
+bin=build/$preset/fuzz/fuzz_ops_libfuzzer
+work=build/$preset/fuzz-corpus
+artifacts=build/$preset/fuzz-artifacts
 mkdir -p "$work" "$artifacts"
 # allocator_may_return_null: an allocation too large for memory must throw ts::Error, not abort.
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp
 
 status=0
 "$bin" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=512 \

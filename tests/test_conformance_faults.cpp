@@ -16,6 +16,7 @@
 #include <string>
 
 #include "conformance/report.h"
+#include "touchstone/sanitizers.h"
 
 namespace {
 
@@ -250,7 +251,7 @@ TEST(ConformanceFaults, JUnitCountsMatchTheCases) {
                               s["timeout"].get<int64_t>() + s["overrun"].get<int64_t>());
   EXPECT_EQ(total.skipped, s["documented"].get<int64_t>());
   // The planted crash, hang and overrun are errors of their kind, never failures.
-#if defined(__SANITIZE_ADDRESS__)
+#if TS_ASAN
   // Under ASan the planted SIGSEGV dies through ASan's report (symbolized, at -O0, slowly on a
   // loaded machine), so the fixture's 1 s per-case timeout may fire first for some cases.
   EXPECT_TRUE(error_types["sqrt"].count("crashed") == 1 && error_types["sqrt"].size() <= 2 &&

@@ -118,7 +118,9 @@ TEST(OptimizedFactories, RandintMatchesTheReferenceBitwiseForEveryRangeKind) {
       {-(int64_t{1} << 31), int64_t{1} << 31},  // range 2^32: the word itself
       {-(int64_t{1} << 40), int64_t{1} << 40},  // 64-bit remainder
       {kMin, kMax}};                            // range 2^64 - 1
-  for (const auto& [lo, hi] : long_ranges) {
+  for (const auto& lo_hi : long_ranges) {
+    const auto& lo = lo_hi.first;
+    const auto& hi = lo_hi.second;
     for (const ts::PhiloxState& s : kStates) {
       expect_bitwise([&] { return ts::randint(lo, hi, {3000}, ts::kLong); },
                      "randint int64 [" + std::to_string(lo) + ", " + std::to_string(hi) + ")", s);
@@ -230,8 +232,10 @@ TEST(OptimizedFactories, LinspaceHandValues) {
 
 TEST(OptimizedFactories, EyeMatchesTheReferenceBitwise) {
   for (ts::ScalarType dt : kAll) {
-    for (auto [n, m] :
+    for (auto n_m :
          {std::pair<int64_t, int64_t>{0, 0}, {1, 1}, {5, 7}, {7, 5}, {3, 0}, {0, 4}, {90, 60}}) {
+      const auto n = n_m.first;
+      const auto m = n_m.second;
       expect_bitwise([&] { return ts::eye(n, m, dt); },
                      "eye(" + std::to_string(n) + ", " + std::to_string(m) + ") " + name(dt));
     }

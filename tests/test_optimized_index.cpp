@@ -18,7 +18,6 @@ using ts::testing::sample;
 
 constexpr ts::ScalarType kAll[] = {ts::kBool, ts::kByte, ts::kChar,     ts::kShort, ts::kInt,
                                    ts::kLong, ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
-constexpr ts::ScalarType kFloating[] = {ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
 constexpr int kThreads[] = {1, 2, 3};
 
 std::string name(ts::ScalarType t) {
@@ -91,7 +90,9 @@ Tensor transposed_out(std::vector<int64_t> sizes, ts::ScalarType dtype) {
 TEST(OptimizedIndexSelect, EveryDtypeLayoutDimAndIndexType) {
   for (ts::ScalarType dt : kAll) {
     const Tensor x = sample({13, 17}, dt, -50, 50, 1);
-    for (const auto& [layout, t] : layouts(x)) {
+    for (const auto& layout_t : layouts(x)) {
+      const auto& layout = layout_t.first;
+      const auto& t = layout_t.second;
       for (int64_t dim : {0, 1, -1, -2}) {
         const int64_t n = t.size(dim);
         for (ts::ScalarType it : {ts::kLong, ts::kInt}) {
@@ -170,7 +171,9 @@ TEST(OptimizedIndexSelect, OutVariants) {
 TEST(OptimizedGather, EveryDtypeLayoutAndDim) {
   for (ts::ScalarType dt : kAll) {
     const Tensor x = sample({13, 17}, dt, -50, 50, 11);
-    for (const auto& [layout, t] : layouts(x)) {
+    for (const auto& layout_t : layouts(x)) {
+      const auto& layout = layout_t.first;
+      const auto& t = layout_t.second;
       for (int64_t dim : {0, 1, -1}) {
         const int64_t n = t.size(dim);
         const std::string what =
@@ -232,7 +235,9 @@ TEST(OptimizedGather, ThreeDimsLargeZeroDimEmptyAndOut) {
 TEST(OptimizedScatterAdd, EveryDtypeLayoutAndDimWithCollisions) {
   for (ts::ScalarType dt : kAll) {
     const Tensor self = sample({13, 17}, dt, -50, 50, 21);
-    for (const auto& [ls, s] : layouts(self)) {
+    for (const auto& ls_s : layouts(self)) {
+      const auto& ls = ls_s.first;
+      const auto& s = ls_s.second;
       for (int64_t dim : {0, 1, -2}) {
         const int64_t d = dim < 0 ? dim + 2 : dim;
         std::vector<int64_t> sizes{13, 17};
@@ -333,8 +338,12 @@ TEST(OptimizedCat, EveryDtypeLayoutAndDim) {
   for (ts::ScalarType dt : kAll) {
     const Tensor a = sample({13, 17}, dt, -50, 50, 41);
     const Tensor b = sample({13, 17}, dt, -50, 50, 42);
-    for (const auto& [la, ta] : layouts(a)) {
-      for (const auto& [lb, tb] : layouts(b)) {
+    for (const auto& la_ta : layouts(a)) {
+      const auto& la = la_ta.first;
+      const auto& ta = la_ta.second;
+      for (const auto& lb_tb : layouts(b)) {
+        const auto& lb = lb_tb.first;
+        const auto& tb = lb_tb.second;
         const std::string what = "cat " + name(dt) + " " + la + " + " + lb;
         for (int64_t dim : {0, 1, -1}) {
           expect_bitwise(

@@ -41,7 +41,9 @@ TEST(OptimizedSoftmax, EveryDimLayoutAndDtype) {
   for (ts::ScalarType dt : kFloating) {
     // 45 fills vectors along a row; 37 rows make column panels with a partial last block.
     const Tensor x = sample({37, 45}, dt, -6, 6, 1);
-    for (const auto& [layout, t] : layouts(x)) {
+    for (const auto& layout_t : layouts(x)) {
+      const auto& layout = layout_t.first;
+      const auto& t = layout_t.second;
       for (int64_t dim : {0, 1, -1}) {
         expect_softmaxes(t, dim, name(dt) + " " + layout + " dim " + std::to_string(dim));
       }
@@ -148,7 +150,9 @@ TEST(OptimizedLayerNorm, EveryDtypeLayoutAndAffineCombination) {
     const Tensor x = sample({13, 70}, dt, -3, 5, 20);
     const Tensor w = sample({70}, dt, 0.5, 2, 21);
     const Tensor b = sample({70}, dt, -1, 1, 22);
-    for (const auto& [layout, t] : layouts(x)) {
+    for (const auto& layout_t : layouts(x)) {
+      const auto& layout = layout_t.first;
+      const auto& t = layout_t.second;
       const std::string what = name(dt) + " " + layout;
       expect_matches_reference([&] { return ts::layer_norm(t, {70}); }, "plain " + what);
       expect_matches_reference([&] { return ts::layer_norm(t, {70}, w, b, 1e-3); },
@@ -233,7 +237,9 @@ TEST(OptimizedMseLoss, EveryDtypeLayoutAndReduction) {
   for (ts::ScalarType dt : kFloating) {
     const Tensor a = sample({37, 45}, dt, -3, 3, 40);
     const Tensor b = sample({37, 45}, dt, -3, 3, 41);
-    for (const auto& [la, ta] : layouts(a)) {
+    for (const auto& la_ta : layouts(a)) {
+      const auto& la = la_ta.first;
+      const auto& ta = la_ta.second;
       for (Reduction r : {Reduction::None, Reduction::Mean, Reduction::Sum}) {
         const std::string what =
             name(dt) + " " + la + " reduction " + std::to_string(static_cast<int>(r));

@@ -33,8 +33,12 @@ TEST(OptimizedTernary, WhereOnEveryDtypeAndLayout) {
   for (ts::ScalarType dt : kAll) {
     const Tensor a = sample({37, 29}, dt, -50, 50, 2);
     const Tensor b = sample({37, 29}, dt, -50, 50, 3);
-    for (const auto& [lc, tc] : layouts(cond)) {
-      for (const auto& [la, ta] : layouts(a)) {
+    for (const auto& lc_tc : layouts(cond)) {
+      const auto& lc = lc_tc.first;
+      const auto& tc = lc_tc.second;
+      for (const auto& la_ta : layouts(a)) {
+        const auto& la = la_ta.first;
+        const auto& ta = la_ta.second;
         const std::string what = name(dt) + " cond " + lc + " self " + la;
         expect_matches_reference([&] { return ts::where(tc, ta, b); }, "where " + what);
         expect_matches_reference([&] { return ts::where(tc, b, ta.t().t()); }, "where' " + what);
@@ -100,8 +104,12 @@ TEST(OptimizedTernary, LerpScalarAndTensorWeights) {
     const Tensor s = sample({37, 29}, dt, -5, 5, 1);
     const Tensor e = sample({37, 29}, dt, -5, 5, 2);
     const Tensor w = sample({37, 29}, dt, -1, 2, 3);  // both sides of |weight| < 0.5
-    for (const auto& [ls, ts_] : layouts(s)) {
-      for (const auto& [lw, tw] : layouts(w)) {
+    for (const auto& ls_ts_ : layouts(s)) {
+      const auto& ls = ls_ts_.first;
+      const auto& ts_ = ls_ts_.second;
+      for (const auto& lw_tw : layouts(w)) {
+        const auto& lw = lw_tw.first;
+        const auto& tw = lw_tw.second;
         const std::string what = name(dt) + " start " + ls + " weight " + lw;
         expect_matches_reference([&] { return ts::lerp(ts_, e, tw); }, "lerp " + what);
       }
@@ -159,8 +167,12 @@ TEST(OptimizedTernary, AddcmulOnEveryDtypeAndLayout) {
     const Tensor t1 = sample({37, 29}, dt, -20, 20, 2);
     const Tensor t2 = sample({37, 29}, dt, -20, 20, 3);
     const ts::Scalar value = ts::is_floating_type(dt) ? ts::Scalar(0.3) : ts::Scalar(3);
-    for (const auto& [ls, tss] : layouts(s)) {
-      for (const auto& [l1, tt1] : layouts(t1)) {
+    for (const auto& ls_tss : layouts(s)) {
+      const auto& ls = ls_tss.first;
+      const auto& tss = ls_tss.second;
+      for (const auto& l1_tt1 : layouts(t1)) {
+        const auto& l1 = l1_tt1.first;
+        const auto& tt1 = l1_tt1.second;
         const std::string what = name(dt) + " self " + ls + " tensor1 " + l1;
         expect_matches_reference([&] { return ts::addcmul(tss, tt1, t2, value); },
                                  "addcmul " + what);
@@ -213,8 +225,12 @@ TEST(OptimizedTernary, MaskedFillOnEveryDtypeAndLayout) {
     const ts::Scalar value = dt == kBool                ? ts::Scalar(true)
                              : ts::is_floating_type(dt) ? ts::Scalar(0.1)
                                                         : ts::Scalar(-7);
-    for (const auto& [ls, tss] : layouts(s)) {
-      for (const auto& [lm, tm] : layouts(mask)) {
+    for (const auto& ls_tss : layouts(s)) {
+      const auto& ls = ls_tss.first;
+      const auto& tss = ls_tss.second;
+      for (const auto& lm_tm : layouts(mask)) {
+        const auto& lm = lm_tm.first;
+        const auto& tm = lm_tm.second;
         const std::string what = name(dt) + " self " + ls + " mask " + lm;
         expect_matches_reference([&] { return ts::masked_fill(tss, tm, value); },
                                  "masked_fill " + what);

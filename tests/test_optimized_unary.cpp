@@ -80,7 +80,9 @@ TEST(OptimizedUnary, EveryOpDtypeAndLayout) {
       if (!c.dtypes.has(dt)) continue;
       // Values that round to halves too (round half to even), and integers beyond +-4.
       Tensor x = sample({37, 29}, dt, -6.5, 6.5, 11);
-      for (const auto& [layout, t] : layouts(x)) {
+      for (const auto& layout_t : layouts(x)) {
+        const auto& layout = layout_t.first;
+        const auto& t = layout_t.second;
         const std::string what =
             std::string(c.name) + " " + std::string(ts::dtype_name(dt)) + " " + layout;
         expect_matches_reference([&] { return c.f(t); }, what);

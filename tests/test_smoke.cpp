@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "test_util.h"
+#include "touchstone/sanitizers.h"
 #include "touchstone/touchstone.h"
 
 namespace {
@@ -43,7 +44,7 @@ TEST(Smoke, MissingKernelNamesOpDtypeDeviceAndSet) {
 
 // Note [CPU block cache] in lib/src/storage.cpp: a freed large block is handed out again.
 TEST(Storage, LargeBlocksAreReusedAndSmallOnesAreNot) {
-#if defined(__SANITIZE_ADDRESS__)
+#if TS_ASAN
   GTEST_SKIP() << "sanitizer builds never cache blocks";
 #else
   if (std::getenv("TOUCHSTONE_CPU_CACHE_MB") != nullptr) GTEST_SKIP() << "cache configured";

@@ -9,6 +9,7 @@
 #include "touchstone/error.h"
 #if defined(TS_HAVE_CUDA)
 #include "touchstone/cuda.h"
+#include "touchstone/sanitizers.h"
 #endif
 
 namespace ts {
@@ -20,7 +21,7 @@ namespace {
 // at least kCacheMin bytes are kept (up to TOUCHSTONE_CPU_CACHE_MB, default 1024; 0 disables)
 // and handed out again for the same rounded size. Sanitizer builds never cache, so a
 // use-after-free stays visible.
-#if defined(__SANITIZE_ADDRESS__)
+#if TS_ASAN
 constexpr bool kSanitized = true;
 #else
 constexpr bool kSanitized = false;

@@ -7,10 +7,8 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -21,6 +19,7 @@
 
 #include "reports/files.h"
 #include "reports/json_schema.h"
+#include "reports/text.h"
 #include "touchstone/cpu_capability.h"
 #include "touchstone/version.h"
 
@@ -48,46 +47,10 @@ std::string device_string(const Device& d) {
   return os.str();
 }
 
-std::string utc_timestamp() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
-
 nlohmann::json summary_json(const Summary& s) {
   return {{"cases", s.cases},     {"passed", s.passed},         {"failed", s.failed},
           {"errors", s.errors},   {"crashed", s.crashed},       {"timeout", s.timeout},
           {"overrun", s.overrun}, {"documented", s.documented}, {"mistrusted", s.mistrusted}};
-}
-
-std::string xml_escape(const std::string& s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // XML 1.0 forbids most control characters.
-        out += (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t') ? '?' : ch;
-    }
-  }
-  return out;
 }
 
 // "a, b,a" -> ["a", "b"]: a filter list as a sorted set (the order selects nothing).
@@ -129,7 +92,7 @@ nlohmann::json report_header(const RunOptions& o) {
   return {{"schema_version", kReportSchemaVersion},
           {"tool_version", kVersion},
           {"git_commit", TS_GIT_COMMIT},
-          {"timestamp", utc_timestamp()},
+          {"timestamp", reports::utc_timestamp()},
           {"machine",
            {{"cpu_model", cpu_model()},
             {"cores", std::thread::hardware_concurrency()},
@@ -344,29 +307,31 @@ std::string junit_xml(const RunResult& result) {
   }
   std::ostringstream x;
   x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"touchstone conform "
-    << xml_escape(result.kernel_set) << "\" " << total.attributes() << " time=\""
+    << reports::xml_escape(result.kernel_set) << "\" " << total.attributes() << " time=\""
     << time_text(result.seconds) << "\">\n";
   for (const auto& [op, cases] : per_op) {
     Counts suite;
     for (const CaseResult* c : cases) suite.add(*c);
-    x << " <testsuite name=\"" << xml_escape(op) << "\" " << suite.attributes() << " time=\""
-      << time_text(suite.seconds) << "\">\n";
+    x << " <testsuite name=\"" << reports::xml_escape(op) << "\" " << suite.attributes()
+      << " time=\"" << time_text(suite.seconds) << "\">\n";
     for (const CaseResult* c : cases) {
-      x << "  <testcase classname=\"" << xml_escape(result.kernel_set + "." + op) << "\" name=\""
-        << xml_escape(c->dtype + " " + c->sample + "/" + c->layout + "/" + c->variant + "/" +
-                      c->check)
+      x << "  <testcase classname=\"" << reports::xml_escape(result.kernel_set + "." + op)
+        << "\" name=\""
+        << reports::xml_escape(c->dtype + " " + c->sample + "/" + c->layout + "/" + c->variant +
+                               "/" + c->check)
         << "\" time=\"" << time_text(c->seconds) << "\"";
       if (c->status == "passed") {
         x << "/>\n";
         continue;
       }
       if (c->status == "documented") {
-        x << "><skipped message=\"" << xml_escape(c->message) << "\"/></testcase>\n";
+        x << "><skipped message=\"" << reports::xml_escape(c->message) << "\"/></testcase>\n";
         continue;
       }
       const char* element = c->status == "failed" ? "failure" : "error";
-      x << "><" << element << " type=\"" << c->status << "\" message=\"" << xml_escape(c->message)
-        << "\">" << xml_escape("repro: " + c->repro) << "</" << element << "></testcase>\n";
+      x << "><" << element << " type=\"" << c->status << "\" message=\""
+        << reports::xml_escape(c->message) << "\">" << reports::xml_escape("repro: " + c->repro)
+        << "</" << element << "></testcase>\n";
     }
     x << " </testsuite>\n";
   }

@@ -12,6 +12,7 @@
 #include "conformance/crash.h"
 #include "conformance/guard.h"
 #include "conformance/layouts.h"
+#include "reports/text.h"
 
 namespace ts::conformance {
 namespace {
@@ -41,7 +42,7 @@ std::string joined(const std::vector<std::string>& v, size_t at_most = 1000) {
 
 // Whether `name` matches one pattern (see matches_pattern).
 bool matches_one(const std::string& name, const std::string& p) {
-  if (p.find_first_of("*?") != std::string::npos) return glob_match(p, name);
+  if (p.find_first_of("*?") != std::string::npos) return reports::glob_match(p, name);
   bool exact_exists = false;
   for (const OpEntry& e : catalog()) exact_exists = exact_exists || e.name == p;
   return exact_exists ? name == p : name.find(p) != std::string::npos;
@@ -69,7 +70,7 @@ std::string crash_note(const std::string& where, const std::string& repro) {
 }
 
 bool glob_or_empty(const std::string& pattern, const std::string& s) {
-  return pattern.empty() || glob_match(pattern, s);
+  return pattern.empty() || reports::glob_match(pattern, s);
 }
 
 // A failed or erroring case that a row of the entry's `documented` or of known_differences()
@@ -124,24 +125,6 @@ std::vector<std::string> case_filter_parts(const std::string& filter) {
     if (end == std::string::npos) return out;
     begin = end + 1;
   }
-}
-
-bool glob_match(const std::string& pattern, const std::string& s) {
-  // Iterative glob with backtracking to the last '*'.
-  size_t p = 0, i = 0, star = std::string::npos, mark = 0;
-  while (i < s.size()) {
-    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == s[i])) {
-      ++p, ++i;
-    } else if (p < pattern.size() && pattern[p] == '*') {
-      star = p++, mark = i;
-    } else if (star != std::string::npos) {
-      p = star + 1, i = ++mark;
-    } else {
-      return false;
-    }
-  }
-  while (p < pattern.size() && pattern[p] == '*') ++p;
-  return p == pattern.size();
 }
 
 bool matches_pattern(const std::string& name, const std::string& patterns) {

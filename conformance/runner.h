@@ -72,7 +72,6 @@ struct RunResult {
 // Whether `name` matches one of the comma-separated `patterns`: a pattern with * or ? is a glob;
 // otherwise it must equal the name if some catalog entry has exactly that name, else contain it.
 bool matches_pattern(const std::string& name, const std::string& patterns);
-bool glob_match(const std::string& pattern, const std::string& s);
 
 // Throws a ts::Error naming the flag when an option is invalid: an unknown kernel set, a shard
 // outside 1..N, a timeout <= 0, an --ops pattern or a family that matches no entry, a malformed

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
-#include "conformance/runner.h"
+#include "reports/text.h"
 
 namespace ts::perf {
 namespace {
@@ -13,7 +13,7 @@ namespace {
 // substring of the op's name (as `touchstone conform --ops`).
 bool matches_one(const BenchCase& c, const std::string& p) {
   if (p.find_first_of("*?") != std::string::npos) {
-    return conformance::glob_match(p, c.op) || conformance::glob_match(p, c.family);
+    return reports::glob_match(p, c.op) || reports::glob_match(p, c.family);
   }
   if (find_op(p) || p == c.family) return p == c.op || p == c.family;
   return c.op.find(p) != std::string::npos;

@@ -7,14 +7,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <iomanip>
 #include <map>
 #include <ostream>
 #include <sstream>
 
-#include "conformance/runner.h"
 #include "perf/machine.h"
+#include "reports/text.h"
 #include "touchstone/parallel.h"
 
 namespace ts::perf {
@@ -92,15 +91,6 @@ class Collector : public benchmark::BenchmarkReporter {
     return j;
   }
 };
-
-std::string utc_timestamp() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 // Why `set` cannot run the case (empty when it can): a kernel op without a kernel for the dtype.
 std::string missing_kernel(const BenchCase& c, KernelSetId set) {
@@ -208,7 +198,7 @@ std::vector<BenchCase> select_cases(const RunOptions& o) {
   }
   if (!slow_pattern.empty()) {
     const bool hit = std::any_of(cases.begin(), cases.end(), [&](const BenchCase& c) {
-      return conformance::glob_match(slow_pattern, c.op);
+      return reports::glob_match(slow_pattern, c.op);
     });
     TS_CHECK(hit || cases.empty(), "bench: --plant-slowdown: pattern '", slow_pattern,
              "' matches no selected op");
@@ -259,7 +249,7 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
   if (result.options.min_time <= 0) result.options.min_time = quick ? 0.01 : 0.1;
   const RunOptions& o = result.options;
   set_num_threads(o.threads);
-  result.timestamp = utc_timestamp();
+  result.timestamp = reports::utc_timestamp();
   result.machine = machine_context(o.threads);
   if (o.probes) {
     progress << "roofline probes (" << (quick ? "quick" : "full") << ", " << o.threads
@@ -278,7 +268,7 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
     const BenchCase& c = cases[ci];
     CaseResult cr{c.name(), c.family, c.op, c.shape, c.layout, std::string(dtype_name(c.dtype)),
                   c.bytes,  c.flops,  1,    {}};
-    if (!slow_pattern.empty() && conformance::glob_match(slow_pattern, c.op)) {
+    if (!slow_pattern.empty() && reports::glob_match(slow_pattern, c.op)) {
       cr.slowdown = slow_factor;
     }
     std::function<void()> call = c.setup();

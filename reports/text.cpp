@@ -1,0 +1,63 @@
+// See text.h.
+#include "reports/text.h"
+
+#include <chrono>
+#include <ctime>
+
+namespace ts::reports {
+
+bool glob_match(const std::string& pattern, const std::string& s) {
+  // Iterative, backtracking to the last '*' on a mismatch.
+  size_t p = 0, i = 0, star = std::string::npos, mark = 0;
+  while (i < s.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == s[i])) {
+      ++p, ++i;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++, mark = i;
+    } else if (star != std::string::npos) {
+      p = star + 1, i = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+std::string utc_timestamp() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+std::string xml_escape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (const char ch : s) {
+    switch (ch) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";  // HTML 4 has no &apos;
+        break;
+      default:
+        out += (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t') ? '?' : ch;
+    }
+  }
+  return out;
+}
+
+}  // namespace ts::reports

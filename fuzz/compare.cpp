@@ -67,6 +67,25 @@ double layer_norm_eps(const Stmt& stmt) {
   return 1e-5;
 }
 
+// The product of the statement's scalar factors (alpha, beta, value, a scalar weight), at least
+// 1 each; `nonfinite` is set when one is not finite.
+double scalar_scale(const Stmt& stmt, bool& nonfinite) {
+  double scale = 1;
+  for (size_t k = 0; k < stmt.args.size(); ++k) {
+    const ArgKind kind = stmt.spec->params[k].kind;
+    const bool scalar =
+        kind == ArgKind::Scalar || kind == ArgKind::OptScalar || kind == ArgKind::TensorOrScalar;
+    if (!scalar || !stmt.args[k].is_number()) continue;
+    const double v = std::fabs(stmt.args[k].to_scalar().to_double());
+    if (std::isfinite(v)) {
+      scale *= std::max(1.0, v);
+    } else {
+      nonfinite = true;
+    }
+  }
+  return scale;
+}
+
 // a + alpha * b, lerp, addcmul: terms that cancel leave their rounding errors behind. A binary
 // op may differ by rtol times the sum of its inputs' magnitudes, a ternary one by rtol times
 // that sum plus their product, each times the scalar factors.
@@ -74,22 +93,15 @@ Tolerance cancellation_tolerance(const Stmt& stmt, const std::vector<Tensor>& in
                                  Tolerance tol) {
   const std::string& family = stmt.spec->family;
   if (family != "binary" && family != "ternary") return tol;
-  double sum = 0, product = 1, scale = 1;
+  double sum = 0, product = 1;
   for (const Tensor& t : inputs) {
     if (t.dtype() == kBool) continue;
     const double m = magnitude(t).max_abs;
     sum += m;
     product *= std::max(1.0, m);
   }
-  for (size_t k = 0; k < stmt.args.size(); ++k) {
-    const ArgKind kind = stmt.spec->params[k].kind;
-    if ((kind == ArgKind::Scalar || kind == ArgKind::OptScalar ||
-         kind == ArgKind::TensorOrScalar) &&
-        stmt.args[k].is_number()) {
-      const double v = std::fabs(stmt.args[k].to_scalar().to_double());
-      if (std::isfinite(v)) scale *= std::max(1.0, v);
-    }
-  }
+  bool nonfinite = false;  // a non-finite factor: the non-finite check covers it
+  const double scale = scalar_scale(stmt, nonfinite);
   const double terms = family == "binary" ? sum : sum + product;
   tol.atol = std::max(tol.atol, tol.rtol * terms * scale);
   return tol;
@@ -139,19 +151,7 @@ Tolerance statement_tolerance(const Stmt& stmt, const std::vector<Tensor>& args,
     term *= std::max(1.0, m.max_abs);  // integers too: a sum(dtype=float32) converts them
     largest = std::max(largest, m.max_abs);
   }
-  // Scalar factors (addmm's alpha and beta, addcmul's value) scale the terms too.
-  for (size_t k = 0; k < stmt.args.size(); ++k) {
-    const ArgKind kind = stmt.spec->params[k].kind;
-    const bool scalar =
-        kind == ArgKind::Scalar || kind == ArgKind::OptScalar || kind == ArgKind::TensorOrScalar;
-    if (!scalar || !stmt.args[k].is_number()) continue;
-    const double v = std::fabs(stmt.args[k].to_scalar().to_double());
-    if (std::isfinite(v)) {
-      term *= std::max(1.0, v);
-    } else {
-      nonfinite = true;
-    }
-  }
+  term *= scalar_scale(stmt, nonfinite);  // addmm's alpha and beta, addcmul's value
   const bool squared =
       op.rfind("var", 0) == 0 || op.rfind("std", 0) == 0 || op == "mse_loss" || op == "layer_norm";
   if (squared) term *= term;

@@ -336,7 +336,6 @@ bool extents_overlap(std::pair<int64_t, int64_t> a, std::pair<int64_t, int64_t> 
 
 void check_out_resizable(const char* op, const Tensor& out, IntArrayRef shape, TensorList inputs,
                          const char* arg) {
-  if (auto id = find_op(op)) check_out_no_grad(*id, ArrayRef<Tensor>(&out, 1), inputs);
   if (out.sizes() == shape) return;
   // Note [Resized out= tensors]
   // Resizing makes an out= contiguous from its storage offset: an empty view of an input's
@@ -347,10 +346,9 @@ void check_out_resizable(const char* op, const Tensor& out, IntArrayRef shape, T
              "= tensor is also an input and would be resized to the result's shape ", shape,
              "; pass another tensor (argument '", arg, "')");
     if (!in.defined() || in.storage().get() != out.storage().get()) continue;
-    TS_CHECK(!extents_overlap(storage_extent(out, &shape), storage_extent(in)), op, ": the ",
-             arg, "= tensor shares its storage with an input and, resized to the result's shape ",
-             shape, ", would overlap it; pass a tensor with its own storage (argument '", arg,
-             "')");
+    TS_CHECK(!extents_overlap(storage_extent(out, &shape), storage_extent(in)), op, ": the ", arg,
+             "= tensor shares its storage with an input and, resized to the result's shape ", shape,
+             ", would overlap it; pass a tensor with its own storage (argument '", arg, "')");
   }
 }
 

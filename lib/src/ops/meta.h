@@ -72,8 +72,9 @@ void fill_new(const Tensor& self, const Scalar& value);
 // A new tensor of `shape` laid out like the inputs (contiguous when they are), as ATen does.
 Tensor allocate_like(IntArrayRef shape, ScalarType dtype, Device device, TensorList inputs);
 
-// The checks of an out= tensor before it is resized to `shape` (autograd's refusal, an out= that
-// is also an input): prepare_output makes them; an op with two outputs makes them on both first.
+// Refuses an out= that resizing to `shape` would make overlap an input, or that is an input
+// (Note [Resized out= tensors]): prepare_output and elementwise check it; an op with two outputs
+// checks both before resizing either.
 void check_out_resizable(const char* op, const Tensor& out, IntArrayRef shape, TensorList inputs,
                          const char* arg = "out");
 

@@ -17,6 +17,7 @@
 #include "touchstone/parallel.h"
 
 extern "C" void __sanitizer_set_death_callback(void (*)(void)) __attribute__((weak));
+extern "C" int __lsan_do_recoverable_leak_check() __attribute__((weak));
 
 namespace {
 
@@ -36,7 +37,9 @@ const char* const kUsage =
     "  --plugin LIB.so    load a kernel-set plug-in first\n"
     "  --print            print each input's program (one line each)\n"
     "  --trace            print each statement before it runs (locates a crash)\n"
-    "  --no-minimize      report a finding as found, not minimized\n";
+    "  --no-minimize      report a finding as found, not minimized\n"
+    "  --leak-check N     under LeakSanitizer, check for leaks after every N random programs\n"
+    "                     (locates a leaking program: a leak is otherwise reported at exit)\n";
 
 // A crash mid-program: print what was running (best effort; we are dying anyway).
 void print_current() {
@@ -54,6 +57,7 @@ struct Options {
   std::vector<std::string> paths;
   std::string program;
   long long runs = 0;
+  long long leak_check_every = 0;
   unsigned long long seed = 1;
   size_t max_len = 256;
   std::string plugin;
@@ -89,6 +93,8 @@ Options parse_args(int argc, char** argv) {
       std::exit(0);
     } else if (a == "--program") {
       o.program = value();
+    } else if (a == "--leak-check") {
+      o.leak_check_every = static_cast<long long>(number(value()));
     } else if (a == "--runs") {
       o.runs = static_cast<long long>(number(value()));
     } else if (a == "--seed") {
@@ -196,6 +202,12 @@ int run(const Options& o) {
     if (int s = one(buf.data(), buf.size(),
                     "random input " + std::to_string(i) + " of --seed " + std::to_string(o.seed))) {
       return finish(s);
+    }
+    if (o.leak_check_every > 0 && (i + 1) % o.leak_check_every == 0 &&
+        __lsan_do_recoverable_leak_check != nullptr && __lsan_do_recoverable_leak_check() != 0) {
+      std::cerr << "fuzz_ops: LeakSanitizer found leaks after random input " << i << " of --seed "
+                << o.seed << " (none after input " << i - o.leak_check_every << ")\n";
+      return finish(1);
     }
   }
   return finish(0);

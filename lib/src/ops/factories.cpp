@@ -9,6 +9,7 @@
 //   randint:  i0 = low, i1 = high, seed, offset.
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "meta.h"
 #include "touchstone/dispatch_macros.h"
@@ -169,6 +170,14 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOpt
   TS_CHECK(steps >= 0, "linspace: number of steps must be non-negative, but got ", steps);
   const ScalarType dtype = options.dtype();
   meta::check_dtype_supported("linspace", dtype, kNumeric, "dtype");
+  // An integer dtype would convert a NaN or infinite bound to an unspecified integer.
+  if (!is_floating_type(dtype)) {
+    for (const auto& [bound, arg] : {std::pair{&start, "start"}, std::pair{&end, "end"}}) {
+      TS_CHECK(!bound->is_floating_point() || std::isfinite(bound->to_double()), "linspace: ", arg,
+               " must be finite for the integer dtype ", dtype, ", but got ", bound->to_double(),
+               " (argument '", arg, "')");
+    }
+  }
   OpParams p;
   p.s0 = start;
   p.s1 = end;

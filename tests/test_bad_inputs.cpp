@@ -129,7 +129,7 @@ Tensor used_loss(const Tensor& leaf) {
   X(o_e2, ts::zeros({0}))                                                  \
   X(o_ei, ts::zeros({0}, ts::kLong))                                       \
   X(e20i, ts::zeros({2, 0}, ts::kLong))                                    \
-  X(f23_end, f23.narrow(1, 3, 0))                                         \
+  X(f23_end, f23.narrow(1, 3, 0))                                          \
   X(o_i23, ts::zeros({2, 3}, ts::kLong))                                   \
   X(o_b23, ts::zeros({2, 3}, ts::kBool))                                   \
   X(o5, ts::zeros({5}))                                                    \

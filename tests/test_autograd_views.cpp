@@ -189,6 +189,24 @@ TEST(AutogradViews, ALeafViewAndInPlaceOnItsViewLeaveNoCycle) {
   EXPECT_TRUE(history.expired());
 }
 
+// Found by fuzz/ under LeakSanitizer: nll_loss saves its weight (no grad), an in-place lerp_ on a
+// view of the weight with the loss as its weight gives the weight a history through the loss's
+// node: weight -> CopySlices -> LerpBackward -> NllLossBackward -> saved weight was a cycle.
+TEST(AutogradViews, AnInPlaceOpOnASavedInputLeavesNoCycle) {
+  std::weak_ptr<ts::autograd::Node> loss_node;
+  {
+    Tensor logits = ts::ones({2, 6}, ts::kFloat).requires_grad_();
+    Tensor target = ts::tensor({1, 4}, ts::kLong);
+    Tensor weight = ts::ones({6}, ts::kFloat);
+    Tensor loss = ts::nll_loss(logits, target, weight);
+    loss_node = loss.grad_fn();
+    ASSERT_FALSE(loss_node.expired());
+    weight.unsqueeze(1).lerp_(ts::zeros({6, 1}), loss);
+    EXPECT_EQ(weight.grad_fn()->name(), "CopySlices");
+  }
+  EXPECT_TRUE(loss_node.expired());
+}
+
 // Found by fuzz/: a leaf view whose root got a history (CopySlices) is no leaf any more, but
 // in-place checks saw that only after someone had asked for its grad_fn (is_leaf()), so the
 // same call threw or not depending on an earlier query.

@@ -140,7 +140,12 @@ Tensor alias_of(const Tensor& t) {
 SavedVariable::SavedVariable(const Tensor& t, bool is_output, uint32_t output_nr)
     : output_nr_(output_nr), is_output_(is_output), was_defined_(t.defined()) {
   if (!t.defined()) return;
-  data_ = is_output ? alias_of(t) : t;
+  // Note [Saved inputs without history]
+  // An input that does not require grad is saved as an alias of its data (same storage, same
+  // version counter). Saved itself, a later in-place op on it (or on a view of it) that gives
+  // it a history through this node's output would close a cycle: input -> CopySlices -> ... ->
+  // this node -> input. Its history cannot matter here; the version check still sees the write.
+  data_ = is_output || !requires_grad(t.impl()) ? alias_of(t) : t;
   saved_version_ = t._version();
 }
 

@@ -29,8 +29,8 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export LSAN_OPTIONS=suppressions=$PWD/scripts/lsan.supp
 
 status=0
-# TS_FUZZ_DETECT_LEAKS=0 skips LeakSanitizer's per-input check (CI, while the leak in
-# fuzz/README.md's open findings is open: it would fail unrelated changes at random).
+# TS_FUZZ_DETECT_LEAKS=0 skips LeakSanitizer's per-input check (to look for other findings
+# while a known leak is open).
 "$bin" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=4096 -max_len=512 \
   -detect_leaks="${TS_FUZZ_DETECT_LEAKS:-1}" \
   -print_final_stats=1 -artifact_prefix="$artifacts/" "$work" fuzz/corpus || status=$?

@@ -207,6 +207,22 @@ TEST(AutogradViews, AnInPlaceOpOnASavedInputLeavesNoCycle) {
   EXPECT_TRUE(loss_node.expired());
 }
 
+// The same with an input that requires grad: logsumexp saves x, then x.addcmul_(lse, y) gave x a
+// history through logsumexp's node (x -> AddcmulBackward -> LogsumexpBackward -> saved x). The
+// node keeps x's data and the grad_fn it had when saved, so the graph is freed.
+TEST(AutogradViews, AnInPlaceOpOnASavedInputThatRequiresGradLeavesNoCycle) {
+  std::weak_ptr<ts::autograd::Node> lse_node;
+  {
+    Tensor leaf = ts::ones({3}, ts::kDouble).requires_grad_();
+    Tensor x = leaf * 2;
+    Tensor lse = x.logsumexp({0});
+    lse_node = lse.grad_fn();
+    ASSERT_FALSE(lse_node.expired());
+    x.addcmul_(lse, ts::ones({3}, ts::kDouble));
+  }
+  EXPECT_TRUE(lse_node.expired());
+}
+
 // Found by fuzz/: a leaf view whose root got a history (CopySlices) is no leaf any more, but
 // in-place checks saw that only after someone had asked for its grad_fn (is_leaf()), so the
 // same call threw or not depending on an earlier query.

@@ -141,16 +141,26 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output, uint32_t output_nr
     : output_nr_(output_nr), is_output_(is_output), was_defined_(t.defined()) {
   if (!t.defined()) return;
   // Note [Saved inputs without history]
-  // An input that does not require grad is saved as an alias of its data (same storage, same
-  // version counter). Saved itself, a later in-place op on it (or on a view of it) that gives
-  // it a history through this node's output would close a cycle: input -> CopySlices -> ... ->
-  // this node -> input. Its history cannot matter here; the version check still sees the write.
-  data_ = is_output || !requires_grad(t.impl()) ? alias_of(t) : t;
+  // A saved input is kept as an alias of its data (same storage, same version counter) plus
+  // the grad_fn it had when saved. Saved itself, a later in-place op on it (or on a view of
+  // it) that gives it a history through this node's output would close a cycle: input ->
+  // CopySlices/AddcmulBackward -> ... -> this node -> input. The version check still sees the
+  // write. A leaf that requires grad is kept itself: gradients must reach its grad().
   saved_version_ = t._version();
+  if (is_output || !requires_grad(t.impl())) {
+    data_ = alias_of(t);
+  } else if (std::shared_ptr<Node> fn = t.grad_fn()) {
+    data_ = alias_of(t);
+    grad_fn_ = std::move(fn);
+    output_nr_ = t.output_nr();
+  } else {
+    data_ = t;
+  }
 }
 
 void SavedVariable::reset_data() {
   data_ = Tensor();
+  grad_fn_.reset();
   released_ = true;
 }
 
@@ -166,7 +176,8 @@ Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
   if (current != saved_version_) {
     std::shared_ptr<Node> fn = is_output_ ? owner : nullptr;
     uint32_t nr = output_nr_;
-    if (!is_output_) {
+    if (grad_fn_) fn = grad_fn_;
+    if (!is_output_ && !grad_fn_) {
       if (const AutogradMeta* m = get_meta(data_.impl())) {
         fn = m->grad_fn_;
         nr = m->output_nr_;
@@ -182,10 +193,10 @@ Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
            "backward; modify a clone() of it instead.";
     TS_ERROR(msg.str());
   }
-  if (!is_output_ || !GradMode::is_enabled()) return data_;
-  // In grad mode (create_graph) the output needs its history back: a fresh alias of it.
+  if (!GradMode::is_enabled() || (!is_output_ && !grad_fn_)) return data_;
+  // In grad mode (create_graph) the tensor needs its history back: a fresh alias of it.
   Tensor out = alias_of(data_);
-  set_history(out, owner, output_nr_);
+  set_history(out, is_output_ ? owner : grad_fn_, output_nr_);
   return out;
 }
 

@@ -4,10 +4,15 @@
 
 #include "optimized/cpu/elementwise.h"
 #include "touchstone/dispatch_macros.h"
+#include "touchstone/kernel_family.h"
 #include "touchstone/parallel.h"
 
 namespace ts::cpu {
 namespace {
+
+// One kernel per Kernel op of signature class Copy (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
 
 // One element converted as the reference set does (Note [Conversions round once] there):
 // floats to integers truncate toward zero through int64 (NaN and out-of-range give INT64_MIN
@@ -36,7 +41,8 @@ void copy_same(const TensorIterator& iter) {
   scalar_loop<U, U, 1>(iter, [](U v) { return v; });
 }
 
-void copy_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::copy_>(const KernelCall& c) {
   const Tensor& dst = c.outputs[0];
   const Tensor& src = c.inputs[0];
   if (dst.dtype() == src.dtype() && dst.is_contiguous() && src.is_contiguous()) {
@@ -70,9 +76,10 @@ void copy_kernel(const KernelCall& c) {
   });
 }
 
-void fill_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::fill_>(const KernelCall& c) {
   const Tensor& self = c.outputs[0];
-  const Scalar& value = *c.p.s0;
+  const Scalar& value = c.params<ValueParams>().value;
   TS_DISPATCH_ALL_DTYPES(self.dtype(), "fill_", [&] {
     const scalar_t v = value.is_floating_point() ? convert<scalar_t>(value.to_double())
                                                  : convert<scalar_t>(value.to_long());
@@ -100,8 +107,7 @@ void fill_kernel(const KernelCall& c) {
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, copy) {
-  m.impl(OpId::copy_, kCPU, DTypeSet::all(), copy_kernel);
-  m.impl(OpId::fill_, kCPU, DTypeSet::all(), fill_kernel);
+  for_each_kernel_op<OpSignature::Copy>([&](auto op) { m.impl(op, kCPU, kernel<op>); });
 }
 
 }  // namespace ts::cpu

@@ -10,11 +10,16 @@
 #include "optimized/cpu/convert.h"
 #include "optimized/cpu/elementwise.h"
 #include "touchstone/dispatch_macros.h"
+#include "touchstone/kernel_family.h"
 #include "touchstone/ops.h"
 #include "touchstone/parallel.h"
 
 namespace ts::cpu {
 namespace {
+
+// One kernel per Kernel op of signature classes Index and Join (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
 
 // Another geometry over t's memory (no checks, no autograd), so a TensorIterator can walk t in
 // another tensor's shape: stride 0 along the indexed dim, or a sub-box of it.
@@ -144,12 +149,13 @@ void take(const Tensor& dst, const Tensor& src, const Tensor& index, int64_t dim
 }
 
 // out[..., i, ...] = self[..., index[i], ...]
-void index_select_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::index_select>(const KernelCall& c) {
   const Tensor &self = c.inputs[0], &index = c.inputs[1];
   const Target target(c.outputs[0], c.p.compute_dtype);
   const Tensor& out = target.t;
   if (out.numel() > 0) {
-    const int64_t dim = c.p.dim;
+    const int64_t dim = c.params<DimParams>().dim;
     DimVector src_strides(self.strides()), index_strides(static_cast<size_t>(out.dim()), 0);
     if (self.dim() > 0) {
       src_strides[dim] = 0;
@@ -162,12 +168,13 @@ void index_select_kernel(const KernelCall& c) {
 }
 
 // out[i][j] = self[index[i][j]][j] for dim 0 (and likewise for other dims)
-void gather_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::gather>(const KernelCall& c) {
   const Tensor &self = c.inputs[0], &index = c.inputs[1];
   const Target target(c.outputs[0], c.p.compute_dtype);
   const Tensor& out = target.t;
   if (out.numel() > 0) {
-    const int64_t dim = c.p.dim;
+    const int64_t dim = c.params<DimParams>().dim;
     DimVector src_strides = strides_for(self, index.dim());
     if (index.dim() > 0) src_strides[dim] = 0;
     take(out, alias(self, index.sizes(), src_strides), index,
@@ -242,9 +249,11 @@ bool same_elements(const Tensor& a, const Tensor& b) {
 }
 
 // out = self, then out[index[i][j]][j] += src[i][j] for dim 0 (and likewise for other dims).
-void scatter_add_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::scatter_add>(const KernelCall& c) {
   const Tensor &self = c.inputs[0], &index = c.inputs[1], &src = c.inputs[2];
   const ScalarType ct = c.p.compute_dtype;
+  const int64_t dim = c.params<DimParams>().dim;
   if (c.outputs[0].numel() == 0) return;
   const Target target(c.outputs[0], ct);
   const bool scatter = index.numel() > 0;
@@ -253,20 +262,19 @@ void scatter_add_kernel(const KernelCall& c) {
     copy_convert(acc, self);
     if (scatter) {
       TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(
-          ct, "scatter_add", [&] { scatter_lines<double, scalar_t>(acc, index, src, c.p.dim); });
+          ct, "scatter_add", [&] { scatter_lines<double, scalar_t>(acc, index, src, dim); });
     }
     copy_convert(target.t, acc);
   } else {
     if (!same_elements(target.t, self)) copy_convert(target.t, self);
     if (!scatter) {
     } else if (ct == kBool) {
-      scatter_lines<bool, bool>(target.t, index, src, c.p.dim);
+      scatter_lines<bool, bool>(target.t, index, src, dim);
     } else if (ct == kDouble) {
-      scatter_lines<double, double>(target.t, index, src, c.p.dim);
+      scatter_lines<double, double>(target.t, index, src, dim);
     } else {
-      TS_DISPATCH_INTEGRAL_TYPES(ct, "scatter_add", [&] {
-        scatter_lines<scalar_t, scalar_t>(target.t, index, src, c.p.dim);
-      });
+      TS_DISPATCH_INTEGRAL_TYPES(
+          ct, "scatter_add", [&] { scatter_lines<scalar_t, scalar_t>(target.t, index, src, dim); });
     }
   }
   target.finish();
@@ -314,10 +322,11 @@ void cat_contiguous(const Tensor& out, TensorList inputs, int64_t dim) {
 }
 
 // Each input lands in the output at its offset along dim.
-void cat_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::cat>(const KernelCall& c) {
   const Target target(c.outputs[0], c.p.compute_dtype);
   const Tensor& out = target.t;
-  const int64_t dim = c.p.dim;
+  const int64_t dim = c.params<DimParams>().dim;
   if (out.numel() == 0) return target.finish();
   bool contiguous = out.is_contiguous();
   for (const Tensor& in : c.inputs) contiguous &= in.is_contiguous() && in.dtype() == out.dtype();
@@ -341,11 +350,8 @@ void cat_kernel(const KernelCall& c) {
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, index) {
-  const DTypeSet all = DTypeSet::all();
-  m.impl(OpId::index_select, kCPU, all, index_select_kernel);
-  m.impl(OpId::gather, kCPU, all, gather_kernel);
-  m.impl(OpId::scatter_add, kCPU, all, scatter_add_kernel);
-  m.impl(OpId::cat, kCPU, all, cat_kernel);
+  for_each_kernel_op<OpSignature::Index, OpSignature::Join>(
+      [&](auto op) { m.impl(op, kCPU, kernel<op>); });
 }
 
 }  // namespace ts::cpu

@@ -1,6 +1,6 @@
 // Optimized CPU kernels for mm, bmm, addmm, mv and dot (OpenBLAS for float32/float64, our
 // blocked loops in gemm.cpp for the other dtypes) and outer (a vectorized broadcast multiply).
-// OpParams: see the top of lib/src/ops/linalg.cpp; semantics: reference/linalg.cpp.
+// Params: see the top of lib/src/ops/linalg.cpp; semantics: reference/linalg.cpp.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "optimized/cpu/linalg.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -46,11 +46,16 @@ HWY_AFTER_NAMESPACE();
 
 #include "optimized/cpu/gemm.h"
 #include "touchstone/dispatch_macros.h"
+#include "touchstone/kernel_family.h"
 #include "touchstone/ops.h"
 #include "touchstone/parallel.h"
 
 namespace ts::cpu {
 namespace {
+
+// One kernel per Kernel op of signature class Matmul (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
 
 HWY_EXPORT(outer_floating);
 
@@ -201,26 +206,28 @@ void product(const KernelCall& c, const Tensor& a, const Tensor& b, const Tensor
   if (!target.is_same(result)) result.copy_(target);
 }
 
-bool beta_used(const KernelCall& c) {
-  const Scalar& beta = *c.p.s0;
-  return is_floating_type(c.p.compute_dtype) ? beta.to_double() != 0 : beta.to_long() != 0;
-}
-
-void mm_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::mm>(const KernelCall& c) {
   product(c, c.inputs[0].unsqueeze(0), c.inputs[1].unsqueeze(0), {}, 1, 0);
 }
 
-void bmm_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::bmm>(const KernelCall& c) {
   product(c, c.inputs[0], c.inputs[1], {}, 1, 0);
 }
 
-void addmm_kernel(const KernelCall& c) {
-  const Tensor self = beta_used(c) ? c.inputs[0].unsqueeze(0) : Tensor();
-  product(c, c.inputs[1].unsqueeze(0), c.inputs[2].unsqueeze(0), self, *c.p.s1, *c.p.s0);
+template <>
+void kernel<OpId::addmm>(const KernelCall& c) {
+  const AddmmParams& p = c.params<AddmmParams>();
+  const bool beta_used =
+      is_floating_type(c.p.compute_dtype) ? p.beta.to_double() != 0 : p.beta.to_long() != 0;
+  const Tensor self = beta_used ? c.inputs[0].unsqueeze(0) : Tensor();
+  product(c, c.inputs[1].unsqueeze(0), c.inputs[2].unsqueeze(0), self, p.alpha, p.beta);
 }
 
 // y = A x: gemv for float/double, else the blocked loops as y^T = x^T A^T.
-void mv_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::mv>(const KernelCall& c) {
   const Tensor& result = c.outputs[0];
   if (result.numel() == 0) return;
   const ScalarType ct = c.p.compute_dtype;
@@ -263,7 +270,8 @@ void mv_kernel(const KernelCall& c) {
   if (!target.is_same(result)) result.copy_(target);
 }
 
-void dot_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::dot>(const KernelCall& c) {
   const Tensor& result = c.outputs[0];
   const ScalarType ct = c.p.compute_dtype;
   Tensor a = c.inputs[0], b = c.inputs[1];
@@ -293,7 +301,8 @@ void dot_kernel(const KernelCall& c) {
 }
 
 // out[i, j] = a[i] * b[j]: a multiply with a broadcast along each dim (stride 0, loaded once).
-void outer_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::outer>(const KernelCall& c) {
   const Tensor& result = c.outputs[0];
   if (result.numel() == 0) return;
   const ScalarType ct = c.p.compute_dtype;
@@ -322,15 +331,9 @@ void outer_kernel(const KernelCall& c) {
 
 }  // namespace
 
+// As the reference set: op_list.def's dtypes.
 TS_REGISTER_KERNELS(optimized, linalg) {
-  // As the reference set: every dtype but bool, and outer (a mul) with bool too.
-  const DTypeSet no_bool = DTypeSet::all() - DTypeSet{kBool};
-  m.impl(OpId::mm, kCPU, no_bool, mm_kernel);
-  m.impl(OpId::bmm, kCPU, no_bool, bmm_kernel);
-  m.impl(OpId::addmm, kCPU, no_bool, addmm_kernel);
-  m.impl(OpId::dot, kCPU, no_bool, dot_kernel);
-  m.impl(OpId::mv, kCPU, no_bool, mv_kernel);
-  m.impl(OpId::outer, kCPU, DTypeSet::all(), outer_kernel);
+  for_each_kernel_op<OpSignature::Matmul>([&](auto op) { m.impl(op, kCPU, kernel<op>); });
 }
 
 }  // namespace ts::cpu

@@ -3,24 +3,31 @@
 #include <ATen/core/Tensor.h>
 
 #include "aten_wrap.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::aten {
 namespace {
 
-void copy_kernel(const KernelCall& c) {
+// One kernel per Kernel op of signature class Copy (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
+
+template <>
+void kernel<OpId::copy_>(const KernelCall& c) {
   write(c, c.p.compute_dtype, [&](at::Tensor& out) { out.copy_(wrap(c.inputs[0])); });
 }
 
-// s0 = the value, checked by meta to fit self's dtype.
-void fill_kernel(const KernelCall& c) {
-  write(c, c.p.compute_dtype, [&](at::Tensor& out) { out.fill_(to_aten(*c.p.s0)); });
+// ValueParams: the value, checked by meta to fit self's dtype.
+template <>
+void kernel<OpId::fill_>(const KernelCall& c) {
+  const at::Scalar value = to_aten(c.params<ValueParams>().value);
+  write(c, c.p.compute_dtype, [&](at::Tensor& out) { out.fill_(value); });
 }
 
 }  // namespace
 
 void register_copy(KernelRegistrar& m) {
-  m.impl(OpId::copy_, kCPU, kAll, guarded<copy_kernel>);
-  m.impl(OpId::fill_, kCPU, kAll, guarded<fill_kernel>);
+  for_each_kernel_op<OpSignature::Copy>([&](auto op) { m.impl(op, kCPU, guarded<kernel<op>>); });
 }
 
 }  // namespace ts::aten

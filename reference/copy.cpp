@@ -42,6 +42,7 @@ namespace {
 template <OpId op>
 void kernel(const KernelCall& c) = delete;
 
+// dst = src, each element converted once (Note [Conversions round once]).
 template <>
 void kernel<OpId::copy_>(const KernelCall& c) {
   const Tensor& dst = c.outputs[0];

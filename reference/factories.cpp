@@ -7,6 +7,23 @@
 namespace ts::reference {
 namespace {
 
+// A linspace bound converted to the output dtype first, as ATen does (Scalar::to<scalar_t>).
+double linspace_bound(const Scalar& s, ScalarType t) {
+  if (is_floating_type(t) || s.is_floating_point()) return round_to(t, s.to_double());
+  return static_cast<double>(wrap_to(t, s.to_long()));
+}
+
+// Calls f(ptr, words) for every output element with the Philox words of its row-major index
+// (Note [Philox streams] in touchstone/random.h).
+template <typename F>
+void for_each_philox(const KernelCall& c, const RandomParams& r, F&& f) {
+  const Tensor& out = c.outputs[0];
+  uint64_t i = 0;  // for_each_index visits the elements in row-major order
+  for_each_index(out.sizes(), [&](IntArrayRef idx) {
+    f(element_ptr(out, idx), philox_words(r.seed, r.offset, i++));
+  });
+}
+
 // One kernel per Kernel op of signature class Factory (Note [Kernel families]).
 template <OpId op>
 void kernel(const KernelCall& c) = delete;
@@ -28,12 +45,6 @@ void kernel<OpId::arange>(const KernelCall& c) {
       store_int64(element_ptr(out, idx), t, static_cast<int64_t>(v));
     }
   });
-}
-
-// A linspace bound converted to the output dtype first, as ATen does (Scalar::to<scalar_t>).
-double linspace_bound(const Scalar& s, ScalarType t) {
-  if (is_floating_type(t) || s.is_floating_point()) return round_to(t, s.to_double());
-  return static_cast<double>(wrap_to(t, s.to_long()));
 }
 
 // PyTorch's symmetric formula: the first half steps up from start, the second half down from
@@ -64,17 +75,6 @@ void kernel<OpId::eye>(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
   for_each_index(out.sizes(), [&](IntArrayRef idx) {
     store_int64(element_ptr(out, idx), out.dtype(), idx[0] == idx[1] ? 1 : 0);
-  });
-}
-
-// Calls f(ptr, words) for every output element with the Philox words of its row-major index
-// (Note [Philox streams] in touchstone/random.h).
-template <typename F>
-void for_each_philox(const KernelCall& c, const RandomParams& r, F&& f) {
-  const Tensor& out = c.outputs[0];
-  uint64_t i = 0;  // for_each_index visits the elements in row-major order
-  for_each_index(out.sizes(), [&](IntArrayRef idx) {
-    f(element_ptr(out, idx), philox_words(r.seed, r.offset, i++));
   });
 }
 

@@ -8,10 +8,6 @@
 namespace ts::reference {
 namespace {
 
-// One kernel per Kernel op of signature classes Index and Join (Note [Kernel families]).
-template <OpId op>
-void kernel(const KernelCall& c) = delete;
-
 // Copies one element through the compute dtype into the output's dtype (exact when they match).
 void copy_element(char* dst, ScalarType dt, const char* src, ScalarType st, ScalarType ct) {
   if (is_floating_type(ct)) {
@@ -40,6 +36,10 @@ DimVector with_dim(IntArrayRef idx, int64_t ndim, int64_t dim, int64_t v) {
   if (ndim > 0) r[dim] = v;
   return r;
 }
+
+// One kernel per Kernel op of signature classes Index and Join (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
 
 // out[..., i, ...] = self[..., index[i], ...]
 template <>

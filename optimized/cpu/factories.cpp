@@ -103,10 +103,6 @@ HWY_AFTER_NAMESPACE();
 namespace ts::cpu {
 namespace {
 
-// One kernel per Kernel op of signature class Factory (Note [Kernel families]).
-template <OpId op>
-void kernel(const KernelCall& c) = delete;
-
 HWY_EXPORT(philox_words);
 
 // Elements per Philox block: a multiple of every target's lane count; 4 KiB of words.
@@ -120,6 +116,10 @@ T* out_data(const KernelCall& c) {
 
 // ---- arange, linspace, eye ----
 // Memory-bound loops in plain code (auto-vectorized); the arithmetic is the reference's.
+
+// One kernel per Kernel op of signature class Factory (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
 
 template <>
 void kernel<OpId::arange>(const KernelCall& c) {
@@ -202,7 +202,14 @@ void kernel<OpId::eye>(const KernelCall& c) {
 // w[k * kBlock + j] is Philox word k of element first + j (j < n). Which thread computes a block
 // does not matter: an element's words depend only on (seed, offset + its index).
 template <class F>
-void for_each_philox_block(const KernelCall& c, const RandomParams& r, int64_t grain, const F& f) {
+void for_each_philox_block(const KernelCall& c, int64_t grain, const F& f) {
+  // RandomParams, or RandintParams, which extends it.
+  const RandomParams& r = std::visit(
+      [&](const auto& a) -> const RandomParams& {
+        if constexpr (std::is_base_of_v<RandomParams, std::decay_t<decltype(a)>>) return a;
+        return c.params<RandomParams>();  // not a random op: throws, naming it
+      },
+      c.p.args);
   const uint64_t seed = r.seed, offset = r.offset;
   parallel_for(0, c.outputs[0].numel(), grain, [&](int64_t b, int64_t e) {
     alignas(64) uint32_t w[4 * kBlock];
@@ -234,10 +241,9 @@ T uniform(uint32_t w0, uint32_t w1) {
 
 template <>
 void kernel<OpId::rand>(const KernelCall& c) {
-  const RandomParams& r = c.params<RandomParams>();
   TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(c.outputs[0].dtype(), "rand", [&] {
     scalar_t* out = out_data<scalar_t>(c);
-    for_each_philox_block(c, r, 16384, [&](int64_t first, int64_t n, const uint32_t* w) {
+    for_each_philox_block(c, 16384, [&](int64_t first, int64_t n, const uint32_t* w) {
       scalar_t* o = out + first;
       for (int64_t j = 0; j < n; ++j) o[j] = uniform<scalar_t>(w[j], w[kBlock + j]);
     });
@@ -247,10 +253,9 @@ void kernel<OpId::rand>(const KernelCall& c) {
 // Box-Muller in double through the shared normal_double (the same libm calls as every set).
 template <>
 void kernel<OpId::randn>(const KernelCall& c) {
-  const RandomParams& r = c.params<RandomParams>();
   TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(c.outputs[0].dtype(), "randn", [&] {
     scalar_t* out = out_data<scalar_t>(c);
-    for_each_philox_block(c, r, 1024, [&](int64_t first, int64_t n, const uint32_t* w) {
+    for_each_philox_block(c, 1024, [&](int64_t first, int64_t n, const uint32_t* w) {
       for (int64_t j = 0; j < n; ++j) {
         const std::array<uint32_t, 4> words{w[j], w[kBlock + j], w[2 * kBlock + j],
                                             w[3 * kBlock + j]};
@@ -278,7 +283,7 @@ void kernel<OpId::randint>(const KernelCall& c) {
     };
     if (range < (uint64_t{1} << 32)) {
       const uint64_t m = UINT64_MAX / range + 1;
-      for_each_philox_block(c, r, 16384, [&](int64_t first, int64_t n, const uint32_t* w) {
+      for_each_philox_block(c, 16384, [&](int64_t first, int64_t n, const uint32_t* w) {
         for (int64_t j = 0; j < n; ++j) {
           using u128 = unsigned __int128;
           const uint64_t frac = m * w[j];
@@ -286,11 +291,11 @@ void kernel<OpId::randint>(const KernelCall& c) {
         }
       });
     } else if (range == (uint64_t{1} << 32)) {
-      for_each_philox_block(c, r, 16384, [&](int64_t first, int64_t n, const uint32_t* w) {
+      for_each_philox_block(c, 16384, [&](int64_t first, int64_t n, const uint32_t* w) {
         for (int64_t j = 0; j < n; ++j) store(first + j, w[j]);
       });
     } else {
-      for_each_philox_block(c, r, 16384, [&](int64_t first, int64_t n, const uint32_t* w) {
+      for_each_philox_block(c, 16384, [&](int64_t first, int64_t n, const uint32_t* w) {
         for (int64_t j = 0; j < n; ++j) {
           store(first + j, ((static_cast<uint64_t>(w[kBlock + j]) << 32) | w[j]) % range);
         }

@@ -17,10 +17,6 @@
 namespace ts::cpu {
 namespace {
 
-// One kernel per Kernel op of signature classes Index and Join (Note [Kernel families]).
-template <OpId op>
-void kernel(const KernelCall& c) = delete;
-
 // Another geometry over t's memory (no checks, no autograd), so a TensorIterator can walk t in
 // another tensor's shape: stride 0 along the indexed dim, or a sub-box of it.
 Tensor alias(const Tensor& t, IntArrayRef sizes, IntArrayRef strides, int64_t extra_offset = 0) {
@@ -35,50 +31,6 @@ DimVector strides_for(const Tensor& t, int64_t ndim) {
     for (int64_t d = 0; d < ndim; ++d) s[d] = t.strides()[d];
   }
   return s;
-}
-
-// An unsigned type of the given element size: bytes move unchanged through it.
-template <class F>
-void with_element_type(size_t size, const F& f) {
-  switch (size) {
-    case 1:
-      return f(uint8_t{});
-    case 2:
-      return f(uint16_t{});
-    case 4:
-      return f(uint32_t{});
-    default:
-      return f(uint64_t{});
-  }
-}
-
-// dst = src (same shape, any dtypes and layouts), each element converted once.
-void copy_convert(const Tensor& dst, const Tensor& src) {
-  if (dst.numel() == 0) return;
-  if (dst.dtype() == src.dtype() && dst.is_contiguous() && src.is_contiguous()) {
-    if (dst.data_ptr() == src.data_ptr()) return;
-    char* d = static_cast<char*>(dst.data_ptr());
-    const char* s = static_cast<const char*>(src.data_ptr());
-    parallel_for(
-        0, static_cast<int64_t>(dst.nbytes()), int64_t{1} << 18,
-        [&](int64_t b, int64_t e) { std::memcpy(d + b, s + b, static_cast<size_t>(e - b)); });
-    return;
-  }
-  TensorIterator iter =
-      TensorIteratorConfig().add_output(dst).add_input(src).check_mem_overlap(false).build();
-  if (dst.dtype() == src.dtype()) {
-    with_element_type(dst.element_size(), [&](auto u) {
-      using U = decltype(u);
-      scalar_loop<U, U, 1>(iter, [](U v) { return v; });
-    });
-    return;
-  }
-  TS_DISPATCH_ALL_DTYPES(dst.dtype(), "copy_convert", [&] {
-    using To = scalar_t;
-    TS_DISPATCH_ALL_DTYPES(src.dtype(), "copy_convert", [&] {
-      scalar_loop<To, scalar_t, 1>(iter, [](scalar_t v) { return convert_value<To>(v); });
-    });
-  });
 }
 
 // Where a kernel writes: the output itself when it has the compute dtype, else a contiguous
@@ -148,36 +100,24 @@ void take(const Tensor& dst, const Tensor& src, const Tensor& index, int64_t dim
   });
 }
 
-// out[..., i, ...] = self[..., index[i], ...]
-template <>
-void kernel<OpId::index_select>(const KernelCall& c) {
+// One kernel per Kernel op of signature classes Index and Join (Note [Kernel families]): this
+// template for index_select and gather, out[pos] = self[pos with pos[dim] = the index at pos]
+// (Note [Take loop]; gather's index has out's shape), specializations for scatter_add and cat.
+template <OpId op>
+void kernel(const KernelCall& c) {
+  static_assert(op == OpId::index_select || op == OpId::gather, "an Index op without its kernel");
   const Tensor &self = c.inputs[0], &index = c.inputs[1];
   const Target target(c.outputs[0], c.p.compute_dtype);
   const Tensor& out = target.t;
   if (out.numel() > 0) {
     const int64_t dim = c.params<DimParams>().dim;
-    DimVector src_strides(self.strides()), index_strides(static_cast<size_t>(out.dim()), 0);
-    if (self.dim() > 0) {
-      src_strides[dim] = 0;
-      if (index.dim() == 1) index_strides[dim] = index.strides()[0];
+    DimVector src_strides = strides_for(self, out.dim()), index_strides(index.strides());
+    if (out.dim() > 0) src_strides[dim] = 0;
+    if constexpr (op == OpId::index_select) {  // the index (1-D or one value) runs along dim
+      index_strides = DimVector(static_cast<size_t>(out.dim()), 0);
+      if (out.dim() > 0 && index.dim() == 1) index_strides[dim] = index.stride(0);
     }
     take(out, alias(self, out.sizes(), src_strides), alias(index, out.sizes(), index_strides),
-         self.dim() > 0 ? self.strides()[dim] : 0);
-  }
-  target.finish();
-}
-
-// out[i][j] = self[index[i][j]][j] for dim 0 (and likewise for other dims)
-template <>
-void kernel<OpId::gather>(const KernelCall& c) {
-  const Tensor &self = c.inputs[0], &index = c.inputs[1];
-  const Target target(c.outputs[0], c.p.compute_dtype);
-  const Tensor& out = target.t;
-  if (out.numel() > 0) {
-    const int64_t dim = c.params<DimParams>().dim;
-    DimVector src_strides = strides_for(self, index.dim());
-    if (index.dim() > 0) src_strides[dim] = 0;
-    take(out, alias(self, index.sizes(), src_strides), index,
          self.dim() > 0 ? self.strides()[dim] : 0);
   }
   target.finish();

@@ -10,10 +10,6 @@
 namespace ts::cuda {
 namespace {
 
-// One kernel per Kernel op of signature class Copy (Note [Kernel families]).
-template <OpId op>
-void kernel(const KernelCall& c) = delete;
-
 struct Identity {
   template <typename T>
   __device__ T operator()(T v) const {
@@ -157,6 +153,10 @@ void copy_between_devices(const Tensor& dst, const Tensor& src) {
                                src.device().index(), landed.nbytes()));
   if (!landed.is_same(dst)) copy_on_device(dst, landed);
 }
+
+// One kernel per Kernel op of signature class Copy (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
 
 // Registered for the CUDA device; meta sends every copy_ with a CUDA side here.
 template <>

@@ -9,10 +9,6 @@
 namespace ts::cuda {
 namespace {
 
-// One kernel per Kernel op of signature class Factory (Note [Kernel families]).
-template <OpId op>
-void kernel(const KernelCall& c) = delete;
-
 // out[i] = f(i) over a fresh contiguous output (factories always get one).
 template <typename T, typename F>
 __global__ void index_kernel(T* out, int64_t n, F f) {
@@ -48,6 +44,10 @@ struct ArangeInt {
     return convert<T>(static_cast<int64_t>(v));
   }
 };
+
+// One kernel per Kernel op of signature class Factory (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
 
 template <>
 void kernel<OpId::arange>(const KernelCall& c) {

@@ -18,10 +18,6 @@
 namespace ts::cuda {
 namespace {
 
-// One kernel per Kernel op of signature classes Index and Join (Note [Kernel families]).
-template <OpId op>
-void kernel(const KernelCall& c) = delete;
-
 constexpr int kIndexMaxDims = 16;
 
 struct IndexGeometry {
@@ -122,26 +118,22 @@ void with_dtype(const Tensor& out, ScalarType ct, const F& body) {
   out.copy_(tmp);
 }
 
-template <>
-void kernel<OpId::index_select>(const KernelCall& c) {
+// One kernel per Kernel op of signature classes Index and Join (Note [Kernel families]): this
+// template for index_select and gather, the output gathered from self along dim (gather's index
+// has the output's shape), specializations for scatter_add and cat.
+template <OpId op>
+void kernel(const KernelCall& c) {
+  static_assert(op == OpId::index_select || op == OpId::gather, "an Index op without its kernel");
   const Tensor &self = c.inputs[0], &index = c.inputs[1];
   const int64_t dim = c.params<DimParams>().dim;
   DeviceGuard guard(c.outputs[0].device().index());
   with_dtype(c.outputs[0], c.p.compute_dtype, [&](const Tensor& out) {
-    // The index (1-D, or 0-dim with one value) runs along dim of the output.
-    DimVector idx_strides(static_cast<size_t>(out.dim()), 0);
-    if (out.dim() > 0 && index.dim() == 1) idx_strides[dim] = index.stride(0);
-    launch_gather(make_geometry(out.sizes(), out, self, idx_strides, dim), out, self, index);
-  });
-}
-
-template <>
-void kernel<OpId::gather>(const KernelCall& c) {
-  const Tensor &self = c.inputs[0], &index = c.inputs[1];
-  const int64_t dim = c.params<DimParams>().dim;
-  DeviceGuard guard(c.outputs[0].device().index());
-  with_dtype(c.outputs[0], c.p.compute_dtype, [&](const Tensor& out) {
-    launch_gather(make_geometry(out.sizes(), out, self, index.strides(), dim), out, self, index);
+    DimVector index_strides(index.strides());
+    if constexpr (op == OpId::index_select) {  // the index (1-D or one value) runs along dim
+      index_strides = DimVector(static_cast<size_t>(out.dim()), 0);
+      if (out.dim() > 0 && index.dim() == 1) index_strides[dim] = index.stride(0);
+    }
+    launch_gather(make_geometry(out.sizes(), out, self, index_strides, dim), out, self, index);
   });
 }
 

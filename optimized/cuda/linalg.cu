@@ -11,10 +11,6 @@
 namespace ts::cuda {
 namespace {
 
-// One kernel per Kernel op of signature class Matmul (Note [Kernel families]).
-template <OpId op>
-void kernel(const KernelCall& c) = delete;
-
 #define TS_CUBLAS_CHECK(call)                                                                      \
   do {                                                                                             \
     const cublasStatus_t ts_cublas_status = (call);                                                \
@@ -97,6 +93,10 @@ void gemm(const Tensor& out3, const Tensor& a3, const Tensor& b3, double alpha, 
       static_cast<int>(batch), compute, CUBLAS_GEMM_DEFAULT));
   if (!direct) out3.copy_(out);
 }
+
+// One kernel per Kernel op of signature class Matmul (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
 
 template <>
 void kernel<OpId::mm>(const KernelCall& c) {

@@ -8,20 +8,19 @@
 namespace ts::aten {
 namespace {
 
-// One kernel per Kernel op of signature class Copy (Note [Kernel families]).
+// One branch per Kernel op of signature class Copy (Note [Kernel families]). fill_'s value was
+// checked by meta to fit self's dtype.
 template <OpId op>
-void kernel(const KernelCall& c) = delete;
-
-template <>
-void kernel<OpId::copy_>(const KernelCall& c) {
-  write(c, c.p.compute_dtype, [&](at::Tensor& out) { out.copy_(wrap(c.inputs[0])); });
-}
-
-// ValueParams: the value, checked by meta to fit self's dtype.
-template <>
-void kernel<OpId::fill_>(const KernelCall& c) {
-  const at::Scalar value = to_aten(c.params<ValueParams>().value);
-  write(c, c.p.compute_dtype, [&](at::Tensor& out) { out.fill_(value); });
+void kernel(const KernelCall& c) {
+  write(c, c.p.compute_dtype, [&](at::Tensor& out) {
+    if constexpr (op == OpId::copy_) {
+      out.copy_(wrap(c.inputs[0]));
+    } else if constexpr (op == OpId::fill_) {
+      out.fill_(to_aten(c.params<ValueParams>().value));
+    } else {
+      static_assert(kMissingKernel<op>, "aten copy: a Copy op without its branch");
+    }
+  });
 }
 
 }  // namespace

@@ -13,47 +13,34 @@
 namespace ts::aten {
 namespace {
 
-// One kernel per Kernel op of signature classes Index and Join (Note [Kernel families]).
+// One branch per Kernel op of signature classes Index and Join (Note [Kernel families]).
+// Inputs: {self, index}; scatter_add {self, index, src} (in place the output is self); cat the
+// tensors that take part (none when all were legacy empty: nothing to write).
 template <OpId op>
-void kernel(const KernelCall& c) = delete;
-
-// inputs {self, index}.
-template <>
-void kernel<OpId::index_select>(const KernelCall& c) {
+void kernel(const KernelCall& c) {
   const int64_t dim = c.params<DimParams>().dim;
+  if (op == OpId::cat && c.inputs.empty()) return;
+  std::vector<at::Tensor> in;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    in.push_back(op == OpId::cat ? input(c, i) : wrap(c.inputs[i]));  // cat converts
+  }
   write(c, c.p.compute_dtype, [&](at::Tensor& out) {
-    at::index_select_out(out, wrap(c.inputs[0]), dim, wrap(c.inputs[1]));
-  });
-}
-
-template <>
-void kernel<OpId::gather>(const KernelCall& c) {
-  const int64_t dim = c.params<DimParams>().dim;
-  write(c, c.p.compute_dtype,
-        [&](at::Tensor& out) { at::gather_out(out, wrap(c.inputs[0]), dim, wrap(c.inputs[1])); });
-}
-
-// inputs {self, index, src}; in place the output is self.
-template <>
-void kernel<OpId::scatter_add>(const KernelCall& c) {
-  const int64_t dim = c.params<DimParams>().dim;
-  write(c, c.p.compute_dtype, [&](at::Tensor& out) {
-    if (c.kind == CallKind::InPlace) {
-      out.scatter_add_(dim, wrap(c.inputs[1]), wrap(c.inputs[2]));
+    if constexpr (op == OpId::index_select) {
+      at::index_select_out(out, in[0], dim, in[1]);
+    } else if constexpr (op == OpId::gather) {
+      at::gather_out(out, in[0], dim, in[1]);
+    } else if constexpr (op == OpId::scatter_add) {
+      if (c.kind == CallKind::InPlace) {
+        out.scatter_add_(dim, in[1], in[2]);
+      } else {
+        at::scatter_add_out(out, in[0], dim, in[1], in[2]);
+      }
+    } else if constexpr (op == OpId::cat) {
+      at::cat_out(out, in, dim);
     } else {
-      at::scatter_add_out(out, wrap(c.inputs[0]), dim, wrap(c.inputs[1]), wrap(c.inputs[2]));
+      static_assert(kMissingKernel<op>, "aten index: an Index or Join op without its branch");
     }
   });
-}
-
-// inputs: the tensors that take part (none when all were legacy empty: nothing to write).
-template <>
-void kernel<OpId::cat>(const KernelCall& c) {
-  if (c.inputs.empty()) return;
-  std::vector<at::Tensor> tensors;
-  for (size_t i = 0; i < c.inputs.size(); ++i) tensors.push_back(input(c, i));
-  write(c, c.p.compute_dtype,
-        [&](at::Tensor& out) { at::cat_out(out, tensors, c.params<DimParams>().dim); });
 }
 
 }  // namespace

@@ -265,29 +265,23 @@ Tensor cat_impl(Variant v, const Tensor& out, TensorList tensors, int64_t dim) {
 
 }  // namespace
 
-// ---- index_select, gather, scatter_add ----
-Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
-  return index_select_impl(Variant::Functional, {}, self, dim, index);
-}
-Tensor& index_select_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
-  index_select_impl(Variant::Out, out, self, dim, index);
-  return const_cast<Tensor&>(out);
-}
-Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
-  return ts::index_select(*this, dim, index);
-}
+// ---- index_select, gather: the function, out= and method forms of name_impl ----
+#define TS_INDEX_FORMS(name)                                                                    \
+  Tensor name(const Tensor& self, int64_t dim, const Tensor& index) {                           \
+    return name##_impl(Variant::Functional, {}, self, dim, index);                              \
+  }                                                                                             \
+  Tensor& name##_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) { \
+    name##_impl(Variant::Out, out, self, dim, index);                                           \
+    return const_cast<Tensor&>(out);                                                            \
+  }                                                                                             \
+  Tensor Tensor::name(int64_t dim, const Tensor& index) const {                                 \
+    return ts::name(*this, dim, index);                                                         \
+  }
+TS_INDEX_FORMS(index_select)
+TS_INDEX_FORMS(gather)
+#undef TS_INDEX_FORMS
 
-Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
-  return gather_impl(Variant::Functional, {}, self, dim, index);
-}
-Tensor& gather_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
-  gather_impl(Variant::Out, out, self, dim, index);
-  return const_cast<Tensor&>(out);
-}
-Tensor Tensor::gather(int64_t dim, const Tensor& index) const {
-  return ts::gather(*this, dim, index);
-}
-
+// ---- scatter_add ----
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   return scatter_add_impl(Variant::Functional, {}, self, dim, index, src);
 }

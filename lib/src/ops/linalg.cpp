@@ -171,28 +171,24 @@ DimVector broadcast_batch(IntArrayRef a, IntArrayRef b) {
 
 }  // namespace
 
-// ---- mm, bmm ----
-Tensor mm(const Tensor& self, const Tensor& mat2) {
-  return mm_impl(Variant::Functional, {}, self, mat2);
-}
-Tensor& mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
-  mm_impl(Variant::Out, out, self, mat2);
-  return const_cast<Tensor&>(out);
-}
-Tensor Tensor::mm(const Tensor& mat2) const {
-  return ts::mm(*this, mat2);
-}
-
-Tensor bmm(const Tensor& self, const Tensor& mat2) {
-  return bmm_impl(Variant::Functional, {}, self, mat2);
-}
-Tensor& bmm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
-  bmm_impl(Variant::Out, out, self, mat2);
-  return const_cast<Tensor&>(out);
-}
-Tensor Tensor::bmm(const Tensor& mat2) const {
-  return ts::bmm(*this, mat2);
-}
+// ---- mm, bmm, dot, mv, outer: the function, out= and method forms of name_impl ----
+#define TS_PRODUCT_FORMS(name, other)                                              \
+  Tensor name(const Tensor& self, const Tensor& other) {                           \
+    return name##_impl(Variant::Functional, {}, self, other);                      \
+  }                                                                                \
+  Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other) { \
+    name##_impl(Variant::Out, out, self, other);                                   \
+    return const_cast<Tensor&>(out);                                               \
+  }                                                                                \
+  Tensor Tensor::name(const Tensor& other) const {                                 \
+    return ts::name(*this, other);                                                 \
+  }
+TS_PRODUCT_FORMS(mm, mat2)
+TS_PRODUCT_FORMS(bmm, mat2)
+TS_PRODUCT_FORMS(dot, other)
+TS_PRODUCT_FORMS(mv, vec)
+TS_PRODUCT_FORMS(outer, vec2)
+#undef TS_PRODUCT_FORMS
 
 // ---- addmm ----
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
@@ -212,40 +208,6 @@ Tensor& Tensor::addmm_(const Tensor& mat1, const Tensor& mat2, const Scalar& bet
                        const Scalar& alpha) const {
   addmm_impl(Variant::InPlace, {}, *this, mat1, mat2, beta, alpha);
   return const_cast<Tensor&>(*this);
-}
-
-// ---- dot, mv, outer ----
-Tensor dot(const Tensor& self, const Tensor& other) {
-  return dot_impl(Variant::Functional, {}, self, other);
-}
-Tensor& dot_out(const Tensor& out, const Tensor& self, const Tensor& other) {
-  dot_impl(Variant::Out, out, self, other);
-  return const_cast<Tensor&>(out);
-}
-Tensor Tensor::dot(const Tensor& other) const {
-  return ts::dot(*this, other);
-}
-
-Tensor mv(const Tensor& self, const Tensor& vec) {
-  return mv_impl(Variant::Functional, {}, self, vec);
-}
-Tensor& mv_out(const Tensor& out, const Tensor& self, const Tensor& vec) {
-  mv_impl(Variant::Out, out, self, vec);
-  return const_cast<Tensor&>(out);
-}
-Tensor Tensor::mv(const Tensor& vec) const {
-  return ts::mv(*this, vec);
-}
-
-Tensor outer(const Tensor& self, const Tensor& vec2) {
-  return outer_impl(Variant::Functional, {}, self, vec2);
-}
-Tensor& outer_out(const Tensor& out, const Tensor& self, const Tensor& vec2) {
-  outer_impl(Variant::Out, out, self, vec2);
-  return const_cast<Tensor&>(out);
-}
-Tensor Tensor::outer(const Tensor& vec2) const {
-  return ts::outer(*this, vec2);
 }
 
 // ---- matmul ----

@@ -1,5 +1,5 @@
-// The dispatcher: op table, kernel sets and guards, kernel look-up errors, plug-in loading, and
-// TS_CHECK's message formatting.
+// The dispatcher: op table, kernel families, kernel sets and guards, kernel look-up errors,
+// plug-in loading, and TS_CHECK's message formatting.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "test_util.h"
+#include "touchstone/kernel_family.h"
 #include "touchstone/touchstone.h"
 
 #ifndef TS_TEST_PLUGIN_PATH
@@ -113,6 +114,44 @@ TEST(OpTable, ReferenceSetHasACpuKernelForEveryKernelOp) {
       missing += std::string(missing.empty() ? "" : ", ") + std::string(o.name);
   }
   EXPECT_TRUE(missing.empty()) << "reference has no CPU kernel for: " << missing;
+}
+
+// ---- kernel families (Note [Kernel families]) ----
+
+template <ts::OpSignature... Sigs>
+std::vector<OpId> kernel_ops_of() {
+  std::vector<OpId> ops;
+  ts::for_each_kernel_op<Sigs...>([&](auto op) { ops.push_back(op); });
+  return ops;
+}
+
+TEST(KernelFamily, VisitsTheKernelOpsOfTheClassesInListOrder) {
+  using enum OpId;
+  using S = ts::OpSignature;
+  // Composites of the same classes (zeros, rand_like, clone, matmul, linear, stack) are not.
+  EXPECT_EQ(kernel_ops_of<S::Factory>(),
+            (std::vector<OpId>{arange, linspace, eye, rand, randn, randint}));
+  EXPECT_EQ(kernel_ops_of<S::Copy>(), (std::vector<OpId>{copy_, fill_}));
+  EXPECT_EQ(kernel_ops_of<S::Matmul>(), (std::vector<OpId>{mm, bmm, addmm, dot, mv, outer}));
+  EXPECT_EQ((kernel_ops_of<S::Index, S::Join>()),
+            (std::vector<OpId>{index_select, gather, scatter_add, cat}));
+  static_assert(ts::is_kernel_of<S::Join>(cat) && !ts::is_kernel_of<S::Join>(stack));
+  static_assert(!ts::is_kernel_of<S::Index>(cat) && !ts::is_kernel_of<S::Matmul>(matmul));
+}
+
+TEST(KernelFamily, SetsRegisterTheDeclaredDtypes) {
+  using S = ts::OpSignature;
+  for (const char* name : {"reference", "optimized"}) {
+    const ts::KernelSetId set = *ts::find_kernel_set(name);
+    for (OpId op : kernel_ops_of<S::Factory, S::Copy, S::Matmul, S::Index, S::Join>()) {
+      EXPECT_EQ(ts::get_kernel(op, ts::kCPU, set).dtypes.bits(), ts::op_info(op).dtypes.bits())
+          << name << " " << ts::op_info(op).name;
+    }
+  }
+  // The declared sets themselves, as PyTorch's CPU backend defines the ops.
+  EXPECT_FALSE(ts::op_info(OpId::mm).dtypes.has(ts::kBool));
+  EXPECT_TRUE(ts::op_info(OpId::outer).dtypes.has(ts::kBool));
+  EXPECT_EQ(ts::op_info(OpId::rand).dtypes.bits(), ts::DTypeSet::floating().bits());
 }
 
 // ---- kernel sets ----

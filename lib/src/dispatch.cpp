@@ -63,6 +63,14 @@ std::atomic<KernelSetId>& default_set() {
 
 thread_local KernelSetId tls_set = -1;
 
+// The id of the set named `name`, if registered; the caller holds r.mutex.
+std::optional<KernelSetId> find_set_locked(const Registry& r, std::string_view name) {
+  for (size_t i = 0; i < r.set_names.size(); ++i) {
+    if (r.set_names[i] == name) return static_cast<KernelSetId>(i);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 const OpInfo& op_info(OpId op) {
@@ -82,9 +90,7 @@ std::optional<OpId> find_op(std::string_view name) {
 KernelSetId register_kernel_set(std::string_view name) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  for (size_t i = 0; i < r.set_names.size(); ++i) {
-    if (r.set_names[i] == name) return static_cast<KernelSetId>(i);
-  }
+  if (const auto found = find_set_locked(r, name)) return *found;
   TS_CHECK(r.set_names.size() < kMaxKernelSets, "register_kernel_set: more than ", kMaxKernelSets,
            " kernel sets");
   TS_CHECK(!name.empty(), "register_kernel_set: empty name");
@@ -95,10 +101,7 @@ KernelSetId register_kernel_set(std::string_view name) {
 std::optional<KernelSetId> find_kernel_set(std::string_view name) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  for (size_t i = 0; i < r.set_names.size(); ++i) {
-    if (r.set_names[i] == name) return static_cast<KernelSetId>(i);
-  }
-  return std::nullopt;
+  return find_set_locked(r, name);
 }
 
 std::string_view kernel_set_name(KernelSetId id) {

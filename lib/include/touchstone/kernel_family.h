@@ -2,15 +2,19 @@
 // Registering a kernel set's kernels for whole signature classes of op_list.def.
 //
 // Note [Kernel families]
-// A kernel file defines one function template for the signature classes it implements,
+// A kernel file defines one function template for the signature classes it implements, either
+// deleted with one explicit specialization per op,
 //   template <OpId op>
-//   void kernel(const KernelCall& c) = delete;  // then one specialization per op, or one body
-//                                               // with an `if constexpr` branch per op
-// and registers it for every Kernel op of those classes in op_list.def:
+//   void kernel(const KernelCall& c) = delete;
+//   template <>
+//   void kernel<OpId::arange>(const KernelCall& c) { ... }
+// or with one body whose `if constexpr` chain has a branch per op and ends in
+// static_assert(kMissingKernel<op>), and registers it for every Kernel op of those classes:
 //   for_each_kernel_op<OpSignature::Factory>([&](auto op) { m.impl(op, kCPU, kernel<op>); });
+// (m.impl registers op_list.def's dtypes; a set that covers fewer names them in the lambda).
 // Adding an op of such a class to op_list.def then registers it in every set that implements
-// the class, and a set that has no kernel for it does not compile (the deleted primary, or the
-// chain's final static_assert): one edit per kernel set, impossible to forget.
+// the class, and a set without its kernel does not compile: one edit per kernel set, and it
+// cannot be forgotten.
 #include <cstddef>
 #include <type_traits>
 #include <utility>

@@ -7,6 +7,8 @@
 // Every op but outer needs operands of one dtype (as ATen's CPU gemm); outer promotes like mul.
 // The dtypes each op is defined for are op_list.def's: all but bool (as PyTorch's CPU backend),
 // and outer, a mul, takes bool too.
+#include <utility>
+
 #include "../autograd/derivatives.h"
 #include "meta.h"
 #include "touchstone/ops.h"
@@ -31,12 +33,14 @@ void check_multipliable(const char* op, const Tensor& m1, const Tensor& m2) {
 // The tail of every kernel op: dtype support, kernel lookup, output, call. For InPlace the
 // output is inputs[0], already checked by the caller.
 Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType dtype,
-           TensorList inputs, OpParams p = {}) {
+           TensorList inputs, ParamsVariant args = NoParams{}) {
   const char* name = meta::op_name(op, v);
   const UserOpScope scope(name);
   const Device device = meta::common_device(name, inputs, op);
   meta::check_dtype_supported(name, dtype, op_info(op).dtypes, "self");
+  OpParams p;
   p.compute_dtype = dtype;
+  p.args = std::move(args);
   if (v == Variant::Out) {
     meta::check_out(name, out, shape, dtype);  // before the lookup, so its error comes first
   }
@@ -109,10 +113,8 @@ Tensor addmm_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor
     }
     self_expanded = self.expand(shape);
   }
-  OpParams p;
-  p.set(AddmmParams{beta, alpha});
   const Tensor inputs[] = {self_expanded, mat1, mat2};
-  return run(OpId::addmm, v, out, shape, self.dtype(), inputs, std::move(p));
+  return run(OpId::addmm, v, out, shape, self.dtype(), inputs, AddmmParams{beta, alpha});
 }
 
 Tensor dot_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& other) {

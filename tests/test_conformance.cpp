@@ -15,6 +15,7 @@
 #include "conformance/layouts.h"
 #include "conformance/report.h"
 #include "conformance/runner.h"
+#include "reports/files.h"
 #include "reports/text.h"
 #include "touchstone/touchstone.h"
 
@@ -591,7 +592,7 @@ TEST(ConformanceReport, WrittenAtomicallyWithTheSchemaFields) {
       std::filesystem::temp_directory_path() / ("ts_conform_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "report.json").string();
-  write_report(path, j, "test");
+  ts::reports::write_json(path, j, "test");
   std::ifstream in(path);
   EXPECT_EQ(nlohmann::json::parse(in), j);
   size_t files = 0;

@@ -12,8 +12,9 @@ namespace ts {
 namespace {
 
 constexpr OpInfo kOps[] = {
-#define TS_OP(name, kind, variants, diff, schema) \
-  {OpId::name, #name, OpKind::kind, variants, diff, schema},
+#define TS_OP(name, kind, sig, params, variants, diff, dt, parts, schema)                   \
+  {OpId::name, #name,      OpKind::kind, OpSignature::sig, kParamsIndex<params>, #variants, \
+   diff,       dtypes::dt, schema},
 #include "touchstone/op_list.def"
 #undef TS_OP
 };
@@ -157,29 +158,18 @@ KernelEntry get_kernel(OpId op, DeviceType device, KernelSetId set) {
 // table names those ops so `touchstone ops` and the harnesses can say which dtypes a set covers.
 ArrayRef<OpId> composite_parts(OpId op) {
   using enum OpId;
-  static const std::vector<OpId> none;
-  static const std::vector<std::pair<OpId, std::vector<OpId>>> parts = {
-      {zeros, {fill_}},
-      {ones, {fill_}},
-      {full, {fill_}},
-      {zeros_like, {fill_}},
-      {ones_like, {fill_}},
-      {full_like, {fill_}},
-      {rand_like, {rand}},
-      {randn_like, {randn}},
-      {clone, {copy_}},
-      {contiguous, {copy_}},
-      {to, {copy_}},
-      {zero_, {fill_}},
-      {cross_entropy, {log_softmax, nll_loss, mul, sum, div, masked_fill, index_select}},
-      {linear, {mm, add}},
-      {matmul, {mm, bmm, dot, mv}},
-      {dropout, {rand, lt, mul, div}},
-      {stack, {cat}}};
-  for (const auto& [composite, ops] : parts) {
-    if (composite == op) return ops;
+  switch (op) {
+#define TS_OP(name, kind, sig, params, variants, diff, dtypes, parts, schema) \
+  case OpId::name: {                                                          \
+    static constexpr std::initializer_list<OpId> list = {TS_UNPAREN parts};   \
+    return ArrayRef<OpId>(list.begin(), list.size());                         \
   }
-  return none;
+#define TS_UNPAREN(...) __VA_ARGS__
+#include "touchstone/op_list.def"
+#undef TS_UNPAREN
+#undef TS_OP
+  }
+  return {};
 }
 
 DTypeSet supported_dtypes(OpId op, DeviceType device, KernelSetId set) {
@@ -201,6 +191,22 @@ KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device) {
              e.fn == nullptr ? " (the op has no kernel there at all)" : "");
   }
   return e.fn;
+}
+
+const char* params_name(size_t index) {
+  static constexpr const char* kNames[] = {"NoParams"
+#define TS_PARAMS_NAME(P) , #P
+                                           TS_FOR_EACH_OP_PARAMS(TS_PARAMS_NAME)
+#undef TS_PARAMS_NAME
+  };
+  static_assert(std::size(kNames) == std::variant_size_v<ParamsVariant>);
+  return index < std::size(kNames) ? kNames[index] : "?";
+}
+
+void detail::params_mismatch(size_t wanted, size_t held, const char* op) {
+  TS_ERROR(op ? op : "kernel", ": internal error: the kernel read ", params_name(wanted),
+           " but the call carries ", params_name(held),
+           " (op_list.def names each op's parameter struct)");
 }
 
 AutogradSlot detail::autograd_slot = nullptr;

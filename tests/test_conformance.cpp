@@ -16,7 +16,6 @@
 #include "conformance/report.h"
 #include "conformance/runner.h"
 #include "reports/files.h"
-#include "reports/text.h"
 #include "touchstone/touchstone.h"
 
 namespace {
@@ -395,30 +394,6 @@ TEST(ConformanceRunner, OptionsAreValidated) {
   std::set<std::string> ops;
   for (const CaseResult& c : run_conformance(t).cases) ops.insert(c.op);
   EXPECT_EQ(ops, (std::set<std::string>{"neg", "exp"}));
-}
-
-TEST(ReportsText, GlobsMatchLikeAShell) {
-  using ts::reports::glob_match;
-  EXPECT_TRUE(glob_match("*", ""));
-  EXPECT_TRUE(glob_match("a*c", "abbbc"));
-  EXPECT_TRUE(glob_match("a?c", "abc"));
-  EXPECT_FALSE(glob_match("a?c", "ac"));
-  EXPECT_TRUE(glob_match("*_out", "add_out"));
-  EXPECT_FALSE(glob_match("*_out", "add_outer"));
-}
-
-TEST(ReportsText, EscapesForXmlAndHtml) {
-  EXPECT_EQ(ts::reports::xml_escape("a<b & \"c\" 'd'\x01\n"),
-            "a&lt;b &amp; &quot;c&quot; &#39;d&#39;?\n");
-  EXPECT_EQ(ts::reports::xml_escape("plain"), "plain");
-}
-
-TEST(ReportsText, TimestampsAreUtcIso8601) {
-  const std::string t = ts::reports::utc_timestamp();
-  ASSERT_EQ(t.size(), 20u) << t;
-  EXPECT_EQ(t[4], '-');
-  EXPECT_EQ(t[10], 'T');
-  EXPECT_EQ(t.back(), 'Z');
 }
 
 TEST(ConformanceGuard, AWritePastTheEndIsFoundOnce) {

@@ -298,6 +298,30 @@ TEST(Dispatch, CustomSetKernelRuns) {
   EXPECT_EQ(ts::lookup_kernel(OpId::add, ts::kFloat, ts::kCPU), &answer_add_kernel);
 }
 
+// Note [Version counters]: the core bumps the version of every tensor a kernel writes, autograd
+// only reads it; with the autograd slot removed the counts are the same as with it.
+TEST(Dispatch, KernelCallsBumpVersionsWithoutAutograd) {
+  struct SlotRemoved {
+    ts::AutogradSlot saved = ts::detail::autograd_slot;
+    SlotRemoved() { ts::set_autograd_slot(nullptr); }
+    ~SlotRemoved() { ts::set_autograd_slot(saved); }
+  };
+  ASSERT_NE(ts::detail::autograd_slot, nullptr);  // installed when libtouchstone loads
+  Tensor x = make(ts::kFloat, {0, 0, 0}), v = x.narrow(0, 1, 2), y;
+  {
+    const SlotRemoved no_autograd;
+    v.add_(1);             // in place through a view: x is [0, 1, 1], version 1
+    ts::add_out(x, x, x);  // out=: [0, 2, 2], version 2
+    y = x * 2;             // functional: x unchanged, y fresh at version 0
+    x.fill_(5);            // version 3
+  }
+  EXPECT_EQ(values(x), (Values{5, 5, 5}));
+  EXPECT_EQ(values(y), (Values{0, 4, 4}));
+  EXPECT_EQ(x._version(), 3u);
+  EXPECT_EQ(v._version(), 3u);  // a view shares its base's counter
+  EXPECT_EQ(y._version(), 0u);
+}
+
 TEST(Dispatch, MissingKernelNamesOpDtypeDeviceAndSet) {
   custom_set();
   ts::KernelSetGuard g("test_custom");

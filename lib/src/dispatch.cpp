@@ -218,6 +218,20 @@ void set_autograd_slot(AutogradSlot slot) {
   detail::autograd_slot = slot;
 }
 
+// Note [Version counters]
+// A tensor's version (Tensor::_version, shared through its storage by views and detach()) counts
+// the writes to it: every in-place or out= kernel call bumps the counter of each tensor it
+// wrote, here in the core, whether autograd is loaded or not; functional calls write fresh
+// tensors and bump nothing. Autograd only reads versions: a tensor saved for backward whose
+// version moved was modified in place, and backward refuses it.
+void detail::call_kernel(KernelFn fn, const KernelCall& call) {
+  fn(call);
+  if (call.kind == CallKind::Functional) return;
+  for (const Tensor& o : call.outputs) {
+    if (o.defined()) o.storage()->bump_version();
+  }
+}
+
 void detail::kernel_out_of_memory(const KernelCall& call) {
   TS_ERROR(op_info(call.op).name, ": out of memory (std::bad_alloc) in the ",
            kernel_set_name(active_kernel_set()), " kernel for ", dtype_name(call.p.compute_dtype));

@@ -12,7 +12,7 @@
 //   PyTorch 1.13 bugs fixed later, and random streams (mt19937, not touchstone's Philox).
 #include <initializer_list>
 
-#include "conformance/catalog.h"
+#include "conformance/runner.h"
 
 namespace ts::conformance {
 namespace {

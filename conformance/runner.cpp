@@ -44,7 +44,7 @@ std::string joined(const std::vector<std::string>& v, size_t at_most = 1000) {
 bool matches_one(const std::string& name, const std::string& p) {
   if (p.find_first_of("*?") != std::string::npos) return reports::glob_match(p, name);
   bool exact_exists = false;
-  for (const OpEntry& e : catalog()) exact_exists = exact_exists || e.name == p;
+  for (const OpEntry& e : catalog::entries()) exact_exists = exact_exists || e.name == p;
   return exact_exists ? name == p : name.find(p) != std::string::npos;
 }
 

@@ -183,12 +183,12 @@ std::vector<BenchCase> select_cases(const RunOptions& o) {
   TS_CHECK(std::isfinite(o.min_time) && o.min_time >= 0,
            "bench: --min-time must be a positive number of seconds, got ", o.min_time);
   const std::string slow_pattern = parse_slowdown(o.slowdown).first;
-  const std::vector<std::string> unmatched = unmatched_patterns(o.catalog);
+  const std::vector<std::string> unmatched = catalog::unmatched_patterns(o.catalog);
   TS_CHECK(unmatched.empty(), "bench: --ops: ", unmatched.size() == 1 ? "pattern '" : "patterns '",
            join(unmatched), unmatched.size() == 1 ? "' selects" : "' select",
            " no benchmark case (an op name, a family such as binary or reduce, a substring or a "
            "glob; `touchstone ops` lists the ops)");
-  std::vector<BenchCase> cases = catalog(o.catalog);
+  std::vector<BenchCase> cases = catalog::bench_cases(o.catalog);
   if (cases.empty()) {
     std::vector<std::string> dtypes;
     for (ScalarType t : o.catalog.dtypes) dtypes.emplace_back(dtype_name(t));
@@ -271,7 +271,7 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
     if (!slow_pattern.empty() && reports::glob_match(slow_pattern, c.op)) {
       cr.slowdown = slow_factor;
     }
-    std::function<void()> call = c.setup();
+    std::function<void()> call = c.setup(kCPU);
     const int repeat = cr.slowdown;
     for (KernelSetId set : sets) {
       SetResult sr;

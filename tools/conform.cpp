@@ -20,7 +20,7 @@ namespace {
 // One row per op, or per op family with `by_family`.
 void print_table(const conformance::RunResult& result, bool by_family) {
   std::map<std::string, std::string> family;
-  for (const conformance::OpEntry& e : conformance::catalog()) family[e.name] = e.family;
+  for (const catalog::OpEntry& e : catalog::entries()) family[e.name] = e.family;
   std::map<std::string, conformance::RunResult> per_op;
   for (const conformance::CaseResult& c : result.cases) {
     per_op[by_family ? family[c.op] : c.op].cases.push_back(c);

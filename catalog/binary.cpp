@@ -1,10 +1,12 @@
-// Catalog entries of the binary (elementwise, two inputs) ops: same shapes, broadcasting pairs,
-// 0-dim operands, empty tensors and Tensor-Scalar calls.
+// Catalog entries of the binary (elementwise, two inputs) ops: conformance samples of same
+// shapes, broadcasting pairs, 0-dim operands, empty tensors and Tensor-Scalar calls; benchmark
+// cases on contiguous vectors through the out= form, plus add in the layouts the kernels
+// special-case (broadcast row, transposed operand, 0-dim operand).
 #include <utility>
 
-#include "conformance/catalog.h"
+#include "catalog/bench.h"
 
-namespace ts::conformance {
+namespace ts::catalog {
 namespace {
 
 struct Pair {
@@ -55,17 +57,48 @@ std::vector<Sample> binary_samples(const SampleContext& ctx, Range ra, Range rb)
   return out;
 }
 
+// One benchmark case: `b_sizes` broadcasts against `a_sizes`; `transpose_a` times a.t() against
+// a contiguous b.
+void binary_case(const OpEntry& e, CaseList& list, ScalarType t, std::vector<int64_t> a_sizes,
+                 std::vector<int64_t> b_sizes, std::string layout, bool transpose_a) {
+  const ScalarType out_t = result_dtype(e, {t, t});
+  int64_t n = 1, nb = 1;
+  for (int64_t d : a_sizes) n *= d;
+  for (int64_t d : b_sizes) nb *= d;
+  const std::string shape =
+      shape_str(a_sizes) + (b_sizes == a_sizes ? "" : "+" + shape_str(b_sizes));
+  BenchCase c = make_case("binary", e.name, t, shape, std::move(layout),
+                          nbytes(n, t) + nbytes(nb, t) + nbytes(n, out_t),
+                          e.flops * static_cast<double>(n), {e.id});
+  c.setup = [=, ra = e.ranges.at(0), rb = e.ranges.at(1), run_out = e.run_out](Device d) {
+    Tensor a = make_input(a_sizes, t, ra, d);
+    const Tensor b = make_input(b_sizes, t, rb, d);
+    if (transpose_a) a = a.t();
+    const std::vector<Tensor> ins{a, b}, outs{empty(a.sizes(), TensorOptions(out_t).device(d))};
+    return std::function<void()>([=] { run_out(outs, ins, {}); });
+  };
+  list.add(std::move(c));
+}
+
+void binary_bench(const OpEntry& e, CaseList& list) {
+  for (ScalarType t : plain_dtypes(e, list)) {
+    binary_case(e, list, t, {list.numel()}, {list.numel()}, "contiguous", false);
+  }
+}
+
 template <typename Fn, typename OutFn>
 OpEntry binary(std::string name, Range ra, Range rb, Fn fn, OutFn out_fn) {
   OpEntry e;
   e.name = std::move(name);
   e.family = "binary";
+  e.ranges = {ra, rb};
   e.samples = [ra, rb](const SampleContext& ctx) { return binary_samples(ctx, ra, rb); };
   e.run = [fn](const std::vector<Tensor>& in, const SampleArgs& args) {
     return std::vector<Tensor>{args.scalar ? fn(in[0], *args.scalar) : fn(in[0], in[1])};
   };
   e.run_out = [out_fn](const std::vector<Tensor>& outs, const std::vector<Tensor>& in,
                        const SampleArgs&) { out_fn(outs[0], in[0], in[1]); };
+  e.bench = binary_bench;
   return e;
 }
 
@@ -79,7 +112,9 @@ OpEntry with_inplace(OpEntry e, Fn fn) {
   return e;
 }
 
-// A generic lambda covers both the Tensor-Tensor and the Tensor-Scalar overloads.
+// A plain binary op with inputs in ra and rb: its conformance samples, benchmark case and fuzzer
+// statements all come from this one line. A generic lambda covers both the Tensor-Tensor and the
+// Tensor-Scalar overloads.
 #define TS_BINARY_ENTRY_NO_INPLACE(op, ra, rb)                                  \
   binary(                                                                       \
       #op, ra, rb, [](const Tensor& a, const auto& b) { return ts::op(a, b); }, \
@@ -87,6 +122,50 @@ OpEntry with_inplace(OpEntry e, Fn fn) {
 #define TS_BINARY_ENTRY(op, ra, rb)                    \
   with_inplace(TS_BINARY_ENTRY_NO_INPLACE(op, ra, rb), \
                [](const Tensor& a, const auto& b) -> Tensor& { return a.op##_(b); })
+
+SampleArgs scalar_arg(Scalar value) {
+  SampleArgs a;
+  a.scalar = value;
+  return a;
+}
+
+// Note [Known answers] in catalog.h: wrapping, promotion, true division, the sign of a
+// remainder, broadcasting and alpha, computed by hand.
+void add_known_answers(std::vector<OpEntry>& v) {
+  const auto f32 = [](std::initializer_list<double> x) { return tensor(x, kFloat); };
+  entry_named(v, "add").known = {
+      {kChar,
+       [] {
+         return known_answer("known", {tensor({127}, kChar), tensor({1}, kChar)},
+                             {tensor({-128}, kChar)});
+       }},
+      {kInt, [f32] {
+         Sample s =
+             known_answer("known", {tensor({1, 2}, kInt)}, {f32({3.5, 4.5})}, scalar_arg(2.5));
+         s.has_out = false;
+         return s;
+       }}};
+  entry_named(v, "add.alpha").known = {
+      {kFloat, [f32] {
+         return known_answer("known", {f32({1, 2, 3}), f32({10, 20, 30})}, {f32({8.5, 17, 25.5})});
+       }}};
+  entry_named(v, "div").known = {{kLong, [f32] {
+                                    return known_answer(
+                                        "known", {tensor({1, 3}, kLong), tensor({2, 4}, kLong)},
+                                        {f32({0.5, 0.75})});
+                                  }}};
+  entry_named(v, "remainder").known = {
+      {kFloat, [f32] {
+         Sample s = known_answer("known", {f32({-3, 3})}, {f32({1, 1})}, scalar_arg(2));
+         s.has_out = false;
+         return s;
+       }}};
+  entry_named(v, "mul").known = {{kFloat, [f32] {
+                                    return known_answer("known",
+                                                        {f32({1, 2}).view({2, 1}), f32({3, 4, 5})},
+                                                        {f32({3, 4, 5, 6, 8, 10}).view({2, 3})});
+                                  }}};
+}
 
 }  // namespace
 
@@ -130,9 +209,29 @@ std::vector<OpEntry> binary_entries() {
     });
     e.op = op;
     e.dtypes = DTypeSet::floating();
+    e.bench = nullptr;  // add's and sub's entries have the benchmark cases
     v.push_back(std::move(e));
   }
+  // FLOPs per element (Note [Bytes and FLOPs]): remainder 2, compares and bit operations none.
+  for (const char* op : {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",
+                         "bitwise_and", "bitwise_or", "bitwise_xor"}) {
+    entry_named(v, op).flops = 0;
+  }
+  entry_named(v, "remainder").flops = 2;
+  entry_named(v, "logical_and").bench_dtype = entry_named(v, "logical_or").bench_dtype = kBool;
+  // add in the layouts TensorIterator and the CPU loops treat apart.
+  entry_named(v, "add").bench = [](const OpEntry& e, CaseList& list) {
+    binary_bench(e, list);
+    const int64_t s = list.side();
+    for (ScalarType t : list.dtypes(DTypeSet::floating() | DTypeSet::integral(false))) {
+      binary_case(e, list, t, {s, s}, {s, s}, "contiguous", false);
+      binary_case(e, list, t, {s, s}, {s}, "broadcast_row", false);
+      binary_case(e, list, t, {s, s}, {s, s}, "transposed", true);
+      binary_case(e, list, t, {s, s}, {}, "scalar_tensor", false);
+    }
+  };
+  add_known_answers(v);
   return v;
 }
 
-}  // namespace ts::conformance
+}  // namespace ts::catalog

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "conformance/compare.h"
@@ -253,6 +254,39 @@ TEST(ConformanceRunner, GradcheckRunsInFloat64OnSmoothSamples) {
   }
   // Not on edge values (not smooth) nor on empty inputs (nothing to check); 37x53 is too big.
   EXPECT_EQ(checked, (std::set<std::string>{"scalar", "vec7", "mat3x4", "cube", "size1"}));
+}
+
+// Note [Known answers]: the expected outputs judge every set, the reference included, on the
+// layouts that keep the values and in the out= form; expanded inputs (other values) and the
+// in-place form are judged against the reference.
+TEST(ConformanceRunner, KnownAnswersJudgeTheReferenceItself) {
+  OpEntry neg = *ts::catalog::entries_of(ts::OpId::neg).front();
+  neg.samples = [](const SampleContext&) { return std::vector<Sample>{}; };
+  auto run = [&](double last) {
+    neg.known = {{kFloat, [last] {
+                    return ts::catalog::known_answer(
+                        "known", {ts::tensor({1., 2., 3., 4.}).view({2, 2})},
+                        {ts::tensor({-1., -2., -3., last}).view({2, 2})});
+                  }}};
+    RunOptions o;
+    o.kernel_set = "reference";
+    o.ops = "neg";
+    o.dtypes = {kFloat};
+    o.grad = false;
+    std::map<std::string, std::string> status;
+    for (const CaseResult& c : run_conformance(o, {neg}).cases) {
+      status[c.layout + "/" + c.variant] = c.status;
+    }
+    return status;
+  };
+  const std::map<std::string, std::string> wrong = run(-5);
+  for (const char* layout : {"contiguous", "transposed", "offset"}) {
+    EXPECT_EQ(wrong.at(std::string(layout) + "/functional"), "failed") << layout;
+  }
+  EXPECT_EQ(wrong.at("out_resized/out"), "failed");
+  EXPECT_EQ(wrong.at("expanded/functional"), "passed");
+  EXPECT_EQ(wrong.at("contiguous/inplace"), "passed");
+  for (const auto& [name, status] : run(-4)) EXPECT_EQ(status, "passed") << name;
 }
 
 TEST(ConformanceRunner, ShardsPartitionTheGroups) {

@@ -154,6 +154,12 @@ void add_known_answers(std::vector<OpEntry>& v) {
                                         "known", {tensor({1, 3}, kLong), tensor({2, 4}, kLong)},
                                         {f32({0.5, 0.75})});
                                   }}};
+  // Floor division rounds towards -inf: -7 / 2 = -3.5 -> -4, 7 / -2 -> -4.
+  entry_named(v, "div.floor").known = {
+      {kLong, [] {
+         return known_answer("known", {tensor({-7, 7}, kLong), tensor({2, -2}, kLong)},
+                             {tensor({-4, -4}, kLong)});
+       }}};
   entry_named(v, "remainder").known = {
       {kFloat, [f32] {
          Sample s = known_answer("known", {f32({-3, 3})}, {f32({1, 1})}, scalar_arg(2));
@@ -210,6 +216,18 @@ std::vector<OpEntry> binary_entries() {
     e.op = op;
     e.dtypes = DTypeSet::floating();
     e.bench = nullptr;  // add's and sub's entries have the benchmark cases
+    v.push_back(std::move(e));
+  }
+  // div's rounding modes, functional (Tensor-Tensor and Tensor-Scalar) and out=.
+  for (const std::string mode : {"trunc", "floor"}) {
+    OpEntry e = binary(
+        "div." + mode, any, positive,
+        [mode](const Tensor& a, const auto& b) { return ts::div(a, b, mode); },
+        [mode](const Tensor& out, const Tensor& a, const Tensor& b) {
+          ts::div_out(out, a, b, mode);
+        });
+    e.op = "div";
+    e.bench = nullptr;  // div's entry has the benchmark case
     v.push_back(std::move(e));
   }
   // FLOPs per element (Note [Bytes and FLOPs]): remainder 2, compares and bit operations none.

@@ -27,6 +27,9 @@ inline const std::vector<OpEntry>& catalog() {
 
 // The kernel sets' documented differences (conformance/known_differences.json).
 const std::vector<KnownDifference>& known_differences();
+// The rows of a known-differences table (JSON text; Note [Known differences as data]), one per
+// op of each row; throws a ts::Error naming the row when a row is malformed.
+std::vector<KnownDifference> parse_known_differences(const std::string& text);
 
 struct CaseResult;
 

@@ -289,6 +289,48 @@ TEST(ConformanceRunner, KnownAnswersJudgeTheReferenceItself) {
   for (const auto& [name, status] : run(-4)) EXPECT_EQ(status, "passed") << name;
 }
 
+// Note [Known differences as data]: a row per reason expands to a row per op; malformed rows
+// are errors that name the row.
+TEST(ConformanceKnownDifferences, TableRowsExpandPerOpAndAreCheckedStrictly) {
+  const auto rows = parse_known_differences(
+      R"({"differences": [{"kernel_set": "aten", "ops": ["exp", "log*"], "dtype": "float16",
+                           "reason": "r1"},
+                          {"kernel_set": "x", "ops": ["neg"], "layout": "expanded",
+                           "variant": "out", "check": "backward", "sample": "big",
+                           "reason": "r2"}]})");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].op, "log*");
+  EXPECT_EQ(rows[1].dtype, "float16");
+  EXPECT_EQ(rows[1].sample, "");
+  EXPECT_EQ(rows[2].kernel_set, "x");
+  EXPECT_EQ(rows[2].layout + rows[2].variant + rows[2].check + rows[2].sample,
+            "expandedoutbackwardbig");
+  auto error = [](const std::string& text) {
+    try {
+      parse_known_differences(text);
+    } catch (const ts::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error(R"({"differences": [{"kernel_set": "a", "ops": ["x"], "reason": "r",
+                                       "dtypes": "float16"}]})")
+                .find("row 0 has an unknown field 'dtypes'"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"differences": [{"kernel_set": "a", "ops": ["x"]}]})").find("no 'reason'"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"differences": [{"kernel_set": "a", "ops": [], "reason": "r"}]})")
+                .find("non-empty 'ops'"),
+            std::string::npos);
+  EXPECT_NE(error("[1]").find("'differences' array"), std::string::npos);
+  // The tree's own table parses, and every row names ops the catalog has.
+  for (const KnownDifference& k : known_differences()) {
+    bool matched = false;
+    for (const OpEntry& e : catalog()) matched = matched || ts::reports::glob_match(k.op, e.name);
+    EXPECT_TRUE(matched) << k.op << " (" << k.reason << ")";
+  }
+}
+
 TEST(ConformanceRunner, ShardsPartitionTheGroups) {
   RunOptions o;
   o.ops = "neg,exp";

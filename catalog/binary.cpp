@@ -237,11 +237,13 @@ std::vector<OpEntry> binary_entries() {
   }
   entry_named(v, "remainder").flops = 2;
   entry_named(v, "logical_and").bench_dtype = entry_named(v, "logical_or").bench_dtype = kBool;
-  // add in the layouts TensorIterator and the CPU loops treat apart.
+  // add in the layouts TensorIterator and the CPU loops treat apart; in full runs also on the
+  // 128 M elements of the STREAM add probe, the DRAM-bound case to set against it.
   entry_named(v, "add").bench = [](const OpEntry& e, CaseList& list) {
     binary_bench(e, list);
-    const int64_t s = list.side();
+    const int64_t s = list.side(), stream = int64_t{1} << 27;
     for (ScalarType t : list.dtypes(DTypeSet::floating() | DTypeSet::integral(false))) {
+      if (!list.quick()) binary_case(e, list, t, {stream}, {stream}, "contiguous", false);
       binary_case(e, list, t, {s, s}, {s, s}, "contiguous", false);
       binary_case(e, list, t, {s, s}, {s}, "broadcast_row", false);
       binary_case(e, list, t, {s, s}, {s, s}, "transposed", true);

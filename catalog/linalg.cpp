@@ -252,9 +252,9 @@ int64_t mv_side(const CaseList& list) {
   return list.quick() ? 1024 : 4096;
 }
 
-void mm_cases(CaseList& list, ScalarType t, int64_t m) {
+void mm_cases(CaseList& list, ScalarType t, int64_t m, std::vector<const char*> layouts) {
   const double dm = static_cast<double>(m);
-  for (const char* layout : {"nn", "tn", "nt"}) {
+  for (const char* layout : layouts) {
     const std::string_view l(layout);
     BenchCase c = linalg_case("mm", t, shape_str({m, m, m}), layout, 3 * nbytes(m * m, t),
                               2 * dm * dm * dm, {OpId::mm});
@@ -271,8 +271,12 @@ void mm_cases(CaseList& list, ScalarType t, int64_t m) {
 
 void add_bench(std::vector<OpEntry>& v) {
   const DTypeSet fl = DTypeSet::floating();
-  entry_named(v, "mm").bench =
-      each_dtype(fl, [](CaseList& list, ScalarType t) { mm_cases(list, t, gemm_side(list)); });
+  // In full runs also a 1024^3 product, where OpenBLAS nears its peak (the reference set's naive
+  // loops take about 20 s there: one timed call, Note [Slow calls]).
+  entry_named(v, "mm").bench = each_dtype(fl, [](CaseList& list, ScalarType t) {
+    mm_cases(list, t, gemm_side(list), {"nn", "tn", "nt"});
+    if (!list.quick()) mm_cases(list, t, 1024, {"nn"});
+  });
   entry_named(v, "bmm").bench = each_dtype(fl, [](CaseList& list, ScalarType t) {
     const int64_t batch = batch_of(list), bm = batch_side(list);
     BenchCase c =

@@ -9,6 +9,7 @@
 #include "catalog/bench.h"
 #include "perf/probes.h"
 #include "perf/runner.h"
+#include "touchstone/cuda.h"
 
 namespace {
 
@@ -81,6 +82,14 @@ TEST(PerfCatalog, FullShapesAreLargerThanQuickOnes) {
   const auto full = ts::catalog::bench_cases(opts(false, "add"));
   const BenchCase& c = find_case(full, "add/float32/16777216/contiguous");
   EXPECT_EQ(c.bytes, 3.0 * 4 * 16777216);
+  // Full runs only: the add on the STREAM probe's 128 M elements, a 1024^3 product.
+  EXPECT_EQ(find_case(full, "add/float32/134217728/contiguous").bytes, 3.0 * 4 * 134217728);
+  const auto mm = ts::catalog::bench_cases(opts(false, "mm"));
+  EXPECT_EQ(find_case(mm, "mm/float32/1024x1024x1024/nn").flops, 2.0 * 1024 * 1024 * 1024);
+  for (const BenchCase& q : ts::catalog::bench_cases(opts(true, "add,mm"))) {
+    EXPECT_NE(q.shape, "134217728");
+    EXPECT_NE(q.shape, "1024x1024x1024");
+  }
 }
 
 // Every op has a case: tests/test_catalog.cpp. The model shapes: an MLP layer, attention's
@@ -196,6 +205,24 @@ TEST(PerfRunner, AnOpsPatternThatSelectsNoCaseIsAnError) {
   EXPECT_EQ(bench_error(o).rfind("bench: --ops: pattern 'nosuchop' selects no benchmark case", 0),
             0u)
       << bench_error(o);
+}
+
+// Note [CUDA runs]: the device is checked before anything runs; only cpu and cuda are devices.
+TEST(PerfRunner, TheDeviceIsCheckedFirst) {
+  ts::perf::RunOptions o = tiny();
+  o.device = "tpu";
+  EXPECT_EQ(bench_error(o),
+            "bench: --device must be cpu or cuda (the current CUDA device), got 'tpu'");
+  o.device = "cuda";
+#if defined(TS_HAVE_CUDA)
+  if (ts::cuda::device_count() == 0) {
+    EXPECT_EQ(bench_error(o), "bench: --device cuda: no CUDA device is visible");
+  }
+#else
+  EXPECT_EQ(bench_error(o),
+            "bench: --device cuda: this build has no CUDA kernel set (configure with the cuda "
+            "preset)");
+#endif
 }
 
 TEST(PerfRunner, AnEmptySelectionIsAnErrorUnlessAllowed) {

@@ -132,6 +132,7 @@ struct KnownDifference {
   std::string kernel_set;
   std::string op, dtype, sample, layout, variant, check;
   std::string reason;
+  std::string message = {};  // a glob over the failure's message (a missing kernel's, say)
 };
 
 struct OpEntry;

@@ -6,7 +6,9 @@
 // The aten set is libtorch 1.13.1's ATen (plugins/aten). Each row below was reproduced against
 // libtorch directly (outside touchstone), so it describes PyTorch's behaviour, not the plug-in's;
 // plugins/aten/README.md summarizes them. Three kinds:
-// - no kernel: ATen 1.13 has no CPU kernel for the dtype, so every case of it raises;
+// - no kernel: ATen 1.13 has no CPU kernel for the dtype, so the plug-in registers none and every
+//   case that reaches it raises, naming the op: one row per dtype matches that message, so an
+//   op added to the plug-in with ATen's dtypes needs no row;
 // - reduced precision: ATen computes some float16/bfloat16 ops with intermediates rounded to the
 //   dtype (or accumulates in it), where the reference rounds once from double;
 // - edge values and conventions: Sleef, FMA and formula choices at overflow, NaN -> int casts,
@@ -54,8 +56,8 @@ std::vector<KnownDifference> parse_known_differences(const std::string& text) {
     TS_CHECK(key == "differences" || key == "$comment", "known differences: unknown field '", key,
              "'");
   }
-  const std::set<std::string> keys = {"kernel_set", "ops",     "dtype", "sample",
-                                      "layout",     "variant", "check", "reason"};
+  const std::set<std::string> keys = {"kernel_set", "ops",   "dtype",  "sample", "layout",
+                                      "variant",    "check", "reason", "message"};
   std::vector<KnownDifference> rows;
   size_t index = 0;
   for (const nlohmann::json& row : table["differences"]) {
@@ -75,6 +77,7 @@ std::vector<KnownDifference> parse_known_differences(const std::string& text) {
     k.variant = field(row, "variant", index, false);
     k.check = field(row, "check", index, false);
     k.reason = field(row, "reason", index, true);
+    k.message = field(row, "message", index, false);
     for (const nlohmann::json& op : *ops) {
       TS_CHECK(op.is_string(), "known differences: row ", index, ": an op is not a string");
       k.op = op.get<std::string>();

@@ -81,7 +81,7 @@ void apply_known_differences(const std::string& kernel_set, const OpEntry* entry
     return (k.kernel_set.empty() || k.kernel_set == kernel_set) && glob_or_empty(k.op, c.op) &&
            glob_or_empty(k.dtype, c.dtype) && glob_or_empty(k.sample, c.sample) &&
            glob_or_empty(k.layout, c.layout) && glob_or_empty(k.variant, c.variant) &&
-           glob_or_empty(k.check, c.check);
+           glob_or_empty(k.check, c.check) && glob_or_empty(k.message, c.message);
   };
   auto first_match = [&](const std::vector<KnownDifference>& rows) -> const KnownDifference* {
     for (const KnownDifference& k : rows) {

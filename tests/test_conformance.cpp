@@ -297,7 +297,7 @@ TEST(ConformanceKnownDifferences, TableRowsExpandPerOpAndAreCheckedStrictly) {
                            "reason": "r1"},
                           {"kernel_set": "x", "ops": ["neg"], "layout": "expanded",
                            "variant": "out", "check": "backward", "sample": "big",
-                           "reason": "r2"}]})");
+                           "message": "*no kernel*", "reason": "r2"}]})");
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[1].op, "log*");
   EXPECT_EQ(rows[1].dtype, "float16");
@@ -305,6 +305,8 @@ TEST(ConformanceKnownDifferences, TableRowsExpandPerOpAndAreCheckedStrictly) {
   EXPECT_EQ(rows[2].kernel_set, "x");
   EXPECT_EQ(rows[2].layout + rows[2].variant + rows[2].check + rows[2].sample,
             "expandedoutbackwardbig");
+  EXPECT_EQ(rows[2].message, "*no kernel*");
+  EXPECT_EQ(rows[0].message, "");
   auto error = [](const std::string& text) {
     try {
       parse_known_differences(text);

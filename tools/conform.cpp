@@ -1,5 +1,5 @@
-// `touchstone conform` and `touchstone merge`: failing cases with repro lines, a summary table
-// per op, JSON and JUnit reports.
+// `touchstone conform`, `touchstone selfcheck` (its known-answer cases) and `touchstone merge`:
+// failing cases with repro lines, a summary table per op, JSON and JUnit reports.
 #include "conform.h"
 
 #include <unistd.h>
@@ -21,7 +21,7 @@ namespace {
 // One row per op, or per op family with `by_family`.
 void print_table(const conformance::RunResult& result, bool by_family) {
   std::map<std::string, std::string> family;
-  for (const conformance::OpEntry& e : conformance::catalog()) family[e.name] = e.family;
+  for (const catalog::OpEntry& e : catalog::entries()) family[e.name] = e.family;
   std::map<std::string, conformance::RunResult> per_op;
   for (const conformance::CaseResult& c : result.cases) {
     per_op[by_family ? family[c.op] : c.op].cases.push_back(c);
@@ -201,6 +201,36 @@ Command add_conform_command(CLI::App& app) {
             o.guard = !a->no_guard;
             load_kernel_sets(o.plugins, {o.kernel_set});
             return run_conform(o, a->quiet);
+          }};
+}
+
+// Note [selfcheck]
+// The catalog's known answers (Note [Known answers] in catalog/catalog.h) on one kernel set,
+// the reference by default: `conform --kernels SET --case known --no-grad`. The forward cases
+// of those samples compare the set with answers computed by hand, so the reference itself is
+// checked against something other than itself; a quick check of an installation.
+Command add_selfcheck_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "selfcheck",
+      "Check a kernel set (the reference by default) against the catalog's hand-computed known "
+      "answers: conform --case known --no-grad");
+  cmd->footer(
+      "Exit status: 0 every known answer matched; 1 one did not (its repro line is printed);\n"
+      "2 a usage error.");
+  struct Args {
+    conformance::RunOptions options;
+    bool verbose = false;
+  };
+  auto a = std::make_shared<Args>();
+  a->options.kernel_set = "reference";
+  a->options.case_filter = "known";
+  a->options.grad = false;
+  cmd->add_option("--kernels", a->options.kernel_set, "Kernel set to check")->capture_default_str();
+  cmd->add_option("--plugin", a->options.plugins, "Load a kernel-set plug-in (repeatable)");
+  cmd->add_flag("-v,--verbose", a->verbose, "A row per op instead of per op family");
+  return {cmd, [a] {
+            load_kernel_sets(a->options.plugins, {a->options.kernel_set});
+            return run_conform(a->options, !a->verbose);
           }};
 }
 

@@ -1,8 +1,8 @@
 // Shapes from real models: a transformer MLP layer, an attention block's softmax and layer_norm,
 // and batches of small calls that measure the per-call overhead (meta, dispatch, allocation).
-#include "perf/catalog.h"
+#include "catalog/bench.h"
 
-namespace ts::perf {
+namespace ts::catalog {
 namespace {
 
 BenchCase model_case(const char* op, ScalarType t, std::string shape, std::string layout,
@@ -14,7 +14,7 @@ BenchCase model_case(const char* op, ScalarType t, std::string shape, std::strin
 // Note [Per-call batches]
 // A batch of kSmallCalls calls on 16-element tensors: the time per call is the fixed cost every
 // op pays, which the large cases hide. A single 1-element add (with and without an input that
-// requires grad) gives the same figure as bench_cpu's add_1_element.
+// requires grad) measures the same.
 constexpr int kSmallCalls = 100;
 
 }  // namespace
@@ -35,10 +35,10 @@ void add_model_cases(CaseList& list) {
     const double mlp_flops = 2 * 2 * tf * static_cast<double>(hidden) + tf + th + 4 * tf;
     BenchCase mlp = model_case("mlp_layer", t, shape_str({tokens, hidden, ffn}), "gelu", mlp_bytes,
                                mlp_flops, {OpId::mm, OpId::add, OpId::gelu});
-    mlp.setup = [=]() -> std::function<void()> {
-      Tensor x = make_input({tokens, hidden}, t);
-      Tensor w1 = make_input({ffn, hidden}, t), b1 = make_input({ffn}, t);
-      Tensor w2 = make_input({hidden, ffn}, t), b2 = make_input({hidden}, t);
+    mlp.setup = [=](Device d) -> std::function<void()> {
+      Tensor x = make_input({tokens, hidden}, t, d);
+      Tensor w1 = make_input({ffn, hidden}, t, d), b1 = make_input({ffn}, t, d);
+      Tensor w2 = make_input({hidden, ffn}, t, d), b2 = make_input({hidden}, t, d);
       return [=] { (void)linear(gelu(linear(x, w1, b1)), w2, b2); };
     };
     list.add(std::move(mlp));
@@ -47,8 +47,8 @@ void add_model_cases(CaseList& list) {
     BenchCase sm =
         model_case("attention_softmax", t, shape_str({heads, seq, seq}), "last_dim",
                    2 * nbytes(scores, t), 4.0 * static_cast<double>(scores), {OpId::softmax});
-    sm.setup = [=]() -> std::function<void()> {
-      Tensor x = make_input({heads, seq, seq}, t);
+    sm.setup = [=](Device d) -> std::function<void()> {
+      Tensor x = make_input({heads, seq, seq}, t, d);
       return [=] { (void)softmax(x, -1); };
     };
     list.add(std::move(sm));
@@ -56,9 +56,9 @@ void add_model_cases(CaseList& list) {
     BenchCase ln = model_case("attention_layer_norm", t, shape_str({tokens, hidden}), "last_dim",
                               2 * nbytes(tokens * hidden, t) + 2 * nbytes(hidden, t), 8 * th,
                               {OpId::layer_norm});
-    ln.setup = [=]() -> std::function<void()> {
-      Tensor x = make_input({tokens, hidden}, t);
-      Tensor g = make_input({hidden}, t), b = make_input({hidden}, t);
+    ln.setup = [=](Device d) -> std::function<void()> {
+      Tensor x = make_input({tokens, hidden}, t, d);
+      Tensor g = make_input({hidden}, t, d), b = make_input({hidden}, t, d);
       return [=] { (void)layer_norm(x, {hidden}, g, b); };
     };
     list.add(std::move(ln));
@@ -69,8 +69,8 @@ void add_model_cases(CaseList& list) {
   BenchCase batch = model_case("small_ops_batch", kFloat, "100x16", "add_mul_relu_sum",
                                kSmallCalls * 3 * nbytes(16, kFloat), kSmallCalls * 16.0,
                                {OpId::add, OpId::mul, OpId::relu, OpId::sum});
-  batch.setup = [=]() -> std::function<void()> {
-    Tensor a = make_input({16}, kFloat), b = make_input({16}, kFloat);
+  batch.setup = [=](Device d) -> std::function<void()> {
+    Tensor a = make_input({16}, kFloat, d), b = make_input({16}, kFloat, d);
     return [=] {
       for (int i = 0; i < kSmallCalls / 4; ++i) {
         (void)add(a, b);
@@ -84,8 +84,8 @@ void add_model_cases(CaseList& list) {
   for (bool grad : {false, true}) {
     BenchCase one = model_case("add_1_element", kFloat, "1", grad ? "requires_grad" : "plain",
                                3 * nbytes(1, kFloat), 1, {OpId::add});
-    one.setup = [=]() -> std::function<void()> {
-      Tensor a = make_input({1}, kFloat), b = make_input({1}, kFloat);
+    one.setup = [=](Device d) -> std::function<void()> {
+      Tensor a = make_input({1}, kFloat, d), b = make_input({1}, kFloat, d);
       if (grad) a.requires_grad_();
       return [=] { (void)add(a, b); };
     };
@@ -93,4 +93,4 @@ void add_model_cases(CaseList& list) {
   }
 }
 
-}  // namespace ts::perf
+}  // namespace ts::catalog

@@ -1,11 +1,12 @@
-// Catalog entries of the ternary ops: where, lerp, addcmul, masked_fill. Three operands that
-// broadcast against each other in every combination, 0-dim and empty operands, edge values.
+// Catalog entries of the ternary ops: where, lerp, addcmul, masked_fill. Conformance: three
+// operands that broadcast against each other in every combination, 0-dim and empty operands,
+// edge values. Benchmark: each op on contiguous vectors.
 #include <limits>
 #include <utility>
 
-#include "conformance/catalog.h"
+#include "catalog/bench.h"
 
-namespace ts::conformance {
+namespace ts::catalog {
 namespace {
 
 using In = std::vector<Tensor>;
@@ -227,6 +228,68 @@ OpEntry masked_fill_entry() {
   return e;
 }
 
+// A benchmark case of `id` on vectors of the run's elementwise length.
+BenchCase vector_case(OpId id, ScalarType t, const CaseList& list, double bytes, double flops) {
+  return make_case("ternary", std::string(op_info(id).name), t, shape_str({list.numel()}),
+                   "contiguous", bytes, flops, {id});
+}
+
+void add_bench(std::vector<OpEntry>& v) {
+  entry_named(v, "where").bench = [](const OpEntry&, CaseList& list) {
+    const int64_t n = list.numel();
+    for (ScalarType t : list.dtypes(DTypeSet::all())) {
+      // A bool condition, two inputs, one output.
+      BenchCase c = vector_case(OpId::where, t, list, nbytes(n, kBool) + 3 * nbytes(n, t), 0);
+      c.setup = [=](Device d) -> std::function<void()> {
+        Tensor cond = make_input({n}, kBool, Fill::Mask, d);
+        Tensor a = make_input({n}, t, Fill::SmallInt, d), b = make_input({n}, t, Fill::SmallInt, d);
+        Tensor out = empty({n}, TensorOptions(t).device(d));
+        return [=] { where_out(out, cond, a, b); };
+      };
+      list.add(std::move(c));
+    }
+  };
+  entry_named(v, "lerp").bench = [](const OpEntry&, CaseList& list) {
+    const int64_t n = list.numel();
+    for (ScalarType t : list.dtypes(DTypeSet::floating())) {
+      // self + weight * (end - self), a tensor weight.
+      BenchCase c = vector_case(OpId::lerp, t, list, 4 * nbytes(n, t), 3.0 * n);
+      c.setup = [=](Device d) -> std::function<void()> {
+        Tensor a = make_input({n}, t, d), b = make_input({n}, t, d);
+        Tensor w = make_input({n}, t, Fill::Unit, d), out = empty({n}, TensorOptions(t).device(d));
+        return [=] { lerp_out(out, a, b, w); };
+      };
+      list.add(std::move(c));
+    }
+  };
+  entry_named(v, "addcmul").bench = [](const OpEntry&, CaseList& list) {
+    const int64_t n = list.numel();
+    for (ScalarType t : list.dtypes(DTypeSet::floating() | DTypeSet::integral(false))) {
+      // self + value * t1 * t2.
+      BenchCase c = vector_case(OpId::addcmul, t, list, 4 * nbytes(n, t), 3.0 * n);
+      c.setup = [=](Device d) -> std::function<void()> {
+        Tensor a = make_input({n}, t, d), b = make_input({n}, t, d), c2 = make_input({n}, t, d);
+        Tensor out = empty({n}, TensorOptions(t).device(d));
+        return [=] { addcmul_out(out, a, b, c2, 0.5); };
+      };
+      list.add(std::move(c));
+    }
+  };
+  entry_named(v, "masked_fill").bench = [](const OpEntry&, CaseList& list) {
+    const int64_t n = list.numel();
+    for (ScalarType t : list.dtypes(DTypeSet::all())) {
+      // No out= form: the functional call, which allocates its result.
+      BenchCase c = vector_case(OpId::masked_fill, t, list, nbytes(n, kBool) + 2 * nbytes(n, t), 0);
+      c.setup = [=](Device d) -> std::function<void()> {
+        Tensor a = make_input({n}, t, Fill::SmallInt, d);
+        Tensor mask = make_input({n}, kBool, Fill::Mask, d);
+        return [=] { (void)masked_fill(a, mask, 0); };
+      };
+      list.add(std::move(c));
+    }
+  };
+}
+
 }  // namespace
 
 std::vector<OpEntry> ternary_entries() {
@@ -236,7 +299,14 @@ std::vector<OpEntry> ternary_entries() {
   v.push_back(addcmul_entry("addcmul", false));
   v.push_back(addcmul_entry("addcmul.value", true));
   v.push_back(masked_fill_entry());
+  add_bench(v);
+  // Note [Known answers] in catalog.h.
+  entry_named(v, "where").known = {
+      {kFloat, [] {
+         return known_answer("known", {tensor({true, false}), tensor({1., 2.}), tensor({3., 4.})},
+                             {tensor({1., 4.})});
+       }}};
   return v;
 }
 
-}  // namespace ts::conformance
+}  // namespace ts::catalog

@@ -1,11 +1,13 @@
-// Catalog entries of the reductions: dim lists (incl. negative dims and the empty list, which
-// reduces every dim), keepdim, 0-dim and empty inputs, and reductions over an empty dim.
+// Catalog entries of the reductions. Conformance: dim lists (incl. negative dims and the empty
+// list, which reduces every dim), keepdim, 0-dim and empty inputs, and reductions over an empty
+// dim. Benchmark: a square matrix reduced along the contiguous dim (1), across it (0) and over
+// everything; sum also over a long vector, cumsum along each dim.
 #include <limits>
 #include <utility>
 
-#include "conformance/catalog.h"
+#include "catalog/bench.h"
 
-namespace ts::conformance {
+namespace ts::catalog {
 namespace {
 
 struct Case {
@@ -265,6 +267,122 @@ std::vector<OpEntry> more_entries() {
   return v;
 }
 
+// Note [Known answers] in catalog.h: sums, means, the sample variance, amax and cumsum by hand.
+void add_known_answers(std::vector<OpEntry>& v) {
+  const auto f32 = [](std::initializer_list<double> x) { return tensor(x, kFloat); };
+  entry_named(v, "sum").known = {{kLong, [] {
+                                    KernelSetGuard g("reference");
+                                    return known_answer("known", {arange(101, kLong)},
+                                                        {tensor({5050}, kLong).view({})});
+                                  }}};
+  entry_named(v, "mean").known = {
+      {kFloat, [f32] {
+         return known_answer("known", {f32({1, 2, 3, 4})}, {f32({2.5}).view({})});
+       }}};
+  entry_named(v, "var").known = {
+      {kFloat, [f32] {
+         return known_answer("known", {f32({1, 2, 3, 4})}, {f32({5.0 / 3.0}).view({})});
+       }}};
+  entry_named(v, "amax").known = {
+      {kFloat, [f32] {
+         SampleArgs a;
+         a.dims = {1};
+         return known_answer("known", {f32({1, 5, 3, 4}).view({2, 2})}, {f32({5, 4})}, a);
+       }}};
+  entry_named(v, "cumsum").known = {
+      {kLong, [] {
+         SampleArgs a;
+         a.dims = {0};
+         return known_answer("known", {tensor({1, 2, 3}, kLong)}, {tensor({1, 3, 6}, kLong)}, a);
+       }}};
+}
+
+// The benchmark cases of a reduction (Note [Bytes and FLOPs]): `flops` per input element; an
+// `index_out` op writes int64 indices (argmax: only those).
+struct ReduceBench {
+  const char* op;
+  double flops;
+  DTypeSet allowed;
+  ScalarType fallback;
+  Fill fill;
+  bool index_out = false;
+};
+
+void reduce_cases(const OpEntry& e, CaseList& list, const ReduceBench& b) {
+  const int64_t s = list.side();
+  const std::vector<int64_t> sq{s, s};
+  const bool arg = e.id == OpId::argmax || e.id == OpId::argmin;
+  for (ScalarType t : list.dtypes(b.allowed, b.fallback)) {
+    for (int64_t dim : {1, 0, -1}) {
+      const int64_t out_n = dim < 0 ? 1 : s;
+      SampleArgs args;
+      // Every dim: none named, but logsumexp names them (PyTorch requires its dims).
+      if (dim >= 0) args.dims = {dim};
+      if (dim < 0 && e.id == OpId::logsumexp) args.dims = {0, 1};
+      BenchCase c = make_case(
+          "reduce", e.name, t, shape_str(sq), dim < 0 ? "all_dims" : "dim" + std::to_string(dim),
+          nbytes(s * s, t) + (b.index_out ? 8.0 * out_n : 0) + (arg ? 0 : nbytes(out_n, t)),
+          b.flops * static_cast<double>(s * s), {e.id});
+      c.setup = [=, run = e.run, fill = b.fill](Device d) -> std::function<void()> {
+        const std::vector<Tensor> x{make_input(sq, t, fill, d)};
+        return [=] { (void)run(x, args); };
+      };
+      list.add(std::move(c));
+    }
+  }
+}
+
+void add_bench(std::vector<OpEntry>& v) {
+  const DTypeSet fl = DTypeSet::floating();
+  const DTypeSet num = fl | DTypeSet::integral(false);
+  const DTypeSet all = DTypeSet::all();
+  const Fill N = Fill::Normal, P = Fill::Positive, M = Fill::Mask;
+  const ReduceBench specs[] = {
+      {"sum", 1, all, kFloat, N},          {"mean", 1, fl, kFloat, N},
+      {"prod", 1, num, kFloat, P},         {"amax", 0, num, kFloat, N},
+      {"amin", 0, num, kFloat, N},         {"max", 0, num, kFloat, N, true},
+      {"min", 0, num, kFloat, N, true},    {"argmax", 0, num, kFloat, N, true},
+      {"argmin", 0, num, kFloat, N, true}, {"var", 3, fl, kFloat, N},
+      {"std", 3, fl, kFloat, N},           {"norm", 2, fl, kFloat, N},
+      {"logsumexp", 3, fl, kFloat, N},     {"all", 0, all, kBool, M},
+      {"any", 0, all, kBool, M},
+  };
+  for (const ReduceBench& b : specs) {
+    entry_named(v, b.op).bench = [b](const OpEntry& e, CaseList& list) {
+      reduce_cases(e, list, b);
+    };
+  }
+  // sum also over a long vector.
+  entry_named(v, "sum").bench = [b = specs[0]](const OpEntry& e, CaseList& list) {
+    reduce_cases(e, list, b);
+    for (ScalarType t : list.dtypes(DTypeSet::all())) {
+      const int64_t n = list.numel();
+      BenchCase c = make_case("reduce", "sum", t, std::to_string(n), "all_dims",
+                              nbytes(n, t) + nbytes(1, t), static_cast<double>(n), {OpId::sum});
+      c.setup = [=](Device d) -> std::function<void()> {
+        Tensor x = make_input({n}, t, d);
+        return [=] { (void)sum(x); };
+      };
+      list.add(std::move(c));
+    }
+  };
+  entry_named(v, "cumsum").bench = [num](const OpEntry&, CaseList& list) {
+    const int64_t s = list.side();
+    const std::vector<int64_t> sq{s, s};
+    for (ScalarType t : list.dtypes(num)) {
+      for (int64_t dim : {1, 0}) {
+        BenchCase c = make_case("reduce", "cumsum", t, shape_str(sq), "dim" + std::to_string(dim),
+                                2 * nbytes(s * s, t), static_cast<double>(s * s), {OpId::cumsum});
+        c.setup = [=](Device d) -> std::function<void()> {
+          Tensor x = make_input(sq, t, d), out = empty(sq, TensorOptions(t).device(d));
+          return [=] { cumsum_out(out, x, dim); };
+        };
+        list.add(std::move(c));
+      }
+    }
+  };
+}
+
 }  // namespace
 
 std::vector<OpEntry> reduce_entries() {
@@ -330,6 +448,7 @@ std::vector<OpEntry> reduce_entries() {
     return self.cumsum_(a.dims[0]);
   };
   for (OpEntry& e : more_entries()) v.push_back(std::move(e));
+  add_bench(v);
   for (OpEntry& e : v) {
     const std::string& op = e.op_name();
     if (op == "mean" || op == "var" || op == "std") e = with_shifted(std::move(e), {1000, 1001});
@@ -349,7 +468,8 @@ std::vector<OpEntry> reduce_entries() {
                               "std == 0 on constant rows: the gradient depends on rounding"});
     }
   }
+  add_known_answers(v);
   return v;
 }
 
-}  // namespace ts::conformance
+}  // namespace ts::catalog

@@ -1,13 +1,23 @@
-// The catalog's shared parts: sizes, dtype selection, op filters, deterministic inputs.
-#include "perf/catalog.h"
+// The benchmark side's shared parts: sizes, dtype selection, op filters, deterministic inputs,
+// the cases of every entry.
+#include "catalog/bench.h"
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "reports/text.h"
 
-namespace ts::perf {
+namespace ts::catalog {
 namespace {
+
+// `t` (made on the CPU) copied to `device`; call under the optimized set.
+Tensor on_device(const Tensor& t, Device device) {
+  if (device.type() == kCPU) return t;
+  Tensor d = empty(t.sizes(), TensorOptions(t.dtype()).device(device));
+  d.copy_(t);
+  return d;
+}
 
 // A pattern without * or ? names an op or a family exactly when one has that name, else it is a
 // substring of the op's name (as `touchstone conform --ops`).
@@ -40,10 +50,10 @@ std::vector<std::string> op_patterns(const std::string& ops) {
   return out;
 }
 
-std::vector<std::string> unmatched_patterns(const CatalogOptions& options) {
-  CatalogOptions every;  // each case once, in its default dtype
+std::vector<std::string> unmatched_patterns(const BenchOptions& options) {
+  BenchOptions every;  // each case once, in its default dtype
   every.quick = options.quick;
-  const std::vector<BenchCase> cases = catalog(every);
+  const std::vector<BenchCase> cases = bench_cases(every);
   std::vector<std::string> out;
   for (const std::string& p : op_patterns(options.ops)) {
     const bool hit = std::any_of(cases.begin(), cases.end(),
@@ -77,22 +87,38 @@ void CaseList::add(BenchCase c) {
   if (matches(c, options_.ops)) cases_.push_back(std::move(c));
 }
 
-std::vector<BenchCase> catalog(const CatalogOptions& options) {
+std::vector<BenchCase> bench_cases(const BenchOptions& options) {
   CaseList list(options);
-  add_factories_cases(list);
-  add_copy_cases(list);
-  add_unary_cases(list);
-  add_binary_cases(list);
-  add_ternary_cases(list);
-  add_reduce_cases(list);
-  add_nn_cases(list);
-  add_linalg_cases(list);
-  add_index_cases(list);
+  for (const OpEntry& e : entries()) {
+    if (e.bench) e.bench(e, list);
+  }
   add_model_cases(list);
   return std::move(list.cases());
 }
 
-Tensor make_input(IntArrayRef sizes, ScalarType dtype, Fill fill) {
+std::vector<ScalarType> plain_dtypes(const OpEntry& e, const CaseList& list) {
+  const DTypeSet allowed = entry_dtypes(e);
+  ScalarType fallback = e.bench_dtype;
+  for (ScalarType t : {kFloat, kInt, kBool}) {
+    if (fallback == ScalarType::Undefined && allowed.has(t)) fallback = t;
+  }
+  return list.dtypes(allowed, fallback);
+}
+
+BenchFn each_dtype(DTypeSet allowed, std::function<void(CaseList& list, ScalarType t)> add) {
+  return [allowed, add = std::move(add)](const OpEntry&, CaseList& list) {
+    for (ScalarType t : list.dtypes(allowed)) add(list, t);
+  };
+}
+
+ScalarType result_dtype(const OpEntry& e, const std::vector<ScalarType>& dtypes) {
+  KernelSetGuard guard("reference");
+  std::vector<Tensor> in;
+  for (ScalarType t : dtypes) in.push_back(empty({0}, t));
+  return e.run(in, {}).at(0).dtype();
+}
+
+Tensor make_input(IntArrayRef sizes, ScalarType dtype, Fill fill, Device device) {
   KernelSetGuard guard("optimized");
   Tensor t;
   switch (fill) {
@@ -112,12 +138,28 @@ Tensor make_input(IntArrayRef sizes, ScalarType dtype, Fill fill) {
       t = lt(rand(sizes), 0.5);
       break;
   }
-  return t.to(dtype);
+  return on_device(t.to(dtype), device);
 }
 
-Tensor make_index(IntArrayRef sizes, int64_t bound) {
+Tensor make_input(IntArrayRef sizes, ScalarType dtype, Range range, Device device) {
   KernelSetGuard guard("optimized");
-  return randint(0, bound, sizes);
+  Tensor t;
+  if (dtype == kBool) {
+    t = lt(rand(sizes), 0.5);
+  } else if (!is_floating_type(dtype)) {
+    double lo = std::ceil(range.lo), hi = std::ceil(range.hi);
+    if (dtype == kByte) lo = std::max(lo, 0.0);
+    if (hi <= lo) hi = lo + 1;
+    t = randint(static_cast<int64_t>(lo), static_cast<int64_t>(hi), sizes, dtype);
+  } else {
+    t = add(mul(rand(sizes), range.hi - range.lo), range.lo).to(dtype);
+  }
+  return on_device(t, device);
+}
+
+Tensor make_index(IntArrayRef sizes, int64_t bound, Device device) {
+  KernelSetGuard guard("optimized");
+  return on_device(randint(0, bound, sizes), device);
 }
 
 double nbytes(int64_t numel, ScalarType dtype) {
@@ -144,4 +186,4 @@ std::string shape_str(IntArrayRef sizes) {
   return s.empty() ? "scalar" : s;
 }
 
-}  // namespace ts::perf
+}  // namespace ts::catalog

@@ -1,11 +1,14 @@
 // Catalog entries of the linear algebra ops: mm, bmm, matmul, addmm, dot, mv, outer. Every output
-// element sums K products, so the entries accumulate with Sample::summands = K.
+// element sums K products, so the entries accumulate with Sample::summands = K. Benchmark: mm in
+// three layouts, bmm, matmul (batched, folded onto mm), addmm, dot, mv, outer; FLOPs are 2 per
+// multiply-add.
 #include <limits>
+#include <string_view>
 #include <utility>
 
-#include "conformance/catalog.h"
+#include "catalog/bench.h"
 
-namespace ts::conformance {
+namespace ts::catalog {
 namespace {
 
 using In = std::vector<Tensor>;
@@ -221,6 +224,131 @@ std::vector<OpEntry> transposed_operand_entries() {
   return v;
 }
 
+// ---- benchmark ----
+
+BenchCase linalg_case(const char* op, ScalarType t, std::string shape, std::string layout,
+                      double bytes, double flops, std::vector<OpId> ops) {
+  return make_case("linalg", op, t, std::move(shape), std::move(layout), bytes, flops,
+                   std::move(ops));
+}
+
+// Square GEMM side: the reference set's naive loops take ~3 s at 512 (Note [Slow calls]).
+int64_t gemm_side(const CaseList& list) {
+  return list.quick() ? 128 : 512;
+}
+// bmm and matmul: `batch` products of bm x bm matrices.
+int64_t batch_of(const CaseList& list) {
+  return list.quick() ? 16 : 64;
+}
+int64_t batch_side(const CaseList& list) {
+  return list.quick() ? 64 : 128;
+}
+std::string batch_shape(const CaseList& list) {
+  const int64_t bm = batch_side(list);
+  return std::to_string(batch_of(list)) + "x(" + shape_str({bm, bm, bm}) + ")";
+}
+// Matrix-vector side.
+int64_t mv_side(const CaseList& list) {
+  return list.quick() ? 1024 : 4096;
+}
+
+void mm_cases(CaseList& list, ScalarType t, int64_t m, std::vector<const char*> layouts) {
+  const double dm = static_cast<double>(m);
+  for (const char* layout : layouts) {
+    const std::string_view l(layout);
+    BenchCase c = linalg_case("mm", t, shape_str({m, m, m}), layout, 3 * nbytes(m * m, t),
+                              2 * dm * dm * dm, {OpId::mm});
+    c.setup = [=](Device d) -> std::function<void()> {
+      Tensor a = make_input({m, m}, t, d), b = make_input({m, m}, t, d);
+      Tensor o = empty({m, m}, TensorOptions(t).device(d));
+      if (l[0] == 't') a = a.t();
+      if (l[1] == 't') b = b.t();
+      return [=] { mm_out(o, a, b); };
+    };
+    list.add(std::move(c));
+  }
+}
+
+void add_bench(std::vector<OpEntry>& v) {
+  const DTypeSet fl = DTypeSet::floating();
+  // In full runs also a 1024^3 product, where OpenBLAS nears its peak (the reference set's naive
+  // loops take about 20 s there: one timed call, Note [Slow calls]).
+  entry_named(v, "mm").bench = each_dtype(fl, [](CaseList& list, ScalarType t) {
+    mm_cases(list, t, gemm_side(list), {"nn", "tn", "nt"});
+    if (!list.quick()) mm_cases(list, t, 1024, {"nn"});
+  });
+  entry_named(v, "bmm").bench = each_dtype(fl, [](CaseList& list, ScalarType t) {
+    const int64_t batch = batch_of(list), bm = batch_side(list);
+    BenchCase c =
+        linalg_case("bmm", t, batch_shape(list), "contiguous", 3 * nbytes(batch * bm * bm, t),
+                    2.0 * batch * bm * bm * bm, {OpId::bmm});
+    c.setup = [=](Device d) -> std::function<void()> {
+      Tensor x = make_input({batch, bm, bm}, t, d), y = make_input({batch, bm, bm}, t, d);
+      Tensor o = empty({batch, bm, bm}, TensorOptions(t).device(d));
+      return [=] { bmm_out(o, x, y); };
+    };
+    list.add(std::move(c));
+  });
+  // A batch against one matrix folds the batch into the rows of one mm.
+  entry_named(v, "matmul").bench = each_dtype(fl, [](CaseList& list, ScalarType t) {
+    const int64_t batch = batch_of(list), bm = batch_side(list);
+    BenchCase c = linalg_case("matmul", t, batch_shape(list), "broadcast_rhs",
+                              2 * nbytes(batch * bm * bm, t) + nbytes(bm * bm, t),
+                              2.0 * batch * bm * bm * bm, {OpId::mm});
+    c.setup = [=](Device d) -> std::function<void()> {
+      Tensor x = make_input({batch, bm, bm}, t, d), y = make_input({bm, bm}, t, d);
+      return [=] { (void)matmul(x, y); };
+    };
+    list.add(std::move(c));
+  });
+  entry_named(v, "addmm").bench = each_dtype(fl, [](CaseList& list, ScalarType t) {
+    const int64_t m = gemm_side(list);
+    const double dm = static_cast<double>(m);
+    BenchCase c = linalg_case("addmm", t, shape_str({m, m, m}), "beta1_alpha1",
+                              4 * nbytes(m * m, t), 2 * dm * dm * dm + 2 * dm * dm, {OpId::addmm});
+    c.setup = [=](Device d) -> std::function<void()> {
+      Tensor c0 = make_input({m, m}, t, d), a = make_input({m, m}, t, d);
+      Tensor b = make_input({m, m}, t, d), o = empty({m, m}, TensorOptions(t).device(d));
+      return [=] { addmm_out(o, c0, a, b); };
+    };
+    list.add(std::move(c));
+  });
+  entry_named(v, "mv").bench = each_dtype(fl, [](CaseList& list, ScalarType t) {
+    const int64_t n = mv_side(list);
+    const double dn = static_cast<double>(n);
+    BenchCase c = linalg_case("mv", t, shape_str({n, n}), "contiguous", nbytes(n * n + 2 * n, t),
+                              2 * dn * dn, {OpId::mv});
+    c.setup = [=](Device d) -> std::function<void()> {
+      Tensor a = make_input({n, n}, t, d), x = make_input({n}, t, d);
+      Tensor o = empty({n}, TensorOptions(t).device(d));
+      return [=] { mv_out(o, a, x); };
+    };
+    list.add(std::move(c));
+  });
+  entry_named(v, "outer").bench = each_dtype(fl, [](CaseList& list, ScalarType t) {
+    const int64_t n = mv_side(list);
+    const double dn = static_cast<double>(n);
+    BenchCase c = linalg_case("outer", t, shape_str({n, n}), "contiguous", nbytes(n * n + 2 * n, t),
+                              dn * dn, {OpId::outer});
+    c.setup = [=](Device d) -> std::function<void()> {
+      Tensor a = make_input({n}, t, d), x = make_input({n}, t, d);
+      Tensor o = empty({n, n}, TensorOptions(t).device(d));
+      return [=] { outer_out(o, a, x); };
+    };
+    list.add(std::move(c));
+  });
+  entry_named(v, "dot").bench = each_dtype(fl, [](CaseList& list, ScalarType t) {
+    const int64_t n = list.numel();
+    BenchCase c = linalg_case("dot", t, std::to_string(n), "contiguous", nbytes(2 * n + 1, t),
+                              2.0 * n, {OpId::dot});
+    c.setup = [=](Device d) -> std::function<void()> {
+      Tensor a = make_input({n}, t, d), x = make_input({n}, t, d);
+      return [=] { (void)dot(a, x); };
+    };
+    list.add(std::move(c));
+  });
+}
+
 }  // namespace
 
 std::vector<OpEntry> linalg_entries() {
@@ -257,7 +385,21 @@ std::vector<OpEntry> linalg_entries() {
   outer.accumulates = false;  // one product per element
   v.push_back(std::move(outer));
   for (OpEntry& e : transposed_operand_entries()) v.push_back(std::move(e));
+  add_bench(v);
+  // Note [Known answers] in catalog.h: a 2x2 product, and matmul of a matrix (the harness's
+  // transposed layout reads it through its transpose) with a vector.
+  entry_named(v, "mm").known = {{kFloat, [] {
+                                   return known_answer("known",
+                                                       {tensor({1., 2., 3., 4.}).view({2, 2}),
+                                                        tensor({5., 6., 7., 8.}).view({2, 2})},
+                                                       {tensor({19., 22., 43., 50.}).view({2, 2})});
+                                 }}};
+  entry_named(v, "matmul").known = {
+      {kFloat, [] {
+         return known_answer("known", {tensor({1., 3., 2., 4.}).view({2, 2}), tensor({1., 1.})},
+                             {tensor({4., 6.})});
+       }}};
   return v;
 }
 
-}  // namespace ts::conformance
+}  // namespace ts::catalog

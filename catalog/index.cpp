@@ -1,11 +1,13 @@
 // Catalog entries of the indexing and joining ops: index_select, gather, scatter_add, cat, stack.
 // Indices are valid int64 (or int32 for index_select) values drawn deterministically; they repeat,
-// so scatter_add adds several sources into one element.
+// so scatter_add adds several sources into one element. Benchmark: index_select and gather with
+// random int64 indices, scatter_add, cat and stack of four blocks.
+#include <string_view>
 #include <utility>
 
-#include "conformance/catalog.h"
+#include "catalog/bench.h"
 
-namespace ts::conformance {
+namespace ts::catalog {
 namespace {
 
 using In = std::vector<Tensor>;
@@ -226,6 +228,73 @@ OpEntry stack_entry() {
   return e;
 }
 
+// ---- benchmark: a square matrix ----
+
+BenchCase index_case(const char* op, ScalarType t, std::vector<int64_t> sizes, std::string layout,
+                     double bytes, double flops, std::vector<OpId> ops) {
+  return make_case("index", op, t, shape_str(sizes), std::move(layout), bytes, flops,
+                   std::move(ops));
+}
+
+void add_bench(std::vector<OpEntry>& v) {
+  const DTypeSet all = DTypeSet::all();
+  const Fill I = Fill::SmallInt;
+  // Rows picked at random: whole contiguous rows move.
+  entry_named(v, "index_select").bench = each_dtype(all, [I](CaseList& list, ScalarType t) {
+    const int64_t s = list.side();
+    const std::vector<int64_t> sq{s, s};
+    BenchCase c = index_case("index_select", t, sq, "dim0_rows", 2 * nbytes(s * s, t) + 8.0 * s, 0,
+                             {OpId::index_select});
+    c.setup = [=](Device d) -> std::function<void()> {
+      Tensor x = make_input(sq, t, I, d), index = make_index({s}, s, d);
+      Tensor o = empty(sq, TensorOptions(t).device(d));
+      return [=] { index_select_out(o, x, 0, index); };
+    };
+    list.add(std::move(c));
+  });
+  // An int64 index per element.
+  entry_named(v, "gather").bench = each_dtype(all, [I](CaseList& list, ScalarType t) {
+    const int64_t s = list.side();
+    const std::vector<int64_t> sq{s, s};
+    BenchCase c =
+        index_case("gather", t, sq, "dim1", 2 * nbytes(s * s, t) + 8.0 * s * s, 0, {OpId::gather});
+    c.setup = [=](Device d) -> std::function<void()> {
+      Tensor x = make_input(sq, t, I, d), index = make_index(sq, s, d);
+      Tensor o = empty(sq, TensorOptions(t).device(d));
+      return [=] { gather_out(o, x, 1, index); };
+    };
+    list.add(std::move(c));
+  });
+  // out = self; out[i][index[i][j]] += src[i][j]: self copied, src and index read.
+  entry_named(v, "scatter_add").bench = each_dtype(
+      DTypeSet::floating() | DTypeSet::integral(false), [I](CaseList& list, ScalarType t) {
+        const int64_t s = list.side();
+        const std::vector<int64_t> sq{s, s};
+        BenchCase c = index_case("scatter_add", t, sq, "dim1", 3 * nbytes(s * s, t) + 8.0 * s * s,
+                                 static_cast<double>(s * s), {OpId::scatter_add});
+        c.setup = [=](Device d) -> std::function<void()> {
+          Tensor x = make_input(sq, t, I, d), src = make_input(sq, t, I, d);
+          Tensor index = make_index(sq, s, d), o = empty(sq, TensorOptions(t).device(d));
+          return [=] { scatter_add_out(o, x, 1, index, src); };
+        };
+        list.add(std::move(c));
+      });
+  for (const char* op : {"cat", "stack"}) {
+    const bool st = std::string_view(op) == "stack";
+    entry_named(v, op).bench = each_dtype(all, [op, st, I](CaseList& list, ScalarType t) {
+      const int64_t s = list.side();
+      BenchCase c =
+          index_case(op, t, {4, s / 2, s / 2}, "dim0", 2 * nbytes(s * s, t), 0, {OpId::cat});
+      c.setup = [=](Device d) -> std::function<void()> {
+        std::vector<Tensor> parts;
+        for (int i = 0; i < 4; ++i) parts.push_back(make_input({s / 2, s / 2}, t, I, d));
+        return [=] { (void)(st ? stack(parts, 0) : cat(parts, 0)); };
+      };
+      list.add(std::move(c));
+    });
+  }
+}
+
 }  // namespace
 
 std::vector<OpEntry> index_entries() {
@@ -235,7 +304,24 @@ std::vector<OpEntry> index_entries() {
   v.push_back(scatter_add_entry());
   v.push_back(cat_entry());
   v.push_back(stack_entry());
+  add_bench(v);
+  // Note [Known answers] in catalog.h.
+  entry_named(v, "gather").known = {
+      {kLong, [] {
+         SampleArgs a;
+         a.dims = {1};
+         return known_answer(
+             "known",
+             {tensor({1, 2, 3, 4}, kLong).view({2, 2}), tensor({0, 0, 1, 0}, kLong).view({2, 2})},
+             {tensor({1, 1, 4, 3}, kLong).view({2, 2})}, a);
+       }}};
+  entry_named(v, "cat").known = {
+      {kFloat, [] {
+         SampleArgs a;
+         a.dims = {0};
+         return known_answer("known", {tensor({1., 2.}), tensor({3.})}, {tensor({1., 2., 3.})}, a);
+       }}};
   return v;
 }
 
-}  // namespace ts::conformance
+}  // namespace ts::catalog

@@ -1,11 +1,14 @@
 // Catalog entries of the factories: fills, ranges, eye, tensor, random. A case's dtype is the
 // dtype it creates (args.dtype); the *_like ops' input has that dtype too.
+// Benchmark: allocation plus fill (the output is the only traffic), the ranges and the random
+// fills, on a vector of the run's length; eye and the *_like forms on a square matrix.
 #include <limits>
+#include <string_view>
 #include <utility>
 
-#include "conformance/catalog.h"
+#include "catalog/bench.h"
 
-namespace ts::conformance {
+namespace ts::catalog {
 namespace {
 
 using In = std::vector<Tensor>;
@@ -330,6 +333,98 @@ std::vector<OpEntry> random_entries() {
   return v;
 }
 
+// ---- benchmark ----
+
+using Factory = void (*)(const std::vector<int64_t>& shape, TensorOptions options);
+using LikeFactory = Tensor (*)(const Tensor& like);
+
+// `make` on a vector of the run's length in each `allowed` dtype (the run's, default float32).
+BenchFn vector_bench(const char* op, std::vector<OpId> ops, double flops, DTypeSet allowed,
+                     Factory make) {
+  return each_dtype(allowed, [=](CaseList& list, ScalarType t) {
+    const int64_t n = list.numel();
+    const double bytes = std::string_view(op).starts_with("empty") ? 0 : nbytes(n, t);
+    BenchCase c = make_case("factories", op, t, std::to_string(n), "contiguous", bytes,
+                            flops * static_cast<double>(n), ops);
+    c.setup = [=](Device d) -> std::function<void()> {
+      const std::vector<int64_t> shape{n};
+      return [=] { make(shape, TensorOptions(t).device(d)); };
+    };
+    list.add(std::move(c));
+  });
+}
+
+// `make` like a square matrix in each `allowed` dtype.
+BenchFn like_bench(const char* op, std::vector<OpId> ops, DTypeSet allowed, LikeFactory make) {
+  return each_dtype(allowed, [=](CaseList& list, ScalarType t) {
+    const int64_t s = list.side();
+    const bool random = std::string_view(op).starts_with("rand");
+    BenchCase c = make_case("factories", op, t, shape_str({s, s}), "contiguous",
+                            std::string_view(op) == "empty_like" ? 0 : nbytes(s * s, t),
+                            random ? static_cast<double>(s * s) : 0, ops);
+    c.setup = [=](Device d) -> std::function<void()> {
+      Tensor x = empty({s, s}, TensorOptions(t).device(d));
+      return [=] { (void)make(x); };
+    };
+    list.add(std::move(c));
+  });
+}
+
+void add_bench(std::vector<OpEntry>& v) {
+  const DTypeSet fl = DTypeSet::floating();
+  const DTypeSet num = fl | DTypeSet::integral(false);
+  const DTypeSet all = DTypeSet::all();
+  using V = const std::vector<int64_t>&;
+  using O = TensorOptions;
+  const std::vector<OpId> fill{OpId::fill_};
+  entry_named(v, "empty").bench =
+      vector_bench("empty", {}, 0, all, [](V sh, O o) { (void)empty(sh, o); });
+  entry_named(v, "empty_strided").bench =
+      vector_bench("empty_strided", {}, 0, all, [](V sh, O o) { (void)empty_strided(sh, {1}, o); });
+  entry_named(v, "zeros").bench =
+      vector_bench("zeros", fill, 0, all, [](V sh, O o) { (void)zeros(sh, o); });
+  entry_named(v, "ones").bench =
+      vector_bench("ones", fill, 0, all, [](V sh, O o) { (void)ones(sh, o); });
+  entry_named(v, "full").bench =
+      vector_bench("full", fill, 0, all, [](V sh, O o) { (void)full(sh, 3, o); });
+  entry_named(v, "arange").bench = vector_bench("arange", {OpId::arange}, 1, num,
+                                                [](V sh, O o) { (void)arange(0, sh[0], 1, o); });
+  entry_named(v, "linspace").bench = vector_bench(
+      "linspace", {OpId::linspace}, 2, fl, [](V sh, O o) { (void)linspace(-1, 1, sh[0], o); });
+  entry_named(v, "rand").bench =
+      vector_bench("rand", {OpId::rand}, 1, fl, [](V sh, O o) { (void)rand(sh, o); });
+  entry_named(v, "randn").bench =
+      vector_bench("randn", {OpId::randn}, 1, fl, [](V sh, O o) { (void)randn(sh, o); });
+  entry_named(v, "randint").bench = vector_bench("randint", {OpId::randint}, 1, num,
+                                                 [](V sh, O o) { (void)randint(-50, 50, sh, o); });
+  entry_named(v, "eye").bench = like_bench("eye", {OpId::eye}, num, [](const Tensor& x) {
+    return eye(x.size(0), x.size(1), x.options());
+  });
+  entry_named(v, "empty_like").bench =
+      like_bench("empty_like", {}, num, [](const Tensor& x) { return empty_like(x); });
+  entry_named(v, "zeros_like").bench =
+      like_bench("zeros_like", fill, num, [](const Tensor& x) { return zeros_like(x); });
+  entry_named(v, "ones_like").bench =
+      like_bench("ones_like", fill, num, [](const Tensor& x) { return ones_like(x); });
+  entry_named(v, "full_like").bench =
+      like_bench("full_like", fill, num, [](const Tensor& x) { return full_like(x, 2); });
+  entry_named(v, "rand_like").bench =
+      like_bench("rand_like", {OpId::rand}, fl, [](const Tensor& x) { return rand_like(x); });
+  entry_named(v, "randn_like").bench =
+      like_bench("randn_like", {OpId::randn}, fl, [](const Tensor& x) { return randn_like(x); });
+  // tensor(): from a host vector (a copy of 4096 values).
+  entry_named(v, "tensor").bench =
+      each_dtype(DTypeSet{kFloat, kDouble}, [](CaseList& list, ScalarType t) {
+        BenchCase c = make_case("factories", "tensor", t, "4096", "from_host",
+                                8.0 * 4096 + nbytes(4096, t), 0, {});
+        c.setup = [=](Device d) -> std::function<void()> {
+          auto values = std::make_shared<std::vector<double>>(4096, 0.25);
+          return [=] { (void)tensor(ArrayRef<double>(*values), TensorOptions(t).device(d)); };
+        };
+        list.add(std::move(c));
+      });
+}
+
 }  // namespace
 
 std::vector<OpEntry> factory_entries() {
@@ -337,7 +432,8 @@ std::vector<OpEntry> factory_entries() {
   for (auto* part : {&fill_entries, &range_entries, &random_entries}) {
     for (OpEntry& e : part()) v.push_back(std::move(e));
   }
+  add_bench(v);
   return v;
 }
 
-}  // namespace ts::conformance
+}  // namespace ts::catalog

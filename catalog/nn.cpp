@@ -1,13 +1,14 @@
 // Catalog entries of the nn ops: softmax, log_softmax, layer_norm, nll_loss, cross_entropy,
-// mse_loss, linear, dropout. Every optional argument appears in some sample; losses run with
-// every reduction.
+// mse_loss, linear, dropout. Conformance: every optional argument appears in some sample; losses
+// run with every reduction. Benchmark: rows of a square matrix, a batch of logits, a linear
+// layer.
 #include <limits>
 #include <tuple>
 #include <utility>
 
-#include "conformance/catalog.h"
+#include "catalog/bench.h"
 
-namespace ts::conformance {
+namespace ts::catalog {
 namespace {
 
 using In = std::vector<Tensor>;
@@ -457,6 +458,119 @@ OpEntry dropout_entry() {
   return e;
 }
 
+// ---- benchmark ----
+
+BenchCase nn_case(const char* op, ScalarType t, std::vector<int64_t> sizes, std::string layout,
+                  double bytes, double flops, std::vector<OpId> ops) {
+  return make_case("nn", op, t, shape_str(sizes), std::move(layout), bytes, flops, std::move(ops));
+}
+
+// Classification losses: `batch` rows of 1000 logits.
+int64_t loss_batch(const CaseList& list) {
+  return list.quick() ? 256 : 4096;
+}
+constexpr int64_t kClasses = 1000;
+
+void add_bench(std::vector<OpEntry>& v) {
+  for (const bool log : {false, true}) {
+    // max, exp(x - max), sum, scale (or log-sum and subtract): 4 per element.
+    entry_named(v, log ? "log_softmax" : "softmax").bench =
+        each_dtype(DTypeSet::floating(), [log](CaseList& list, ScalarType t) {
+          const int64_t s = list.side();
+          const std::vector<int64_t> sq{s, s};
+          const OpId id = log ? OpId::log_softmax : OpId::softmax;
+          BenchCase c = nn_case(log ? "log_softmax" : "softmax", t, sq, "dim1",
+                                2 * nbytes(s * s, t), 4.0 * s * s, {id});
+          c.setup = [=](Device d) -> std::function<void()> {
+            Tensor x = make_input(sq, t, d), o = empty(sq, TensorOptions(t).device(d));
+            return [=] { log ? log_softmax_out(o, x, 1) : softmax_out(o, x, 1); };
+          };
+          list.add(std::move(c));
+        });
+  }
+  // mean (1), variance (3), normalize (2), affine (2) per element; weight and bias read once.
+  entry_named(v, "layer_norm").bench =
+      each_dtype(DTypeSet::floating(), [](CaseList& list, ScalarType t) {
+        const int64_t s = list.side();
+        const std::vector<int64_t> sq{s, s};
+        BenchCase c =
+            nn_case("layer_norm", t, sq, "last_dim", 2 * nbytes(s * s, t) + 2 * nbytes(s, t),
+                    8.0 * s * s, {OpId::layer_norm});
+        c.setup = [=](Device d) -> std::function<void()> {
+          Tensor x = make_input(sq, t, d), w = make_input({s}, t, d), bias = make_input({s}, t, d);
+          return [=] { (void)layer_norm(x, {s}, w, bias); };
+        };
+        list.add(std::move(c));
+      });
+  entry_named(v, "nll_loss").bench =
+      each_dtype(DTypeSet::floating(), [](CaseList& list, ScalarType t) {
+        const int64_t batch = loss_batch(list);
+        BenchCase c =
+            nn_case("nll_loss", t, {batch, kClasses}, "mean", nbytes(batch, t) + 8.0 * batch,
+                    static_cast<double>(batch), {OpId::nll_loss});
+        c.setup = [=](Device d) -> std::function<void()> {
+          Tensor x = make_input({batch, kClasses}, t, d), target = make_index({batch}, kClasses, d);
+          return [=] { (void)nll_loss(x, target); };
+        };
+        list.add(std::move(c));
+      });
+  // log_softmax over the logits, then nll_loss.
+  entry_named(v, "cross_entropy").bench =
+      each_dtype(DTypeSet::floating(), [](CaseList& list, ScalarType t) {
+        const int64_t batch = loss_batch(list);
+        const double lb = nbytes(batch * kClasses, t), nl = static_cast<double>(batch * kClasses);
+        BenchCase c =
+            nn_case("cross_entropy", t, {batch, kClasses}, "mean", 2 * lb + 8.0 * batch + lb,
+                    4 * nl + static_cast<double>(batch), {OpId::log_softmax, OpId::nll_loss});
+        c.setup = [=](Device d) -> std::function<void()> {
+          Tensor x = make_input({batch, kClasses}, t, d), target = make_index({batch}, kClasses, d);
+          return [=] { (void)cross_entropy(x, target); };
+        };
+        list.add(std::move(c));
+      });
+  entry_named(v, "mse_loss").bench =
+      each_dtype(DTypeSet::floating(), [](CaseList& list, ScalarType t) {
+        const int64_t s = list.side();
+        const std::vector<int64_t> sq{s, s};
+        BenchCase c = nn_case("mse_loss", t, sq, "mean", 2 * nbytes(s * s, t) + nbytes(1, t),
+                              3.0 * s * s, {OpId::mse_loss});
+        c.setup = [=](Device d) -> std::function<void()> {
+          Tensor x = make_input(sq, t, d), y = make_input(sq, t, d);
+          return [=] { (void)mse_loss(x, y); };
+        };
+        list.add(std::move(c));
+      });
+  // [tokens, in] x [out, in]^T + bias.
+  entry_named(v, "linear").bench =
+      each_dtype(DTypeSet::floating(), [](CaseList& list, ScalarType t) {
+        const int64_t tokens = list.quick() ? 64 : 256, in = list.quick() ? 256 : 768, out = in;
+        const double flops = 2.0 * tokens * in * out + 1.0 * tokens * out;
+        BenchCase c = nn_case("linear", t, {tokens, in, out}, "bias",
+                              nbytes(tokens * in + out * in + out + tokens * out, t), flops,
+                              {OpId::mm, OpId::add});
+        c.setup = [=](Device d) -> std::function<void()> {
+          Tensor x = make_input({tokens, in}, t, d), w = make_input({out, in}, t, d);
+          Tensor bias = make_input({out}, t, d);
+          return [=] { (void)linear(x, w, bias); };
+        };
+        list.add(std::move(c));
+      });
+  // Training-mode dropout: a uniform draw, a mask, its scale, then the product; the traffic of
+  // those four steps (the composite's temporaries) counts.
+  entry_named(v, "dropout").bench =
+      each_dtype(DTypeSet::floating(), [](CaseList& list, ScalarType t) {
+        const int64_t s = list.side();
+        const std::vector<int64_t> sq{s, s};
+        BenchCase c = nn_case("dropout", t, sq, "train_p0.1", 9 * nbytes(s * s, t), 4.0 * s * s,
+                              {OpId::rand, OpId::lt, OpId::copy_, OpId::div, OpId::mul});
+        c.setup = [=](Device d) -> std::function<void()> {
+          Tensor x = make_input(sq, t, d);
+          return [=] { (void)dropout(x, 0.1, true); };
+        };
+        list.add(std::move(c));
+      });
+}
+
 }  // namespace
 
 std::vector<OpEntry> nn_entries() {
@@ -476,7 +590,17 @@ std::vector<OpEntry> nn_entries() {
   v.push_back(mse_loss_entry());
   v.push_back(linear_entry());
   v.push_back(dropout_entry());
+  add_bench(v);
+  // Note [Known answers] in catalog.h: softmax([1, 2, 3]) = exp(x) / sum(exp(x)).
+  entry_named(v, "softmax").known = {
+      {kFloat, [] {
+         SampleArgs a;
+         a.dims = {0};
+         return known_answer(
+             "known", {tensor({1., 2., 3.})},
+             {tensor({0.09003057317038046, 0.24472847105479767, 0.6652409557748219})}, a);
+       }}};
   return v;
 }
 
-}  // namespace ts::conformance
+}  // namespace ts::catalog

@@ -1,12 +1,15 @@
 // Catalog entries of the copy and conversion ops: copy_, clone, contiguous, to, fill_, zero_.
 // `to` and copy_ convert from the case's dtype into every dtype: this is where casts are checked.
+// Benchmark: each op on a square matrix, copy_ also from a transposed source and from another
+// dtype.
 #include <limits>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
-#include "conformance/catalog.h"
+#include "catalog/bench.h"
 
-namespace ts::conformance {
+namespace ts::catalog {
 namespace {
 
 using In = std::vector<Tensor>;
@@ -72,6 +75,82 @@ std::vector<Sample> conversion_samples(const SampleContext& ctx) {
   same.args.flag = true;
   out.push_back(same);
   return out;
+}
+
+// ---- benchmark: a square matrix in each dtype (default float32) ----
+
+// A case of `op` in layout `layout` moving `bytes`; `make(src, dst)` returns the call, given a
+// source (of `src_dtype`, transposed when `transposed`) and a destination of the case's dtype.
+using CopyCall = std::function<void()> (*)(const Tensor& src, const Tensor& dst);
+void copy_case(CaseList& list, const char* op, ScalarType t, std::string layout,
+               ScalarType src_dtype, bool transposed, double bytes, CopyCall make) {
+  const int64_t s = list.side();
+  const std::vector<int64_t> sq{s, s};
+  BenchCase c = make_case("copy", op, t, shape_str(sq), std::move(layout), bytes, 0, {OpId::copy_});
+  if (std::string_view(op) == "fill_" || std::string_view(op) == "zero_") c.ops = {OpId::fill_};
+  c.setup = [=](Device d) -> std::function<void()> {
+    Tensor src = make_input(sq, src_dtype, Fill::SmallInt, d);
+    if (transposed) src = src.t();
+    return make(src, empty(sq, TensorOptions(t).device(d)));
+  };
+  list.add(std::move(c));
+}
+
+// The other dtype of a conversion: float32 <-> the case's dtype (float64 for float32 cases).
+ScalarType other_dtype(ScalarType t) {
+  return t == kFloat ? kDouble : kFloat;
+}
+
+void add_bench(std::vector<OpEntry>& v) {
+  const DTypeSet all = DTypeSet::all();
+  entry_named(v, "copy_").bench = each_dtype(all, [](CaseList& list, ScalarType t) {
+    const int64_t n = list.side() * list.side();
+    const CopyCall copy = [](const Tensor& src, const Tensor& dst) -> std::function<void()> {
+      return [=] { dst.copy_(src); };
+    };
+    copy_case(list, "copy_", t, "contiguous", t, false, 2 * nbytes(n, t), copy);
+    copy_case(list, "copy_", t, "transposed", t, true, 2 * nbytes(n, t), copy);
+    const ScalarType other = other_dtype(t);
+    copy_case(list, "copy_", t, "convert_from_" + std::string(dtype_name(other)), other, false,
+              nbytes(n, t) + nbytes(n, other), copy);
+  });
+  entry_named(v, "clone").bench = each_dtype(all, [](CaseList& list, ScalarType t) {
+    const int64_t n = list.side() * list.side();
+    copy_case(list, "clone", t, "contiguous", t, false, 2 * nbytes(n, t),
+              [](const Tensor& src, const Tensor&) -> std::function<void()> {
+                return [=] { (void)src.clone(); };
+              });
+  });
+  entry_named(v, "contiguous").bench = each_dtype(all, [](CaseList& list, ScalarType t) {
+    const int64_t n = list.side() * list.side();
+    copy_case(list, "contiguous", t, "transposed", t, true, 2 * nbytes(n, t),
+              [](const Tensor& src, const Tensor&) -> std::function<void()> {
+                return [=] { (void)src.contiguous(); };
+              });
+  });
+  entry_named(v, "to").bench = each_dtype(all, [](CaseList& list, ScalarType t) {
+    const int64_t n = list.side() * list.side();
+    const ScalarType other = other_dtype(t);
+    copy_case(list, "to", t, "to_" + std::string(dtype_name(other)), t, false,
+              nbytes(n, t) + nbytes(n, other),
+              [](const Tensor& src, const Tensor&) -> std::function<void()> {
+                const ScalarType to = other_dtype(src.dtype());
+                return [=] { (void)src.to(to); };
+              });
+  });
+  const CopyCall fill = [](const Tensor&, const Tensor& dst) -> std::function<void()> {
+    return [=] { dst.fill_(1); };
+  };
+  const CopyCall zero = [](const Tensor&, const Tensor& dst) -> std::function<void()> {
+    return [=] { dst.zero_(); };
+  };
+  for (const auto& [op, call] : {std::pair{"fill_", fill}, std::pair{"zero_", zero}}) {
+    entry_named(v, op).bench =
+        each_dtype(all, [op = op, call = call](CaseList& list, ScalarType t) {
+          const int64_t n = list.side() * list.side();
+          copy_case(list, op, t, "contiguous", t, false, nbytes(n, t), call);
+        });
+  }
 }
 
 }  // namespace
@@ -154,7 +233,16 @@ std::vector<OpEntry> copy_entries() {
                        [](const In& in, const SampleArgs&) { return In{in[0].clone().zero_()}; });
   zero.run_inplace = [](const Tensor& self, const In&, const SampleArgs&) { return self.zero_(); };
   v.push_back(std::move(zero));
+  add_bench(v);
+  // Note [Known answers] in catalog.h: float16's largest finite value, and one that rounds to inf.
+  entry_named(v, "to").known = {
+      {kFloat, [] {
+         SampleArgs a;
+         a.dtype = kHalf;
+         return known_answer("known", {tensor({65504., 65520.})},
+                             {tensor({65504., std::numeric_limits<double>::infinity()}, kHalf)}, a);
+       }}};
   return v;
 }
 
-}  // namespace ts::conformance
+}  // namespace ts::catalog

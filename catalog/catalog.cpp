@@ -1,10 +1,10 @@
-// The catalog's shared parts: deterministic inputs and the list of all entries.
-#include "conformance/catalog.h"
+// The catalog's shared parts: deterministic inputs, known answers and the list of all entries.
+#include "catalog/catalog.h"
 
 #include <cmath>
 #include <limits>
 
-namespace ts::conformance {
+namespace ts::catalog {
 
 uint64_t hash_name(const std::string& s) {
   uint64_t h = 1469598103934665603ull;
@@ -86,18 +86,53 @@ std::vector<Sample> one_input_samples(const SampleContext& ctx, const NamedShape
   return out;
 }
 
-const std::vector<OpEntry>& catalog() {
+Sample known_answer(std::string name, std::vector<Tensor> inputs, std::vector<Tensor> expected,
+                    SampleArgs args) {
+  Sample s;
+  s.name = std::move(name);
+  s.inputs = std::move(inputs);
+  s.expected = std::move(expected);
+  s.args = std::move(args);
+  return s;
+}
+
+const std::vector<OpEntry>& entries() {
   static const std::vector<OpEntry> all = [] {
     std::vector<OpEntry> v;
     // In op_list.def's order.
     for (auto* family :
          {&factory_entries, &copy_entries, &unary_entries, &binary_entries, &ternary_entries,
           &reduce_entries, &nn_entries, &linalg_entries, &index_entries}) {
-      for (OpEntry& e : family()) v.push_back(std::move(e));
+      for (OpEntry& e : family()) {
+        const std::optional<OpId> op = find_op(e.op_name());
+        TS_CHECK(op.has_value(), "catalog: entry ", e.name, " names no op of op_list.def");
+        e.id = *op;
+        v.push_back(std::move(e));
+      }
     }
     return v;
   }();
   return all;
+}
+
+std::vector<const OpEntry*> entries_of(OpId op) {
+  std::vector<const OpEntry*> out;
+  for (const OpEntry& e : entries()) {
+    if (e.id != op) continue;
+    if (e.name == e.op_name()) {
+      out.insert(out.begin(), &e);
+    } else {
+      out.push_back(&e);
+    }
+  }
+  return out;
+}
+
+OpEntry& entry_named(std::vector<OpEntry>& v, const std::string& name) {
+  for (OpEntry& e : v) {
+    if (e.name == name) return e;
+  }
+  TS_ERROR("catalog: no entry named ", name);
 }
 
 OpEntry make_entry(std::string name, std::string family, SamplesFn samples, RunFn run) {
@@ -112,8 +147,8 @@ OpEntry make_entry(std::string name, std::string family, SamplesFn samples, RunF
 DTypeSet entry_dtypes(const OpEntry& e) {
   if (!e.dtypes.empty()) return e.dtypes;
   const std::optional<OpId> op = find_op(e.op_name());
-  TS_CHECK(op.has_value(), "conformance: catalog entry ", e.name, " names no op");
+  TS_CHECK(op.has_value(), "catalog: entry ", e.name, " names no op of op_list.def");
   return supported_dtypes(*op, kCPU, *find_kernel_set("reference"));
 }
 
-}  // namespace ts::conformance
+}  // namespace ts::catalog

@@ -9,6 +9,7 @@
 // synchronization per call.
 #include "optimized/cuda/loops.cuh"
 #include "optimized/cuda/reduce.cuh"
+#include "touchstone/kernel_ops.h"
 
 namespace ts::cuda {
 namespace {
@@ -108,12 +109,13 @@ void nll_loss_kernel(const KernelCall& c) {
   const Tensor self = c.inputs[0].contiguous();
   const Tensor target = c.inputs[1].contiguous();
   const Tensor weight = c.inputs[2].defined() ? c.inputs[2].contiguous() : Tensor();
-  const auto reduction = static_cast<Reduction>(c.p.i0);
-  const int64_t ignore = c.p.i1;
+  const NllLossParams& params = c.params<NllLossParams>();
+  const Reduction reduction = params.reduction;
+  const int64_t ignore = params.ignore_index;
   NllShape s;
   for (int64_t d = 0; d < self.dim(); ++d) {
-    if (d == c.p.dim) s.C = self.size(d);
-    if (d > c.p.dim) s.R *= self.size(d);
+    if (d == params.class_dim) s.C = self.size(d);
+    if (d > params.class_dim) s.R *= self.size(d);
   }
   const bool byte = target.dtype() == kByte;
   byte ? check_targets<uint8_t>(target, s.C, ignore) : check_targets<int64_t>(target, s.C, ignore);
@@ -162,7 +164,7 @@ void mse_loss_kernel(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
   DeviceGuard guard(out.device().index());
   const ScalarType ct = c.p.compute_dtype;
-  const auto reduction = static_cast<Reduction>(c.p.i0);
+  const Reduction reduction = c.params<LossParams>().reduction;
   const Tensor loss = reduction == Reduction::None
                           ? out
                           : empty(c.inputs[0].sizes(), TensorOptions(ct).device(out.device()));
@@ -186,12 +188,22 @@ void mse_loss_kernel(const KernelCall& c) {
   });
 }
 
+// One branch per Loss kernel op of op_list.def (registered below).
+template <OpId op>
+void loss_kernel(const KernelCall& c) {
+  if constexpr (op == OpId::nll_loss) {
+    nll_loss_kernel(c);
+  } else if constexpr (op == OpId::mse_loss) {
+    mse_loss_kernel(c);
+  } else {
+    static_assert(kNoKernelFor<op>, "a Loss op without its CUDA kernel");
+  }
+}
+
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, cuda_nn_loss) {
-  const DTypeSet floating = DTypeSet::floating();
-  m.impl(OpId::nll_loss, kCUDA, floating, nll_loss_kernel);
-  m.impl(OpId::mse_loss, kCUDA, floating, mse_loss_kernel);
+  for_each_kernel_op<OpSignature::Loss>([&](auto op) { m.impl(op, kCUDA, loss_kernel<op>); });
 }
 
 }  // namespace ts::cuda

@@ -1,5 +1,6 @@
 // CUDA amax, amin, max, min (values, or values and indices with a dim), argmax, argmin, all and
-// any. See Note [CUDA reductions] in reduce.cuh; the tie and NaN rules are ArgExtremeOp's.
+// any (registered by reduce.cu). See Note [CUDA reductions] in reduce.cuh; the tie and NaN rules
+// are ArgExtremeOp's.
 #include "optimized/cuda/reduce.cuh"
 
 namespace ts::cuda {
@@ -7,12 +8,11 @@ namespace {
 
 // amax/amin and max()/min() write values only; max/min with a dim also write indices.
 template <bool kMax>
-void extreme_kernel(const KernelCall& c) {
+void extremes(const KernelCall& c) {
   const Tensor& in = c.inputs[0];
   DeviceGuard guard(in.device().index());
   const bool with_indices = c.outputs.size() == 2;
-  const ReduceGeometry g =
-      make_reduce_geometry(in, c.outputs, c.p.dims, c.p.keepdim, /*in_order=*/with_indices);
+  const ReduceGeometry g = call_geometry(c, in, c.outputs, /*in_order=*/with_indices);
   TS_CUDA_DISPATCH_ALL(in.dtype(), op_info(c.op).name.data(), [&] {
     if (with_indices) {
       launch_reduce<scalar_t>(g, ArgExtremeOp<scalar_t, kMax>{true}, in.device());
@@ -23,10 +23,10 @@ void extreme_kernel(const KernelCall& c) {
 }
 
 template <bool kMax>
-void arg_extreme_kernel(const KernelCall& c) {
+void arg_extremes(const KernelCall& c) {
   const Tensor& in = c.inputs[0];
   DeviceGuard guard(in.device().index());
-  const ReduceGeometry g = make_reduce_geometry(in, c.outputs, c.p.dims, c.p.keepdim, true);
+  const ReduceGeometry g = call_geometry(c, in, c.outputs, true);
   TS_CUDA_DISPATCH_REAL(in.dtype(), op_info(c.op).name.data(), [&] {
     launch_reduce<scalar_t>(g, ArgExtremeOp<scalar_t, kMax>{false}, in.device());
   });
@@ -34,10 +34,10 @@ void arg_extreme_kernel(const KernelCall& c) {
 
 // Any input dtype; the output is bool or uint8.
 template <bool kAll>
-void all_any_kernel(const KernelCall& c) {
+void all_any(const KernelCall& c) {
   const Tensor& in = c.inputs[0];
   DeviceGuard guard(in.device().index());
-  const ReduceGeometry g = make_reduce_geometry(in, c.outputs, c.p.dims, c.p.keepdim, false);
+  const ReduceGeometry g = call_geometry(c, in, c.outputs, false);
   TS_CUDA_DISPATCH_ALL(in.dtype(), op_info(c.op).name.data(), [&] {
     launch_reduce<scalar_t>(g, AllAnyOp<scalar_t, kAll>{}, in.device());
   });
@@ -45,16 +45,14 @@ void all_any_kernel(const KernelCall& c) {
 
 }  // namespace
 
-TS_REGISTER_KERNELS(optimized, cuda_reduce_minmax) {
-  const DTypeSet all = DTypeSet::all();
-  m.impl(OpId::amax, kCUDA, all, extreme_kernel<true>);
-  m.impl(OpId::amin, kCUDA, all, extreme_kernel<false>);
-  m.impl(OpId::max, kCUDA, all, extreme_kernel<true>);
-  m.impl(OpId::min, kCUDA, all, extreme_kernel<false>);
-  m.impl(OpId::argmax, kCUDA, all - DTypeSet{kBool}, arg_extreme_kernel<true>);
-  m.impl(OpId::argmin, kCUDA, all - DTypeSet{kBool}, arg_extreme_kernel<false>);
-  m.impl(OpId::all, kCUDA, all, all_any_kernel<true>);
-  m.impl(OpId::any, kCUDA, all, all_any_kernel<false>);
+void extreme_kernel(const KernelCall& c, bool is_max) {
+  is_max ? extremes<true>(c) : extremes<false>(c);
+}
+void arg_extreme_kernel(const KernelCall& c, bool is_max) {
+  is_max ? arg_extremes<true>(c) : arg_extremes<false>(c);
+}
+void all_any_kernel(const KernelCall& c, bool is_all) {
+  is_all ? all_any<true>(c) : all_any<false>(c);
 }
 
 }  // namespace ts::cuda

@@ -1,6 +1,7 @@
 // Optimized CPU kernels for softmax, log_softmax and layer_norm: fused per row, vectorized with
-// Highway, rows in parallel. nll_loss and mse_loss are in nn_loss.cpp. Params: see the top of
-// lib/src/ops/nn.cpp; the semantics are the reference kernels' (reference/nn.cpp).
+// Highway, rows in parallel; the nn family's registration. nll_loss and mse_loss are in
+// nn_loss.cpp. Params: see the top of lib/src/ops/nn.cpp; the semantics are the reference kernels'
+// (reference/nn.cpp).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "optimized/cpu/nn.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -440,22 +441,27 @@ void layer_norm_kernel(const KernelCall& c) {
   if (!out.is_same(result)) result.copy_(out);
 }
 
-// One branch per Softmax and Norm op of op_list.def (registered below).
+// One branch per Softmax, Norm and Loss kernel op of op_list.def (registered below); the loss
+// kernels are nn_loss.cpp's.
 template <OpId op>
 void nn_kernel(const KernelCall& c) {
   if constexpr (op == OpId::softmax || op == OpId::log_softmax) {
     softmax_kernel(c, op == OpId::log_softmax);
   } else if constexpr (op == OpId::layer_norm) {
     layer_norm_kernel(c);
+  } else if constexpr (op == OpId::nll_loss) {
+    nll_loss_kernel(c);
+  } else if constexpr (op == OpId::mse_loss) {
+    mse_loss_kernel(c);
   } else {
-    static_assert(kNoKernelFor<op>, "a Softmax or Norm op without its optimized CPU kernel");
+    static_assert(kNoKernelFor<op>, "an nn op without its optimized CPU kernel");
   }
 }
 
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, nn) {
-  for_each_kernel_op<OpSignature::Softmax, OpSignature::Norm>(
+  for_each_kernel_op<OpSignature::Softmax, OpSignature::Norm, OpSignature::Loss>(
       [&](auto op) { m.impl(op, kCPU, nn_kernel<op>); });
 }
 

@@ -1,9 +1,9 @@
-// Optimized CPU kernels for nll_loss and mse_loss. Params: see the top of lib/src/ops/nn.cpp;
-// the semantics are the reference kernels' (reference/nn.cpp).
-// Note [Loss reductions]
-// Sum and Mean add per-element losses in double, in chunks of kLossChunk elements whose partial
-// sums are combined in chunk order (parallel_for_fixed): the result does not depend on the thread
-// count. mse_loss squares in the compute dtype (the reference rounds each square to it as well).
+// Optimized CPU kernels for nll_loss and mse_loss (registered by nn.cpp). Params: see the top of
+// lib/src/ops/nn.cpp; the semantics are the reference kernels' (reference/nn.cpp). Note [Loss
+// reductions] Sum and Mean add per-element losses in double, in chunks of kLossChunk elements whose
+// partial sums are combined in chunk order (parallel_for_fixed): the result does not depend on the
+// thread count. mse_loss squares in the compute dtype (the reference rounds each square to it as
+// well).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "optimized/cpu/nn_loss.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -102,8 +102,8 @@ double sum_squares(ScalarType t, const void* a, const void* b, int64_t begin, in
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "optimized/cpu/nn.h"
 #include "touchstone/dispatch_macros.h"
-#include "touchstone/kernel_ops.h"
 #include "touchstone/ops.h"
 
 namespace ts::cpu {
@@ -211,6 +211,8 @@ void nll_typed(const KernelCall& c, const Tensor& out) {
   store_scalar_result(out, reduction == Reduction::Sum ? total : total / wsum);
 }
 
+}  // namespace
+
 void nll_loss_kernel(const KernelCall& c) {
   const Tensor& result = c.outputs[0];
   const bool none = c.params<NllLossParams>().reduction == Reduction::None;
@@ -225,6 +227,8 @@ void nll_loss_kernel(const KernelCall& c) {
 }
 
 // ---- mse_loss ----
+
+namespace {
 
 TensorIterator squared_diff_iter(const Tensor& out, const Tensor& a, const Tensor& b,
                                  ScalarType ct) {
@@ -249,6 +253,8 @@ double chunked_sum(ScalarType t, const void* a, const void* b, int64_t n) {
   for (double v : partial) total += v;
   return total;
 }
+
+}  // namespace
 
 void mse_loss_kernel(const KernelCall& c) {
   const ScalarType ct = c.p.compute_dtype;
@@ -276,24 +282,6 @@ void mse_loss_kernel(const KernelCall& c) {
   }
   // An empty Mean is 0 / 0 = NaN, as PyTorch.
   store_scalar_result(out, reduction == Reduction::Sum ? total : total / static_cast<double>(n));
-}
-
-// One branch per Loss kernel op of op_list.def (registered below).
-template <OpId op>
-void loss_kernel(const KernelCall& c) {
-  if constexpr (op == OpId::nll_loss) {
-    nll_loss_kernel(c);
-  } else if constexpr (op == OpId::mse_loss) {
-    mse_loss_kernel(c);
-  } else {
-    static_assert(kNoKernelFor<op>, "a Loss op without its optimized CPU kernel");
-  }
-}
-
-}  // namespace
-
-TS_REGISTER_KERNELS(optimized, nn_loss) {
-  for_each_kernel_op<OpSignature::Loss>([&](auto op) { m.impl(op, kCPU, loss_kernel<op>); });
 }
 
 }  // namespace ts::cpu

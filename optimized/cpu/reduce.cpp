@@ -238,31 +238,20 @@ struct IntReducer {
   }
 };
 
+// Runs IntReducer<T, op> for the op of kOps that `op` is; false when none is.
+template <class T, OpId... kOps>
+bool run_integer_of(const ReducePlan& p, OpId op, ScalarType ot) {
+  return ((op == kOps && (run_reduction(p, IntReducer<T, kOps>{p, ot}), true)) || ...);
+}
+
 template <class T>
 void run_integer(const ReducePlan& p, OpId op, ScalarType ot) {
-  switch (op) {
-    case OpId::all:
-      return run_reduction(p, IntReducer<T, OpId::all>{p, ot});
-    case OpId::any:
-      return run_reduction(p, IntReducer<T, OpId::any>{p, ot});
-    default:
-      break;
-  }
+  bool done = run_integer_of<T, OpId::all, OpId::any>(p, op, ot);  // any T: x != 0
   if constexpr (std::is_integral_v<T>) {
-    switch (op) {
-      case OpId::sum:
-        return run_reduction(p, IntReducer<T, OpId::sum>{p, ot});
-      case OpId::prod:
-        return run_reduction(p, IntReducer<T, OpId::prod>{p, ot});
-      case OpId::amax:
-        return run_reduction(p, IntReducer<T, OpId::amax>{p, ot});
-      case OpId::amin:
-        return run_reduction(p, IntReducer<T, OpId::amin>{p, ot});
-      default:
-        break;
-    }
+    done = done || run_integer_of<T, OpId::sum, OpId::prod, OpId::amax, OpId::amin>(p, op, ot);
   }
-  TS_ERROR(op_info(op).name, ": no integer reduction for dtype ", p.dtype, " in the optimized set");
+  TS_CHECK(done, op_info(op).name, ": no integer reduction for dtype ", p.dtype,
+           " in the optimized set");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 // [Stable softmax]): the NaN-propagating row max, then the sum of exp(x - max), then the
 // outputs, three passes over the row; layer_norm takes two passes (mean, then the biased
 // variance of the deviations), then writes (x - mean) * rstd * w + b.
+#include "optimized/cuda/reduce.cuh"
 #include "optimized/cuda/rows.cuh"
 #include "touchstone/kernel_ops.h"
 #include "touchstone/ops.h"
@@ -196,22 +197,27 @@ void layer_norm_kernel(const KernelCall& c) {
   });
 }
 
-// One branch per Softmax and Norm op of op_list.def (registered below).
+// One branch per Softmax, Norm and Loss kernel op of op_list.def (registered below); the loss
+// kernels are nn_loss.cu's.
 template <OpId op>
 void nn_kernel(const KernelCall& c) {
   if constexpr (op == OpId::softmax || op == OpId::log_softmax) {
     softmax_kernel(c, op == OpId::log_softmax);
   } else if constexpr (op == OpId::layer_norm) {
     layer_norm_kernel(c);
+  } else if constexpr (op == OpId::nll_loss) {
+    nll_loss_kernel(c);
+  } else if constexpr (op == OpId::mse_loss) {
+    mse_loss_kernel(c);
   } else {
-    static_assert(kNoKernelFor<op>, "a Softmax or Norm op without its CUDA kernel");
+    static_assert(kNoKernelFor<op>, "an nn op without its CUDA kernel");
   }
 }
 
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, cuda_nn) {
-  for_each_kernel_op<OpSignature::Softmax, OpSignature::Norm>(
+  for_each_kernel_op<OpSignature::Softmax, OpSignature::Norm, OpSignature::Loss>(
       [&](auto op) { m.impl(op, kCUDA, nn_kernel<op>); });
 }
 

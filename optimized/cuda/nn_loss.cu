@@ -1,5 +1,5 @@
-// CUDA nll_loss and mse_loss. Sum and Mean go through the reduction launcher (reduce.cuh), so
-// they accumulate in float32 (float64 for float64) in a fixed order.
+// CUDA nll_loss and mse_loss (registered by nn.cu). Sum and Mean go through the reduction launcher
+// (reduce.cuh), so they accumulate in float32 (float64 for float64) in a fixed order.
 //
 // Note [CUDA nll_loss targets]
 // The meta checks CPU targets only (Note [nll_loss target check] in lib/src/ops/nn.cpp); here a
@@ -9,7 +9,6 @@
 // synchronization per call.
 #include "optimized/cuda/loops.cuh"
 #include "optimized/cuda/reduce.cuh"
-#include "touchstone/kernel_ops.h"
 
 namespace ts::cuda {
 namespace {
@@ -102,6 +101,8 @@ void check_targets(const Tensor& target, int64_t classes, int64_t ignore) {
   TS_ERROR("nll_loss: Target ", static_cast<int64_t>(value), " is out of bounds.");
 }
 
+}  // namespace
+
 void nll_loss_kernel(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
   DeviceGuard guard(out.device().index());
@@ -152,12 +153,16 @@ void nll_loss_kernel(const KernelCall& c) {
   });
 }
 
+namespace {
+
 struct SquaredDifference {
   template <typename C>
   __device__ C operator()(C a, C b) const {
     return (a - b) * (a - b);
   }
 };
+
+}  // namespace
 
 // (self - target)^2 is materialized in the compute dtype (as PyTorch), then summed.
 void mse_loss_kernel(const KernelCall& c) {
@@ -186,24 +191,6 @@ void mse_loss_kernel(const KernelCall& c) {
       launch_reduce<scalar_t>(g, op, res.device());
     });
   });
-}
-
-// One branch per Loss kernel op of op_list.def (registered below).
-template <OpId op>
-void loss_kernel(const KernelCall& c) {
-  if constexpr (op == OpId::nll_loss) {
-    nll_loss_kernel(c);
-  } else if constexpr (op == OpId::mse_loss) {
-    mse_loss_kernel(c);
-  } else {
-    static_assert(kNoKernelFor<op>, "a Loss op without its CUDA kernel");
-  }
-}
-
-}  // namespace
-
-TS_REGISTER_KERNELS(optimized, cuda_nn_loss) {
-  for_each_kernel_op<OpSignature::Loss>([&](auto op) { m.impl(op, kCUDA, loss_kernel<op>); });
 }
 
 }  // namespace ts::cuda

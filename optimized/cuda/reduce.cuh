@@ -84,11 +84,14 @@ inline ReduceGeometry call_geometry(const KernelCall& c, const Tensor& in, Array
 }
 
 // The kernels of reduce_minmax.cu and cumsum.cu, registered by reduce.cu's table: amax, amin,
-// max, min (is_max picks); argmax, argmin; all, any (is_all picks); cumsum.
+// max, min (is_max picks); argmax, argmin; all, any (is_all picks); cumsum. Those of
+// nn_loss.cu, registered by nn.cu's: nll_loss, mse_loss.
 void extreme_kernel(const KernelCall& c, bool is_max);
 void arg_extreme_kernel(const KernelCall& c, bool is_max);
 void all_any_kernel(const KernelCall& c, bool is_all);
 void cumsum_kernel(const KernelCall& c);
+void nll_loss_kernel(const KernelCall& c);
+void mse_loss_kernel(const KernelCall& c);
 
 struct ReduceConfig {
   bool inner = true;

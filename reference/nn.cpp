@@ -1,4 +1,4 @@
-// Reference kernels for the nn ops. See Note [Reference kernels] in common.h and the OpParams
+// Reference kernels for the nn ops. See Note [Reference kernels] in common.h and the params
 // each op uses at the top of lib/src/ops/nn.cpp. Rows and reductions accumulate in double and
 // each result is rounded once to the compute dtype.
 #include <cmath>
@@ -6,21 +6,20 @@
 #include <vector>
 
 #include "common.h"
-#include "touchstone/ops.h"  // Reduction
+#include "touchstone/kernel_family.h"
 
 namespace ts::reference {
 namespace {
 
-// softmax and log_softmax along p.dim, one row at a time; a 0-dim input is a row of one.
+// softmax and log_softmax along dim, one row at a time; a 0-dim input is a row of one.
 // Note [Stable softmax]
 // exp(x - max) never overflows and softmax is unchanged by the shift; log_softmax is
 // (x - max) - log(sum(exp(x - max))). A NaN anywhere in a row makes the whole row NaN.
-void softmax_kernel(const KernelCall& c) {
-  const bool log = c.op == OpId::log_softmax;
+void softmax_kernel(const KernelCall& c, bool log) {
   const Tensor& in = c.inputs[0];
   const Tensor& out = c.outputs[0];
   const ScalarType ct = c.p.compute_dtype;
-  const int64_t dim = c.p.dim;
+  const int64_t dim = c.params<DimParams>().dim;
   const bool scalar = in.dim() == 0;
   const int64_t n = scalar ? 1 : in.size(dim);
   const int64_t in_step = scalar ? 0 : in.stride(dim) * static_cast<int64_t>(in.element_size());
@@ -50,7 +49,7 @@ void softmax_kernel(const KernelCall& c) {
   });
 }
 
-// layer_norm over the trailing dims p.dims: y = (x - mean) / sqrt(var + eps) * w + b, with the
+// layer_norm over the trailing dims: y = (x - mean) / sqrt(var + eps) * w + b, with the
 // biased variance, all in double.
 void layer_norm_kernel(const KernelCall& c) {
   const Tensor& x = c.inputs[0];
@@ -58,10 +57,11 @@ void layer_norm_kernel(const KernelCall& c) {
   const Tensor& b = c.inputs[2];
   const Tensor& out = c.outputs[0];
   const ScalarType ct = c.p.compute_dtype;
-  const auto lead = static_cast<size_t>(x.dim()) - c.p.dims.size();
+  const LayerNormParams& params = c.params<LayerNormParams>();
+  const auto lead = static_cast<size_t>(x.dim()) - params.dims.size();
   DimVector rows(x.sizes());
   DimVector normalized;
-  for (int64_t d : c.p.dims) {
+  for (int64_t d : params.dims) {
     rows[d] = 1;
     normalized.push_back(x.size(d));
   }
@@ -84,7 +84,7 @@ void layer_norm_kernel(const KernelCall& c) {
     double var = 0;
     for (double e : v) var += (e - mean) * (e - mean);
     var /= m;
-    const double rstd = 1 / std::sqrt(var + c.p.d0);
+    const double rstd = 1 / std::sqrt(var + params.eps);
     size_t i = 0;
     for_each_index(normalized, [&](IntArrayRef j) {
       double y = (v[i++] - mean) * rstd;
@@ -103,16 +103,17 @@ void nll_loss_kernel(const KernelCall& c) {
   const Tensor& weight = c.inputs[2];
   const Tensor& out = c.outputs[0];
   const ScalarType ct = c.p.compute_dtype;
-  const auto reduction = static_cast<Reduction>(c.p.i0);
+  const NllLossParams& params = c.params<NllLossParams>();
+  const Reduction reduction = params.reduction;
   double total = 0, total_weight = 0;
 
   for_each_index(target.sizes(), [&](IntArrayRef t) {
     const int64_t cls = load_int64(element_ptr(target, t), target.dtype());
     double loss = 0, w = 0;
-    if (cls != c.p.i1) {
+    if (cls != params.ignore_index) {
       // The input index: the target's index with the class inserted at the class dim.
       DimVector idx(t);
-      idx.insert(static_cast<size_t>(c.p.dim), cls);
+      idx.insert(static_cast<size_t>(params.class_dim), cls);
       w = weight.defined() ? load_as_double(element_ptr(weight, cls), weight.dtype(), ct) : 1.0;
       loss = -load_as_double(element_ptr(self, idx), self.dtype(), ct) * w;
     }
@@ -135,7 +136,7 @@ void mse_loss_kernel(const KernelCall& c) {
   const Tensor& b = c.inputs[1];
   const Tensor& out = c.outputs[0];
   const ScalarType ct = c.p.compute_dtype;
-  const auto reduction = static_cast<Reduction>(c.p.i0);
+  const Reduction reduction = c.params<LossParams>().reduction;
   double total = 0;
 
   for_each_index(a.sizes(), [&](IntArrayRef idx) {
@@ -152,16 +153,27 @@ void mse_loss_kernel(const KernelCall& c) {
   }
 }
 
+// One branch per Softmax, Norm and Loss kernel op of op_list.def (registered below).
+template <OpId op>
+void nn_kernel(const KernelCall& c) {
+  if constexpr (op == OpId::softmax || op == OpId::log_softmax) {
+    softmax_kernel(c, op == OpId::log_softmax);
+  } else if constexpr (op == OpId::layer_norm) {
+    layer_norm_kernel(c);
+  } else if constexpr (op == OpId::nll_loss) {
+    nll_loss_kernel(c);
+  } else if constexpr (op == OpId::mse_loss) {
+    mse_loss_kernel(c);
+  } else {
+    static_assert(kMissingKernel<op>, "an nn op without its reference kernel");
+  }
+}
+
 }  // namespace
 
-// PyTorch's CPU backend runs every nn op in the four floating dtypes.
 TS_REGISTER_KERNELS(reference, nn) {
-  const DTypeSet floating = DTypeSet::floating();
-  m.impl(OpId::softmax, kCPU, floating, softmax_kernel);
-  m.impl(OpId::log_softmax, kCPU, floating, softmax_kernel);
-  m.impl(OpId::layer_norm, kCPU, floating, layer_norm_kernel);
-  m.impl(OpId::nll_loss, kCPU, floating, nll_loss_kernel);
-  m.impl(OpId::mse_loss, kCPU, floating, mse_loss_kernel);
+  for_each_kernel_op<OpSignature::Softmax, OpSignature::Norm, OpSignature::Loss>(
+      [&](auto op) { m.impl(op, kCPU, nn_kernel<op>); });
 }
 
 }  // namespace ts::reference

@@ -1,6 +1,6 @@
 // Reference kernels for reductions and cumsum. See Note [Reference kernels] in common.h and
 // Note [Reduction outputs] in lib/src/ops/reduce.cpp: each output is viewed with the keepdim=true
-// shape, so output index `idx` reduces the input elements that agree with `idx` outside p.dims.
+// shape, so output index `idx` reduces the input elements that agree with `idx` outside dims.
 // Floating math accumulates in double, integer sums and products in uint64 (wrapping, no UB);
 // each result is rounded once to the output dtype.
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "common.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::reference {
 namespace {
@@ -16,8 +17,9 @@ namespace {
 // op kept its dims).
 Tensor keepdim_view(const KernelCall& c, size_t o) {
   const Tensor& out = c.outputs[o];
-  const IntArrayRef dims = c.p.dims;
-  if (c.p.keepdim || dims.empty()) return out;
+  const ReduceParams& r = reduce_params(c.p);
+  const IntArrayRef dims = r.dims;
+  if (r.keepdim || dims.empty()) return out;
   DimVector sizes, strides;
   size_t j = 0;
   for (int64_t d = 0; d < c.inputs[0].dim(); ++d) {
@@ -31,6 +33,10 @@ Tensor keepdim_view(const KernelCall& c, size_t o) {
     }
   }
   return make_view(out, sizes, strides, out.storage_offset());
+}
+
+IntArrayRef dims_of(const KernelCall& c) {
+  return reduce_params(c.p).dims;
 }
 
 // Calls f(idx, out_ptr) for every element of output `o`, idx in the keepdim=true shape.
@@ -59,7 +65,7 @@ void for_each_reduced(const Tensor& in, IntArrayRef idx, IntArrayRef dims, F&& f
 // The number of input elements behind each output element.
 int64_t reduced_count(const KernelCall& c) {
   int64_t n = 1;
-  for (int64_t d : c.p.dims) n *= c.inputs[0].sizes()[d];
+  for (int64_t d : dims_of(c)) n *= c.inputs[0].sizes()[d];
   return n;
 }
 
@@ -71,54 +77,28 @@ void store_accumulated(char* o, ScalarType ot, ScalarType ct, uint64_t acc) {
 
 // ---- sum, prod, mean ----
 
-void sum_kernel(const KernelCall& c) {
+// acc = step(acc, x) from `init` over each output's elements: in double for a floating compute
+// dtype (mean then divides by the count: an empty mean is 0 / 0 = nan, as in PyTorch), in
+// uint64 otherwise.
+template <class Step>
+void accumulate_kernel(const KernelCall& c, int init, Step step, bool mean = false) {
   const Tensor& in = c.inputs[0];
   const ScalarType it = in.dtype(), ct = c.p.compute_dtype, ot = c.outputs[0].dtype();
-  for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
-    if (is_floating_type(ct)) {
-      double acc = 0;
-      for_each_reduced(in, idx, c.p.dims,
-                       [&](const char* p, int64_t) { acc += load_as_double(p, it, ct); });
-      store_double(o, ot, round_to(ct, acc));
-    } else {
-      uint64_t acc = 0;
-      for_each_reduced(in, idx, c.p.dims, [&](const char* p, int64_t) {
-        acc += static_cast<uint64_t>(load_as_int64(p, it, ct));
-      });
-      store_accumulated(o, ot, ct, acc);
-    }
-  });
-}
-
-void prod_kernel(const KernelCall& c) {
-  const Tensor& in = c.inputs[0];
-  const ScalarType it = in.dtype(), ct = c.p.compute_dtype, ot = c.outputs[0].dtype();
-  for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
-    if (is_floating_type(ct)) {
-      double acc = 1;
-      for_each_reduced(in, idx, c.p.dims,
-                       [&](const char* p, int64_t) { acc *= load_as_double(p, it, ct); });
-      store_double(o, ot, round_to(ct, acc));
-    } else {
-      uint64_t acc = 1;
-      for_each_reduced(in, idx, c.p.dims, [&](const char* p, int64_t) {
-        acc *= static_cast<uint64_t>(load_as_int64(p, it, ct));
-      });
-      store_accumulated(o, ot, ct, acc);
-    }
-  });
-}
-
-// An empty reduction gives 0 / 0 = nan, as in PyTorch.
-void mean_kernel(const KernelCall& c) {
-  const Tensor& in = c.inputs[0];
-  const ScalarType it = in.dtype(), ct = c.p.compute_dtype, ot = c.outputs[0].dtype();
+  const IntArrayRef dims = dims_of(c);
   const double n = static_cast<double>(reduced_count(c));
   for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
-    double acc = 0;
-    for_each_reduced(in, idx, c.p.dims,
-                     [&](const char* p, int64_t) { acc += load_as_double(p, it, ct); });
-    store_double(o, ot, round_to(ct, acc / n));
+    if (is_floating_type(ct)) {
+      double acc = init;
+      for_each_reduced(in, idx, dims,
+                       [&](const char* p, int64_t) { acc = step(acc, load_as_double(p, it, ct)); });
+      store_double(o, ot, round_to(ct, mean ? acc / n : acc));
+    } else {
+      uint64_t acc = static_cast<uint64_t>(init);
+      for_each_reduced(in, idx, dims, [&](const char* p, int64_t) {
+        acc = step(acc, static_cast<uint64_t>(load_as_int64(p, it, ct)));
+      });
+      store_accumulated(o, ot, ct, acc);
+    }
   });
 }
 
@@ -177,7 +157,7 @@ void extreme_values_kernel(const KernelCall& c, bool is_max) {
   const bool has_indices = c.outputs.size() > 1;
   const Tensor indices = has_indices ? keepdim_view(c, 1) : Tensor();
   for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
-    const Extreme e = find_extreme(in, idx, c.p.dims, is_max);
+    const Extreme e = find_extreme(in, idx, dims_of(c), is_max);
     store_extreme(o, ot, e, floating);
     if (has_indices) store_int64(element_ptr(indices, idx), kLong, e.index);
   });
@@ -186,21 +166,8 @@ void extreme_values_kernel(const KernelCall& c, bool is_max) {
 void argextreme_kernel(const KernelCall& c, bool is_max) {
   const Tensor& in = c.inputs[0];
   for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
-    store_int64(o, kLong, find_extreme(in, idx, c.p.dims, is_max).index);
+    store_int64(o, kLong, find_extreme(in, idx, dims_of(c), is_max).index);
   });
-}
-
-void amax_kernel(const KernelCall& c) {
-  extreme_values_kernel(c, true);
-}
-void amin_kernel(const KernelCall& c) {
-  extreme_values_kernel(c, false);
-}
-void argmax_kernel(const KernelCall& c) {
-  argextreme_kernel(c, true);
-}
-void argmin_kernel(const KernelCall& c) {
-  argextreme_kernel(c, false);
 }
 
 // ---- var, std, norm, logsumexp ----
@@ -225,27 +192,22 @@ double variance(const Tensor& in, IntArrayRef idx, IntArrayRef dims, ScalarType 
 
 void var_std_kernel(const KernelCall& c, bool take_sqrt) {
   const ScalarType ct = c.p.compute_dtype, ot = c.outputs[0].dtype();
+  const VarParams& params = c.params<VarParams>();
   for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
-    const double v = variance(c.inputs[0], idx, c.p.dims, ct, c.p.d0);
+    const double v = variance(c.inputs[0], idx, params.dims, ct, params.correction);
     store_double(o, ot, round_to(ct, take_sqrt ? std::sqrt(v) : v));
   });
-}
-
-void var_kernel(const KernelCall& c) {
-  var_std_kernel(c, false);
-}
-void std_kernel(const KernelCall& c) {
-  var_std_kernel(c, true);
 }
 
 // p = 1: sum |x|; p = 2: sqrt(sum x^2); p = inf: max |x| (NaN propagates; 0 when empty).
 void norm_kernel(const KernelCall& c) {
   const Tensor& in = c.inputs[0];
   const ScalarType it = in.dtype(), ct = c.p.compute_dtype, ot = c.outputs[0].dtype();
-  const double pv = c.p.s0->to_double();
+  const NormParams& params = c.params<NormParams>();
+  const double pv = params.p;
   for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
     double acc = 0;
-    for_each_reduced(in, idx, c.p.dims, [&](const char* p, int64_t) {
+    for_each_reduced(in, idx, params.dims, [&](const char* p, int64_t) {
       const double a = std::fabs(load_as_double(p, it, ct));
       if (pv == 1) {
         acc += a;
@@ -264,13 +226,14 @@ void norm_kernel(const KernelCall& c) {
 void logsumexp_kernel(const KernelCall& c) {
   const Tensor& in = c.inputs[0];
   const ScalarType it = in.dtype(), ct = c.p.compute_dtype, ot = c.outputs[0].dtype();
+  const IntArrayRef dims = dims_of(c);
   for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
     double m = -std::numeric_limits<double>::infinity();
-    for_each_reduced(in, idx, c.p.dims,
+    for_each_reduced(in, idx, dims,
                      [&](const char* p, int64_t) { m = std::fmax(m, load_as_double(p, it, ct)); });
     const double shift = std::isfinite(m) ? m : 0.0;
     double s = 0;
-    for_each_reduced(in, idx, c.p.dims, [&](const char* p, int64_t) {
+    for_each_reduced(in, idx, dims, [&](const char* p, int64_t) {
       s += std::exp(load_as_double(p, it, ct) - shift);
     });
     store_double(o, ot, round_to(ct, std::log(s) + shift));
@@ -284,28 +247,21 @@ void all_any_kernel(const KernelCall& c, bool is_all) {
   const ScalarType it = in.dtype(), ot = c.outputs[0].dtype();
   for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
     bool acc = is_all;
-    for_each_reduced(in, idx, c.p.dims, [&](const char* p, int64_t) {
+    for_each_reduced(in, idx, dims_of(c), [&](const char* p, int64_t) {
       acc = is_all ? (acc && load_bool(p, it)) : (acc || load_bool(p, it));
     });
     store_int64(o, ot, acc ? 1 : 0);
   });
 }
 
-void all_kernel(const KernelCall& c) {
-  all_any_kernel(c, true);
-}
-void any_kernel(const KernelCall& c) {
-  all_any_kernel(c, false);
-}
-
-// Walks each line along p.dim, storing every running sum as it goes; the output may be the
-// input (cumsum_), as element k is read before it is written.
+// Walks each line along the scanned dim, storing every running sum as it goes; the output may be
+// the input (cumsum_), as element k is read before it is written.
 void cumsum_kernel(const KernelCall& c) {
   const Tensor& in = c.inputs[0];
   const Tensor& out = c.outputs[0];
   const ScalarType it = in.dtype(), ct = c.p.compute_dtype, ot = out.dtype();
   const bool scalar = in.dim() == 0;
-  const int64_t d = c.p.dim;
+  const int64_t d = c.params<DimParams>().dim;
   if (in.numel() == 0) return;  // empty lines, however many (an expanded [2^40, 0] input)
   DimVector lines(in.sizes());
   if (!scalar) lines[d] = 1;
@@ -329,27 +285,41 @@ void cumsum_kernel(const KernelCall& c) {
   });
 }
 
+// One branch per Reduction and Scan op of op_list.def (the kernel set registers each).
+template <OpId op>
+void reduce_kernel(const KernelCall& c) {
+  using enum OpId;
+  if constexpr (op == sum) {
+    accumulate_kernel(c, 0, [](auto a, auto x) { return a + x; });
+  } else if constexpr (op == prod) {
+    accumulate_kernel(c, 1, [](auto a, auto x) { return a * x; });
+  } else if constexpr (op == mean) {
+    accumulate_kernel(
+        c, 0, [](auto a, auto x) { return a + x; }, /*mean=*/true);
+  } else if constexpr (op == amax || op == max || op == amin || op == min) {
+    extreme_values_kernel(c, op == amax || op == max);
+  } else if constexpr (op == argmax || op == argmin) {
+    argextreme_kernel(c, op == argmax);
+  } else if constexpr (op == var || op == std) {
+    var_std_kernel(c, op == std);
+  } else if constexpr (op == norm) {
+    norm_kernel(c);
+  } else if constexpr (op == logsumexp) {
+    logsumexp_kernel(c);
+  } else if constexpr (op == all || op == any) {
+    all_any_kernel(c, op == all);
+  } else if constexpr (op == cumsum) {
+    cumsum_kernel(c);
+  } else {
+    static_assert(kMissingKernel<op>, "a Reduction or Scan op without its reference kernel");
+  }
+}
+
 }  // namespace
 
 TS_REGISTER_KERNELS(reference, reduce) {
-  const DTypeSet all = DTypeSet::all();
-  const DTypeSet floating = DTypeSet::floating();
-  m.impl(OpId::sum, kCPU, all, sum_kernel);
-  m.impl(OpId::prod, kCPU, all, prod_kernel);
-  m.impl(OpId::mean, kCPU, floating, mean_kernel);
-  m.impl(OpId::amax, kCPU, all, amax_kernel);
-  m.impl(OpId::amin, kCPU, all, amin_kernel);
-  m.impl(OpId::max, kCPU, all, amax_kernel);
-  m.impl(OpId::min, kCPU, all, amin_kernel);
-  m.impl(OpId::argmax, kCPU, all - DTypeSet{kBool}, argmax_kernel);
-  m.impl(OpId::argmin, kCPU, all - DTypeSet{kBool}, argmin_kernel);
-  m.impl(OpId::var, kCPU, floating, var_kernel);
-  m.impl(OpId::std, kCPU, floating, std_kernel);
-  m.impl(OpId::norm, kCPU, floating, norm_kernel);
-  m.impl(OpId::logsumexp, kCPU, floating, logsumexp_kernel);
-  m.impl(OpId::all, kCPU, all, all_kernel);
-  m.impl(OpId::any, kCPU, all, any_kernel);
-  m.impl(OpId::cumsum, kCPU, all, cumsum_kernel);
+  for_each_kernel_op<OpSignature::Reduction, OpSignature::Scan>(
+      [&](auto op) { m.impl(op, kCPU, reduce_kernel<op>); });
 }
 
 }  // namespace ts::reference

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "test_util.h"
+#include "touchstone/kernel_family.h"
 #include "touchstone/touchstone.h"
 
 namespace {
@@ -619,6 +620,57 @@ TEST(Dropout, Errors) {
                "dropout probability has to be between 0 and 1, but got -0.5");
   EXPECT_ERROR(ts::dropout(make_long({1, 2}), 0.5, true),
                "dropout: expected a floating point input, but got int64");
+}
+
+// ---- the typed parameters meta passes (lib/src/ops/nn.cpp's Params block) ----
+
+// What the last call of the capture set's kernels carried.
+ts::OpParams captured;
+
+void capture(const ts::KernelCall& c) {
+  captured = c.p;
+}
+
+// A kernel set whose every nn kernel only records its call.
+const char* capture_set() {
+  static const char* name = [] {
+    ts::KernelRegistrar m("test_nn_capture");
+    ts::for_each_kernel_op<ts::OpSignature::Softmax, ts::OpSignature::Norm, ts::OpSignature::Loss>(
+        [&](auto op) { m.impl(op, ts::kCPU, capture); });
+    return "test_nn_capture";
+  }();
+  return name;
+}
+
+TEST(NnParams, TheFamilysKernelOpsLeaveOutTheComposites) {
+  std::vector<ts::OpId> ops;
+  ts::for_each_kernel_op<ts::OpSignature::Softmax, ts::OpSignature::Norm, ts::OpSignature::Loss>(
+      [&](auto op) { ops.push_back(op); });
+  EXPECT_EQ(ops,
+            (std::vector<ts::OpId>{ts::OpId::softmax, ts::OpId::log_softmax, ts::OpId::layer_norm,
+                                   ts::OpId::nll_loss, ts::OpId::mse_loss}));  // no cross_entropy
+}
+
+TEST(NnParams, EachOpCarriesItsStruct) {
+  ts::KernelSetGuard g(capture_set());
+  const Tensor x = make(ts::kFloat, {1, 2, 3, 4, 5, 6}, {2, 3});
+  ts::log_softmax(x, -1, ts::kDouble);
+  EXPECT_EQ(captured.get<ts::DimParams>().dim, 1);
+  EXPECT_EQ(captured.compute_dtype, ts::kDouble);
+  ts::layer_norm(x, {3}, {}, {}, 0.25);
+  EXPECT_EQ(captured.get<ts::LayerNormParams>().eps, 0.25);
+  EXPECT_EQ(std::vector<int64_t>(captured.get<ts::LayerNormParams>().dims.begin(),
+                                 captured.get<ts::LayerNormParams>().dims.end()),
+            std::vector<int64_t>{1});
+  ts::nll_loss(x, make_long({0, 2}), {}, Reduction::Sum, 2);
+  EXPECT_EQ(captured.get<ts::NllLossParams>().reduction, Reduction::Sum);
+  EXPECT_EQ(captured.get<ts::NllLossParams>().ignore_index, 2);
+  EXPECT_EQ(captured.get<ts::NllLossParams>().class_dim, 1);
+  ts::nll_loss(make(ts::kFloat, {1, 2, 3}, {3}), make_long({1}, {}), {}, Reduction::None);
+  EXPECT_EQ(captured.get<ts::NllLossParams>().class_dim, 0);  // a 1-D input
+  EXPECT_EQ(captured.get<ts::NllLossParams>().reduction, Reduction::None);
+  ts::mse_loss(x, x, Reduction::Mean);
+  EXPECT_EQ(captured.get<ts::LossParams>().reduction, Reduction::Mean);
 }
 
 }  // namespace

@@ -3,10 +3,12 @@
 // Extremes, var/std, norm and logsumexp are in test_reduce_stats.cpp.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
 #include "test_util.h"
+#include "touchstone/kernel_family.h"
 #include "touchstone/touchstone.h"
 
 namespace {
@@ -423,6 +425,106 @@ TEST(CumsumOut, WritesInTheOutDtype) {
   ts::Tensor d = ts::empty({2, 3}, kDouble);
   ts::cumsum_out(d, x23(), 0);
   EXPECT_TENSOR_NEAR(d, kDouble, {2, 3}, {1, 2, 3, 5, 7, 9});
+}
+
+// ---- the typed parameters meta passes (lib/src/ops/reduce.cpp's Params block) ----
+
+using ts::OpId;
+using ts::OpSignature;
+
+// What the last call of the capture set's kernels carried.
+ts::OpParams captured;
+size_t captured_outputs = 0;
+
+void capture(const ts::KernelCall& c) {
+  captured = c.p;
+  captured_outputs = c.outputs.size();
+}
+
+// A kernel set whose every reduction and scan kernel only records its call.
+const char* capture_set() {
+  static const char* name = [] {
+    ts::KernelRegistrar m("test_reduce_capture");
+    ts::for_each_kernel_op<OpSignature::Reduction, OpSignature::Scan>(
+        [&](auto op) { m.impl(op, ts::kCPU, capture); });
+    return "test_reduce_capture";
+  }();
+  return name;
+}
+
+using Dims = std::vector<int64_t>;
+Dims dims_of(const ts::ReduceParams& r) {
+  return Dims(r.dims.begin(), r.dims.end());
+}
+
+TEST(ReduceParams, TheFamilysKernelOpsAreItsSixteenOps) {
+  std::vector<OpId> ops;
+  ts::for_each_kernel_op<OpSignature::Reduction, OpSignature::Scan>(
+      [&](auto op) { ops.push_back(op); });
+  const std::vector<OpId> family = {OpId::sum,       OpId::mean, OpId::prod, OpId::amax,
+                                    OpId::amin,      OpId::max,  OpId::min,  OpId::argmax,
+                                    OpId::argmin,    OpId::var,  OpId::std,  OpId::norm,
+                                    OpId::logsumexp, OpId::all,  OpId::any,  OpId::cumsum};
+  EXPECT_EQ(ops, family);
+}
+
+TEST(ReduceParams, SumAndMeanCarrySortedWrappedDimsAndKeepdim) {
+  ts::KernelSetGuard g(capture_set());
+  ts::sum(x23(), {-1, 0}, /*keepdim=*/true);
+  EXPECT_EQ(dims_of(captured.get<ts::ReduceParams>()), (Dims{0, 1}));
+  EXPECT_TRUE(captured.get<ts::ReduceParams>().keepdim);
+  EXPECT_EQ(captured.compute_dtype, kFloat);
+  ts::mean(x23(), {1});
+  EXPECT_EQ(dims_of(captured.get<ts::ReduceParams>()), (Dims{1}));
+  EXPECT_FALSE(captured.get<ts::ReduceParams>().keepdim);
+  ts::sum(x23(ts::kInt));  // every dim; integers accumulate in int64
+  EXPECT_EQ(dims_of(captured.get<ts::ReduceParams>()), (Dims{0, 1}));
+  EXPECT_EQ(captured.compute_dtype, ts::kLong);
+}
+
+TEST(ReduceParams, SingleDimFormsCarryThatDimOrNoneForAZeroDimInput) {
+  ts::KernelSetGuard g(capture_set());
+  ts::prod(x23(), -1);
+  EXPECT_EQ(dims_of(captured.get<ts::ReduceParams>()), (Dims{1}));
+  ts::max(x23(), 0, /*keepdim=*/true);
+  EXPECT_EQ(dims_of(captured.get<ts::ReduceParams>()), (Dims{0}));
+  EXPECT_TRUE(captured.get<ts::ReduceParams>().keepdim);
+  EXPECT_EQ(captured_outputs, 2u);  // values and indices
+  ts::max(x23());
+  EXPECT_EQ(dims_of(captured.get<ts::ReduceParams>()), (Dims{0, 1}));
+  EXPECT_EQ(captured_outputs, 1u);
+  ts::argmin(x23(), -2);
+  EXPECT_EQ(dims_of(captured.get<ts::ReduceParams>()), (Dims{0}));
+  ts::argmax(x23());
+  EXPECT_EQ(dims_of(captured.get<ts::ReduceParams>()), (Dims{0, 1}));
+  ts::all(x23(), 1);
+  EXPECT_EQ(dims_of(captured.get<ts::ReduceParams>()), (Dims{1}));
+  ts::any(make(kFloat, {2}, {}), -1);  // a 0-dim input reduces over nothing
+  EXPECT_EQ(dims_of(captured.get<ts::ReduceParams>()), Dims{});
+}
+
+TEST(ReduceParams, VarStdNormAndCumsumCarryTheirOwnStructs) {
+  ts::KernelSetGuard g(capture_set());
+  ts::var(x23(), {1}, /*correction=*/0.5, /*keepdim=*/true);
+  EXPECT_EQ(captured.get<ts::VarParams>().correction, 0.5);
+  EXPECT_EQ(dims_of(captured.get<ts::VarParams>()), (Dims{1}));
+  EXPECT_TRUE(captured.get<ts::VarParams>().keepdim);
+  // reduce_params reads the dims of every reduction's struct; get<> wants the exact one.
+  EXPECT_EQ(dims_of(ts::reduce_params(captured)), (Dims{1}));
+  EXPECT_ERROR(captured.get<ts::ReduceParams>(),
+               "the kernel read ReduceParams but the call carries VarParams");
+  ts::std(x23(), {}, 0.0, false);
+  EXPECT_EQ(captured.get<ts::VarParams>().correction, 0.0);
+  EXPECT_EQ(dims_of(captured.get<ts::VarParams>()), (Dims{0, 1}));
+  ts::norm(x23(), INFINITY, {0});
+  EXPECT_EQ(captured.get<ts::NormParams>().p, INFINITY);
+  EXPECT_EQ(dims_of(captured.get<ts::NormParams>()), (Dims{0}));
+  ts::norm(x23(), 1, {});
+  EXPECT_EQ(captured.get<ts::NormParams>().p, 1.0);
+  ts::cumsum(x23(), -1);
+  EXPECT_EQ(captured.get<ts::DimParams>().dim, 1);
+  EXPECT_ERROR(ts::reduce_params(captured),
+               "the kernel read ReduceParams but the call carries DimParams");
 }
 
 }  // namespace

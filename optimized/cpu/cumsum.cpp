@@ -1,4 +1,4 @@
-// Optimized CPU kernel for cumsum (and cumsum_).
+// Optimized CPU kernel for cumsum (and cumsum_), registered by reduce.cpp.
 //
 // Note [Optimized cumsum]
 // Floating running sums accumulate in double and round each output once to the compute dtype
@@ -159,6 +159,8 @@ ScanPlan make_scan_plan(const Tensor& in, const Tensor& out, int64_t dim) {
   return s;
 }
 
+}  // namespace
+
 // Floating compute dtypes read the input cast to them. Integer ones read integer inputs as they
 // are (wrapping to the result dtype is the same either way) when the result has the input's
 // dtype or int64; a bool result reads the input cast to bool.
@@ -171,18 +173,12 @@ void cumsum_kernel(const KernelCall& c) {
   bool cast = it != ct;
   if (!is_floating_type(ct) && ct != kBool && !is_floating_type(it)) cast = it != ct && ct != kLong;
   const Tensor in = cast ? self.to(ct) : self;
-  const ScanPlan s = make_scan_plan(in, out, c.p.dim);
+  const ScanPlan s = make_scan_plan(in, out, c.params<DimParams>().dim);
   if (is_floating_type(ct)) return floating_cumsum(s);
   TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(in.dtype(), "cumsum", [&] {
     if (ct == kLong) return run_scan(s, IntScanner<scalar_t, int64_t>{s});
     run_scan(s, IntScanner<scalar_t, scalar_t>{s});
   });
-}
-
-}  // namespace
-
-TS_REGISTER_KERNELS(optimized, cumsum) {
-  m.impl(OpId::cumsum, kCPU, DTypeSet::all(), cumsum_kernel);
 }
 
 }  // namespace ts::cpu

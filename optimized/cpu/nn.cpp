@@ -1,6 +1,7 @@
 // Optimized CPU kernels for softmax, log_softmax and layer_norm: fused per row, vectorized with
-// Highway, rows in parallel. nll_loss and mse_loss are in nn_loss.cpp. OpParams: see the top of
-// lib/src/ops/nn.cpp; the semantics are the reference kernels' (reference/nn.cpp).
+// Highway, rows in parallel; the nn family's registration. nll_loss and mse_loss are in
+// nn_loss.cpp. Params: see the top of lib/src/ops/nn.cpp; the semantics are the reference kernels'
+// (reference/nn.cpp).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "optimized/cpu/nn.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -347,6 +348,7 @@ void layer_norm_run(const LayerNormPlan& p) {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "touchstone/kernel_family.h"
 #include "touchstone/ops.h"
 namespace ts::cpu {
 namespace {
@@ -404,7 +406,7 @@ SoftmaxPlan make_softmax_plan(const Tensor& in, const Tensor& out, int64_t dim, 
   return p;
 }
 
-void softmax_kernel(const KernelCall& c) {
+void softmax_kernel(const KernelCall& c, bool log) {
   const ScalarType ct = c.p.compute_dtype;
   const Tensor& out = c.outputs[0];
   if (out.numel() == 0) return;
@@ -413,7 +415,7 @@ void softmax_kernel(const KernelCall& c) {
   const Tensor in = c.inputs[0].dtype() == ct ? c.inputs[0] : c.inputs[0].to(ct);
   const Tensor target = out.dtype() == ct ? out : empty(out.sizes(), TensorOptions(ct));
   HWY_DYNAMIC_DISPATCH(softmax_run)
-  (make_softmax_plan(in, target, c.p.dim, c.op == OpId::log_softmax));
+  (make_softmax_plan(in, target, c.params<DimParams>().dim, log));
   if (!target.is_same(out)) out.copy_(target);
 }
 
@@ -421,12 +423,13 @@ void layer_norm_kernel(const KernelCall& c) {
   const Tensor& result = c.outputs[0];
   if (result.numel() == 0) return;
   const Tensor out = result.is_contiguous() ? result : empty(result.sizes(), result.options());
+  const LayerNormParams& params = c.params<LayerNormParams>();
   LayerNormPlan p;
   p.dtype = c.p.compute_dtype;
   p.m = 1;
-  for (int64_t d : c.p.dims) p.m *= out.size(d);
+  for (int64_t d : params.dims) p.m *= out.size(d);
   p.rows = out.numel() / p.m;
-  p.eps = c.p.d0;
+  p.eps = params.eps;
   const Tensor x = c.inputs[0].contiguous();
   const Tensor w = c.inputs[1].defined() ? c.inputs[1].contiguous() : Tensor();
   const Tensor b = c.inputs[2].defined() ? c.inputs[2].contiguous() : Tensor();
@@ -438,13 +441,28 @@ void layer_norm_kernel(const KernelCall& c) {
   if (!out.is_same(result)) result.copy_(out);
 }
 
+// One branch per Softmax, Norm and Loss kernel op of op_list.def (registered below); the loss
+// kernels are nn_loss.cpp's.
+template <OpId op>
+void nn_kernel(const KernelCall& c) {
+  if constexpr (op == OpId::softmax || op == OpId::log_softmax) {
+    softmax_kernel(c, op == OpId::log_softmax);
+  } else if constexpr (op == OpId::layer_norm) {
+    layer_norm_kernel(c);
+  } else if constexpr (op == OpId::nll_loss) {
+    nll_loss_kernel(c);
+  } else if constexpr (op == OpId::mse_loss) {
+    mse_loss_kernel(c);
+  } else {
+    static_assert(kMissingKernel<op>, "an nn op without its optimized CPU kernel");
+  }
+}
+
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, nn) {
-  const DTypeSet floating = DTypeSet::floating();
-  m.impl(OpId::softmax, kCPU, floating, softmax_kernel);
-  m.impl(OpId::log_softmax, kCPU, floating, softmax_kernel);
-  m.impl(OpId::layer_norm, kCPU, floating, layer_norm_kernel);
+  for_each_kernel_op<OpSignature::Softmax, OpSignature::Norm, OpSignature::Loss>(
+      [&](auto op) { m.impl(op, kCPU, nn_kernel<op>); });
 }
 
 }  // namespace ts::cpu

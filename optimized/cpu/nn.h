@@ -57,4 +57,8 @@ struct LayerNormPlan {
   double eps = 0;
 };
 
+// The kernels of nn_loss.cpp, registered by nn.cpp's table.
+void nll_loss_kernel(const KernelCall& c);
+void mse_loss_kernel(const KernelCall& c);
+
 }  // namespace ts::cpu

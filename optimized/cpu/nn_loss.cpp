@@ -1,9 +1,9 @@
-// Optimized CPU kernels for nll_loss and mse_loss. OpParams: see the top of lib/src/ops/nn.cpp;
-// the semantics are the reference kernels' (reference/nn.cpp).
-// Note [Loss reductions]
-// Sum and Mean add per-element losses in double, in chunks of kLossChunk elements whose partial
-// sums are combined in chunk order (parallel_for_fixed): the result does not depend on the thread
-// count. mse_loss squares in the compute dtype (the reference rounds each square to it as well).
+// Optimized CPU kernels for nll_loss and mse_loss (registered by nn.cpp). Params: see the top of
+// lib/src/ops/nn.cpp; the semantics are the reference kernels' (reference/nn.cpp). Note [Loss
+// reductions] Sum and Mean add per-element losses in double, in chunks of kLossChunk elements whose
+// partial sums are combined in chunk order (parallel_for_fixed): the result does not depend on the
+// thread count. mse_loss squares in the compute dtype (the reference rounds each square to it as
+// well).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "optimized/cpu/nn_loss.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -102,8 +102,9 @@ double sum_squares(ScalarType t, const void* a, const void* b, int64_t begin, in
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include "optimized/cpu/nn.h"
 #include "touchstone/dispatch_macros.h"
-#include "touchstone/ops.h"  // Reduction
+#include "touchstone/ops.h"
 
 namespace ts::cpu {
 namespace {
@@ -164,14 +165,15 @@ void nll_typed(const KernelCall& c, const Tensor& out) {
   const Tensor& self = c.inputs[0];
   const Tensor& target = c.inputs[1];
   const Tensor& weight = c.inputs[2];
-  const auto reduction = static_cast<Reduction>(c.p.i0);
+  const NllLossParams& params = c.params<NllLossParams>();
+  const Reduction reduction = params.reduction;
   Walker base;  // over the target: offsets into target and into self (class index 0)
   base.sizes = DimVector(target.sizes());
   for (int64_t k = 0; k < target.dim(); ++k) {
     base.strides[0].push_back(target.stride(k));
     base.strides[1].push_back(self.stride(k == 0 ? 0 : k + 1));
   }
-  const int64_t cls_stride = self.stride(c.p.dim);
+  const int64_t cls_stride = self.stride(params.class_dim);
   const T* ps = static_cast<const T*>(self.data_ptr());
   const TT* pt = static_cast<const TT*>(target.data_ptr());
   const T* pw = weight.defined() ? static_cast<const T*>(weight.data_ptr()) : nullptr;
@@ -187,7 +189,7 @@ void nll_typed(const KernelCall& c, const Tensor& out) {
     for (int64_t i = b; i < e; ++i, w.next()) {
       const auto cls = static_cast<int64_t>(pt[w.off[0]]);
       double loss = 0, wt = 0;
-      if (cls != c.p.i1) {
+      if (cls != params.ignore_index) {
         wt = pw != nullptr ? static_cast<double>(static_cast<compute_t<T>>(pw[cls * w_stride]))
                            : 1.0;
         loss =
@@ -209,9 +211,11 @@ void nll_typed(const KernelCall& c, const Tensor& out) {
   store_scalar_result(out, reduction == Reduction::Sum ? total : total / wsum);
 }
 
+}  // namespace
+
 void nll_loss_kernel(const KernelCall& c) {
   const Tensor& result = c.outputs[0];
-  const bool none = static_cast<Reduction>(c.p.i0) == Reduction::None;
+  const bool none = c.params<NllLossParams>().reduction == Reduction::None;
   const Tensor out =
       !none || result.is_contiguous() ? result : empty(result.sizes(), result.options());
   const bool byte = c.inputs[1].dtype() == kByte;
@@ -223,6 +227,8 @@ void nll_loss_kernel(const KernelCall& c) {
 }
 
 // ---- mse_loss ----
+
+namespace {
 
 TensorIterator squared_diff_iter(const Tensor& out, const Tensor& a, const Tensor& b,
                                  ScalarType ct) {
@@ -248,12 +254,14 @@ double chunked_sum(ScalarType t, const void* a, const void* b, int64_t n) {
   return total;
 }
 
+}  // namespace
+
 void mse_loss_kernel(const KernelCall& c) {
   const ScalarType ct = c.p.compute_dtype;
   const Tensor& a = c.inputs[0];
   const Tensor& b = c.inputs[1];
   const Tensor& out = c.outputs[0];
-  const auto reduction = static_cast<Reduction>(c.p.i0);
+  const Reduction reduction = c.params<LossParams>().reduction;
   if (reduction == Reduction::None) {
     if (out.numel() == 0) return;
     TensorIterator iter = squared_diff_iter(out, a, b, ct);
@@ -274,14 +282,6 @@ void mse_loss_kernel(const KernelCall& c) {
   }
   // An empty Mean is 0 / 0 = NaN, as PyTorch.
   store_scalar_result(out, reduction == Reduction::Sum ? total : total / static_cast<double>(n));
-}
-
-}  // namespace
-
-TS_REGISTER_KERNELS(optimized, nn_loss) {
-  const DTypeSet floating = DTypeSet::floating();
-  m.impl(OpId::nll_loss, kCPU, floating, nll_loss_kernel);
-  m.impl(OpId::mse_loss, kCPU, floating, mse_loss_kernel);
 }
 
 }  // namespace ts::cpu

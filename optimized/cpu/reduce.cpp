@@ -36,27 +36,24 @@ namespace {
 
 template <class V>
 void run_floating(const ReducePlan& p, const FloatJob& job) {
-  Finisher fin{job.kind, job.ct, job.ot};
+  Finisher fin{job};
   fin.n = static_cast<double>(p.num_reduced);
-  fin.correction = job.correction;
-  switch (job.kind) {
-    case FloatKind::Sum:
-    case FloatKind::Mean:
+  switch (job.op) {
+    case OpId::sum:
+    case OpId::mean:
       return run_double<V, AddOp, IdentityX>(p, fin);
-    case FloatKind::Prod:
+    case OpId::prod:
       return run_double<V, MulOp, IdentityX>(p, fin);
-    case FloatKind::Norm1:
-      return run_double<V, AddOp, AbsX>(p, fin);
-    case FloatKind::Norm2:
-      return run_double<V, AddOp, SquareX>(p, fin);
-    case FloatKind::NormInf:
+    case OpId::norm:
+      if (job.p == 1) return run_double<V, AddOp, AbsX>(p, fin);
+      if (job.p == 2) return run_double<V, AddOp, SquareX>(p, fin);
       return run_extreme<V, true, true>(p, fin);
-    case FloatKind::Amax:
+    case OpId::amax:
       return run_extreme<V, true, false>(p, fin);
-    case FloatKind::Amin:
+    case OpId::amin:
       return run_extreme<V, false, false>(p, fin);
-    case FloatKind::Var:
-    case FloatKind::Std: {
+    case OpId::var:
+    case OpId::std: {
       std::vector<double> mean(static_cast<size_t>(p.num_outputs));
       Finisher first = fin;
       first.pass1 = true;
@@ -64,7 +61,7 @@ void run_floating(const ReducePlan& p, const FloatJob& job) {
       run_double<V, AddOp, IdentityX>(p, first);
       return run_double<V, AddOp, DevSquareX>(p, fin, mean.data());
     }
-    case FloatKind::LogSumExp: {
+    case OpId::logsumexp: {
       std::vector<double> max(static_cast<size_t>(p.num_outputs)), shift(max.size());
       Finisher first = fin;
       first.pass1 = true;
@@ -74,6 +71,8 @@ void run_floating(const ReducePlan& p, const FloatJob& job) {
       fin.max = max.data();
       return run_double<V, AddOp, ExpX>(p, fin, shift.data());
     }
+    default:
+      TS_ERROR(op_info(job.op).name, ": no floating reduction in the optimized set");
   }
 }
 
@@ -93,6 +92,7 @@ HWY_AFTER_NAMESPACE();
 #include <vector>
 
 #include "touchstone/dispatch_macros.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::cpu {
 
@@ -104,26 +104,24 @@ void floating_reduction(const ReducePlan& p, const FloatJob& job) {
 
 void Finisher::operator()(int64_t o, double acc, char* const* out) const {
   if (pass1) {
-    buffer[o] = kind == FloatKind::LogSumExp ? acc : acc / n;
+    buffer[o] = job.op == OpId::logsumexp ? acc : acc / n;
     return;
   }
   double v = acc;
-  switch (kind) {
-    case FloatKind::Mean:
+  switch (job.op) {
+    case OpId::mean:
       v = acc / n;
       break;
-    case FloatKind::Norm2:
-      v = std::sqrt(acc);
+    case OpId::norm:
+      if (job.p == 2) v = std::sqrt(acc);
+      if (job.p == INFINITY) v = acc < 0 ? 0.0 : acc;  // empty: 0; NaN stays
       break;
-    case FloatKind::NormInf:
-      v = acc < 0 ? 0.0 : acc;
-      break;  // empty: 0; NaN stays
-    case FloatKind::Var:
-    case FloatKind::Std:
-      v = acc / std::max(0.0, n - correction);
-      if (kind == FloatKind::Std) v = std::sqrt(v);
+    case OpId::var:
+    case OpId::std:
+      v = acc / std::max(0.0, n - job.correction);
+      if (job.op == OpId::std) v = std::sqrt(v);
       break;
-    case FloatKind::LogSumExp: {
+    case OpId::logsumexp: {
       const double m = max[o];
       v = std::isfinite(m) ? std::log(acc) + m : m;  // NaN, or all terms 0 / one infinite
       break;
@@ -131,7 +129,7 @@ void Finisher::operator()(int64_t o, double acc, char* const* out) const {
     default:
       break;
   }
-  store_floating(out[0], ot, round_to_dtype(ct, v));
+  store_floating(out[0], job.ot, round_to_dtype(job.ct, v));
 }
 
 namespace {
@@ -150,16 +148,16 @@ bool nonzero(T x) {
 
 // Sums and products wrap in uint64 (the output then wraps to its dtype, as the sum or product of
 // the inputs wrapped to it would); amax/amin compare in the input type; all/any and x != 0.
-template <class T, IntKind kKind>
+template <class T, OpId kOp>
 struct IntOp {
-  static constexpr bool kWide = kKind == IntKind::Sum || kKind == IntKind::Prod;
-  static constexpr bool kLogical = kKind == IntKind::All || kKind == IntKind::Any;
+  static constexpr bool kWide = kOp == OpId::sum || kOp == OpId::prod;
+  static constexpr bool kLogical = kOp == OpId::all || kOp == OpId::any;
   using Acc = std::conditional_t<kWide, uint64_t, std::conditional_t<kLogical, uint8_t, T>>;
   static Acc identity() {
-    if constexpr (kKind == IntKind::Sum || kKind == IntKind::Any) return Acc(0);
-    if constexpr (kKind == IntKind::Prod || kKind == IntKind::All) return Acc(1);
-    if constexpr (kKind == IntKind::Amax) return std::numeric_limits<T>::lowest();
-    if constexpr (kKind == IntKind::Amin) return std::numeric_limits<T>::max();
+    if constexpr (kOp == OpId::sum || kOp == OpId::any) return Acc(0);
+    if constexpr (kOp == OpId::prod || kOp == OpId::all) return Acc(1);
+    if constexpr (kOp == OpId::amax) return std::numeric_limits<T>::lowest();
+    if constexpr (kOp == OpId::amin) return std::numeric_limits<T>::max();
   }
   static Acc step(Acc a, T x) {
     if constexpr (kWide) {
@@ -171,12 +169,12 @@ struct IntOp {
     }
   }
   static Acc merge(Acc a, Acc b) {
-    if constexpr (kKind == IntKind::Sum) return a + b;
-    if constexpr (kKind == IntKind::Prod) return a * b;
-    if constexpr (kKind == IntKind::Amax) return b > a ? b : a;
-    if constexpr (kKind == IntKind::Amin) return b < a ? b : a;
-    if constexpr (kKind == IntKind::All) return a & b;
-    if constexpr (kKind == IntKind::Any) return a | b;
+    if constexpr (kOp == OpId::sum) return a + b;
+    if constexpr (kOp == OpId::prod) return a * b;
+    if constexpr (kOp == OpId::amax) return b > a ? b : a;
+    if constexpr (kOp == OpId::amin) return b < a ? b : a;
+    if constexpr (kOp == OpId::all) return a & b;
+    if constexpr (kOp == OpId::any) return a | b;
   }
 };
 
@@ -188,9 +186,9 @@ void store_wrapped(char* p, ScalarType t, uint64_t v) {
   });
 }
 
-template <class T, IntKind kKind>
+template <class T, OpId kOp>
 struct IntReducer {
-  using Op = IntOp<T, kKind>;
+  using Op = IntOp<T, kOp>;
   using Acc = typename Op::Acc;
   const ReducePlan& p;
   ScalarType ot;
@@ -240,36 +238,26 @@ struct IntReducer {
   }
 };
 
+// Runs IntReducer<T, op> for the op of kOps that `op` is; false when none is.
+template <class T, OpId... kOps>
+bool run_integer_of(const ReducePlan& p, OpId op, ScalarType ot) {
+  return ((op == kOps && (run_reduction(p, IntReducer<T, kOps>{p, ot}), true)) || ...);
+}
+
 template <class T>
-void run_integer(const ReducePlan& p, IntKind kind, ScalarType ot) {
-  switch (kind) {
-    case IntKind::All:
-      return run_reduction(p, IntReducer<T, IntKind::All>{p, ot});
-    case IntKind::Any:
-      return run_reduction(p, IntReducer<T, IntKind::Any>{p, ot});
-    default:
-      break;
-  }
+void run_integer(const ReducePlan& p, OpId op, ScalarType ot) {
+  bool done = run_integer_of<T, OpId::all, OpId::any>(p, op, ot);  // any T: x != 0
   if constexpr (std::is_integral_v<T>) {
-    switch (kind) {
-      case IntKind::Sum:
-        return run_reduction(p, IntReducer<T, IntKind::Sum>{p, ot});
-      case IntKind::Prod:
-        return run_reduction(p, IntReducer<T, IntKind::Prod>{p, ot});
-      case IntKind::Amax:
-        return run_reduction(p, IntReducer<T, IntKind::Amax>{p, ot});
-      case IntKind::Amin:
-        return run_reduction(p, IntReducer<T, IntKind::Amin>{p, ot});
-      default:
-        break;
-    }
+    done = done || run_integer_of<T, OpId::sum, OpId::prod, OpId::amax, OpId::amin>(p, op, ot);
   }
+  TS_CHECK(done, op_info(op).name, ": no integer reduction for dtype ", p.dtype,
+           " in the optimized set");
 }
 
 }  // namespace
 
-void integer_reduction(const ReducePlan& p, IntKind kind, ScalarType ot) {
-  TS_DISPATCH_ALL_DTYPES(p.dtype, "reduce", [&] { run_integer<scalar_t>(p, kind, ot); });
+void integer_reduction(const ReducePlan& p, OpId op, ScalarType ot) {
+  TS_DISPATCH_ALL_DTYPES(p.dtype, "reduce", [&] { run_integer<scalar_t>(p, op, ot); });
 }
 
 std::vector<PlanDim> sort_and_coalesce(std::vector<PlanDim> dims, bool sort) {
@@ -355,11 +343,6 @@ ReducePlan make_reduce_plan(const Tensor& in, ArrayRef<Tensor> outputs, IntArray
 
 namespace {
 
-FloatKind norm_kind(const KernelCall& c) {
-  const double pv = c.p.s0->to_double();
-  return pv == 1 ? FloatKind::Norm1 : pv == 2 ? FloatKind::Norm2 : FloatKind::NormInf;
-}
-
 // Note [Casting broadcast inputs]
 // A reduction input cast to its compute dtype is cast over its real elements only: the stride-0
 // dims are cast as size 1 and expanded again, so sum(x.expand({2^31}), kDouble) casts one
@@ -379,62 +362,61 @@ Tensor cast_input(const Tensor& self, ScalarType ct) {
 
 // Floating compute dtype: the input is cast to it first unless it already has it (as ATen's
 // TensorIterator casts operands to the common dtype).
-void floating_kernel(const KernelCall& c, FloatKind kind) {
+void floating_kernel(const KernelCall& c, FloatJob job) {
   const ScalarType ct = c.p.compute_dtype;
   const Tensor& self = c.inputs[0];
   const Tensor in = self.dtype() == ct ? self : cast_input(self, ct);
-  const ReducePlan p = make_reduce_plan(in, c.outputs, c.p.dims, c.p.keepdim, false);
-  floating_reduction(p, FloatJob{kind, ct, c.outputs[0].dtype(), c.p.d0});
+  const ReduceParams& r = reduce_params(c.p);
+  job.ct = ct;
+  job.ot = c.outputs[0].dtype();
+  floating_reduction(make_reduce_plan(in, c.outputs, r.dims, r.keepdim, false), job);
 }
 
 // Integer or bool compute dtype: integer inputs are read as they are (the result wraps to the
 // compute dtype, which the sum or product of the wrapped inputs would too); floating inputs,
 // and non-bool inputs of a bool sum or product, are cast first.
-void integer_kernel(const KernelCall& c, IntKind kind) {
+void integer_kernel(const KernelCall& c, OpId op) {
   const ScalarType ct = c.p.compute_dtype;
   const Tensor& self = c.inputs[0];
   const bool cast = is_floating_type(self.dtype()) || (ct == kBool && self.dtype() != kBool);
   const Tensor in = cast ? cast_input(self, ct) : self;
-  const ReducePlan p = make_reduce_plan(in, c.outputs, c.p.dims, c.p.keepdim, false);
-  integer_reduction(p, kind, c.outputs[0].dtype());
+  const ReduceParams& r = reduce_params(c.p);
+  integer_reduction(make_reduce_plan(in, c.outputs, r.dims, r.keepdim, false), op,
+                    c.outputs[0].dtype());
 }
 
-void sum_kernel(const KernelCall& c) {
-  if (is_floating_type(c.p.compute_dtype)) return floating_kernel(c, FloatKind::Sum);
-  integer_kernel(c, IntKind::Sum);
-}
-void prod_kernel(const KernelCall& c) {
-  if (is_floating_type(c.p.compute_dtype)) return floating_kernel(c, FloatKind::Prod);
-  integer_kernel(c, IntKind::Prod);
-}
-void mean_kernel(const KernelCall& c) {
-  floating_kernel(c, FloatKind::Mean);
-}
-void var_kernel(const KernelCall& c) {
-  floating_kernel(c, FloatKind::Var);
-}
-void std_kernel(const KernelCall& c) {
-  floating_kernel(c, FloatKind::Std);
-}
-void norm_kernel(const KernelCall& c) {
-  floating_kernel(c, norm_kind(c));
-}
-void logsumexp_kernel(const KernelCall& c) {
-  floating_kernel(c, FloatKind::LogSumExp);
+// One branch per Reduction and Scan op of op_list.def (registered below); reduce_minmax.cpp
+// and cumsum.cpp hold the kernels of the extremes, all/any and cumsum.
+template <OpId op>
+void reduce_kernel(const KernelCall& c) {
+  using enum OpId;
+  if constexpr (op == sum || op == prod) {
+    if (!is_floating_type(c.p.compute_dtype)) return integer_kernel(c, op);
+    floating_kernel(c, {op});
+  } else if constexpr (op == mean || op == logsumexp) {
+    floating_kernel(c, {op});
+  } else if constexpr (op == var || op == std) {
+    floating_kernel(c, {.op = op, .correction = c.params<VarParams>().correction});
+  } else if constexpr (op == norm) {
+    floating_kernel(c, {.op = op, .p = c.params<NormParams>().p});
+  } else if constexpr (op == amax || op == max || op == amin || op == min) {
+    extreme_kernel(c, op == amax || op == max);
+  } else if constexpr (op == argmax || op == argmin) {
+    arg_extreme_kernel(c, op == argmax);
+  } else if constexpr (op == all || op == any) {
+    all_any_kernel(c, op);
+  } else if constexpr (op == cumsum) {
+    cumsum_kernel(c);
+  } else {
+    static_assert(kMissingKernel<op>, "a Reduction or Scan op without its optimized CPU kernel");
+  }
 }
 
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, reduce) {
-  const DTypeSet all = DTypeSet::all();
-  const DTypeSet floating = DTypeSet::floating();
-  m.impl(OpId::sum, kCPU, all, sum_kernel);
-  m.impl(OpId::prod, kCPU, all, prod_kernel);
-  m.impl(OpId::mean, kCPU, floating, mean_kernel);
-  m.impl(OpId::var, kCPU, floating, var_kernel);
-  m.impl(OpId::std, kCPU, floating, std_kernel);
-  m.impl(OpId::norm, kCPU, floating, norm_kernel);
-  m.impl(OpId::logsumexp, kCPU, floating, logsumexp_kernel);
+  for_each_kernel_op<OpSignature::Reduction, OpSignature::Scan>(
+      [&](auto op) { m.impl(op, kCPU, reduce_kernel<op>); });
 }
 
 }  // namespace ts::cpu

@@ -303,25 +303,14 @@ void run_scan(const ScanPlan& s, const S& sc) {
   });
 }
 
-// What the per-target floating entry point computes (double accumulation).
-enum class FloatKind : uint8_t {
-  Sum,
-  Mean,
-  Prod,
-  Norm1,
-  Norm2,
-  NormInf,
-  Amax,
-  Amin,
-  Var,
-  Std,
-  LogSumExp
-};
+// What the per-target floating entry point computes (double accumulation): op is sum, mean,
+// prod, norm, amax, amin (also for max() and min()), var, std or logsumexp.
 struct FloatJob {
-  FloatKind kind;
-  ScalarType ct;  // the compute dtype the result is rounded to first (the input's dtype)
-  ScalarType ot;  // the output's dtype
-  double correction = 0;
+  OpId op;
+  ScalarType ct = ScalarType::Undefined;  // the dtype the result is rounded to first
+  ScalarType ot = ScalarType::Undefined;  // the output's dtype
+  double correction = 0;                  // var, std
+  double p = 2;                           // norm: 1, 2 or inf
 };
 
 // The per-target entry points (Highway dynamic dispatch); defined in reduce.cpp,
@@ -329,17 +318,22 @@ struct FloatJob {
 void floating_reduction(const ReducePlan& p, const FloatJob& job);
 void floating_arg_reduction(const ReducePlan& p, bool is_max);
 void floating_cumsum(const ScanPlan& s);
-// Integer and bool reductions (scalar loops, compiled once); defined in reduce.cpp.
-enum class IntKind : uint8_t { Sum, Prod, Amax, Amin, All, Any };
-void integer_reduction(const ReducePlan& p, IntKind kind, ScalarType ot);
+// Integer and bool reductions (scalar loops, compiled once) of sum, prod, amax, amin, all and
+// any; defined in reduce.cpp.
+void integer_reduction(const ReducePlan& p, OpId op, ScalarType ot);
+
+// The kernels of reduce_minmax.cpp and cumsum.cpp, registered by reduce.cpp's table: amax,
+// amin, max, min (is_max picks); argmax, argmin; all, any (op picks); cumsum.
+void extreme_kernel(const KernelCall& c, bool is_max);
+void arg_extreme_kernel(const KernelCall& c, bool is_max);
+void all_any_kernel(const KernelCall& c, OpId op);
+void cumsum_kernel(const KernelCall& c);
 
 // How a double result becomes an output value (or, in pass 1 of var and logsumexp, the mean or
 // max of output o in `buffer`).
 struct Finisher {
-  FloatKind kind;
-  ScalarType ct, ot;
-  double n = 0;           // reduced elements per output
-  double correction = 0;  // var, std
+  FloatJob job;
+  double n = 0;  // reduced elements per output
   double* buffer = nullptr;
   const double* max = nullptr;  // logsumexp: pass 1's max
   bool pass1 = false;

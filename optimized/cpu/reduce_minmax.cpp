@@ -1,6 +1,6 @@
 // Optimized CPU kernels for amax, amin, max, min (all, or with a dim: values and indices),
-// argmax, argmin, all and any. See Note [Optimized reductions] in reduce.cpp and Note
-// [Extremes with indices] in reduce-inl.h.
+// argmax, argmin, all and any (registered by reduce.cpp). See Note [Optimized reductions] in
+// reduce.cpp and Note [Extremes with indices] in reduce-inl.h.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "optimized/cpu/reduce_minmax.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -97,61 +97,30 @@ void arg_reduction(const ReducePlan& p, bool is_max) {
   });
 }
 
+}  // namespace
+
 // amax/amin and max()/min() write values only; max/min with a dim also write indices.
 void extreme_kernel(const KernelCall& c, bool is_max) {
   const Tensor& in = c.inputs[0];
   const ScalarType t = in.dtype();
   const bool with_indices = c.outputs.size() == 2;
-  const ReducePlan p = make_reduce_plan(in, c.outputs, c.p.dims, c.p.keepdim, with_indices);
+  const ReduceParams& r = c.params<ReduceParams>();
+  const ReducePlan p = make_reduce_plan(in, c.outputs, r.dims, r.keepdim, with_indices);
   if (with_indices) return arg_reduction(p, is_max);
-  if (is_floating_type(t)) {
-    return floating_reduction(p, FloatJob{is_max ? FloatKind::Amax : FloatKind::Amin, t, t});
-  }
-  integer_reduction(p, is_max ? IntKind::Amax : IntKind::Amin, t);
+  const OpId op = is_max ? OpId::amax : OpId::amin;
+  if (is_floating_type(t)) return floating_reduction(p, FloatJob{op, t, t});
+  integer_reduction(p, op, t);
 }
 
-void argextreme_kernel(const KernelCall& c, bool is_max) {
-  const Tensor& in = c.inputs[0];
-  arg_reduction(make_reduce_plan(in, c.outputs, c.p.dims, c.p.keepdim, true), is_max);
+void arg_extreme_kernel(const KernelCall& c, bool is_max) {
+  const ReduceParams& r = c.params<ReduceParams>();
+  arg_reduction(make_reduce_plan(c.inputs[0], c.outputs, r.dims, r.keepdim, true), is_max);
 }
 
-void all_any_kernel(const KernelCall& c, IntKind kind) {
-  const Tensor& in = c.inputs[0];
-  integer_reduction(make_reduce_plan(in, c.outputs, c.p.dims, c.p.keepdim, false), kind,
+void all_any_kernel(const KernelCall& c, OpId op) {
+  const ReduceParams& r = c.params<ReduceParams>();
+  integer_reduction(make_reduce_plan(c.inputs[0], c.outputs, r.dims, r.keepdim, false), op,
                     c.outputs[0].dtype());
-}
-
-void amax_kernel(const KernelCall& c) {
-  extreme_kernel(c, true);
-}
-void amin_kernel(const KernelCall& c) {
-  extreme_kernel(c, false);
-}
-void argmax_kernel(const KernelCall& c) {
-  argextreme_kernel(c, true);
-}
-void argmin_kernel(const KernelCall& c) {
-  argextreme_kernel(c, false);
-}
-void all_kernel(const KernelCall& c) {
-  all_any_kernel(c, IntKind::All);
-}
-void any_kernel(const KernelCall& c) {
-  all_any_kernel(c, IntKind::Any);
-}
-
-}  // namespace
-
-TS_REGISTER_KERNELS(optimized, reduce_minmax) {
-  const DTypeSet all = DTypeSet::all();
-  m.impl(OpId::amax, kCPU, all, amax_kernel);
-  m.impl(OpId::amin, kCPU, all, amin_kernel);
-  m.impl(OpId::max, kCPU, all, amax_kernel);
-  m.impl(OpId::min, kCPU, all, amin_kernel);
-  m.impl(OpId::argmax, kCPU, all - DTypeSet{kBool}, argmax_kernel);
-  m.impl(OpId::argmin, kCPU, all - DTypeSet{kBool}, argmin_kernel);
-  m.impl(OpId::all, kCPU, all, all_kernel);
-  m.impl(OpId::any, kCPU, all, any_kernel);
 }
 
 }  // namespace ts::cpu

@@ -1,5 +1,5 @@
-// CUDA cumsum. The input is cast to the compute dtype and made contiguous, then seen as
-// [outer, n, inner] around the scanned dim (rows.cuh).
+// CUDA cumsum (registered by reduce.cu). The input is cast to the compute dtype and made
+// contiguous, then seen as [outer, n, inner] around the scanned dim (rows.cuh).
 //
 // Note [CUDA cumsum]
 // inner == 1 (the scanned dim is innermost): one block per row walks it in tiles of blockDim.x
@@ -9,6 +9,7 @@
 // float32 scan's error grows with its length, as PyTorch's; integers wrap in uint64 and bool
 // stores "sum != 0", as reference/reduce.cpp. Each element is read before it is written, by
 // the same thread, so the output may be the input (cumsum_).
+#include "optimized/cuda/reduce.cuh"
 #include "optimized/cuda/rows.cuh"
 #include "touchstone/ops.h"
 
@@ -82,6 +83,8 @@ __global__ void cumsum_cols_kernel(const T* x, T* y, int64_t outer, int64_t n, i
   }
 }
 
+}  // namespace
+
 void cumsum_kernel(const KernelCall& c) {
   const ScalarType ct = c.p.compute_dtype;
   const Tensor& out = c.outputs[0];
@@ -89,7 +92,7 @@ void cumsum_kernel(const KernelCall& c) {
   const Tensor& self = c.inputs[0];
   const Tensor x = (self.dtype() == ct ? self : self.to(ct)).contiguous();
   if (x.numel() == 0) return;
-  const RowShape rs = row_shape(x, x.dim() == 0 ? 0 : c.p.dim);
+  const RowShape rs = row_shape(x, x.dim() == 0 ? 0 : c.params<DimParams>().dim);
   const bool direct = out.dtype() == ct && out.is_contiguous();
   const Tensor y = direct ? out : empty(out.sizes(), TensorOptions(ct).device(out.device()));
   TS_CUDA_DISPATCH_ALL(ct, "cumsum", [&] {
@@ -109,12 +112,6 @@ void cumsum_kernel(const KernelCall& c) {
     TS_CUDA_KERNEL_LAUNCH_CHECK();
   });
   if (!direct) out.copy_(y);
-}
-
-}  // namespace
-
-TS_REGISTER_KERNELS(optimized, cuda_cumsum) {
-  m.impl(OpId::cumsum, kCUDA, DTypeSet::all(), cumsum_kernel);
 }
 
 }  // namespace ts::cuda

@@ -10,7 +10,9 @@
 // [Stable softmax]): the NaN-propagating row max, then the sum of exp(x - max), then the
 // outputs, three passes over the row; layer_norm takes two passes (mean, then the biased
 // variance of the deviations), then writes (x - mean) * rstd * w + b.
+#include "optimized/cuda/reduce.cuh"
 #include "optimized/cuda/rows.cuh"
+#include "touchstone/kernel_family.h"
 #include "touchstone/ops.h"
 
 namespace ts::cuda {
@@ -102,13 +104,12 @@ Tensor contiguous_as(const Tensor& t, ScalarType ct) {
   return (t.dtype() == ct ? t : t.to(ct)).contiguous();
 }
 
-void softmax_kernel(const KernelCall& c) {
-  const bool log = c.op == OpId::log_softmax;
+void softmax_kernel(const KernelCall& c, bool log) {
   const ScalarType ct = c.p.compute_dtype;
   DeviceGuard guard(c.outputs[0].device().index());
   const Tensor x = contiguous_as(c.inputs[0], ct);
   if (x.numel() == 0) return;
-  const RowShape rs = row_shape(x, x.dim() == 0 ? 0 : c.p.dim);
+  const RowShape rs = row_shape(x, x.dim() == 0 ? 0 : c.params<DimParams>().dim);
   with_contiguous_output(c.outputs[0], ct, [&](const Tensor& y) {
     TS_CUDA_DISPATCH_FLOATING(ct, op_info(c.op).name.data(), [&] {
       using T = scalar_t;
@@ -171,11 +172,12 @@ __global__ void layer_norm_kernel_impl(const T* x, const T* w, const T* b, T* y,
 
 void layer_norm_kernel(const KernelCall& c) {
   const ScalarType ct = c.p.compute_dtype;
+  const LayerNormParams& params = c.params<LayerNormParams>();
   DeviceGuard guard(c.outputs[0].device().index());
   const Tensor x = contiguous_as(c.inputs[0], ct);
   if (x.numel() == 0) return;
   int64_t n = 1;
-  for (int64_t d : c.p.dims) n *= x.size(d);
+  for (int64_t d : params.dims) n *= x.size(d);
   const int64_t rows = x.numel() / n;
   const Tensor w = c.inputs[1].defined() ? contiguous_as(c.inputs[1], ct) : Tensor();
   const Tensor b = c.inputs[2].defined() ? contiguous_as(c.inputs[2], ct) : Tensor();
@@ -189,19 +191,34 @@ void layer_norm_kernel(const KernelCall& c) {
               static_cast<const T*>(x.data_ptr()),
               w.defined() ? static_cast<const T*>(w.data_ptr()) : nullptr,
               b.defined() ? static_cast<const T*>(b.data_ptr()) : nullptr,
-              static_cast<T*>(y.data_ptr()), rows, n, static_cast<acc_float_t<T>>(c.p.d0));
+              static_cast<T*>(y.data_ptr()), rows, n, static_cast<acc_float_t<T>>(params.eps));
       TS_CUDA_KERNEL_LAUNCH_CHECK();
     });
   });
 }
 
+// One branch per Softmax, Norm and Loss kernel op of op_list.def (registered below); the loss
+// kernels are nn_loss.cu's.
+template <OpId op>
+void nn_kernel(const KernelCall& c) {
+  if constexpr (op == OpId::softmax || op == OpId::log_softmax) {
+    softmax_kernel(c, op == OpId::log_softmax);
+  } else if constexpr (op == OpId::layer_norm) {
+    layer_norm_kernel(c);
+  } else if constexpr (op == OpId::nll_loss) {
+    nll_loss_kernel(c);
+  } else if constexpr (op == OpId::mse_loss) {
+    mse_loss_kernel(c);
+  } else {
+    static_assert(kMissingKernel<op>, "an nn op without its CUDA kernel");
+  }
+}
+
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, cuda_nn) {
-  const DTypeSet floating = DTypeSet::floating();
-  m.impl(OpId::softmax, kCUDA, floating, softmax_kernel);
-  m.impl(OpId::log_softmax, kCUDA, floating, softmax_kernel);
-  m.impl(OpId::layer_norm, kCUDA, floating, layer_norm_kernel);
+  for_each_kernel_op<OpSignature::Softmax, OpSignature::Norm, OpSignature::Loss>(
+      [&](auto op) { m.impl(op, kCUDA, nn_kernel<op>); });
 }
 
 }  // namespace ts::cuda

@@ -1,5 +1,5 @@
-// CUDA nll_loss and mse_loss. Sum and Mean go through the reduction launcher (reduce.cuh), so
-// they accumulate in float32 (float64 for float64) in a fixed order.
+// CUDA nll_loss and mse_loss (registered by nn.cu). Sum and Mean go through the reduction launcher
+// (reduce.cuh), so they accumulate in float32 (float64 for float64) in a fixed order.
 //
 // Note [CUDA nll_loss targets]
 // The meta checks CPU targets only (Note [nll_loss target check] in lib/src/ops/nn.cpp); here a
@@ -101,6 +101,8 @@ void check_targets(const Tensor& target, int64_t classes, int64_t ignore) {
   TS_ERROR("nll_loss: Target ", static_cast<int64_t>(value), " is out of bounds.");
 }
 
+}  // namespace
+
 void nll_loss_kernel(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
   DeviceGuard guard(out.device().index());
@@ -108,12 +110,13 @@ void nll_loss_kernel(const KernelCall& c) {
   const Tensor self = c.inputs[0].contiguous();
   const Tensor target = c.inputs[1].contiguous();
   const Tensor weight = c.inputs[2].defined() ? c.inputs[2].contiguous() : Tensor();
-  const auto reduction = static_cast<Reduction>(c.p.i0);
-  const int64_t ignore = c.p.i1;
+  const NllLossParams& params = c.params<NllLossParams>();
+  const Reduction reduction = params.reduction;
+  const int64_t ignore = params.ignore_index;
   NllShape s;
   for (int64_t d = 0; d < self.dim(); ++d) {
-    if (d == c.p.dim) s.C = self.size(d);
-    if (d > c.p.dim) s.R *= self.size(d);
+    if (d == params.class_dim) s.C = self.size(d);
+    if (d > params.class_dim) s.R *= self.size(d);
   }
   const bool byte = target.dtype() == kByte;
   byte ? check_targets<uint8_t>(target, s.C, ignore) : check_targets<int64_t>(target, s.C, ignore);
@@ -150,6 +153,8 @@ void nll_loss_kernel(const KernelCall& c) {
   });
 }
 
+namespace {
+
 struct SquaredDifference {
   template <typename C>
   __device__ C operator()(C a, C b) const {
@@ -157,12 +162,14 @@ struct SquaredDifference {
   }
 };
 
+}  // namespace
+
 // (self - target)^2 is materialized in the compute dtype (as PyTorch), then summed.
 void mse_loss_kernel(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
   DeviceGuard guard(out.device().index());
   const ScalarType ct = c.p.compute_dtype;
-  const auto reduction = static_cast<Reduction>(c.p.i0);
+  const Reduction reduction = c.params<LossParams>().reduction;
   const Tensor loss = reduction == Reduction::None
                           ? out
                           : empty(c.inputs[0].sizes(), TensorOptions(ct).device(out.device()));
@@ -184,14 +191,6 @@ void mse_loss_kernel(const KernelCall& c) {
       launch_reduce<scalar_t>(g, op, res.device());
     });
   });
-}
-
-}  // namespace
-
-TS_REGISTER_KERNELS(optimized, cuda_nn_loss) {
-  const DTypeSet floating = DTypeSet::floating();
-  m.impl(OpId::nll_loss, kCUDA, floating, nll_loss_kernel);
-  m.impl(OpId::mse_loss, kCUDA, floating, mse_loss_kernel);
 }
 
 }  // namespace ts::cuda

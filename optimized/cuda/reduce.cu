@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "optimized/cuda/reduce.cuh"
+#include "touchstone/kernel_family.h"
 
 namespace ts::cuda {
 
@@ -146,8 +147,7 @@ void run_reduce(const KernelCall& c, const MakeOp& make_op) {
   const ScalarType ct = c.p.compute_dtype;
   const Tensor in = as_dtype(self, ct);
   with_output_dtype(c.outputs[0], ct, [&](const Tensor& out) {
-    const ReduceGeometry g =
-        make_reduce_geometry(in, ArrayRef<Tensor>(&out, 1), c.p.dims, c.p.keepdim, false);
+    const ReduceGeometry g = call_geometry(c, in, ArrayRef<Tensor>(&out, 1), false);
     TS_CUDA_DISPATCH_ALL(ct, op_info(c.op).name.data(),
                          [&] { make_op(g, static_cast<scalar_t*>(nullptr), in.device()); });
   });
@@ -193,14 +193,14 @@ void var_std_kernel(const KernelCall& c) {
   floating_reduce(c, [&c](const ReduceGeometry&, auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
     WelfordOp<T> op;
-    op.correction = static_cast<acc_float_t<T>>(c.p.d0);
+    op.correction = static_cast<acc_float_t<T>>(c.params<VarParams>().correction);
     op.take_sqrt = kSqrt;
     return op;
   });
 }
 
 void norm_kernel(const KernelCall& c) {
-  const double pv = c.p.s0->to_double();
+  const double pv = c.params<NormParams>().p;
   const NormKind kind = pv == 1 ? NormKind::One : pv == 2 ? NormKind::Two : NormKind::Inf;
   floating_reduce(c, [kind](const ReduceGeometry&, auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
@@ -216,18 +216,39 @@ void logsumexp_kernel(const KernelCall& c) {
   });
 }
 
+// One branch per Reduction and Scan op of op_list.def (registered below); reduce_minmax.cu
+// and cumsum.cu hold the kernels of the extremes, all/any and cumsum.
+template <OpId op>
+void reduce_op(const KernelCall& c) {
+  using enum OpId;
+  if constexpr (op == sum || op == prod) {
+    sum_prod_kernel<op == prod>(c);
+  } else if constexpr (op == mean) {
+    mean_kernel(c);
+  } else if constexpr (op == var || op == std) {
+    var_std_kernel<op == std>(c);
+  } else if constexpr (op == norm) {
+    norm_kernel(c);
+  } else if constexpr (op == logsumexp) {
+    logsumexp_kernel(c);
+  } else if constexpr (op == amax || op == max || op == amin || op == min) {
+    extreme_kernel(c, op == amax || op == max);
+  } else if constexpr (op == argmax || op == argmin) {
+    arg_extreme_kernel(c, op == argmax);
+  } else if constexpr (op == all || op == any) {
+    all_any_kernel(c, op == all);
+  } else if constexpr (op == cumsum) {
+    cumsum_kernel(c);
+  } else {
+    static_assert(kMissingKernel<op>, "a Reduction or Scan op without its CUDA kernel");
+  }
+}
+
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, cuda_reduce) {
-  const DTypeSet all = DTypeSet::all();
-  const DTypeSet floating = DTypeSet::floating();
-  m.impl(OpId::sum, kCUDA, all, sum_prod_kernel<false>);
-  m.impl(OpId::prod, kCUDA, all, sum_prod_kernel<true>);
-  m.impl(OpId::mean, kCUDA, floating, mean_kernel);
-  m.impl(OpId::var, kCUDA, floating, var_std_kernel<false>);
-  m.impl(OpId::std, kCUDA, floating, var_std_kernel<true>);
-  m.impl(OpId::norm, kCUDA, floating, norm_kernel);
-  m.impl(OpId::logsumexp, kCUDA, floating, logsumexp_kernel);
+  for_each_kernel_op<OpSignature::Reduction, OpSignature::Scan>(
+      [&](auto op) { m.impl(op, kCUDA, reduce_op<op>); });
 }
 
 }  // namespace ts::cuda

@@ -75,6 +75,23 @@ struct ReduceGeometry {
 // row-major order (index-returning reductions).
 ReduceGeometry make_reduce_geometry(const Tensor& in, ArrayRef<Tensor> outputs, IntArrayRef dims,
                                     bool keepdim, bool in_order);
+// The geometry of reduction call c: its input `in` (c.inputs[0], maybe cast) over the call's
+// dims into `outputs`.
+inline ReduceGeometry call_geometry(const KernelCall& c, const Tensor& in, ArrayRef<Tensor> outputs,
+                                    bool in_order) {
+  const ReduceParams& r = reduce_params(c.p);
+  return make_reduce_geometry(in, outputs, r.dims, r.keepdim, in_order);
+}
+
+// The kernels of reduce_minmax.cu and cumsum.cu, registered by reduce.cu's table: amax, amin,
+// max, min (is_max picks); argmax, argmin; all, any (is_all picks); cumsum. Those of
+// nn_loss.cu, registered by nn.cu's: nll_loss, mse_loss.
+void extreme_kernel(const KernelCall& c, bool is_max);
+void arg_extreme_kernel(const KernelCall& c, bool is_max);
+void all_any_kernel(const KernelCall& c, bool is_all);
+void cumsum_kernel(const KernelCall& c);
+void nll_loss_kernel(const KernelCall& c);
+void mse_loss_kernel(const KernelCall& c);
 
 struct ReduceConfig {
   bool inner = true;

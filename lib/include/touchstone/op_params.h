@@ -91,12 +91,13 @@ struct RandintParams : RandomParams {
 };
 
 // Every parameter struct, in the order of ParamsVariant (NoParams first).
-#define TS_FOR_EACH_OP_PARAMS(_)                                                                \
-  _(AlphaParams)                                                                                \
-  _(DivParams)                                                                                  \
-  _(GeluParams) _(ClampParams) _(ValueParams) _(LerpParams) _(AddmmParams) _(ReduceParams)      \
-      _(VarParams) _(NormParams) _(DimParams) _(LayerNormParams) _(LossParams) _(NllLossParams) \
-          _(ArangeParams) _(LinspaceParams) _(RandomParams) _(RandintParams)
+#define TS_FOR_EACH_OP_PARAMS(_)                                                                   \
+  _(AlphaParams)                                                                                   \
+  _(DivParams)                                                                                     \
+  _(GeluParams)                                                                                    \
+  _(ClampParams) _(ValueParams) _(LerpParams) _(AddmmParams) _(ReduceParams) _(VarParams)          \
+      _(NormParams) _(DimParams) _(LayerNormParams) _(LossParams) _(NllLossParams) _(ArangeParams) \
+          _(LinspaceParams) _(RandomParams) _(RandintParams)
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;
 #undef TS_PARAMS_ALTERNATIVE
@@ -145,5 +146,14 @@ struct OpParams {
   int mode = 0;
   uint64_t seed = 0, offset = 0;
 };
+
+// The ReduceParams of any reduction's struct (var's and std's VarParams, norm's NormParams
+// included), for code shared by every reduction (output geometry, gradient shapes).
+inline const ReduceParams& reduce_params(const OpParams& p) {
+  if (const auto* r = std::get_if<ReduceParams>(&p.args)) return *r;
+  if (const auto* v = std::get_if<VarParams>(&p.args)) return *v;
+  if (const auto* n = std::get_if<NormParams>(&p.args)) return *n;
+  detail::params_mismatch(kParamsIndex<ReduceParams>, p.args.index());
+}
 
 }  // namespace ts

@@ -1,18 +1,20 @@
-// nn ops: meta for softmax, log_softmax, layer_norm, nll_loss, mse_loss (kernels) and the
-// composites cross_entropy, linear and dropout.
-// Params (compute_dtype is always the dtype the kernel computes in and the result dtype):
-//   softmax, log_softmax: inputs {self}; dim = the wrapped dim (0 for a 0-dim input, which is a
-//     row of one); compute_dtype = the dtype argument, else self's (the input is cast to it).
-//   layer_norm: inputs {input, weight, bias}, undefined when absent; dims = the normalized
-//     (trailing) dims of input; d0 = eps.
-//   nll_loss: inputs {self, target, weight}, weight undefined when absent; i0 = reduction;
-//     i1 = ignore_index; dim = the class dim (0 for a 1-D input, else 1). The meta has checked
+// nn ops: meta for softmax, log_softmax, layer_norm, nll_loss, mse_loss (kernels), the
+// composites cross_entropy, linear and dropout, and the derivatives (at the end).
+// Params (touchstone/op_params.h; compute_dtype is always the dtype the kernel computes in and
+// the result dtype):
+//   softmax, log_softmax: inputs {self}; DimParams: dim, wrapped (0 for a 0-dim input, which
+//     is a row of one); compute_dtype = the dtype argument, else self's (the input is cast).
+//   layer_norm: inputs {input, weight, bias}, undefined when absent; LayerNormParams: dims =
+//     the normalized (trailing) dims of input, eps.
+//   nll_loss: inputs {self, target, weight}, weight undefined when absent; NllLossParams:
+//     reduction, ignore_index, class_dim (0 for a 1-D input, else 1). The meta has checked
 //     that every CPU target is ignore_index or in [0, C); see Note [nll_loss target check].
-//   mse_loss: inputs {self, target} expanded to the broadcast shape; i0 = reduction.
+//   mse_loss: inputs {self, target} expanded to the broadcast shape; LossParams: reduction.
 #include <cmath>
 #include <limits>
 #include <sstream>
 
+#include "../autograd/derivatives.h"
 #include "meta.h"
 #include "touchstone/ops.h"
 
@@ -34,9 +36,8 @@ Tensor softmax_impl(OpId op, Variant v, const Tensor& out, const Tensor& self, i
   meta::check_defined(name, self, "self");
   OpParams p;
   p.compute_dtype = dtype.value_or(self.dtype());
-  meta::check_dtype_supported(name, p.compute_dtype, DTypeSet::floating(),
-                              dtype ? "dtype" : "self");
-  p.dim = wrap_dim(dim, self.dim(), name);
+  meta::check_dtype_supported(name, p.compute_dtype, op_info(op).dtypes, dtype ? "dtype" : "self");
+  p.set(DimParams{wrap_dim(dim, self.dim(), name)});
   const Device device = self.device();
   const KernelFn fn = lookup_kernel(op, p.compute_dtype, device);
   Tensor result = meta::prepare_output(op, v, out, self.sizes(), p.compute_dtype, device, self);
@@ -144,7 +145,7 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
     TS_ERROR(op, ": Given normalized_shape=", normalized_shape, ", expected input with shape [*",
              expected.str(), "], but got input of size", input.sizes());
   }
-  meta::check_dtype_supported(op, input.dtype(), DTypeSet::floating(), "input");
+  meta::check_dtype_supported(op, input.dtype(), op_info(OpId::layer_norm).dtypes, "input");
   for (const auto& [t, arg] : {std::pair{&weight, "weight"}, std::pair{&bias, "bias"}}) {
     TS_CHECK(!t->defined() || t->dtype() == input.dtype(), op, ": expected ", arg,
              " to have the input's dtype ", input.dtype(), ", but got ", t->dtype());
@@ -154,8 +155,8 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
 
   OpParams p;
   p.compute_dtype = input.dtype();
-  for (int64_t d = ndim - k; d < ndim; ++d) p.dims.push_back(d);
-  p.d0 = eps;
+  LayerNormParams& params = p.set(LayerNormParams{{}, eps});
+  for (int64_t d = ndim - k; d < ndim; ++d) params.dims.push_back(d);
   const KernelFn fn = lookup_kernel(OpId::layer_norm, p.compute_dtype, device);
   Tensor result = empty(input.sizes(), TensorOptions(p.compute_dtype).device(device));
   run_kernel(fn, KernelCall{OpId::layer_norm, result, inputs, p});
@@ -184,7 +185,7 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, 
     TS_CHECK(target.sizes() == IntArrayRef(expected), op, ": Expected target size ",
              IntArrayRef(expected), ", got ", target.sizes());
   }
-  meta::check_dtype_supported(op, self.dtype(), DTypeSet::floating(), "self");
+  meta::check_dtype_supported(op, self.dtype(), op_info(OpId::nll_loss).dtypes, "self");
   TS_CHECK(target.dtype() == kLong || target.dtype() == kByte, op,
            ": expected target of dtype int64 (or uint8), but got ", target.dtype());
   const int64_t class_dim = self.dim() == 1 ? 0 : 1;
@@ -202,9 +203,10 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, 
 
   OpParams p;
   p.compute_dtype = self.dtype();
-  p.i0 = static_cast<int64_t>(reduction);
-  p.i1 = ignore_index;
-  p.dim = class_dim;
+  NllLossParams& params = p.set(NllLossParams{});
+  params.reduction = reduction;
+  params.ignore_index = ignore_index;
+  params.class_dim = class_dim;
   const KernelFn fn = lookup_kernel(OpId::nll_loss, p.compute_dtype, device);
   const IntArrayRef shape = reduction == Reduction::None ? target.sizes() : IntArrayRef();
   Tensor result = empty(shape, TensorOptions(p.compute_dtype).device(device));
@@ -222,13 +224,13 @@ Tensor mse_loss(const Tensor& self, const Tensor& target, Reduction reduction) {
   check_reduction(op, reduction);
   const Tensor inputs[] = {self, target};
   const ScalarType common = result_type(self, target);
-  meta::check_dtype_supported(op, common, DTypeSet::floating(), "self");
+  meta::check_dtype_supported(op, common, op_info(OpId::mse_loss).dtypes, "self");
   const DimVector shape = meta::broadcast_shapes(op, inputs, OpId::mse_loss);
   const Device device = meta::common_device(op, inputs, OpId::mse_loss);
 
   OpParams p;
   p.compute_dtype = common;
-  p.i0 = static_cast<int64_t>(reduction);
+  p.set(LossParams{reduction});
   const KernelFn fn = lookup_kernel(OpId::mse_loss, common, device);
   const IntArrayRef out_shape = reduction == Reduction::None ? IntArrayRef(shape) : IntArrayRef();
   Tensor result = empty(out_shape, TensorOptions(common).device(device));
@@ -383,3 +385,93 @@ Tensor dropout(const Tensor& input, double p, bool train) {
 }
 
 }  // namespace ts
+
+// ---- derivatives (Note [Adding a derivative] in lib/src/autograd/derivatives.h) ----
+// Inputs and params: see Params above. cross_entropy, linear and dropout are composites.
+namespace ts::autograd {
+namespace {
+
+// The dims of x before its normalized (trailing) ones.
+DimVector batch_dims(const BackwardArgs& a) {
+  DimVector dims;
+  for (int64_t d = 0; d < a.p.get<LayerNormParams>().dims[0]; ++d) dims.push_back(d);
+  return dims;
+}
+
+Tensor sum_over(const Tensor& t, const DimVector& dims) {
+  return dims.empty() ? t : t.sum(dims);
+}
+
+}  // namespace
+
+TS_REGISTER_DERIVATIVES(nn) {
+  // softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+  //   self: result * (grad - (grad * result).sum(dim, true))
+  m.def(OpId::softmax, save_output(), [](const BackwardArgs& a) -> Grads {
+    const Tensor& y = a.output();
+    const int64_t dim = a.p.get<DimParams>().dim;
+    return {y * (a.grad() - (a.grad() * y).sum({dim}, /*keepdim=*/true))};
+  });
+  // log_softmax.int(Tensor self, int dim, ScalarType? dtype=None) -> Tensor
+  //   self: grad - exp(result) * grad.sum(dim, true)
+  m.def(OpId::log_softmax, save_output(), [](const BackwardArgs& a) -> Grads {
+    const int64_t dim = a.p.get<DimParams>().dim;
+    return {a.grad() - a.output().exp() * a.grad().sum({dim}, /*keepdim=*/true)};
+  });
+  // layer_norm(Tensor input, int[] normalized_shape, Tensor? weight=None, Tensor? bias=None,
+  //            float eps=1e-05) -> Tensor
+  //   with xhat = (x - mean) * rstd over the normalized dims and gw = grad * weight:
+  //   input: rstd * (gw - mean(gw) - xhat * mean(gw * xhat))
+  //   weight: (grad * xhat) summed over the batch dims     bias: grad summed over the batch dims
+  m.def(OpId::layer_norm, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    const Tensor& w = a.input(1);
+    const Tensor& g = a.grad();
+    const LayerNormParams& params = a.p.get<LayerNormParams>();
+    const DimVector& dims = params.dims;
+    const Tensor xc = x - x.mean(dims, true);
+    const Tensor rstd = ((xc * xc).mean(dims, true) + params.eps).rsqrt();
+    const Tensor xhat = xc * rstd;
+    Tensor gx;
+    if (a.needs_grad(0)) {
+      const Tensor gw = w.defined() ? g * w : g;
+      gx = rstd * (gw - gw.mean(dims, true) - xhat * (gw * xhat).mean(dims, true));
+    }
+    const DimVector batch = batch_dims(a);
+    return {gx, a.needs_grad(1) ? sum_over(g * xhat, batch) : Tensor(),
+            a.needs_grad(2) ? sum_over(g, batch) : Tensor()};
+  });
+  // nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean,
+  //          int ignore_index=-100) -> Tensor
+  //   self: -weight[target] * grad at each target class (divided by the total weight for
+  //         Mean), 0 for ignored targets      target: non-differentiable
+  //   weight: not implemented (as in ATen)
+  m.def(OpId::nll_loss, save_inputs({1, 2}), [](const BackwardArgs& a) -> Grads {
+    if (a.needs_grad(2)) throw_not_implemented("nll_loss", "weight");
+    const NllLossParams& params = a.p.get<NllLossParams>();
+    const Tensor& g = a.grad();
+    const Tensor t = a.input(1).to(kLong);
+    const Tensor valid = ne(t, params.ignore_index);
+    const Tensor t_safe = where(valid, t, 0);
+    Tensor w = a.input(2).defined()
+                   ? a.input(2).index_select(0, t_safe.reshape({-1})).reshape(t.sizes())
+                   : ones(t.sizes(), g.options());
+    w = where(valid, w, 0);
+    const Tensor coef = -(params.reduction == Reduction::Mean ? w * (g / w.sum()) : w * g);
+    const int64_t dim = params.class_dim;
+    return {zeros(a.input_sizes(0), g.options())
+                .scatter_add(dim, t_safe.unsqueeze(dim), coef.unsqueeze(dim)),
+            Tensor(), Tensor()};
+  });
+  // mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
+  //   self: 2 * (self - target) * grad (/ numel for Mean)     target: the negation
+  m.def(OpId::mse_loss, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
+    Tensor g = (a.input(0) - a.input(1)) * a.grad() * 2;
+    if (a.p.get<LossParams>().reduction == Reduction::Mean) {
+      g = g / static_cast<double>(a.input(0).numel());
+    }
+    return {a.needs_grad(0) ? g : Tensor(), a.needs_grad(1) ? -g : Tensor()};
+  });
+}
+
+}  // namespace ts::autograd

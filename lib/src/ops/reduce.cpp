@@ -1,26 +1,29 @@
 // Reductions and cumsum: meta (dims, dtypes, empty-input checks, output allocation) for every
-// variant, and the Tensor methods.
-// Params:
-//   dims: the input's reduced dims, wrapped, sorted, unique; every dim for full reductions and
-//         argmax/argmin without dim; empty for a 0-dim input (one element reduces to itself).
-//   dim: the single dim argument, wrapped (prod, max/min, argmax/argmin with dim, all/any,
-//        cumsum: the scanned dim).
-//   keepdim: as given; with dims, it tells kernels where the output's reduced dims are (see
-//            Note [Reduction outputs]).
+// variant, the Tensor methods, and the derivatives (at the end).
+// Params (touchstone/op_params.h; inputs {self}):
+//   ReduceParams (sum, mean, prod, amax, amin, max, min, argmax, argmin, logsumexp, all, any):
+//     dims: the input's reduced dims, wrapped, sorted, unique; every dim for the full
+//       reductions and argmax/argmin without dim; {dim} for the single-dim forms (prod, max/min,
+//       argmax/argmin, all/any with dim); empty for a 0-dim input (one element reduces to
+//       itself). Kernels that need the single dim take dims[0] (dims.empty(): a 0-dim input).
+//     keepdim: as given; with dims, it tells kernels where the output's reduced dims are (see
+//       Note [Reduction outputs]). reduce_params(p) reads them from any reduction's struct.
+//   VarParams (var, std): ReduceParams + correction (divide by N - correction).
+//   NormParams (norm): ReduceParams + p, one of 1, 2 and inf.
+//   DimParams (cumsum): dim, the scanned dim, wrapped (0 for a 0-dim input).
 //   compute_dtype: the dtype the input is cast to before accumulating, and the kernel key.
 //     sum, prod, mean, cumsum: dtype= if given, else the out= tensor's dtype, else the result
 //       dtype (int64 for bool/integer sum, prod, cumsum); var, std, norm: out's dtype or the
 //       input's; logsumexp: the result dtype (default float for bool/integer inputs);
 //     amax, amin, max, min, argmax, argmin, all, any: the input's dtype.
-//   d0: correction (var, std).   s0: p (norm): 1, 2 or inf.
 // Outputs: max/min with dim get (values, indices int64); max/min without dim get values only.
 //
 // Note [Reduction outputs]
 // Kernels receive the tensors the op returns (so the autograd slot sees the real outputs; see
-// Note [Autograd slot]), shaped as the result: reduced dims dropped unless p.keepdim. Viewed with
-// the keepdim=true shape instead (size 1, stride 0 inserted at each of p.dims, as
+// Note [Autograd slot]), shaped as the result: reduced dims dropped unless keepdim. Viewed with
+// the keepdim=true shape instead (size 1, stride 0 inserted at each of dims, as
 // reference/reduce.cpp's keepdim_view does), output index `idx` names the input elements that
-// agree with `idx` outside p.dims, so kernels can index inputs and outputs uniformly. cumsum's
+// agree with `idx` outside dims, so kernels can index inputs and outputs uniformly. cumsum's
 // output has the input's shape.
 //
 // Note [Reduction out= dtypes]
@@ -32,6 +35,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../autograd/derivatives.h"
 #include "meta.h"
 #include "touchstone/ops.h"
 
@@ -62,9 +66,9 @@ DimVector reduced_shape(IntArrayRef sizes, IntArrayRef dims, bool keepdim) {
 }
 
 // The reduced dims for a single dim argument (none for a 0-dim input, which accepts 0 and -1).
-DimVector single_dim(const char* op, int64_t dim, const Tensor& self, OpParams& p) {
-  p.dim = wrap_dim(dim, self.dim(), op);
-  return self.dim() == 0 ? DimVector{} : DimVector{p.dim};
+DimVector single_dim(const char* op, int64_t dim, const Tensor& self) {
+  const int64_t wrapped = wrap_dim(dim, self.dim(), op);
+  return self.dim() == 0 ? DimVector{} : DimVector{wrapped};
 }
 
 // Every check prepare_output makes for an out= tensor, without resizing it.
@@ -98,18 +102,21 @@ void check_nonempty_dims(const char* op, const Tensor& self, IntArrayRef given) 
 }
 
 // One single-output reduction, after the op-specific checks: checks out=, looks the kernel up,
-// allocates or resizes, then runs the kernel (see Note [Reduction outputs]).
-Tensor reduce(OpId op, Variant v, const Tensor& out, const Tensor& self, DimVector dims,
-              bool keepdim, ScalarType result, OpParams& p) {
+// allocates or resizes, then runs the kernel with `params` (ReduceParams or a struct derived
+// from it; see Note [Reduction outputs]).
+template <class P>
+Tensor reduce(OpId op, Variant v, const Tensor& out, const Tensor& self, P params,
+              ScalarType result, ScalarType compute_dtype) {
   const char* name = name_of(op);
   const UserOpScope scope(name);
-  const DimVector shape = reduced_shape(self.sizes(), dims, keepdim);
+  const DimVector shape = reduced_shape(self.sizes(), params.dims, params.keepdim);
   if (v == Variant::Out) check_out_tensor(name, out, shape, result, self);
-  const KernelFn fn = lookup_kernel(op, p.compute_dtype, self.device());
+  const KernelFn fn = lookup_kernel(op, compute_dtype, self.device());
   const Tensor r =
       meta::prepare_output(op, v, out, shape, result, self.device(), ArrayRef<Tensor>(&self, 1));
-  p.dims = std::move(dims);
-  p.keepdim = keepdim;
+  OpParams p;
+  p.compute_dtype = compute_dtype;
+  p.set(std::move(params));
   run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&r, 1), ArrayRef<Tensor>(&self, 1), p, v});
   return r;
 }
@@ -121,8 +128,8 @@ ScalarType accumulate_dtype(const Tensor& self, std::optional<ScalarType> dtype)
 }
 
 // sum, prod, mean: see Note [Reduction out= dtypes].
-Tensor accumulate(OpId op, Variant v, const Tensor& out, const Tensor& self, DimVector dims,
-                  bool keepdim, std::optional<ScalarType> dtype, OpParams& p) {
+Tensor accumulate(OpId op, Variant v, const Tensor& out, const Tensor& self, ReduceParams params,
+                  std::optional<ScalarType> dtype) {
   const char* name = name_of(op);
   const ScalarType result = accumulate_dtype(self, dtype);
   if (op == OpId::mean) {
@@ -131,38 +138,30 @@ Tensor accumulate(OpId op, Variant v, const Tensor& out, const Tensor& self, Dim
              " dtype must be either a floating point or complex dtype. Got: ",
              dtype ? *dtype : self.dtype());
   }
-  p.compute_dtype = result;
+  ScalarType compute_dtype = result;
   if (v == Variant::Out) {
     meta::check_defined(name, out, "out");
     if (dtype) check_exact_dtype(name, out, *dtype, "out");
-    p.compute_dtype = out.dtype();
+    compute_dtype = out.dtype();
   }
-  return reduce(op, v, out, self, std::move(dims), keepdim, result, p);
+  return reduce(op, v, out, self, std::move(params), result, compute_dtype);
 }
 
-Tensor sum_impl(Variant v, const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim,
-                std::optional<ScalarType> dtype) {
-  meta::check_defined("sum", self, "self");
-  OpParams p;
-  return accumulate(OpId::sum, v, out, self, meta::reduction_dims("sum", dim, self.dim()), keepdim,
-                    dtype, p);
-}
-
-Tensor mean_impl(Variant v, const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim,
-                 std::optional<ScalarType> dtype) {
-  meta::check_defined("mean", self, "self");
-  OpParams p;
-  return accumulate(OpId::mean, v, out, self, meta::reduction_dims("mean", dim, self.dim()),
-                    keepdim, dtype, p);
+// sum, mean: over `dim` (every dim when empty).
+Tensor sum_mean(OpId op, Variant v, const Tensor& out, const Tensor& self, IntArrayRef dim,
+                bool keepdim, std::optional<ScalarType> dtype) {
+  const char* name = name_of(op);
+  meta::check_defined(name, self, "self");
+  return accumulate(op, v, out, self, {meta::reduction_dims(name, dim, self.dim()), keepdim},
+                    dtype);
 }
 
 Tensor prod_impl(Variant v, const Tensor& out, const Tensor& self, std::optional<int64_t> dim,
                  bool keepdim, std::optional<ScalarType> dtype) {
   meta::check_defined("prod", self, "self");
-  OpParams p;
   DimVector dims =
-      dim ? single_dim("prod", *dim, self, p) : meta::reduction_dims("prod", {}, self.dim());
-  return accumulate(OpId::prod, v, out, self, std::move(dims), keepdim, dtype, p);
+      dim ? single_dim("prod", *dim, self) : meta::reduction_dims("prod", {}, self.dim());
+  return accumulate(OpId::prod, v, out, self, {std::move(dims), keepdim}, dtype);
 }
 
 // amax, amin: the input's dtype; no identity, so empty reduced dims are refused.
@@ -178,9 +177,8 @@ Tensor amax_amin(OpId op, Variant v, const Tensor& out, const Tensor& self, IntA
   }
   DimVector dims = meta::reduction_dims(name, dim, self.dim());
   check_nonempty_dims(name, self, dim);
-  OpParams p;
-  p.compute_dtype = self.dtype();
-  return reduce(op, v, out, self, std::move(dims), keepdim, self.dtype(), p);
+  return reduce(op, v, out, self, ReduceParams{std::move(dims), keepdim}, self.dtype(),
+                self.dtype());
 }
 
 // max(), min(): over every element, values only.
@@ -190,10 +188,9 @@ Tensor max_min_all(OpId op, const Tensor& self) {
   TS_CHECK(self.numel() > 0, name,
            ": Expected reduction dim to be specified for input.numel() == 0. Specify the "
            "reduction dim with the 'dim' argument.");
-  OpParams p;
-  p.compute_dtype = self.dtype();
-  return reduce(op, Variant::Functional, {}, self, meta::reduction_dims(name, {}, self.dim()),
-                false, self.dtype(), p);
+  return reduce(op, Variant::Functional, {}, self,
+                ReduceParams{meta::reduction_dims(name, {}, self.dim()), false}, self.dtype(),
+                self.dtype());
 }
 
 // max(dim), min(dim): (values, indices); with out= both are checked before either is written.
@@ -203,11 +200,8 @@ std::tuple<Tensor, Tensor> max_min_dim(OpId op, Variant v, const Tensor& values_
   const char* name = name_of(op);
   const UserOpScope scope(name);
   meta::check_defined(name, self, "self");
-  OpParams p;
-  DimVector dims = single_dim(name, dim, self, p);
-  const int64_t wrapped = p.dim;
-  check_nonempty_dims(name, self, IntArrayRef(&wrapped, 1));
-  p.compute_dtype = self.dtype();
+  DimVector dims = single_dim(name, dim, self);
+  check_nonempty_dims(name, self, dims);
   const DimVector shape = reduced_shape(self.sizes(), dims, keepdim);
   if (v == Variant::Out) {
     check_exact_dtype(name, values_out, self.dtype(), "values");
@@ -217,15 +211,16 @@ std::tuple<Tensor, Tensor> max_min_dim(OpId op, Variant v, const Tensor& values_
     meta::check_no_partial_overlap(name, values_out, indices_out, "values", "indices");
     meta::check_resized_outs_disjoint(name, values_out, indices_out, shape, "values", "indices");
   }
-  const KernelFn fn = lookup_kernel(op, p.compute_dtype, self.device());
+  const KernelFn fn = lookup_kernel(op, self.dtype(), self.device());
   const Tensor self1[] = {self};
   const Tensor values =
       meta::prepare_output(op, v, values_out, shape, self.dtype(), self.device(), self1);
   const Tensor indices =
       meta::prepare_output(op, v, indices_out, shape, kLong, self.device(), self1);
   const Tensor outputs[] = {values, indices};
-  p.dims = std::move(dims);
-  p.keepdim = keepdim;
+  OpParams p;
+  p.compute_dtype = self.dtype();
+  p.set(ReduceParams{std::move(dims), keepdim});
   run_kernel(fn, KernelCall{op, outputs, self1, p, v});
   return {values, indices};
 }
@@ -235,26 +230,25 @@ Tensor argmax_argmin(OpId op, Variant v, const Tensor& out, const Tensor& self,
                      std::optional<int64_t> dim, bool keepdim) {
   const char* name = name_of(op);
   meta::check_defined(name, self, "self");
-  meta::check_dtype_supported(name, self.dtype(), DTypeSet::all() - DTypeSet{kBool}, "self");
-  OpParams p;
+  meta::check_dtype_supported(name, self.dtype(), op_info(op).dtypes, "self");
   DimVector dims;
   if (dim) {
-    dims = single_dim(name, *dim, self, p);
-    const int64_t wrapped = p.dim;
-    check_nonempty_dims(name, self, IntArrayRef(&wrapped, 1));
+    dims = single_dim(name, *dim, self);
+    check_nonempty_dims(name, self, dims);
   } else {
     TS_CHECK(self.numel() != 0, name,
              ": Expected reduction dim to be specified for input.numel() == 0.");
     dims = meta::reduction_dims(name, {}, self.dim());
   }
   if (v == Variant::Out) check_exact_dtype(name, out, kLong, "out");
-  p.compute_dtype = self.dtype();
-  return reduce(op, v, out, self, std::move(dims), keepdim, kLong, p);
+  return reduce(op, v, out, self, ReduceParams{std::move(dims), keepdim}, kLong, self.dtype());
 }
 
 // var, std, norm: floating inputs only; out= may hold a wider or narrower floating dtype.
+// `params` has every field but dims.
+template <class P>
 Tensor floating_reduction(OpId op, Variant v, const Tensor& out, const Tensor& self,
-                          IntArrayRef dim, bool keepdim, OpParams& p) {
+                          IntArrayRef dim, P params) {
   const char* name = name_of(op);
   meta::check_defined(name, self, "self");
   if (op == OpId::norm) {
@@ -266,20 +260,21 @@ Tensor floating_reduction(OpId op, Variant v, const Tensor& out, const Tensor& s
              ": std and var only support floating point and complex dtypes, but got ", self.dtype(),
              " (argument 'self')");
   }
-  DimVector dims = meta::reduction_dims(name, dim, self.dim());
-  p.compute_dtype = self.dtype();
+  params.dims = meta::reduction_dims(name, dim, self.dim());
+  ScalarType compute_dtype = self.dtype();
   if (v == Variant::Out) {
     meta::check_defined(name, out, "out");
-    if (can_cast(self.dtype(), out.dtype())) p.compute_dtype = out.dtype();
+    if (can_cast(self.dtype(), out.dtype())) compute_dtype = out.dtype();
   }
-  return reduce(op, v, out, self, std::move(dims), keepdim, self.dtype(), p);
+  return reduce(op, v, out, self, std::move(params), self.dtype(), compute_dtype);
 }
 
 Tensor var_std(OpId op, Variant v, const Tensor& out, const Tensor& self, IntArrayRef dim,
                double correction, bool keepdim) {
-  OpParams p;
-  p.d0 = correction;
-  return floating_reduction(op, v, out, self, dim, keepdim, p);
+  VarParams params;
+  params.keepdim = keepdim;
+  params.correction = correction;
+  return floating_reduction(op, v, out, self, dim, std::move(params));
 }
 
 Tensor norm_impl(Variant v, const Tensor& out, const Tensor& self, const Scalar& pv,
@@ -287,9 +282,10 @@ Tensor norm_impl(Variant v, const Tensor& out, const Tensor& self, const Scalar&
   const double pd = pv.to_double();
   TS_CHECK(!pv.is_bool() && (pd == 1 || pd == 2 || pd == INFINITY),
            "norm: only p = 1, 2 and inf are supported, but got p = ", pv, " (argument 'p')");
-  OpParams p;
-  p.s0 = pv;
-  return floating_reduction(OpId::norm, v, out, self, dim, keepdim, p);
+  NormParams params;
+  params.keepdim = keepdim;
+  params.p = pd;
+  return floating_reduction(OpId::norm, v, out, self, dim, std::move(params));
 }
 
 Tensor logsumexp_impl(Variant v, const Tensor& out, const Tensor& self, IntArrayRef dim,
@@ -305,9 +301,8 @@ Tensor logsumexp_impl(Variant v, const Tensor& out, const Tensor& self, IntArray
         "logsumexp: Expected floating point type for result tensor (argument 'out'), but got: ",
         out.dtype());
   }
-  OpParams p;
-  p.compute_dtype = result;
-  return reduce(OpId::logsumexp, v, out, self, std::move(dims), keepdim, result, p);
+  return reduce(OpId::logsumexp, v, out, self, ReduceParams{std::move(dims), keepdim}, result,
+                result);
 }
 
 // all, any: bool results (uint8 for uint8 inputs); out= may be bool or uint8.
@@ -315,9 +310,7 @@ Tensor all_any(OpId op, Variant v, const Tensor& out, const Tensor& self,
                std::optional<int64_t> dim, bool keepdim) {
   const char* name = name_of(op);
   meta::check_defined(name, self, "self");
-  OpParams p;
-  DimVector dims =
-      dim ? single_dim(name, *dim, self, p) : meta::reduction_dims(name, {}, self.dim());
+  DimVector dims = dim ? single_dim(name, *dim, self) : meta::reduction_dims(name, {}, self.dim());
   ScalarType result = self.dtype() == kByte ? kByte : kBool;
   if (v == Variant::Out) {
     meta::check_defined(name, out, "out");
@@ -325,8 +318,7 @@ Tensor all_any(OpId op, Variant v, const Tensor& out, const Tensor& self,
              ": only supports bool tensor for result (argument 'out'), got: ", out.dtype());
     result = out.dtype();
   }
-  p.compute_dtype = self.dtype();
-  return reduce(op, v, out, self, std::move(dims), keepdim, result, p);
+  return reduce(op, v, out, self, ReduceParams{std::move(dims), keepdim}, result, self.dtype());
 }
 
 Tensor cumsum_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim,
@@ -335,7 +327,7 @@ Tensor cumsum_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim
   const UserOpScope scope(op);
   meta::check_defined(op, self, "self");
   OpParams p;
-  p.dim = wrap_dim(dim, self.dim(), op);
+  p.set(DimParams{wrap_dim(dim, self.dim(), op)});
   const ScalarType result = accumulate_dtype(self, dtype);
   p.compute_dtype = result;
   const Tensor self1[] = {self};
@@ -365,25 +357,25 @@ Tensor cumsum_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim
 
 // ---- sum, mean, prod ----
 Tensor sum(const Tensor& self, std::optional<ScalarType> dtype) {
-  return sum_impl(Variant::Functional, {}, self, {}, false, dtype);
+  return sum_mean(OpId::sum, Variant::Functional, {}, self, {}, false, dtype);
 }
 Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
-  return sum_impl(Variant::Functional, {}, self, dim, keepdim, dtype);
+  return sum_mean(OpId::sum, Variant::Functional, {}, self, dim, keepdim, dtype);
 }
 Tensor& sum_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim,
                 std::optional<ScalarType> dtype) {
-  sum_impl(Variant::Out, out, self, dim, keepdim, dtype);
+  sum_mean(OpId::sum, Variant::Out, out, self, dim, keepdim, dtype);
   return const_cast<Tensor&>(out);
 }
 Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) {
-  return mean_impl(Variant::Functional, {}, self, {}, false, dtype);
+  return sum_mean(OpId::mean, Variant::Functional, {}, self, {}, false, dtype);
 }
 Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
-  return mean_impl(Variant::Functional, {}, self, dim, keepdim, dtype);
+  return sum_mean(OpId::mean, Variant::Functional, {}, self, dim, keepdim, dtype);
 }
 Tensor& mean_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool keepdim,
                  std::optional<ScalarType> dtype) {
-  mean_impl(Variant::Out, out, self, dim, keepdim, dtype);
+  sum_mean(OpId::mean, Variant::Out, out, self, dim, keepdim, dtype);
   return const_cast<Tensor&>(out);
 }
 Tensor prod(const Tensor& self, std::optional<ScalarType> dtype) {
@@ -591,3 +583,138 @@ Tensor& Tensor::cumsum_(int64_t dim, std::optional<ScalarType> dtype) const {
 }
 
 }  // namespace ts
+
+// ---- derivatives (Note [Adding a derivative] in lib/src/autograd/derivatives.h) ----
+// Every call has inputs {self}; see Params above and Note [Reduction outputs].
+namespace ts::autograd {
+namespace {
+
+const DimVector& dims_of(const BackwardArgs& a) {
+  return reduce_params(a.p).dims;
+}
+
+// A reduced tensor with its reduced dims put back as size 1 (so it broadcasts to the input).
+Tensor restore(Tensor t, const BackwardArgs& a) {
+  if (reduce_params(a.p).keepdim) return t;
+  for (int64_t d : dims_of(a)) t = t.unsqueeze(d);
+  return t;
+}
+
+// How many input elements each output element reduces.
+int64_t reduced_count(const BackwardArgs& a) {
+  int64_t n = 1;
+  for (int64_t d : dims_of(a)) n *= a.input_sizes(0)[static_cast<size_t>(d)];
+  return n;
+}
+
+// The gradient of a reduction that picks the extreme value: split evenly among the elements
+// equal to it (amax, amin, max(), min(), as ATen's evenly_distribute_backward).
+Grads evenly_to_ties(const BackwardArgs& a) {
+  const Tensor mask = eq(a.input(0), restore(a.output(), a));
+  const Tensor count = mask.sum(dims_of(a), /*keepdim=*/true);
+  return {restore(a.grad(), a) * mask / count};
+}
+
+// The gradient of var for grad `g` (already restored): 2 / (N - correction) * g * (x - mean).
+Tensor var_backward(const Tensor& g, const BackwardArgs& a) {
+  const Tensor& x = a.input(0);
+  const double n = static_cast<double>(reduced_count(a));
+  return g * (x - x.mean(dims_of(a), /*keepdim=*/true)) *
+         (2.0 / (n - a.p.get<VarParams>().correction));
+}
+
+// prod over one dim d of x, for grad `g` with d kept: the product of the others, written so
+// that no zero is ever divided by (the zero count picks the branch).
+Tensor prod_backward_dim(const Tensor& g, const Tensor& x, int64_t d) {
+  const Tensor zero = eq(x, 0);
+  const Tensor x_safe = where(zero, 1, x);
+  const Tensor nonzero_prod = x_safe.prod(d, /*keepdim=*/true);
+  const Tensor zeros_in_row = zero.sum({d}, /*keepdim=*/true);
+  const Tensor at_zero = where(eq(zeros_in_row, 1), nonzero_prod, 0);
+  const Tensor elsewhere = where(eq(zeros_in_row, 0), nonzero_prod / x_safe, 0);
+  return g * where(zero, at_zero, elsewhere);
+}
+
+}  // namespace
+
+TS_REGISTER_DERIVATIVES(reduce) {
+  // sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
+  //   self: grad.expand(self.sizes()) (reduced dims restored)
+  m.def(OpId::sum, save_nothing(), [](const BackwardArgs& a) -> Grads {
+    return {restore(a.grad(), a).expand(a.input_sizes(0))};
+  });
+  // mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
+  //   self: grad.expand(self.sizes()) / N
+  m.def(OpId::mean, save_nothing(), [](const BackwardArgs& a) -> Grads {
+    return {restore(a.grad(), a).expand(a.input_sizes(0)) / static_cast<double>(reduced_count(a))};
+  });
+  // prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None)
+  //   self: grad * (product of the other elements); prod() over all dims flattens first
+  m.def(OpId::prod, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    const DimVector& dims = dims_of(a);
+    if (dims.empty()) return {a.grad()};
+    if (dims.size() > 1) {  // prod() over several dims: as a 1-D product
+      return {prod_backward_dim(a.grad().reshape({1}), x.reshape({-1}), 0).reshape(x.sizes())};
+    }
+    return {prod_backward_dim(restore(a.grad(), a), x, dims[0])};
+  });
+  // amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+  // amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
+  //   self: grad split evenly among the elements equal to the result
+  m.def(OpId::amax, save_inputs({0}) | save_output(), evenly_to_ties);
+  m.def(OpId::amin, save_inputs({0}) | save_output(), evenly_to_ties);
+  // max.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+  // min.dim(Tensor self, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)
+  //   self: grad to the returned index (value_selecting_reduction_backward); max() and min()
+  //   over all elements (values only) split it evenly among ties, as amax.
+  for (OpId op : {OpId::max, OpId::min}) {
+    m.def(op, save_inputs({0}) | save_output(0) | save_output(1),
+          [](const BackwardArgs& a) -> Grads {
+            const DimVector& dims = dims_of(a);
+            if (dims.empty()) return {a.grad()};                 // a 0-dim input
+            if (a.num_outputs() == 1) return evenly_to_ties(a);  // max(), min()
+            return {zeros(a.input_sizes(0), a.grad().options())
+                        .scatter_add(dims[0], restore(a.output(1), a), restore(a.grad(), a))};
+          });
+  }
+  // var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
+  //   self: 2 / (N - correction) * grad * (self - self.mean(dim, true))
+  m.def(OpId::var, save_inputs({0}),
+        [](const BackwardArgs& a) -> Grads { return {var_backward(restore(a.grad(), a), a)}; });
+  // std.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
+  //   self: var's gradient for grad / (2 * result), 0 where result == 0
+  m.def(OpId::std, save_inputs({0}) | save_output(), [](const BackwardArgs& a) -> Grads {
+    const Tensor result = restore(a.output(), a);
+    const Tensor g = (restore(a.grad(), a) / (result * 2)).masked_fill(eq(result, 0), 0);
+    return {var_backward(g, a)};
+  });
+  // norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor
+  //   p = 1: grad * sgn(self); p = 2: self * grad / norm (0 where norm == 0);
+  //   p = inf: grad * sgn(self) split evenly among the elements with |self| == norm
+  m.def(OpId::norm, save_inputs({0}) | save_output(), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    const Tensor g = restore(a.grad(), a);
+    const Tensor norm = restore(a.output(), a);
+    const double p = a.p.get<NormParams>().p;
+    if (p == 1) return {g * x.sign()};
+    if (p == 2) return {x * (g / norm).masked_fill(eq(norm, 0), 0)};
+    const Tensor mask = eq(x.abs(), norm);
+    return {x.sign() * (g / mask.sum(dims_of(a), /*keepdim=*/true)) * mask};
+  });
+  // logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
+  //   self: grad * exp(self - result)
+  m.def(OpId::logsumexp, save_inputs({0}) | save_output(), [](const BackwardArgs& a) -> Grads {
+    return {restore(a.grad(), a) * exp(a.input(0) - restore(a.output(), a))};
+  });
+  // cumsum(Tensor self, int dim, *, ScalarType? dtype=None) -> Tensor
+  //   self: the reversed cumsum of grad: grad.sum(dim) - grad.cumsum(dim) + grad
+  m.def(OpId::cumsum, save_nothing(), [](const BackwardArgs& a) -> Grads {
+    const Tensor& g = a.grad();
+    if (g.dim() == 0) return {g};
+    const int64_t dim = a.p.get<DimParams>().dim;
+    return {g.sum({dim}, /*keepdim=*/true) - g.cumsum(dim) + g};
+  });
+}
+
+}  // namespace ts::autograd

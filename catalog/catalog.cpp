@@ -89,12 +89,10 @@ std::vector<Sample> one_input_samples(const SampleContext& ctx, const NamedShape
 
 Sample known_answer(std::string name, std::vector<Tensor> inputs, std::vector<Tensor> expected,
                     SampleArgs args) {
-  Sample s;
-  s.name = std::move(name);
-  s.inputs = std::move(inputs);
-  s.expected = std::move(expected);
-  s.args = std::move(args);
-  return s;
+  return Sample{.name = std::move(name),
+                .inputs = std::move(inputs),
+                .args = std::move(args),
+                .expected = std::move(expected)};
 }
 
 const std::vector<OpEntry>& entries() {

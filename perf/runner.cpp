@@ -10,7 +10,6 @@
 #include <iomanip>
 #include <map>
 #include <ostream>
-#include <sstream>
 
 #include "perf/machine.h"
 #include "reports/text.h"
@@ -188,7 +187,7 @@ void print_case(std::ostream& out, size_t index, size_t total, const CaseResult&
       out << r.status.substr(0, 4);
       continue;
     }
-    out << format_time(r.median_s);
+    out << reports::format_time(r.median_s);
     if (first == nullptr) {
       first = &r;
       out << " (" << std::fixed << std::setprecision(0)
@@ -275,19 +274,6 @@ std::vector<BenchCase> select_cases(const RunOptions& o) {
              "' matches no selected op");
   }
   return cases;
-}
-
-std::string format_time(double s) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(s < 1e-5 ? 3 : 1);
-  if (s < 1e-3) {
-    o << s * 1e6 << " us";
-  } else if (s < 1) {
-    o << s * 1e3 << " ms";
-  } else {
-    o << std::setprecision(2) << s << " s";
-  }
-  return o.str();
 }
 
 void summarize(SetResult& r) {

@@ -73,7 +73,4 @@ std::pair<std::string, int> parse_slowdown(const std::string& spec);
 // Fills median/min/max/mean/stddev from samples_s.
 void summarize(SetResult& r);
 
-// A time in seconds as "12.3 us", "4.5 ms" or "1.23 s" (tables of bench and compare).
-std::string format_time(double seconds);
-
 }  // namespace ts::perf

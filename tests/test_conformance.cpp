@@ -16,6 +16,7 @@
 #include "conformance/layouts.h"
 #include "conformance/report.h"
 #include "conformance/runner.h"
+#include "reports/files.h"
 #include "reports/text.h"
 #include "touchstone/touchstone.h"
 
@@ -474,30 +475,6 @@ TEST(ConformanceRunner, OptionsAreValidated) {
   EXPECT_EQ(ops, (std::set<std::string>{"neg", "exp"}));
 }
 
-TEST(ReportsText, GlobsMatchLikeAShell) {
-  using ts::reports::glob_match;
-  EXPECT_TRUE(glob_match("*", ""));
-  EXPECT_TRUE(glob_match("a*c", "abbbc"));
-  EXPECT_TRUE(glob_match("a?c", "abc"));
-  EXPECT_FALSE(glob_match("a?c", "ac"));
-  EXPECT_TRUE(glob_match("*_out", "add_out"));
-  EXPECT_FALSE(glob_match("*_out", "add_outer"));
-}
-
-TEST(ReportsText, EscapesForXmlAndHtml) {
-  EXPECT_EQ(ts::reports::xml_escape("a<b & \"c\" 'd'\x01\n"),
-            "a&lt;b &amp; &quot;c&quot; &#39;d&#39;?\n");
-  EXPECT_EQ(ts::reports::xml_escape("plain"), "plain");
-}
-
-TEST(ReportsText, TimestampsAreUtcIso8601) {
-  const std::string t = ts::reports::utc_timestamp();
-  ASSERT_EQ(t.size(), 20u) << t;
-  EXPECT_EQ(t[4], '-');
-  EXPECT_EQ(t[10], 'T');
-  EXPECT_EQ(t.back(), 'Z');
-}
-
 TEST(ConformanceGuard, AWritePastTheEndIsFoundOnce) {
   GuardScope scope;
   Tensor t = ts::zeros({10}, kFloat);
@@ -669,7 +646,7 @@ TEST(ConformanceReport, WrittenAtomicallyWithTheSchemaFields) {
       std::filesystem::temp_directory_path() / ("ts_conform_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "report.json").string();
-  write_report(path, j, "test");
+  ts::reports::write_json(path, j, "test");
   std::ifstream in(path);
   EXPECT_EQ(nlohmann::json::parse(in), j);
   size_t files = 0;

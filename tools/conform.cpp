@@ -13,6 +13,7 @@
 #include "command.h"
 #include "conformance/report.h"
 #include "reports/files.h"
+#include "reports/partial_report.h"
 
 namespace ts::tools {
 namespace {
@@ -89,10 +90,12 @@ int run_conform(conformance::RunOptions options, bool quiet) {
   conformance::validate_options(options);
   if (!options.report_path.empty()) reports::check_output_path(options.report_path, "--report");
   if (!options.junit_path.empty()) reports::check_output_path(options.junit_path, "--junit");
-  std::optional<conformance::PartialReport> partial;
+  std::optional<reports::PartialReport> partial;
   if (!options.report_path.empty()) {
-    partial.emplace(options.report_path, conformance::report_header(options));
-    options.on_case = [&partial](const conformance::CaseResult& c) { partial->append(c); };
+    partial.emplace(options.report_path, conformance::report_header(options), "conform");
+    options.on_case = [&partial](const conformance::CaseResult& c) {
+      partial->append(conformance::case_to_json(c));
+    };
   }
   const bool tty = ::isatty(STDOUT_FILENO) != 0;
   if (tty) {
@@ -131,7 +134,7 @@ int run_conform(conformance::RunOptions options, bool quiet) {
   if (!options.report_path.empty()) {
     const nlohmann::json report = conformance::report_json(result, options);
     conformance::check_schema(report, "conform: the report");
-    conformance::write_report(options.report_path, report, "conform");
+    reports::write_json(options.report_path, report, "conform");
     partial->finish();
     std::cout << "report: " << options.report_path << "\n";
   }
@@ -262,7 +265,7 @@ Command add_merge_command(CLI::App& app) {
                      "merge: the shards have no case at all: their filters select none "
                      "(--allow-empty accepts an empty run)");
             conformance::check_schema(merged, "merge: the merged report");
-            conformance::write_report(a->output, merged, "merge");
+            reports::write_json(a->output, merged, "merge");
             const conformance::RunResult result = conformance::result_from_report(merged);
             if (!a->junit.empty()) {
               reports::write_file_atomically(a->junit, conformance::junit_xml(result), "merge");

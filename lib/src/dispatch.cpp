@@ -12,8 +12,9 @@ namespace ts {
 namespace {
 
 constexpr OpInfo kOps[] = {
-#define TS_OP(name, kind, variants, diff, schema) \
-  {OpId::name, #name, OpKind::kind, variants, diff, schema},
+#define TS_OP(name, kind, sig, params, variants, diff, dt, parts, schema)                   \
+  {OpId::name, #name,      OpKind::kind, OpSignature::sig, kParamsIndex<params>, #variants, \
+   diff,       dtypes::dt, schema},
 #include "touchstone/op_list.def"
 #undef TS_OP
 };
@@ -62,6 +63,14 @@ std::atomic<KernelSetId>& default_set() {
 
 thread_local KernelSetId tls_set = -1;
 
+// The id of the set named `name`, if registered; the caller holds r.mutex.
+std::optional<KernelSetId> find_set_locked(const Registry& r, std::string_view name) {
+  for (size_t i = 0; i < r.set_names.size(); ++i) {
+    if (r.set_names[i] == name) return static_cast<KernelSetId>(i);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 const OpInfo& op_info(OpId op) {
@@ -81,9 +90,7 @@ std::optional<OpId> find_op(std::string_view name) {
 KernelSetId register_kernel_set(std::string_view name) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  for (size_t i = 0; i < r.set_names.size(); ++i) {
-    if (r.set_names[i] == name) return static_cast<KernelSetId>(i);
-  }
+  if (const auto found = find_set_locked(r, name)) return *found;
   TS_CHECK(r.set_names.size() < kMaxKernelSets, "register_kernel_set: more than ", kMaxKernelSets,
            " kernel sets");
   TS_CHECK(!name.empty(), "register_kernel_set: empty name");
@@ -94,10 +101,7 @@ KernelSetId register_kernel_set(std::string_view name) {
 std::optional<KernelSetId> find_kernel_set(std::string_view name) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  for (size_t i = 0; i < r.set_names.size(); ++i) {
-    if (r.set_names[i] == name) return static_cast<KernelSetId>(i);
-  }
-  return std::nullopt;
+  return find_set_locked(r, name);
 }
 
 std::string_view kernel_set_name(KernelSetId id) {
@@ -157,29 +161,18 @@ KernelEntry get_kernel(OpId op, DeviceType device, KernelSetId set) {
 // table names those ops so `touchstone ops` and the harnesses can say which dtypes a set covers.
 ArrayRef<OpId> composite_parts(OpId op) {
   using enum OpId;
-  static const std::vector<OpId> none;
-  static const std::vector<std::pair<OpId, std::vector<OpId>>> parts = {
-      {zeros, {fill_}},
-      {ones, {fill_}},
-      {full, {fill_}},
-      {zeros_like, {fill_}},
-      {ones_like, {fill_}},
-      {full_like, {fill_}},
-      {rand_like, {rand}},
-      {randn_like, {randn}},
-      {clone, {copy_}},
-      {contiguous, {copy_}},
-      {to, {copy_}},
-      {zero_, {fill_}},
-      {cross_entropy, {log_softmax, nll_loss, mul, sum, div, masked_fill, index_select}},
-      {linear, {mm, add}},
-      {matmul, {mm, bmm, dot, mv}},
-      {dropout, {rand, lt, mul, div}},
-      {stack, {cat}}};
-  for (const auto& [composite, ops] : parts) {
-    if (composite == op) return ops;
+  switch (op) {
+#define TS_OP(name, kind, sig, params, variants, diff, dtypes, parts, schema) \
+  case OpId::name: {                                                          \
+    static constexpr std::initializer_list<OpId> list = {TS_UNPAREN parts};   \
+    return ArrayRef<OpId>(list.begin(), list.size());                         \
   }
-  return none;
+#define TS_UNPAREN(...) __VA_ARGS__
+#include "touchstone/op_list.def"
+#undef TS_UNPAREN
+#undef TS_OP
+  }
+  return {};
 }
 
 DTypeSet supported_dtypes(OpId op, DeviceType device, KernelSetId set) {
@@ -203,10 +196,40 @@ KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device) {
   return e.fn;
 }
 
+const char* params_name(size_t index) {
+  static constexpr const char* kNames[] = {"NoParams"
+#define TS_PARAMS_NAME(P) , #P
+                                           TS_FOR_EACH_OP_PARAMS(TS_PARAMS_NAME)
+#undef TS_PARAMS_NAME
+  };
+  static_assert(std::size(kNames) == std::variant_size_v<ParamsVariant>);
+  return index < std::size(kNames) ? kNames[index] : "?";
+}
+
+void detail::params_mismatch(size_t wanted, size_t held, const char* op) {
+  TS_ERROR(op ? op : "kernel", ": internal error: the kernel read ", params_name(wanted),
+           " but the call carries ", params_name(held),
+           " (op_list.def names each op's parameter struct)");
+}
+
 AutogradSlot detail::autograd_slot = nullptr;
 
 void set_autograd_slot(AutogradSlot slot) {
   detail::autograd_slot = slot;
+}
+
+// Note [Version counters]
+// A tensor's version (Tensor::_version, shared through its storage by views and detach()) counts
+// the writes to it: every in-place or out= kernel call bumps the counter of each tensor it
+// wrote, here in the core, whether autograd is loaded or not; functional calls write fresh
+// tensors and bump nothing. Autograd only reads versions: a tensor saved for backward whose
+// version moved was modified in place, and backward refuses it.
+void detail::call_kernel(KernelFn fn, const KernelCall& call) {
+  fn(call);
+  if (call.kind == CallKind::Functional) return;
+  for (const Tensor& o : call.outputs) {
+    if (o.defined()) o.storage()->bump_version();
+  }
 }
 
 void detail::kernel_out_of_memory(const KernelCall& call) {

@@ -9,48 +9,68 @@
 #include <string_view>
 #include <vector>
 
+#include "touchstone/op_params.h"
 #include "touchstone/tensor.h"
 
 namespace ts {
 
 enum class OpId : uint16_t {
-#define TS_OP(name, kind, variants, diff, schema) name,
+#define TS_OP(name, kind, sig, params, variants, diff, dtypes, parts, schema) name,
 #include "touchstone/op_list.def"
 #undef TS_OP
 };
 inline constexpr int kNumOps = 0
-#define TS_OP(name, kind, variants, diff, schema) +1
+#define TS_OP(name, kind, sig, params, variants, diff, dtypes, parts, schema) +1
 #include "touchstone/op_list.def"
 #undef TS_OP
     ;
 
 enum class OpKind : uint8_t { Kernel, Composite };
 
+// How meta checks, promotes and shapes a call (op_list.def's `sig` column).
+enum class OpSignature : uint8_t {
+  Factory,
+  Copy,
+  Unary,       // self -> same dtype
+  UnaryFloat,  // self -> integer and bool inputs computed in the default float dtype
+  UnaryBool,   // self -> bool
+  Binary,      // self, other -> promoted dtype
+  BinaryFloat,
+  BinaryBool,
+  Ternary,
+  Reduction,
+  Scan,
+  Softmax,
+  Norm,
+  Loss,
+  Matmul,
+  Index,
+  Join,
+};
+
+// The dtype sets op_list.def's `dtypes` column names.
+namespace dtypes {
+inline constexpr DTypeSet all = DTypeSet::all();
+inline constexpr DTypeSet floating = DTypeSet::floating();
+inline constexpr DTypeSet no_bool = DTypeSet::all() - DTypeSet{kBool};
+inline constexpr DTypeSet real = DTypeSet::integral(false) | DTypeSet::floating();  // no bool
+inline constexpr DTypeSet integral_and_bool = DTypeSet::integral(true);
+}  // namespace dtypes
+
 struct OpInfo {
   OpId id;
   std::string_view name;
   OpKind kind;
+  OpSignature sig;
+  size_t params;              // the index of the op's parameter struct in ParamsVariant
   std::string_view variants;  // letters: f function, m method, i in-place, o out=
   bool differentiable;
+  DTypeSet dtypes;  // the dtypes a kernel computes in (composites: see supported_dtypes)
   std::string_view schema;
 };
 const OpInfo& op_info(OpId op);
 ArrayRef<OpInfo> all_ops();
 std::optional<OpId> find_op(std::string_view name);
-
-// Non-tensor arguments of a call, already checked by the op's meta function. Each op's meta
-// (lib/src/ops/<family>.cpp) documents which fields it fills.
-struct OpParams {
-  ScalarType compute_dtype = ScalarType::Undefined;  // the dtype the kernel computes in
-  std::optional<Scalar> s0, s1, s2;                  // alpha, value, min/max, start/end/step, ...
-  DimVector dims;                                    // reduced dims: wrapped, sorted, unique
-  int64_t dim = 0;                                   // a single dim argument, wrapped
-  int64_t i0 = 0, i1 = 0;                            // reduction, ignore_index, steps, ...
-  double d0 = 0, d1 = 0;                             // correction, eps, p, ...
-  bool keepdim = false;
-  int mode = 0;                   // rounding mode, approximation, ...
-  uint64_t seed = 0, offset = 0;  // Philox key and first counter
-};
 
 // How a call's result reaches memory: a fresh output, over inputs[0] (or, for copy_ and fill_,
 // over self, which is then no input), or into a caller's out= tensor. Autograd and the version
@@ -64,6 +84,15 @@ struct KernelCall {
   ArrayRef<Tensor> inputs;
   const OpParams& p;
   CallKind kind = CallKind::Functional;
+
+  // The op's parameters (op_list.def's `params` column), read by name.
+  template <class P>
+  const P& params() const {
+    if (const P* x = std::get_if<P>(&p.args)) [[likely]] {
+      return *x;
+    }
+    detail::params_mismatch(kParamsIndex<P>, p.args.index(), op_info(op).name.data());
+  }
 };
 using KernelFn = void (*)(const KernelCall&);
 
@@ -106,11 +135,14 @@ KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device);
 // Note [Autograd slot]
 // Meta functions never call a kernel directly: run_kernel does, so that autograd (a slot above
 // every kernel set) can record a graph node around any kernel call when a tensor requires grad.
-// With the slot empty, run_kernel is one predictable branch and the call.
+// With the slot empty, run_kernel is one predictable branch and call_kernel.
 using AutogradSlot = void (*)(KernelFn fn, const KernelCall& call);
 void set_autograd_slot(AutogradSlot slot);
 namespace detail {
 extern AutogradSlot autograd_slot;
+// Runs `fn`, then bumps the version of every tensor an in-place or out= call wrote (Note
+// [Version counters] in dispatch.cpp); the autograd slot runs kernels through it too.
+void call_kernel(KernelFn fn, const KernelCall& call);
 // A kernel's std::bad_alloc as a ts::Error naming the op, its dtype and the active set.
 [[noreturn]] void kernel_out_of_memory(const KernelCall& call);
 }  // namespace detail
@@ -119,7 +151,7 @@ inline void run_kernel(KernelFn fn, const KernelCall& call) {
     if (detail::autograd_slot != nullptr) [[unlikely]] {
       detail::autograd_slot(fn, call);
     } else {
-      fn(call);
+      detail::call_kernel(fn, call);
     }
   } catch (const std::bad_alloc&) {
     detail::kernel_out_of_memory(call);
@@ -140,6 +172,10 @@ class KernelRegistrar {
   KernelRegistrar& impl(OpId op, DeviceType device, DTypeSet dtypes, KernelFn fn) {
     register_kernel(set_, op, device, dtypes, fn);
     return *this;
+  }
+  // Registers every dtype op_list.def declares for the op.
+  KernelRegistrar& impl(OpId op, DeviceType device, KernelFn fn) {
+    return impl(op, device, op_info(op).dtypes, fn);
   }
   KernelSetId set() const { return set_; }
 

@@ -1,13 +1,20 @@
 #pragma once
-// Comparing two perf reports: per-case time ratios (new / base), geomeans per op family and
-// overall, regressions beyond a threshold listed first; an HTML page with the plots.
+// Reading and comparing perf reports (schema/perf.schema.json): per-case time ratios
+// (new / base), geomeans per op family and overall, regressions beyond a threshold listed first;
+// an HTML page with the plots. Works on the JSON alone: `touchstone compare` needs no benchmark.
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-namespace ts::perf {
+namespace ts::reports {
+
+// Reads a perf report and validates it against the schema. Any unreadable input (missing, a
+// directory, not JSON, another kind of report, a schema violation) is a ts::Error that starts
+// with `what` ("compare: BASE") and names the path.
+nlohmann::json load_perf_report(const std::string& path, std::string_view what = "compare");
 
 struct CompareRow {
   std::string case_name, family, set;
@@ -55,7 +62,8 @@ double parse_threshold(const std::string& s);
 
 // Rows for every (case, set) measured (status ok) in both reports. Throws a ts::Error saying
 // why when no pair is (no op or kernel set in common, another shape or dtype, no ok result):
-// a comparison of nothing must not pass a CI gate.
+// a comparison of nothing must not pass a CI gate; and when a report lacks a member it reads
+// (load_perf_report's schema check rules that out).
 Comparison compare_reports(const nlohmann::json& base, const nlohmann::json& neu,
                            const CompareOptions& options);
 
@@ -68,4 +76,4 @@ void print_comparison(const Comparison& c, std::ostream& out);
 std::string comparison_html(const Comparison& c, const nlohmann::json& base,
                             const nlohmann::json& neu);
 
-}  // namespace ts::perf
+}  // namespace ts::reports

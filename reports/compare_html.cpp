@@ -5,10 +5,10 @@
 #include <map>
 #include <sstream>
 
-#include "perf/compare.h"
+#include "reports/compare.h"
 #include "reports/text.h"
 
-namespace ts::perf {
+namespace ts::reports {
 namespace {
 
 using nlohmann::json;
@@ -47,11 +47,10 @@ std::string ratio_bars(const Comparison& c) {
                         : r.ratio < 1 / (1 + c.threshold) ? "#2ca02c"
                                                           : "#999";
     s << "<text x='" << label_w - 4 << "' y='" << y + 10 << "' text-anchor='end'>"
-      << reports::xml_escape(r.case_name + " " + r.set) << "</text>";
+      << xml_escape(r.case_name + " " + r.set) << "</text>";
     s << "<rect x='" << num(x, 6) << "' y='" << y + 2 << "' width='" << num(std::max(w, 1.0), 6)
-      << "' height='" << row - 4 << "' fill='" << color << "'><title>"
-      << reports::xml_escape(r.case_name) << " " << reports::xml_escape(r.set) << ": "
-      << num(r.ratio, 4) << "x</title></rect>";
+      << "' height='" << row - 4 << "' fill='" << color << "'><title>" << xml_escape(r.case_name)
+      << " " << xml_escape(r.set) << ": " << num(r.ratio, 4) << "x</title></rect>";
     s << "<text x='" << x0 + half + 6 << "' y='" << y + 10 << "'>" << num(r.ratio, 3)
       << "</text>\n";
   }
@@ -120,8 +119,8 @@ std::string roofline_svg(const json& report) {
       if (!set_color.count(set)) set_color[set] = static_cast<int>(set_color.size()) % 6;
       s << "<circle cx='" << px(std::clamp(ai, 1e-3, 1e3)) << "' cy='"
         << py(r.at("gflops").get<double>()) << "' r='3' fill='" << kColors[set_color[set]]
-        << "' fill-opacity='0.7'><title>" << reports::xml_escape(c.at("name").get<std::string>())
-        << " " << set << ": " << num(r.at("gflops").get<double>()) << " GFLOP/s, "
+        << "' fill-opacity='0.7'><title>" << xml_escape(c.at("name").get<std::string>()) << " "
+        << set << ": " << num(r.at("gflops").get<double>()) << " GFLOP/s, "
         << num(r.at("roofline_pct").get<double>()) << " % of roofline</title></circle>\n";
     }
   }
@@ -129,7 +128,7 @@ std::string roofline_svg(const json& report) {
   for (const auto& [set, color] : set_color) {
     s << "<circle cx='" << left + 12 << "' cy='" << top + 14 + 16 * i << "' r='4' fill='"
       << kColors[color] << "'/><text x='" << left + 20 << "' y='" << top + 18 + 16 * i << "'>"
-      << reports::xml_escape(set) << "</text>\n";
+      << xml_escape(set) << "</text>\n";
     ++i;
   }
   s << "<text x='" << w - right - 4 << "' y='" << h - bottom - 6 << "' text-anchor='end'>"
@@ -140,10 +139,10 @@ std::string roofline_svg(const json& report) {
 
 std::string context_line(const json& r) {
   const json& m = r.at("machine");
-  return reports::xml_escape(m.at("cpu_model").get<std::string>()) + ", " + m.at("threads").dump() +
-         " threads, " + reports::xml_escape(m.at("simd_target").get<std::string>()) + ", commit " +
-         reports::xml_escape(m.at("git_commit").get<std::string>()) + ", " +
-         reports::xml_escape(r.at("timestamp").get<std::string>()) +
+  return xml_escape(m.at("cpu_model").get<std::string>()) + ", " + m.at("threads").dump() +
+         " threads, " + xml_escape(m.at("simd_target").get<std::string>()) + ", commit " +
+         xml_escape(m.at("git_commit").get<std::string>()) + ", " +
+         xml_escape(r.at("timestamp").get<std::string>()) +
          (r.at("run").at("quick").get<bool>() ? ", quick" : ", full");
 }
 
@@ -157,7 +156,7 @@ std::string comparison_html(const Comparison& c, const json& base, const json& n
        "td.n{text-align:right}.reg{color:#d62728;font-weight:bold}</style></head><body>\n";
   s << "<h1>touchstone compare</h1>\n<p>base: " << context_line(base)
     << "<br>new: " << context_line(neu) << "</p>\n";
-  for (const std::string& n : c.notes) s << "<p>note: " << reports::xml_escape(n) << "</p>\n";
+  for (const std::string& n : c.notes) s << "<p>note: " << xml_escape(n) << "</p>\n";
   s << "<p>" << c.rows.size() << " case/set pairs, overall geomean of new/base <b>"
     << num(c.overall_geomean) << "</b>, <span class='reg'>" << c.regressions
     << " regressions</span> beyond " << num(c.threshold * 100) << " %, " << c.improvements
@@ -166,16 +165,15 @@ std::string comparison_html(const Comparison& c, const json& base, const json& n
     s << "<h2 class='reg'>" << c.missing.size() << " case/set pairs missing from new"
       << (c.allow_missing ? " (allowed)" : "") << "</h2>\n<ul>\n";
     for (const MissingPair& m : c.missing) {
-      s << "<li>" << reports::xml_escape(m.pair)
-        << (m.in_new == "absent" ? "" : " (" + reports::xml_escape(m.in_new) + " in new)")
-        << "</li>\n";
+      s << "<li>" << xml_escape(m.pair)
+        << (m.in_new == "absent" ? "" : " (" + xml_escape(m.in_new) + " in new)") << "</li>\n";
     }
     s << "</ul>\n";
   }
   s << "<h2>Geomean per op family</h2>\n<table><tr><th>family</th><th>set</th>"
        "<th>cases</th><th>geomean</th></tr>\n";
   for (const GeomeanRow& g : c.geomeans) {
-    s << "<tr><td>" << reports::xml_escape(g.family) << "</td><td>" << reports::xml_escape(g.set)
+    s << "<tr><td>" << xml_escape(g.family) << "</td><td>" << xml_escape(g.set)
       << "</td><td class='n'>" << g.cases << "</td><td class='n'>" << num(g.geomean)
       << "</td></tr>\n";
   }
@@ -187,4 +185,4 @@ std::string comparison_html(const Comparison& c, const json& base, const json& n
   return s.str();
 }
 
-}  // namespace ts::perf
+}  // namespace ts::reports

@@ -1,5 +1,6 @@
-// compare: match cases by name and kernel set, ratio of medians, geomeans, regressions first.
-#include "perf/compare.h"
+// compare: read and validate perf reports, match cases by name and kernel set, ratio of
+// medians, geomeans, regressions first.
+#include "reports/compare.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,10 +10,12 @@
 #include <set>
 #include <sstream>
 
-#include "perf/runner.h"
+#include "reports/files.h"
+#include "reports/json_schema.h"
+#include "reports/text.h"
 #include "touchstone/error.h"
 
-namespace ts::perf {
+namespace ts::reports {
 namespace {
 
 using nlohmann::json;
@@ -109,29 +112,8 @@ void note_difference(Comparison& cmp, const std::string& what, const json& a, co
   if (a != b) cmp.notes.push_back(what + " differ: " + a.dump() + " vs " + b.dump());
 }
 
-}  // namespace
-
-double parse_threshold(const std::string& s) {
-  std::string t = s;
-  const bool percent = !t.empty() && t.back() == '%';
-  if (percent) t.pop_back();
-  double v = -1;
-  size_t used = 0;
-  try {
-    v = std::stod(t, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  TS_CHECK(used == t.size() && !t.empty() && v > 0,
-           "compare: --threshold expects a positive percentage such as 5% or 0.05, got '", s, "'");
-  return percent || v >= 1 ? v / 100 : v;
-}
-
-int Comparison::exit_status() const {
-  return regressions > 0 || (!allow_missing && !missing.empty()) ? 1 : 0;
-}
-
-Comparison compare_reports(const json& base, const json& neu, const CompareOptions& options) {
+// compare_reports without its safety net: a missing member throws nlohmann's exception.
+Comparison compare_json(const json& base, const json& neu, const CompareOptions& options) {
   Comparison cmp;
   const double threshold = options.threshold;
   cmp.threshold = threshold;
@@ -198,6 +180,62 @@ Comparison compare_reports(const json& base, const json& neu, const CompareOptio
   return cmp;
 }
 
+}  // namespace
+
+double parse_threshold(const std::string& s) {
+  std::string t = s;
+  const bool percent = !t.empty() && t.back() == '%';
+  if (percent) t.pop_back();
+  double v = -1;
+  size_t used = 0;
+  try {
+    v = std::stod(t, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  TS_CHECK(used == t.size() && !t.empty() && v > 0,
+           "compare: --threshold expects a positive percentage such as 5% or 0.05, got '", s, "'");
+  return percent || v >= 1 ? v / 100 : v;
+}
+
+int Comparison::exit_status() const {
+  return regressions > 0 || (!allow_missing && !missing.empty()) ? 1 : 0;
+}
+
+nlohmann::json load_perf_report(const std::string& path, std::string_view what) {
+  const std::string text = read_file(path, what);
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    TS_ERROR(what, ": '", path, "' is not JSON (", e.what(), ")");
+  }
+  TS_CHECK(j.is_object(), what, ": '", path, "' holds a JSON ", j.type_name(),
+           ", not a perf report (touchstone bench --report)");
+  const bool conformance = !j.contains("kind") && j.contains("kernel_set") && j.contains("summary");
+  if (conformance || (j.contains("kind") && j["kind"] != "touchstone-perf")) {
+    TS_ERROR(what, ": '", path, "' is ",
+             conformance ? "a conformance report (touchstone conform)"
+                         : "a report of kind " + j["kind"].dump(),
+             ", not a perf report (touchstone bench --report)");
+  }
+  const std::vector<std::string> errors = validate_json(perf_schema(), j);
+  std::string first;
+  for (size_t i = 0; i < errors.size() && i < 5; ++i) first += "\n  " + errors[i];
+  TS_CHECK(errors.empty(), what, ": '", path, "' does not match perf.schema.json (", errors.size(),
+           " errors):", first);
+  return j;
+}
+
+Comparison compare_reports(const json& base, const json& neu, const CompareOptions& options) {
+  try {
+    return compare_json(base, neu, options);
+  } catch (const json::exception& e) {
+    // The schema admits every report compare reads; this is the safety net.
+    TS_ERROR("compare: cannot read the reports' cases: ", e.what());
+  }
+}
+
 void print_comparison(const Comparison& c, std::ostream& out) {
   for (const std::string& n : c.notes) out << "note: " << n << "\n";
   if (!c.missing.empty()) {
@@ -257,4 +295,4 @@ void print_comparison(const Comparison& c, std::ostream& out) {
   out << ")\n";
 }
 
-}  // namespace ts::perf
+}  // namespace ts::reports

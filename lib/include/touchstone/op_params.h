@@ -1,0 +1,149 @@
+#pragma once
+// Typed kernel parameters: the non-tensor arguments of a call, already checked by the op's meta
+// function. Each op's line in op_list.def names its struct; meta fills it, kernels, derivatives
+// and plug-ins read it by name (call.params<ReduceParams>().keepdim).
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+#include "touchstone/array_ref.h"
+#include "touchstone/scalar.h"
+
+namespace ts {
+
+enum class Reduction : int64_t { None = 0, Mean = 1, Sum = 2 };  // as at::Reduction
+enum class RoundingMode : uint8_t { None, Trunc, Floor };        // div: true, "trunc", "floor"
+enum class GeluApproximation : uint8_t { None, Tanh };           // gelu: "none", "tanh"
+
+struct NoParams {};
+// add, sub: self + alpha * other (alpha checked to fit the result's category).
+struct AlphaParams {
+  Scalar alpha = 1;
+};
+struct DivParams {
+  RoundingMode rounding_mode = RoundingMode::None;
+};
+struct GeluParams {
+  GeluApproximation approximate = GeluApproximation::None;
+};
+// clamp's bounds arrive as wrapped-scalar inputs after self (min first); these say which.
+struct ClampParams {
+  bool has_min = false;
+  bool has_max = false;
+};
+// fill_, masked_fill and addcmul's value (checked to fit the dtype it is written in).
+struct ValueParams {
+  Scalar value;
+};
+// lerp: a Scalar weight; absent when the weight is the third input.
+struct LerpParams {
+  std::optional<Scalar> weight;
+};
+// addmm: beta * self + alpha * (mat1 @ mat2); a beta of zero means self is not read.
+struct AddmmParams {
+  Scalar beta = 1, alpha = 1;
+};
+// The input's reduced dims (wrapped, sorted, unique; empty for a 0-dim input) and whether the
+// output keeps them as size 1 (Note [Reduction outputs] in lib/src/ops/reduce.cpp).
+struct ReduceParams {
+  DimVector dims;
+  bool keepdim = false;
+};
+struct VarParams : ReduceParams {
+  double correction = 1;  // var, std: divide by N - correction
+};
+struct NormParams : ReduceParams {
+  double p = 2;
+};
+// One wrapped dim: softmax, log_softmax, cumsum, index_select, gather, scatter_add, cat.
+struct DimParams {
+  int64_t dim = 0;
+};
+struct LayerNormParams {
+  DimVector dims;  // the normalized (trailing) dims of the input
+  double eps = 1e-5;
+};
+struct LossParams {
+  Reduction reduction = Reduction::Mean;
+};
+struct NllLossParams : LossParams {
+  int64_t ignore_index = -100;
+  int64_t class_dim = 0;  // 0 for a 1-D input, else 1
+};
+// arange: integral dtypes get int64 Scalars (truncated, as ATen), floating ones doubles; the
+// output's size is the element count (end is for messages and plug-ins).
+struct ArangeParams {
+  Scalar start, end, step;
+};
+struct LinspaceParams {
+  Scalar start, end;  // as given
+  int64_t steps = 0;
+};
+// Philox key and first counter (Note [Philox streams] in touchstone/random.h).
+struct RandomParams {
+  uint64_t seed = 0, offset = 0;
+};
+struct RandintParams : RandomParams {
+  int64_t low = 0, high = 0;
+};
+
+// Every parameter struct, in the order of ParamsVariant (NoParams first).
+#define TS_FOR_EACH_OP_PARAMS(_)                                                                \
+  _(AlphaParams)                                                                                \
+  _(DivParams)                                                                                  \
+  _(GeluParams) _(ClampParams) _(ValueParams) _(LerpParams) _(AddmmParams) _(ReduceParams)      \
+      _(VarParams) _(NormParams) _(DimParams) _(LayerNormParams) _(LossParams) _(NllLossParams) \
+          _(ArangeParams) _(LinspaceParams) _(RandomParams) _(RandintParams)
+#define TS_PARAMS_ALTERNATIVE(P) , P
+using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;
+#undef TS_PARAMS_ALTERNATIVE
+
+namespace detail {
+template <class P, class... Ts>
+constexpr size_t params_index(std::variant<Ts...>*) {
+  size_t i = 0;
+  (void)((std::is_same_v<P, Ts> ? true : (++i, false)) || ...);
+  return i;
+}
+// Throws: a kernel asked for parameters its op's meta did not pass (a bug, named in full).
+[[noreturn]] void params_mismatch(size_t wanted, size_t held, const char* op = nullptr);
+}  // namespace detail
+
+// The index of P in ParamsVariant.
+template <class P>
+inline constexpr size_t kParamsIndex =
+    detail::params_index<P>(static_cast<ParamsVariant*>(nullptr));
+// The name of the struct at `index` of ParamsVariant ("ReduceParams").
+const char* params_name(size_t index);
+
+struct OpParams {
+  ScalarType compute_dtype = ScalarType::Undefined;  // the dtype the kernel computes in
+  ParamsVariant args;                                // the op's struct (op_list.def)
+
+  template <class P>
+  const P& get() const {
+    if (const P* p = std::get_if<P>(&args)) [[likely]] {
+      return *p;
+    }
+    detail::params_mismatch(kParamsIndex<P>, args.index());
+  }
+  template <class P>
+  P& set(P value) {
+    return args.emplace<P>(std::move(value));
+  }
+
+  // Transitional: the untyped slots, read by the families not yet converted to typed params.
+  std::optional<Scalar> s0, s1, s2;
+  DimVector dims;
+  int64_t dim = 0;
+  int64_t i0 = 0, i1 = 0;
+  double d0 = 0, d1 = 0;
+  bool keepdim = false;
+  int mode = 0;
+  uint64_t seed = 0, offset = 0;
+};
+
+}  // namespace ts

@@ -143,18 +143,7 @@ Tensor make_input(IntArrayRef sizes, ScalarType dtype, Fill fill, Device device)
 
 Tensor make_input(IntArrayRef sizes, ScalarType dtype, Range range, Device device) {
   KernelSetGuard guard("optimized");
-  Tensor t;
-  if (dtype == kBool) {
-    t = lt(rand(sizes), 0.5);
-  } else if (!is_floating_type(dtype)) {
-    double lo = std::ceil(range.lo), hi = std::ceil(range.hi);
-    if (dtype == kByte) lo = std::max(lo, 0.0);
-    if (hi <= lo) hi = lo + 1;
-    t = randint(static_cast<int64_t>(lo), static_cast<int64_t>(hi), sizes, dtype);
-  } else {
-    t = add(mul(rand(sizes), range.hi - range.lo), range.lo).to(dtype);
-  }
-  return on_device(t, device);
+  return on_device(draw(sizes, dtype, range, kFloat), device);
 }
 
 Tensor make_index(IntArrayRef sizes, int64_t bound, Device device) {

@@ -15,6 +15,17 @@ uint64_t hash_name(const std::string& s) {
   return h;
 }
 
+Tensor draw(IntArrayRef shape, ScalarType dtype, Range range, ScalarType real) {
+  if (dtype == kBool) return lt(rand(shape, real), 0.5);
+  if (!is_floating_type(dtype)) {
+    double lo = std::ceil(range.lo), hi = std::ceil(range.hi);
+    if (dtype == kByte) lo = std::max(lo, 0.0);
+    if (hi <= lo) hi = lo + 1;
+    return randint(static_cast<int64_t>(lo), static_cast<int64_t>(hi), shape, dtype);
+  }
+  return add(mul(rand(shape, real), range.hi - range.lo), range.lo).to(dtype);
+}
+
 Tensor SampleContext::input(const std::string& sample, int index, IntArrayRef shape,
                             Range range) const {
   const std::string key =
@@ -22,17 +33,7 @@ Tensor SampleContext::input(const std::string& sample, int index, IntArrayRef sh
   KernelSetGuard g("reference");
   const PhiloxState saved = philox_state();
   set_philox_state({hash_name(key), 0});
-  Tensor t;
-  if (dtype_ == kBool) {
-    t = lt(rand(shape, kDouble), 0.5);
-  } else if (!is_floating_type(dtype_)) {
-    double lo = std::ceil(range.lo), hi = std::ceil(range.hi);
-    if (dtype_ == kByte) lo = std::max(lo, 0.0);
-    if (hi <= lo) hi = lo + 1;
-    t = randint(static_cast<int64_t>(lo), static_cast<int64_t>(hi), shape, dtype_);
-  } else {
-    t = add(mul(rand(shape, kDouble), range.hi - range.lo), range.lo).to(dtype_);
-  }
+  const Tensor t = draw(shape, dtype_, range, kDouble);
   set_philox_state(saved);
   return t;
 }
@@ -88,12 +89,10 @@ std::vector<Sample> one_input_samples(const SampleContext& ctx, const NamedShape
 
 Sample known_answer(std::string name, std::vector<Tensor> inputs, std::vector<Tensor> expected,
                     SampleArgs args) {
-  Sample s;
-  s.name = std::move(name);
-  s.inputs = std::move(inputs);
-  s.expected = std::move(expected);
-  s.args = std::move(args);
-  return s;
+  return Sample{.name = std::move(name),
+                .inputs = std::move(inputs),
+                .args = std::move(args),
+                .expected = std::move(expected)};
 }
 
 const std::vector<OpEntry>& entries() {

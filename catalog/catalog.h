@@ -82,6 +82,10 @@ struct Range {
   double hi = 4;
 };
 
+// Values in `range` from the current Philox state on the active kernel set: integer-valued for
+// integer dtypes (from 0 for uint8), about half true for bool, floating values drawn in `real`.
+Tensor draw(IntArrayRef shape, ScalarType dtype, Range range, ScalarType real);
+
 // Note [Deterministic samples]
 // Input `index` of sample `sample` of op `op` in dtype `dtype` is drawn by the reference set from
 // Philox seeded with the FNV-1a hash of "op/dtype/sample/index": the same on every run, thread

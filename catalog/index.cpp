@@ -99,21 +99,28 @@ const std::vector<ScatterCase>& scatter_cases() {
   return all;
 }
 
+// One sample per ScatterCase: {self, index} (gather), or {self, index, src} (scatter_add).
+// Note [scatter_add sums]: an element receives as many terms as its index value occurs along
+// dim, in an order the kernel may choose: summands = index.size(dim) + 1.
+std::vector<Sample> scatter_samples(const SampleContext& ctx, const std::string& op, bool src) {
+  std::vector<Sample> out;
+  for (const ScatterCase& c : scatter_cases()) {
+    Sample s;
+    s.name = c.name;
+    s.inputs = {ctx.input(c.name, 0, c.self), indices(op, c.name, c.index, size_at(c.self, c.dim))};
+    if (src) {
+      s.inputs.push_back(ctx.input(c.name, 2, c.src.empty() ? c.index : c.src));
+      s.summands = size_at(c.index, c.dim) + 1;
+    }
+    s.args.dims = {c.dim};
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 OpEntry gather_entry() {
   OpEntry e = entry(
-      "gather",
-      [](const SampleContext& ctx) {
-        std::vector<Sample> out;
-        for (const ScatterCase& c : scatter_cases()) {
-          Sample s;
-          s.name = c.name;
-          s.inputs = {ctx.input(c.name, 0, c.self),
-                      indices("gather", c.name, c.index, size_at(c.self, c.dim))};
-          s.args.dims = {c.dim};
-          out.push_back(std::move(s));
-        }
-        return out;
-      },
+      "gather", [](const SampleContext& ctx) { return scatter_samples(ctx, "gather", false); },
       [](const In& in, const SampleArgs& a) { return In{ts::gather(in[0], a.dims[0], in[1])}; });
   e.run_out = [](const In& outs, const In& in, const SampleArgs& a) {
     ts::gather_out(outs[0], in[0], a.dims[0], in[1]);
@@ -121,25 +128,11 @@ OpEntry gather_entry() {
   return e;
 }
 
-// inputs {self, index, src}. Note [scatter_add sums]: an element receives as many terms as its
-// index value occurs along dim, in an order the kernel may choose: summands = index.size(dim) + 1.
+// inputs {self, index, src}.
 OpEntry scatter_add_entry() {
   OpEntry e = entry(
       "scatter_add",
-      [](const SampleContext& ctx) {
-        std::vector<Sample> out;
-        for (const ScatterCase& c : scatter_cases()) {
-          Sample s;
-          s.name = c.name;
-          s.inputs = {ctx.input(c.name, 0, c.self),
-                      indices("scatter_add", c.name, c.index, size_at(c.self, c.dim)),
-                      ctx.input(c.name, 2, c.src.empty() ? c.index : c.src)};
-          s.args.dims = {c.dim};
-          s.summands = size_at(c.index, c.dim) + 1;
-          out.push_back(std::move(s));
-        }
-        return out;
-      },
+      [](const SampleContext& ctx) { return scatter_samples(ctx, "scatter_add", true); },
       [](const In& in, const SampleArgs& a) {
         return In{ts::scatter_add(in[0], a.dims[0], in[1], in[2])};
       });
@@ -238,7 +231,7 @@ BenchCase index_case(const char* op, ScalarType t, std::vector<int64_t> sizes, s
 
 void add_bench(std::vector<OpEntry>& v) {
   const DTypeSet all = DTypeSet::all();
-  const Fill I = Fill::SmallInt;
+  constexpr Fill I = Fill::SmallInt;
   // Rows picked at random: whole contiguous rows move.
   entry_named(v, "index_select").bench = each_dtype(all, [](CaseList& list, ScalarType t) {
     const int64_t s = list.side();

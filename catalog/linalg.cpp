@@ -200,26 +200,19 @@ std::vector<OpEntry> transposed_operand_entries() {
       mats = {{"small", {3, 4}, {5, 4}, 4}, {"big", {33, 65}, {17, 65}, 65}};
       batches = {{"small", {2, 3, 4}, {2, 5, 4}, 4}, {"big", {4, 33, 65}, {4, 17, 65}, 65}};
     }
-    OpEntry mm = product(
-        "mm" + side, mats,
-        [lhs, t](const Tensor& a, const Tensor& b) {
-          return ts::mm(lhs ? t(a) : a, lhs ? b : t(b));
-        },
-        [lhs, t](const Tensor& out, const Tensor& a, const Tensor& b) {
-          ts::mm_out(out, lhs ? t(a) : a, lhs ? b : t(b));
-        });
-    mm.op = "mm";
-    v.push_back(std::move(mm));
-    OpEntry bmm = product(
-        "bmm" + side, batches,
-        [lhs, t](const Tensor& a, const Tensor& b) {
-          return ts::bmm(lhs ? t(a) : a, lhs ? b : t(b));
-        },
-        [lhs, t](const Tensor& out, const Tensor& a, const Tensor& b) {
-          ts::bmm_out(out, lhs ? t(a) : a, lhs ? b : t(b));
-        });
-    bmm.op = "bmm";
-    v.push_back(std::move(bmm));
+    for (const bool batched : {false, true}) {
+      const std::string op = batched ? "bmm" : "mm";
+      OpEntry e = product(
+          op + side, batched ? batches : mats,
+          [lhs, t, batched](const Tensor& a, const Tensor& b) {
+            return (batched ? ts::bmm : ts::mm)(lhs ? t(a) : a, lhs ? b : t(b));
+          },
+          [lhs, t, batched](const Tensor& out, const Tensor& a, const Tensor& b) {
+            (batched ? ts::bmm_out : ts::mm_out)(out, lhs ? t(a) : a, lhs ? b : t(b));
+          });
+      e.op = op;
+      v.push_back(std::move(e));
+    }
   }
   return v;
 }

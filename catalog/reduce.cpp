@@ -220,22 +220,18 @@ std::vector<OpEntry> more_entries() {
   }
   v.push_back(max_min_entry(true));
   v.push_back(max_min_entry(false));
-  v.push_back(with_dtype(
-      "sum.dtype", Dims::List, any,
-      [](const In& in, const SampleArgs& a) {
-        return In{ts::sum(in[0], a.dims, a.keepdim, a.dtype)};
-      },
-      [](const In& outs, const In& in, const SampleArgs& a) {
-        ts::sum_out(outs[0], in[0], a.dims, a.keepdim, a.dtype);
-      }));
-  v.push_back(with_dtype(
-      "mean.dtype", Dims::List, any,
-      [](const In& in, const SampleArgs& a) {
-        return In{ts::mean(in[0], a.dims, a.keepdim, a.dtype)};
-      },
-      [](const In& outs, const In& in, const SampleArgs& a) {
-        ts::mean_out(outs[0], in[0], a.dims, a.keepdim, a.dtype);
-      }));
+  for (const bool is_sum : {true, false}) {
+    v.push_back(with_dtype(
+        is_sum ? "sum.dtype" : "mean.dtype", Dims::List, any,
+        [is_sum](const In& in, const SampleArgs& a) {
+          return In{is_sum ? ts::sum(in[0], a.dims, a.keepdim, a.dtype)
+                           : ts::mean(in[0], a.dims, a.keepdim, a.dtype)};
+        },
+        [is_sum](const In& outs, const In& in, const SampleArgs& a) {
+          is_sum ? ts::sum_out(outs[0], in[0], a.dims, a.keepdim, a.dtype)
+                 : ts::mean_out(outs[0], in[0], a.dims, a.keepdim, a.dtype);
+        }));
+  }
   // Near 1 for floats, {-1, 0, 1} for integers: products of thousands of terms stay finite.
   OpEntry prod = with_dtype(
       "prod.dtype", Dims::One, any,

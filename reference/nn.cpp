@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common.h"
-#include "touchstone/kernel_ops.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::reference {
 namespace {
@@ -165,7 +165,7 @@ void nn_kernel(const KernelCall& c) {
   } else if constexpr (op == OpId::mse_loss) {
     mse_loss_kernel(c);
   } else {
-    static_assert(kNoKernelFor<op>, "an nn op without its reference kernel");
+    static_assert(kMissingKernel<op>, "an nn op without its reference kernel");
   }
 }
 

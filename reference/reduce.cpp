@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "common.h"
-#include "touchstone/kernel_ops.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::reference {
 namespace {
@@ -311,7 +311,7 @@ void reduce_kernel(const KernelCall& c) {
   } else if constexpr (op == cumsum) {
     cumsum_kernel(c);
   } else {
-    static_assert(kNoKernelFor<op>, "a Reduction or Scan op without its reference kernel");
+    static_assert(kMissingKernel<op>, "a Reduction or Scan op without its reference kernel");
   }
 }
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "test_util.h"
-#include "touchstone/kernel_ops.h"
+#include "touchstone/kernel_family.h"
 #include "touchstone/touchstone.h"
 
 namespace {
@@ -649,6 +649,18 @@ TEST(NnParams, TheFamilysKernelOpsLeaveOutTheComposites) {
   EXPECT_EQ(ops,
             (std::vector<ts::OpId>{ts::OpId::softmax, ts::OpId::log_softmax, ts::OpId::layer_norm,
                                    ts::OpId::nll_loss, ts::OpId::mse_loss}));  // no cross_entropy
+}
+
+TEST(NnParams, SetsRegisterTheDeclaredDtypes) {
+  for (const char* name : {"reference", "optimized"}) {
+    const ts::KernelSetId set = *ts::find_kernel_set(name);
+    ts::for_each_kernel_op<ts::OpSignature::Softmax, ts::OpSignature::Norm, ts::OpSignature::Loss>(
+        [&](auto op) {
+          EXPECT_EQ(ts::get_kernel(op, ts::kCPU, set).dtypes.bits(),
+                    ts::DTypeSet::floating().bits())
+              << name << " " << ts::op_info(op).name;
+        });
+  }
 }
 
 TEST(NnParams, EachOpCarriesItsStruct) {

@@ -348,7 +348,7 @@ void layer_norm_run(const LayerNormPlan& p) {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include "touchstone/kernel_ops.h"
+#include "touchstone/kernel_family.h"
 #include "touchstone/ops.h"
 namespace ts::cpu {
 namespace {
@@ -454,7 +454,7 @@ void nn_kernel(const KernelCall& c) {
   } else if constexpr (op == OpId::mse_loss) {
     mse_loss_kernel(c);
   } else {
-    static_assert(kNoKernelFor<op>, "an nn op without its optimized CPU kernel");
+    static_assert(kMissingKernel<op>, "an nn op without its optimized CPU kernel");
   }
 }
 

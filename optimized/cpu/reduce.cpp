@@ -92,7 +92,7 @@ HWY_AFTER_NAMESPACE();
 #include <vector>
 
 #include "touchstone/dispatch_macros.h"
-#include "touchstone/kernel_ops.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::cpu {
 
@@ -408,7 +408,7 @@ void reduce_kernel(const KernelCall& c) {
   } else if constexpr (op == cumsum) {
     cumsum_kernel(c);
   } else {
-    static_assert(kNoKernelFor<op>, "a Reduction or Scan op without its optimized CPU kernel");
+    static_assert(kMissingKernel<op>, "a Reduction or Scan op without its optimized CPU kernel");
   }
 }
 

@@ -12,7 +12,7 @@
 // variance of the deviations), then writes (x - mean) * rstd * w + b.
 #include "optimized/cuda/reduce.cuh"
 #include "optimized/cuda/rows.cuh"
-#include "touchstone/kernel_ops.h"
+#include "touchstone/kernel_family.h"
 #include "touchstone/ops.h"
 
 namespace ts::cuda {
@@ -210,7 +210,7 @@ void nn_kernel(const KernelCall& c) {
   } else if constexpr (op == OpId::mse_loss) {
     mse_loss_kernel(c);
   } else {
-    static_assert(kNoKernelFor<op>, "an nn op without its CUDA kernel");
+    static_assert(kMissingKernel<op>, "an nn op without its CUDA kernel");
   }
 }
 

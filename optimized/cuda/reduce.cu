@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "optimized/cuda/reduce.cuh"
-#include "touchstone/kernel_ops.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::cuda {
 
@@ -240,7 +240,7 @@ void reduce_op(const KernelCall& c) {
   } else if constexpr (op == cumsum) {
     cumsum_kernel(c);
   } else {
-    static_assert(kNoKernelFor<op>, "a Reduction or Scan op without its CUDA kernel");
+    static_assert(kMissingKernel<op>, "a Reduction or Scan op without its CUDA kernel");
   }
 }
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "aten_wrap.h"
-#include "touchstone/kernel_ops.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::aten {
 namespace {
@@ -49,7 +49,7 @@ void nn_kernel(const KernelCall& c) {
     write(c, c.p.compute_dtype,
           [&](at::Tensor& out) { out.copy_(at::mse_loss(input(c, 0), input(c, 1), reduction)); });
   } else {
-    static_assert(kNoKernelFor<op>, "an nn op without its aten kernel");
+    static_assert(kMissingKernel<op>, "an nn op without its aten kernel");
   }
 }
 

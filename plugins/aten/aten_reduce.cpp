@@ -21,7 +21,7 @@
 #include <cmath>
 
 #include "aten_wrap.h"
-#include "touchstone/kernel_ops.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::aten {
 namespace {
@@ -148,7 +148,7 @@ void reduce_kernel(const KernelCall& c) {
     const int64_t dim = c.params<DimParams>().dim;
     write_compute(c, [&](at::Tensor& o) { at::cumsum_out(o, self, dim, dtype); });
   } else {
-    static_assert(kNoKernelFor<op>, "a Reduction or Scan op without its aten kernel");
+    static_assert(kMissingKernel<op>, "a Reduction or Scan op without its aten kernel");
   }
 }
 

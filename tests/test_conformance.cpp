@@ -17,6 +17,7 @@
 #include "conformance/report.h"
 #include "conformance/runner.h"
 #include "reports/files.h"
+#include "reports/text.h"
 #include "touchstone/touchstone.h"
 
 namespace {

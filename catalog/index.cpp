@@ -240,7 +240,7 @@ void add_bench(std::vector<OpEntry>& v) {
   const DTypeSet all = DTypeSet::all();
   const Fill I = Fill::SmallInt;
   // Rows picked at random: whole contiguous rows move.
-  entry_named(v, "index_select").bench = each_dtype(all, [I](CaseList& list, ScalarType t) {
+  entry_named(v, "index_select").bench = each_dtype(all, [](CaseList& list, ScalarType t) {
     const int64_t s = list.side();
     const std::vector<int64_t> sq{s, s};
     BenchCase c = index_case("index_select", t, sq, "dim0_rows", 2 * nbytes(s * s, t) + 8.0 * s, 0,
@@ -253,7 +253,7 @@ void add_bench(std::vector<OpEntry>& v) {
     list.add(std::move(c));
   });
   // An int64 index per element.
-  entry_named(v, "gather").bench = each_dtype(all, [I](CaseList& list, ScalarType t) {
+  entry_named(v, "gather").bench = each_dtype(all, [](CaseList& list, ScalarType t) {
     const int64_t s = list.side();
     const std::vector<int64_t> sq{s, s};
     BenchCase c =
@@ -267,7 +267,7 @@ void add_bench(std::vector<OpEntry>& v) {
   });
   // out = self; out[i][index[i][j]] += src[i][j]: self copied, src and index read.
   entry_named(v, "scatter_add").bench = each_dtype(
-      DTypeSet::floating() | DTypeSet::integral(false), [I](CaseList& list, ScalarType t) {
+      DTypeSet::floating() | DTypeSet::integral(false), [](CaseList& list, ScalarType t) {
         const int64_t s = list.side();
         const std::vector<int64_t> sq{s, s};
         BenchCase c = index_case("scatter_add", t, sq, "dim1", 3 * nbytes(s * s, t) + 8.0 * s * s,
@@ -281,7 +281,7 @@ void add_bench(std::vector<OpEntry>& v) {
       });
   for (const char* op : {"cat", "stack"}) {
     const bool st = std::string_view(op) == "stack";
-    entry_named(v, op).bench = each_dtype(all, [op, st, I](CaseList& list, ScalarType t) {
+    entry_named(v, op).bench = each_dtype(all, [op, st](CaseList& list, ScalarType t) {
       const int64_t s = list.side();
       BenchCase c =
           index_case(op, t, {4, s / 2, s / 2}, "dim0", 2 * nbytes(s * s, t), 0, {OpId::cat});

@@ -91,12 +91,13 @@ struct RandintParams : RandomParams {
 };
 
 // Every parameter struct, in the order of ParamsVariant (NoParams first).
-#define TS_FOR_EACH_OP_PARAMS(_)                                                                   \
-  _(AlphaParams)                                                                                   \
-  _(DivParams)                                                                                     \
-  _(GeluParams)                                                                                    \
-  _(ClampParams) _(ValueParams) _(LerpParams) _(AddmmParams) _(ReduceParams) _(VarParams)          \
-      _(NormParams) _(DimParams) _(LayerNormParams) _(LossParams) _(NllLossParams) _(ArangeParams) \
+#define TS_FOR_EACH_OP_PARAMS(_)                                                         \
+  _(AlphaParams)                                                                         \
+  _(DivParams)                                                                           \
+  _(GeluParams)                                                                          \
+  _(ClampParams)                                                                         \
+  _(ValueParams) _(LerpParams) _(AddmmParams) _(ReduceParams) _(VarParams) _(NormParams) \
+      _(DimParams) _(LayerNormParams) _(LossParams) _(NllLossParams) _(ArangeParams)     \
           _(LinspaceParams) _(RandomParams) _(RandintParams)
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;

@@ -71,13 +71,14 @@ Tensor contiguous(const Tensor& self);
   Tensor& name##_out(const Tensor& out, const Tensor& self);
 TS_DECLARE_UNARY(neg)
 TS_DECLARE_UNARY(abs)
-TS_DECLARE_UNARY(sign) TS_DECLARE_UNARY(exp) TS_DECLARE_UNARY(expm1) TS_DECLARE_UNARY(log)
-    TS_DECLARE_UNARY(log1p) TS_DECLARE_UNARY(sqrt) TS_DECLARE_UNARY(rsqrt)
-        TS_DECLARE_UNARY(reciprocal) TS_DECLARE_UNARY(sin) TS_DECLARE_UNARY(cos)
-            TS_DECLARE_UNARY(tanh) TS_DECLARE_UNARY(sigmoid) TS_DECLARE_UNARY(relu)
-                TS_DECLARE_UNARY(silu) TS_DECLARE_UNARY(erf) TS_DECLARE_UNARY(floor)
-                    TS_DECLARE_UNARY(ceil) TS_DECLARE_UNARY(round) TS_DECLARE_UNARY(trunc)
-                        TS_DECLARE_UNARY(logical_not) TS_DECLARE_UNARY(bitwise_not)
+TS_DECLARE_UNARY(sign)
+TS_DECLARE_UNARY(exp) TS_DECLARE_UNARY(expm1) TS_DECLARE_UNARY(log) TS_DECLARE_UNARY(log1p)
+    TS_DECLARE_UNARY(sqrt) TS_DECLARE_UNARY(rsqrt) TS_DECLARE_UNARY(reciprocal)
+        TS_DECLARE_UNARY(sin) TS_DECLARE_UNARY(cos) TS_DECLARE_UNARY(tanh) TS_DECLARE_UNARY(sigmoid)
+            TS_DECLARE_UNARY(relu) TS_DECLARE_UNARY(silu) TS_DECLARE_UNARY(erf)
+                TS_DECLARE_UNARY(floor) TS_DECLARE_UNARY(ceil) TS_DECLARE_UNARY(round)
+                    TS_DECLARE_UNARY(trunc) TS_DECLARE_UNARY(logical_not)
+                        TS_DECLARE_UNARY(bitwise_not)
 #undef TS_DECLARE_UNARY
                             Tensor isnan(const Tensor& self);
 // approximate: "none" or "tanh".
@@ -113,14 +114,14 @@ Tensor& div_out(const Tensor& out, const Tensor& self, const Tensor& other,
   Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other);
 TS_DECLARE_BINARY(mul)
 TS_DECLARE_BINARY(remainder)
-TS_DECLARE_BINARY(pow) TS_DECLARE_BINARY(maximum) TS_DECLARE_BINARY(minimum)
-    TS_DECLARE_BINARY(atan2) TS_DECLARE_BINARY(eq) TS_DECLARE_BINARY(ne) TS_DECLARE_BINARY(lt)
-        TS_DECLARE_BINARY(le) TS_DECLARE_BINARY(gt) TS_DECLARE_BINARY(ge)
-            TS_DECLARE_BINARY(logical_and) TS_DECLARE_BINARY(logical_or)
-                TS_DECLARE_BINARY(bitwise_and) TS_DECLARE_BINARY(bitwise_or)
-                    TS_DECLARE_BINARY(bitwise_xor)
+TS_DECLARE_BINARY(pow)
+TS_DECLARE_BINARY(maximum) TS_DECLARE_BINARY(minimum) TS_DECLARE_BINARY(atan2) TS_DECLARE_BINARY(eq)
+    TS_DECLARE_BINARY(ne) TS_DECLARE_BINARY(lt) TS_DECLARE_BINARY(le) TS_DECLARE_BINARY(gt)
+        TS_DECLARE_BINARY(ge) TS_DECLARE_BINARY(logical_and) TS_DECLARE_BINARY(logical_or)
+            TS_DECLARE_BINARY(bitwise_and) TS_DECLARE_BINARY(bitwise_or)
+                TS_DECLARE_BINARY(bitwise_xor)
 #undef TS_DECLARE_BINARY
-                        Tensor pow(const Scalar& self, const Tensor& exponent);
+                    Tensor pow(const Scalar& self, const Tensor& exponent);
 
 Tensor operator-(const Tensor& a);
 Tensor operator+(const Tensor& a, const Tensor& b);

@@ -651,6 +651,18 @@ TEST(NnParams, TheFamilysKernelOpsLeaveOutTheComposites) {
                                    ts::OpId::nll_loss, ts::OpId::mse_loss}));  // no cross_entropy
 }
 
+TEST(NnParams, SetsRegisterTheDeclaredDtypes) {
+  for (const char* name : {"reference", "optimized"}) {
+    const ts::KernelSetId set = *ts::find_kernel_set(name);
+    ts::for_each_kernel_op<ts::OpSignature::Softmax, ts::OpSignature::Norm, ts::OpSignature::Loss>(
+        [&](auto op) {
+          EXPECT_EQ(ts::get_kernel(op, ts::kCPU, set).dtypes.bits(),
+                    ts::DTypeSet::floating().bits())
+              << name << " " << ts::op_info(op).name;
+        });
+  }
+}
+
 TEST(NnParams, EachOpCarriesItsStruct) {
   ts::KernelSetGuard g(capture_set());
   const Tensor x = make(ts::kFloat, {1, 2, 3, 4, 5, 6}, {2, 3});

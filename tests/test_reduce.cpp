@@ -468,6 +468,18 @@ TEST(ReduceParams, TheFamilysKernelOpsAreItsSixteenOps) {
   EXPECT_EQ(ops, family);
 }
 
+TEST(ReduceParams, SetsRegisterTheDeclaredDtypes) {
+  for (const char* name : {"reference", "optimized"}) {
+    const ts::KernelSetId set = *ts::find_kernel_set(name);
+    ts::for_each_kernel_op<OpSignature::Reduction, OpSignature::Scan>([&](auto op) {
+      EXPECT_EQ(ts::get_kernel(op, ts::kCPU, set).dtypes.bits(), ts::op_info(op).dtypes.bits())
+          << name << " " << ts::op_info(op).name;
+    });
+  }
+  EXPECT_FALSE(ts::op_info(OpId::argmax).dtypes.has(ts::kBool));  // as PyTorch's CPU kernels
+  EXPECT_EQ(ts::op_info(OpId::logsumexp).dtypes.bits(), ts::DTypeSet::floating().bits());
+}
+
 TEST(ReduceParams, SumAndMeanCarrySortedWrappedDimsAndKeepdim) {
   ts::KernelSetGuard g(capture_set());
   ts::sum(x23(), {-1, 0}, /*keepdim=*/true);

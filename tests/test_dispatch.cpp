@@ -253,7 +253,7 @@ TEST(Dispatch, CustomSetKernelRuns) {
   const Tensor ins[] = {make(ts::kFloat, {1, 1}), make(ts::kFloat, {1, 1})};
   ts::OpParams p;
   p.compute_dtype = ts::kFloat;
-  p.s0 = ts::Scalar(1);
+  p.set(ts::AlphaParams{1});
   ts::dispatch(ts::KernelCall{OpId::add, ts::ArrayRef<Tensor>(&out, 1), ins, p}, ts::kCPU);
   EXPECT_EQ(out.data_ptr<float>()[1], 42.0f);
   EXPECT_EQ(ts::lookup_kernel(OpId::add, ts::kFloat, ts::kCPU), &answer_add_kernel);

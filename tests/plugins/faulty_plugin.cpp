@@ -71,7 +71,7 @@ void sub_flat_broadcast(const KernelCall& c) {
   const float* pa = static_cast<const float*>(a.data_ptr());
   const float* pb = static_cast<const float*>(b.data_ptr());
   float* po = static_cast<float*>(out.data_ptr());
-  const double alpha = c.p.s0 ? c.p.s0->to<double>() : 1.0;
+  const double alpha = c.params<ts::AlphaParams>().alpha.to<double>();
   const int64_t na = base_numel(a), nb = base_numel(b);
   for (int64_t i = 0; i < out.numel(); ++i) {
     po[i] = static_cast<float>(pa[i % na] - alpha * pb[i % nb]);

@@ -29,17 +29,12 @@ namespace {
 
 // maximum/minimum as std::max/std::min (which pick `a` on ties, so the sign of a zero result
 // matches the reference), then NaN in either operand propagates.
-struct MaximumOp {
+template <OpId kOp>
+struct ExtremumOp {
   template <class D, class V>
   HWY_INLINE V operator()(D, V a, V b) const {
-    return hn::IfThenElse(hn::Or(hn::Lt(a, b), hn::IsNaN(b)), b, a);
-  }
-};
-
-struct MinimumOp {
-  template <class D, class V>
-  HWY_INLINE V operator()(D, V a, V b) const {
-    return hn::IfThenElse(hn::Or(hn::Lt(b, a), hn::IsNaN(b)), b, a);
+    const auto b_wins = kOp == OpId::maximum ? hn::Lt(a, b) : hn::Lt(b, a);
+    return hn::IfThenElse(hn::Or(b_wins, hn::IsNaN(b)), b, a);
   }
 };
 
@@ -208,11 +203,12 @@ void run_compare(const TensorIterator& iter) {
 
 }  // namespace
 
-void maximum_floating(const TensorIterator& iter) {
-  floating_loop<2>(iter, MaximumOp{});
-}
-void minimum_floating(const TensorIterator& iter) {
-  floating_loop<2>(iter, MinimumOp{});
+void extremum_floating(const TensorIterator& iter, OpId op) {
+  if (op == OpId::maximum) {
+    floating_loop<2>(iter, ExtremumOp<OpId::maximum>{});
+  } else {
+    floating_loop<2>(iter, ExtremumOp<OpId::minimum>{});
+  }
 }
 void compare_floating(const TensorIterator& iter, OpId op) {
   for_each_plain_op<PlainOp::Binary>([&](auto k) {
@@ -235,33 +231,21 @@ HWY_AFTER_NAMESPACE();
 namespace ts::cpu {
 namespace {
 
-HWY_EXPORT(maximum_floating);
-HWY_EXPORT(minimum_floating);
+HWY_EXPORT(extremum_floating);
 HWY_EXPORT(compare_floating);
 
-void maximum_kernel(const KernelCall& c) {
+// maximum and minimum.
+template <OpId kOp>
+void extremum_kernel(const KernelCall& c) {
   TensorIterator iter = binary_iter(c);
   const ScalarType t = iter.common_dtype();
   if (is_floating_type(t)) {
-    HWY_DYNAMIC_DISPATCH(maximum_floating)(iter);
+    HWY_DYNAMIC_DISPATCH(extremum_floating)(iter, kOp);
   } else {
-    TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(t, "maximum", [&] {
-      scalar_loop<scalar_t, scalar_t, 2>(iter,
-                                         [](scalar_t a, scalar_t b) { return std::max(a, b); });
-    });
-  }
-  iter.cast_outputs();
-}
-
-void minimum_kernel(const KernelCall& c) {
-  TensorIterator iter = binary_iter(c);
-  const ScalarType t = iter.common_dtype();
-  if (is_floating_type(t)) {
-    HWY_DYNAMIC_DISPATCH(minimum_floating)(iter);
-  } else {
-    TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(t, "minimum", [&] {
-      scalar_loop<scalar_t, scalar_t, 2>(iter,
-                                         [](scalar_t a, scalar_t b) { return std::min(a, b); });
+    TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(t, op_info(kOp).name.data(), [&] {
+      scalar_loop<scalar_t, scalar_t, 2>(iter, [](scalar_t a, scalar_t b) {
+        return kOp == OpId::maximum ? std::max(a, b) : std::min(a, b);
+      });
     });
   }
   iter.cast_outputs();
@@ -338,8 +322,8 @@ TS_REGISTER_KERNELS(optimized, binary_compare) {
   for_each_plain_op<PlainOp::Binary>([&](auto op) {
     if constexpr (is_compare(op)) m.impl(op, kCPU, compare_kernel<op>);
   });
-  m.impl(OpId::maximum, kCPU, maximum_kernel);
-  m.impl(OpId::minimum, kCPU, minimum_kernel);
+  m.impl(OpId::maximum, kCPU, extremum_kernel<OpId::maximum>);
+  m.impl(OpId::minimum, kCPU, extremum_kernel<OpId::minimum>);
   m.impl(OpId::bitwise_and, kCPU, bitwise_and_kernel);
   m.impl(OpId::bitwise_or, kCPU, bitwise_or_kernel);
   m.impl(OpId::bitwise_xor, kCPU, bitwise_xor_kernel);

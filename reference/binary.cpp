@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "common.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::reference {
 namespace {
@@ -26,32 +27,22 @@ void binary(const KernelCall& c, FD fd, FI fi) {
       [&](const int64_t* v) { return fi(v[0], v[1]); });
 }
 
-// The same formula for both paths (comparisons, logical ops, maximum on integers).
-template <typename F>
-void binary_same(const KernelCall& c, F f) {
-  binary(c, f, f);
-}
-
-void add_kernel(const KernelCall& c) {
-  const double fa = c.p.s0->to_double();
-  const int64_t ia = c.p.s0->to_long();
+// a + alpha * b (sub: alpha negated).
+void add_sub(const KernelCall& c, int sign) {
+  const Scalar& alpha = c.params<AlphaParams>().alpha;
+  const double fa = sign * alpha.to_double();
+  const int64_t ia = s(u(sign) * u(alpha.to_long()));
   binary(
       c, [&](double a, double b) { return a + fa * b; },
       [&](int64_t a, int64_t b) { return s(u(a) + u(ia) * u(b)); });
 }
 
-void sub_kernel(const KernelCall& c) {
-  const double fa = c.p.s0->to_double();
-  const int64_t ia = c.p.s0->to_long();
-  binary(
-      c, [&](double a, double b) { return a - fa * b; },
-      [&](int64_t a, int64_t b) { return s(u(a) - u(ia) * u(b)); });
+void add_kernel(const KernelCall& c) {
+  add_sub(c, 1);
 }
 
-void mul_kernel(const KernelCall& c) {
-  binary(
-      c, [](double a, double b) { return a * b; },
-      [](int64_t a, int64_t b) { return s(u(a) * u(b)); });
+void sub_kernel(const KernelCall& c) {
+  add_sub(c, -1);
 }
 
 // Note [Integer division by zero]
@@ -97,39 +88,34 @@ double float_div_floor(double a, double b) {
 }
 
 void div_kernel(const KernelCall& c) {
-  // mode 0: true division (floating only); 1: rounded toward zero; 2: toward -inf.
-  const int mode = c.p.mode;
+  // True division (floating only), or the quotient rounded toward zero or toward -inf.
+  const RoundingMode mode = c.params<DivParams>().rounding_mode;
   const ScalarType ct = c.p.compute_dtype;
-  if (mode != 0) check_no_zero_divisor(c);
+  if (mode != RoundingMode::None) check_no_zero_divisor(c);
   binary(
       c,
       [&](double a, double b) {
         // trunc applies to the quotient as rounded to the compute dtype, as ATen's trunc(a / b).
-        if (mode == 0) return a / b;
-        if (mode == 1) return std::trunc(round_to(ct, a / b));
+        if (mode == RoundingMode::None) return a / b;
+        if (mode == RoundingMode::Trunc) return std::trunc(round_to(ct, a / b));
         return float_div_floor(a, b);
       },
       [&](int64_t a, int64_t b) {
         const int64_t q = int_div_trunc(a, b);
         const bool inexact = int_rem_trunc(a, b) != 0;
-        return mode == 2 && inexact && ((a < 0) != (b < 0)) ? q - 1 : q;
+        return mode == RoundingMode::Floor && inexact && ((a < 0) != (b < 0)) ? q - 1 : q;
       });
 }
 
-void remainder_kernel(const KernelCall& c) {
-  // Python's modulo: the result has the sign of the divisor (or is zero).
-  // Floats: fmod (exact), then add b when the signs differ, as ATen; x % 0.0 is NaN.
-  check_no_zero_divisor(c);
-  binary(
-      c,
-      [](double a, double b) {
-        const double mod = std::fmod(a, b);
-        return mod != 0 && (b < 0) != (mod < 0) ? mod + b : mod;
-      },
-      [](int64_t a, int64_t b) {
-        const int64_t r = int_rem_trunc(a, b);
-        return r != 0 && (r < 0) != (b < 0) ? r + b : r;
-      });
+// Python's modulo: the result has the sign of the divisor (or is zero). Floats: fmod (exact),
+// then add b when the signs differ, as ATen; x % 0.0 is NaN.
+double float_remainder(double a, double b) {
+  const double mod = std::fmod(a, b);
+  return mod != 0 && (b < 0) != (mod < 0) ? mod + b : mod;
+}
+int64_t int_remainder(int64_t a, int64_t b) {
+  const int64_t r = int_rem_trunc(a, b);
+  return r != 0 && (r < 0) != (b < 0) ? r + b : r;
 }
 
 // Note [Integer pow]
@@ -151,110 +137,70 @@ int64_t int_pow(int64_t base, int64_t exp) {
   return s(result);
 }
 
-void pow_kernel(const KernelCall& c) {
-  binary(
-      c, [](double a, double b) { return std::pow(a, b); }, int_pow);
-}
-
 // maximum/minimum propagate NaN (unlike std::max).
-void maximum_kernel(const KernelCall& c) {
-  binary(
-      c, [](double a, double b) { return std::isnan(a) || std::isnan(b) ? kNaN : std::max(a, b); },
-      [](int64_t a, int64_t b) { return std::max(a, b); });
+double float_maximum(double a, double b) {
+  return std::isnan(a) || std::isnan(b) ? kNaN : std::max(a, b);
+}
+double float_minimum(double a, double b) {
+  return std::isnan(a) || std::isnan(b) ? kNaN : std::min(a, b);
 }
 
-void minimum_kernel(const KernelCall& c) {
-  binary(
-      c, [](double a, double b) { return std::isnan(a) || std::isnan(b) ? kNaN : std::min(a, b); },
-      [](int64_t a, int64_t b) { return std::min(a, b); });
+// A plain binary op's formulas (Note [Formula tables] in common.h); `divides`: an integral
+// divisor of zero throws (Note [Integer division by zero]).
+struct BinaryFormula {
+  OpId op;
+  double (*fd)(double, double);
+  int64_t (*fi)(int64_t, int64_t) = nullptr;
+  bool divides = false;
+};
+
+// One formula for both paths, e.g. a comparison (a captureless generic lambda).
+template <class F>
+constexpr BinaryFormula same(OpId op, F) {
+  return {op, [](double a, double b) -> double { return F{}(a, b); },
+          [](int64_t a, int64_t b) -> int64_t { return F{}(a, b); }};
 }
 
-void atan2_kernel(const KernelCall& c) {
-  binary(
-      c, [](double a, double b) { return std::atan2(a, b); },
-      [](int64_t, int64_t) -> int64_t {
-        TS_ERROR("atan2: reference kernel called with an integral compute dtype");
-      });
-}
-
+// Every plain binary op of op_list.def (a missing row fails to compile: binary_kernel).
 // Comparisons run in the compute dtype (both operands are rounded to it first); NaN compares
-// unequal to everything.
-void eq_kernel(const KernelCall& c) {
-  binary_same(c, [](auto a, auto b) { return a == b; });
-}
-void ne_kernel(const KernelCall& c) {
-  binary_same(c, [](auto a, auto b) { return a != b; });
-}
-void lt_kernel(const KernelCall& c) {
-  binary_same(c, [](auto a, auto b) { return a < b; });
-}
-void le_kernel(const KernelCall& c) {
-  binary_same(c, [](auto a, auto b) { return a <= b; });
-}
-void gt_kernel(const KernelCall& c) {
-  binary_same(c, [](auto a, auto b) { return a > b; });
-}
-void ge_kernel(const KernelCall& c) {
-  binary_same(c, [](auto a, auto b) { return a >= b; });
-}
+// unequal to everything; for the logical ops nonzero (NaN too) is true; the bitwise ops take
+// integers and bool only.
+constexpr BinaryFormula kFormulas[] = {
+    {OpId::mul, [](double a, double b) { return a * b; },
+     [](int64_t a, int64_t b) { return s(u(a) * u(b)); }},
+    {OpId::remainder, float_remainder, int_remainder, /*divides=*/true},
+    {OpId::pow, [](double a, double b) { return std::pow(a, b); }, int_pow},
+    {OpId::maximum, float_maximum, [](int64_t a, int64_t b) { return std::max(a, b); }},
+    {OpId::minimum, float_minimum, [](int64_t a, int64_t b) { return std::min(a, b); }},
+    {OpId::atan2, [](double a, double b) { return std::atan2(a, b); }},
+    same(OpId::eq, [](auto a, auto b) { return a == b; }),
+    same(OpId::ne, [](auto a, auto b) { return a != b; }),
+    same(OpId::lt, [](auto a, auto b) { return a < b; }),
+    same(OpId::le, [](auto a, auto b) { return a <= b; }),
+    same(OpId::gt, [](auto a, auto b) { return a > b; }),
+    same(OpId::ge, [](auto a, auto b) { return a >= b; }),
+    same(OpId::logical_and, [](auto a, auto b) { return a != 0 && b != 0; }),
+    same(OpId::logical_or, [](auto a, auto b) { return a != 0 || b != 0; }),
+    {OpId::bitwise_and, nullptr, [](int64_t a, int64_t b) { return a & b; }},
+    {OpId::bitwise_or, nullptr, [](int64_t a, int64_t b) { return a | b; }},
+    {OpId::bitwise_xor, nullptr, [](int64_t a, int64_t b) { return a ^ b; }},
+};
 
-// Nonzero is true; NaN is nonzero.
-void logical_and_kernel(const KernelCall& c) {
-  binary_same(c, [](auto a, auto b) { return a != 0 && b != 0; });
-}
-void logical_or_kernel(const KernelCall& c) {
-  binary_same(c, [](auto a, auto b) { return a != 0 || b != 0; });
-}
-
-// Integers and bool only (bool operands are 0/1, so the results are 0/1 too).
-template <typename F>
-void bitwise(const KernelCall& c, F f) {
-  binary(
-      c,
-      [&](double, double) -> double {
-        TS_ERROR(op_info(c.op).name, ": reference kernel called with a floating compute dtype");
-      },
-      f);
-}
-void bitwise_and_kernel(const KernelCall& c) {
-  bitwise(c, [](int64_t a, int64_t b) { return a & b; });
-}
-void bitwise_or_kernel(const KernelCall& c) {
-  bitwise(c, [](int64_t a, int64_t b) { return a | b; });
-}
-void bitwise_xor_kernel(const KernelCall& c) {
-  bitwise(c, [](int64_t a, int64_t b) { return a ^ b; });
+template <OpId kOp>
+void binary_kernel(const KernelCall& c) {
+  static constexpr const BinaryFormula* f = find_formula(kFormulas, kOp);
+  static_assert(f != nullptr, "a plain binary op of op_list.def has no row in kFormulas");
+  if constexpr (f->divides) check_no_zero_divisor(c);
+  formula_kernel<2>(c, f->fd, f->fi);
 }
 
 }  // namespace
 
 TS_REGISTER_KERNELS(reference, binary) {
-  // The compute dtypes each op's meta allows (lib/src/ops/binary.cpp), which are PyTorch's CPU
-  // dtypes. True division and atan2 compute integers in float; div's rounding modes take
-  // integers but not bool.
-  const DTypeSet all = DTypeSet::all();
-  const DTypeSet no_bool = all - DTypeSet{kBool};
-  const DTypeSet integral_and_bool = DTypeSet::integral(true);
-  m.impl(OpId::add, kCPU, all, add_kernel);
-  m.impl(OpId::sub, kCPU, no_bool, sub_kernel);
-  m.impl(OpId::mul, kCPU, all, mul_kernel);
-  m.impl(OpId::div, kCPU, no_bool, div_kernel);
-  m.impl(OpId::remainder, kCPU, no_bool, remainder_kernel);
-  m.impl(OpId::pow, kCPU, no_bool, pow_kernel);
-  m.impl(OpId::maximum, kCPU, all, maximum_kernel);
-  m.impl(OpId::minimum, kCPU, all, minimum_kernel);
-  m.impl(OpId::atan2, kCPU, DTypeSet::floating(), atan2_kernel);
-  m.impl(OpId::eq, kCPU, all, eq_kernel);
-  m.impl(OpId::ne, kCPU, all, ne_kernel);
-  m.impl(OpId::lt, kCPU, all, lt_kernel);
-  m.impl(OpId::le, kCPU, all, le_kernel);
-  m.impl(OpId::gt, kCPU, all, gt_kernel);
-  m.impl(OpId::ge, kCPU, all, ge_kernel);
-  m.impl(OpId::logical_and, kCPU, all, logical_and_kernel);
-  m.impl(OpId::logical_or, kCPU, all, logical_or_kernel);
-  m.impl(OpId::bitwise_and, kCPU, integral_and_bool, bitwise_and_kernel);
-  m.impl(OpId::bitwise_or, kCPU, integral_and_bool, bitwise_or_kernel);
-  m.impl(OpId::bitwise_xor, kCPU, integral_and_bool, bitwise_xor_kernel);
+  for_each_plain_op<PlainOp::Binary>([&](auto op) { m.impl(op, kCPU, binary_kernel<op>); });
+  m.impl(OpId::add, kCPU, add_kernel);
+  m.impl(OpId::sub, kCPU, sub_kernel);
+  m.impl(OpId::div, kCPU, div_kernel);
 }
 
 }  // namespace ts::reference

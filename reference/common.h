@@ -117,4 +117,43 @@ void elementwise(const KernelCall& c, FD&& fd, FI&& fi) {
   }
 }
 
+// Note [Formula tables]
+// A plain op's reference kernel is one row of its family's table (reference/unary.cpp,
+// binary.cpp): fd computes in double for floating compute dtypes, fi in int64 for integral and
+// bool ones; a null formula stands for the compute dtypes the op's meta never gives. A bool
+// compute dtype keeps the low bit of fi's result: bool is a one-bit integer (~ is logical not).
+template <class Row, size_t K>
+constexpr const Row* find_formula(const Row (&table)[K], OpId op) {
+  for (const Row& row : table) {
+    if (row.op == op) return &row;
+  }
+  return nullptr;
+}
+
+template <size_t N, class FD, class FI>
+void formula_kernel(const KernelCall& c, FD fd, FI fi) {
+  static_assert(N == 1 || N == 2);
+  TS_CHECK(is_floating_type(c.p.compute_dtype) ? fd != nullptr : fi != nullptr, op_info(c.op).name,
+           ": reference kernel called with compute dtype ", c.p.compute_dtype);
+  const bool is_bool = c.p.compute_dtype == kBool;
+  elementwise<N>(
+      c,
+      [&](const double* v) {
+        if constexpr (N == 1) {
+          return fd(v[0]);
+        } else {
+          return fd(v[0], v[1]);
+        }
+      },
+      [&](const int64_t* v) {
+        int64_t r;
+        if constexpr (N == 1) {
+          r = fi(v[0]);
+        } else {
+          r = fi(v[0], v[1]);
+        }
+        return is_bool ? (r & 1) : r;
+      });
+}
+
 }  // namespace ts::reference

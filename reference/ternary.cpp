@@ -36,8 +36,8 @@ double lerp(double start, double end, double weight) {
 }
 
 void lerp_kernel(const KernelCall& c) {
-  if (c.p.s0) {
-    const double w = scalar_as_opmath(*c.p.s0, c.p.compute_dtype);
+  if (const std::optional<Scalar>& weight = c.params<LerpParams>().weight) {
+    const double w = scalar_as_opmath(*weight, c.p.compute_dtype);
     elementwise<2>(
         c, [&](const double* v) { return lerp(v[0], v[1], w); }, no_integral_lerp);
   } else {
@@ -48,8 +48,9 @@ void lerp_kernel(const KernelCall& c) {
 
 // out = self + value * tensor1 * tensor2.
 void addcmul_kernel(const KernelCall& c) {
-  const double fv = scalar_as_opmath(*c.p.s0, c.p.compute_dtype);
-  const int64_t iv = c.p.s0->to_long();  // integral compute dtypes have an integral value
+  const Scalar& value = c.params<ValueParams>().value;
+  const double fv = scalar_as_opmath(value, c.p.compute_dtype);
+  const int64_t iv = value.to_long();  // integral compute dtypes have an integral value
   elementwise<3>(
       c, [&](const double* v) { return v[0] + fv * v[1] * v[2]; },
       [&](const int64_t* v) { return static_cast<int64_t>(u(v[0]) + u(iv) * u(v[1]) * u(v[2])); });
@@ -59,7 +60,7 @@ void addcmul_kernel(const KernelCall& c) {
 void masked_fill_kernel(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
   alignas(8) char value[8];
-  store_scalar(value, out.dtype(), *c.p.s0);
+  store_scalar(value, out.dtype(), c.params<ValueParams>().value);
   for_each_element<2>(c, [&](char* o, const char* const* in) {
     // memmove: for masked_fill_ the output element is the self element itself.
     std::memmove(o, load_bool(in[1], kBool) ? value : in[0], out.element_size());
@@ -69,11 +70,10 @@ void masked_fill_kernel(const KernelCall& c) {
 }  // namespace
 
 TS_REGISTER_KERNELS(reference, ternary) {
-  const DTypeSet all = DTypeSet::all();
-  m.impl(OpId::where, kCPU, all, where_kernel);
-  m.impl(OpId::lerp, kCPU, DTypeSet::floating(), lerp_kernel);
-  m.impl(OpId::addcmul, kCPU, all - DTypeSet{kBool}, addcmul_kernel);
-  m.impl(OpId::masked_fill, kCPU, all, masked_fill_kernel);
+  m.impl(OpId::where, kCPU, where_kernel);
+  m.impl(OpId::lerp, kCPU, lerp_kernel);
+  m.impl(OpId::addcmul, kCPU, addcmul_kernel);
+  m.impl(OpId::masked_fill, kCPU, masked_fill_kernel);
 }
 
 }  // namespace ts::reference

@@ -213,69 +213,43 @@ struct Atan2WideOp {
 };
 
 template <class Op>
-void run_floating(const TensorIterator& iter, const Op& op) {
-  switch (iter.common_dtype()) {
-    case kFloat:
-      return vectorized_loop<float, 2>(iter, op);
-    case kDouble:
-      return vectorized_loop<double, 2>(iter, op);
-    case kHalf:
-      return vectorized_loop<Half, 2>(iter, op);
-    case kBFloat16:
-      return vectorized_loop<BFloat16, 2>(iter, op);
-    default:
-      TS_ERROR("optimized binary: not a floating dtype: ", iter.common_dtype());
-  }
-}
-
-template <class Op>
 void run_widened(const TensorIterator& iter, const Op& op) {
-  switch (iter.common_dtype()) {
-    case kFloat:
-      return widened_loop<float>(iter, op);
-    case kDouble:
-      return widened_loop<double>(iter, op);
-    case kHalf:
-      return widened_loop<Half>(iter, op);
-    case kBFloat16:
-      return widened_loop<BFloat16>(iter, op);
-    default:
-      TS_ERROR("optimized binary: not a floating dtype: ", iter.common_dtype());
-  }
+  TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(iter.common_dtype(), "widened_loop",
+                                         [&] { widened_loop<scalar_t>(iter, op); });
 }
 
 }  // namespace
 
 // alpha scales the second operand (add: +alpha, sub: -alpha).
 void add_floating(const TensorIterator& iter, double alpha) {
-  run_floating(iter, AddOp{alpha});
+  floating_loop<2>(iter, AddOp{alpha});
 }
 void mul_floating(const TensorIterator& iter) {
-  run_floating(iter, MulOp{});
+  floating_loop<2>(iter, MulOp{});
 }
 void div_floating(const TensorIterator& iter) {
-  run_floating(iter, DivOp{});
+  floating_loop<2>(iter, DivOp{});
 }
 // float32 and float64 only (float16/bfloat16 round the quotient first; see div_kernel).
 void div_trunc_floating(const TensorIterator& iter) {
-  run_floating(iter, DivTruncOp{});
+  floating_loop<2>(iter, DivTruncOp{});
 }
 void div_floor_floating(const TensorIterator& iter) {
-  run_floating(iter, DivFloorOp{});
+  floating_loop<2>(iter, DivFloorOp{});
 }
 void remainder_floating(const TensorIterator& iter) {
-  run_floating(iter, RemainderOp{});
+  floating_loop<2>(iter, RemainderOp{});
 }
 void pow_special_floating(const TensorIterator& iter, int kind) {
   switch (static_cast<PowSpecial>(kind)) {
     case PowSpecial::kSquare:
-      return run_floating(iter, PowSpecialOp<PowSpecial::kSquare>{});
+      return floating_loop<2>(iter, PowSpecialOp<PowSpecial::kSquare>{});
     case PowSpecial::kCube:
-      return run_floating(iter, PowSpecialOp<PowSpecial::kCube>{});
+      return floating_loop<2>(iter, PowSpecialOp<PowSpecial::kCube>{});
     case PowSpecial::kSqrt:
-      return run_floating(iter, PowSpecialOp<PowSpecial::kSqrt>{});
+      return floating_loop<2>(iter, PowSpecialOp<PowSpecial::kSqrt>{});
     case PowSpecial::kReciprocal:
-      return run_floating(iter, PowSpecialOp<PowSpecial::kReciprocal>{});
+      return floating_loop<2>(iter, PowSpecialOp<PowSpecial::kReciprocal>{});
   }
 }
 void pow_widened(const TensorIterator& iter) {
@@ -330,7 +304,8 @@ bool small_float_binary(const KernelCall& c, const F& f) {
 
 void add_sub_kernel(const KernelCall& c, double sign) {
   // a + alpha * b with alpha = +-1 is a single rounding in the vector loop as well (AddOp).
-  const double alpha = sign * c.p.s0->to_double();
+  const Scalar& alpha_arg = c.params<AlphaParams>().alpha;
+  const double alpha = sign * alpha_arg.to_double();
   if (alpha == 1 && small_float_binary(c, [](auto a, auto b) { return a + b; })) return;
   if (alpha == -1 && small_float_binary(c, [](auto a, auto b) { return a - b; })) return;
   TensorIterator iter = binary_iter(c);
@@ -339,12 +314,12 @@ void add_sub_kernel(const KernelCall& c, double sign) {
     HWY_DYNAMIC_DISPATCH(add_floating)(iter, alpha);
   } else if (t == kBool) {
     // a + alpha * b in wrapping int64, then != 0, as the reference (alpha may be 0 or -1).
-    const uint64_t alpha = static_cast<uint64_t>(c.p.s0->to_long());
+    const uint64_t alpha = static_cast<uint64_t>(alpha_arg.to_long());
     scalar_loop<bool, bool, 2>(iter, [alpha](bool a, bool b) {
       return static_cast<uint64_t>(a) + alpha * static_cast<uint64_t>(b) != 0;
     });
   } else {
-    const int64_t alpha = static_cast<int64_t>(sign) * c.p.s0->to_long();
+    const int64_t alpha = static_cast<int64_t>(sign) * alpha_arg.to_long();
     TS_DISPATCH_INTEGRAL_TYPES(t, "add", [&] {
       scalar_loop<scalar_t, scalar_t, 2>(
           iter, [alpha](scalar_t a, scalar_t b) { return wrap_add<scalar_t>(a, b, alpha); });
@@ -471,14 +446,16 @@ void div_trunc_reduced(const TensorIterator& iter) {
 }
 
 void div_kernel(const KernelCall& c) {
-  // mode 0: true division (floating only); 1: rounded toward zero; 2: toward -inf.
-  const int mode = c.p.mode;
-  if (mode == 0 && small_float_binary(c, [](auto a, auto b) { return a / b; })) return;
+  // True division (floating only), or the quotient rounded toward zero or toward -inf.
+  const RoundingMode mode = c.params<DivParams>().rounding_mode;
+  if (mode == RoundingMode::None && small_float_binary(c, [](auto a, auto b) { return a / b; })) {
+    return;
+  }
   TensorIterator iter = binary_iter(c);
   const ScalarType t = iter.common_dtype();
-  if (mode == 0) {
+  if (mode == RoundingMode::None) {
     HWY_DYNAMIC_DISPATCH(div_floating)(iter);
-  } else if (mode == 2 && is_floating_type(t)) {
+  } else if (mode == RoundingMode::Floor && is_floating_type(t)) {
     HWY_DYNAMIC_DISPATCH(div_floor_floating)(iter);
   } else if (t == kFloat || t == kDouble) {
     HWY_DYNAMIC_DISPATCH(div_trunc_floating)(iter);
@@ -489,7 +466,7 @@ void div_kernel(const KernelCall& c) {
   } else {
     TS_DISPATCH_INTEGRAL_TYPES(t, "div", [&] {
       check_no_zero_divisor<scalar_t>(c, iter);
-      if (mode == 1) {
+      if (mode == RoundingMode::Trunc) {
         scalar_loop<scalar_t, scalar_t, 2>(
             iter, [](scalar_t a, scalar_t b) { return int_div_trunc(a, b); });
       } else {
@@ -568,16 +545,13 @@ void atan2_kernel(const KernelCall& c) {
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, binary) {
-  // The reference set's dtypes (reference/binary.cpp).
-  const DTypeSet all = DTypeSet::all();
-  const DTypeSet no_bool = all - DTypeSet{kBool};
-  m.impl(OpId::add, kCPU, all, add_kernel);
-  m.impl(OpId::sub, kCPU, no_bool, sub_kernel);
-  m.impl(OpId::mul, kCPU, all, mul_kernel);
-  m.impl(OpId::div, kCPU, no_bool, div_kernel);
-  m.impl(OpId::remainder, kCPU, no_bool, remainder_kernel);
-  m.impl(OpId::pow, kCPU, no_bool, pow_kernel);
-  m.impl(OpId::atan2, kCPU, DTypeSet::floating(), atan2_kernel);
+  m.impl(OpId::add, kCPU, add_kernel);
+  m.impl(OpId::sub, kCPU, sub_kernel);
+  m.impl(OpId::mul, kCPU, mul_kernel);
+  m.impl(OpId::div, kCPU, div_kernel);
+  m.impl(OpId::remainder, kCPU, remainder_kernel);
+  m.impl(OpId::pow, kCPU, pow_kernel);
+  m.impl(OpId::atan2, kCPU, atan2_kernel);
 }
 
 }  // namespace ts::cpu

@@ -10,12 +10,16 @@
 
 #include "hwy/highway.h"
 #include "optimized/cpu/loops-inl.h"
+#include "touchstone/kernel_family.h"
 
-// The ops with a bool result, in the order of their kernels below.
-#ifndef TS_OPTIMIZED_CPU_BINARY_COMPARE_KIND_
-#define TS_OPTIMIZED_CPU_BINARY_COMPARE_KIND_
+#ifndef TS_OPTIMIZED_CPU_BINARY_COMPARE_OPS_
+#define TS_OPTIMIZED_CPU_BINARY_COMPARE_OPS_
 namespace ts::cpu {
-enum class CompareKind { kEq, kNe, kLt, kLe, kGt, kGe, kLogicalAnd, kLogicalOr };
+// The plain ops with a bool result (comparisons, logical ops): a branch of CompareOp (floating)
+// and one of compare (integers and bool) each.
+constexpr bool is_compare(OpId op) {
+  return op_traits(op).sig == OpSignature::BinaryBool;
+}
 }  // namespace ts::cpu
 #endif
 
@@ -25,43 +29,40 @@ namespace {
 
 // maximum/minimum as std::max/std::min (which pick `a` on ties, so the sign of a zero result
 // matches the reference), then NaN in either operand propagates.
-struct MaximumOp {
+template <OpId kOp>
+struct ExtremumOp {
   template <class D, class V>
   HWY_INLINE V operator()(D, V a, V b) const {
-    return hn::IfThenElse(hn::Or(hn::Lt(a, b), hn::IsNaN(b)), b, a);
-  }
-};
-
-struct MinimumOp {
-  template <class D, class V>
-  HWY_INLINE V operator()(D, V a, V b) const {
-    return hn::IfThenElse(hn::Or(hn::Lt(b, a), hn::IsNaN(b)), b, a);
+    const auto b_wins = kOp == OpId::maximum ? hn::Lt(a, b) : hn::Lt(b, a);
+    return hn::IfThenElse(hn::Or(b_wins, hn::IsNaN(b)), b, a);
   }
 };
 
 // The mask of a comparison or logical op. `!=` is Not(Eq): Highway's Ne is ordered on some
 // targets, while NaN != x must be true. Nonzero (NaN included) is true for the logical ops.
-template <CompareKind kind>
+template <OpId kOp>
 struct CompareOp {
   template <class D, class V>
   HWY_INLINE auto operator()(D d, V a, V b) const {
     const auto zero = hn::Zero(d);
-    if constexpr (kind == CompareKind::kEq) {
+    if constexpr (kOp == OpId::eq) {
       return hn::Eq(a, b);
-    } else if constexpr (kind == CompareKind::kNe) {
+    } else if constexpr (kOp == OpId::ne) {
       return hn::Not(hn::Eq(a, b));
-    } else if constexpr (kind == CompareKind::kLt) {
+    } else if constexpr (kOp == OpId::lt) {
       return hn::Lt(a, b);
-    } else if constexpr (kind == CompareKind::kLe) {
+    } else if constexpr (kOp == OpId::le) {
       return hn::Le(a, b);
-    } else if constexpr (kind == CompareKind::kGt) {
+    } else if constexpr (kOp == OpId::gt) {
       return hn::Gt(a, b);
-    } else if constexpr (kind == CompareKind::kGe) {
+    } else if constexpr (kOp == OpId::ge) {
       return hn::Ge(a, b);
-    } else if constexpr (kind == CompareKind::kLogicalAnd) {
+    } else if constexpr (kOp == OpId::logical_and) {
       return hn::Not(hn::Or(hn::Eq(a, zero), hn::Eq(b, zero)));
-    } else {
+    } else if constexpr (kOp == OpId::logical_or) {
       return hn::Not(hn::And(hn::Eq(a, zero), hn::Eq(b, zero)));
+    } else {
+      static_assert(kOp != kOp, "a BinaryBool op of op_list.def has no branch in CompareOp");
     }
   }
 };
@@ -194,66 +195,27 @@ void compare_loop(const TensorIterator& iter, const Op& op) {
   });
 }
 
-template <class Op>
-void run_floating(const TensorIterator& iter, const Op& op) {
-  switch (iter.common_dtype()) {
-    case kFloat:
-      return vectorized_loop<float, 2>(iter, op);
-    case kDouble:
-      return vectorized_loop<double, 2>(iter, op);
-    case kHalf:
-      return vectorized_loop<Half, 2>(iter, op);
-    case kBFloat16:
-      return vectorized_loop<BFloat16, 2>(iter, op);
-    default:
-      TS_ERROR("optimized binary: not a floating dtype: ", iter.common_dtype());
-  }
-}
-
-template <CompareKind kind>
+template <OpId kOp>
 void run_compare(const TensorIterator& iter) {
-  const CompareOp<kind> op;
-  switch (iter.common_dtype()) {
-    case kFloat:
-      return compare_loop<float>(iter, op);
-    case kDouble:
-      return compare_loop<double>(iter, op);
-    case kHalf:
-      return compare_loop<Half>(iter, op);
-    case kBFloat16:
-      return compare_loop<BFloat16>(iter, op);
-    default:
-      TS_ERROR("optimized binary: not a floating dtype: ", iter.common_dtype());
-  }
+  TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(iter.common_dtype(), "compare_loop",
+                                         [&] { compare_loop<scalar_t>(iter, CompareOp<kOp>{}); });
 }
 
 }  // namespace
 
-void maximum_floating(const TensorIterator& iter) {
-  run_floating(iter, MaximumOp{});
-}
-void minimum_floating(const TensorIterator& iter) {
-  run_floating(iter, MinimumOp{});
-}
-void compare_floating(const TensorIterator& iter, CompareKind kind) {
-  switch (kind) {
-    case CompareKind::kEq:
-      return run_compare<CompareKind::kEq>(iter);
-    case CompareKind::kNe:
-      return run_compare<CompareKind::kNe>(iter);
-    case CompareKind::kLt:
-      return run_compare<CompareKind::kLt>(iter);
-    case CompareKind::kLe:
-      return run_compare<CompareKind::kLe>(iter);
-    case CompareKind::kGt:
-      return run_compare<CompareKind::kGt>(iter);
-    case CompareKind::kGe:
-      return run_compare<CompareKind::kGe>(iter);
-    case CompareKind::kLogicalAnd:
-      return run_compare<CompareKind::kLogicalAnd>(iter);
-    case CompareKind::kLogicalOr:
-      return run_compare<CompareKind::kLogicalOr>(iter);
+void extremum_floating(const TensorIterator& iter, OpId op) {
+  if (op == OpId::maximum) {
+    floating_loop<2>(iter, ExtremumOp<OpId::maximum>{});
+  } else {
+    floating_loop<2>(iter, ExtremumOp<OpId::minimum>{});
   }
+}
+void compare_floating(const TensorIterator& iter, OpId op) {
+  for_each_plain_op<PlainOp::Binary>([&](auto k) {
+    if constexpr (is_compare(k)) {
+      if (op == k) run_compare<k>(iter);
+    }
+  });
 }
 
 }  // namespace ts::cpu::HWY_NAMESPACE
@@ -269,63 +231,53 @@ HWY_AFTER_NAMESPACE();
 namespace ts::cpu {
 namespace {
 
-HWY_EXPORT(maximum_floating);
-HWY_EXPORT(minimum_floating);
+HWY_EXPORT(extremum_floating);
 HWY_EXPORT(compare_floating);
 
-void maximum_kernel(const KernelCall& c) {
+// maximum and minimum.
+template <OpId kOp>
+void extremum_kernel(const KernelCall& c) {
   TensorIterator iter = binary_iter(c);
   const ScalarType t = iter.common_dtype();
   if (is_floating_type(t)) {
-    HWY_DYNAMIC_DISPATCH(maximum_floating)(iter);
+    HWY_DYNAMIC_DISPATCH(extremum_floating)(iter, kOp);
   } else {
-    TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(t, "maximum", [&] {
-      scalar_loop<scalar_t, scalar_t, 2>(iter,
-                                         [](scalar_t a, scalar_t b) { return std::max(a, b); });
+    TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(t, op_info(kOp).name.data(), [&] {
+      scalar_loop<scalar_t, scalar_t, 2>(iter, [](scalar_t a, scalar_t b) {
+        return kOp == OpId::maximum ? std::max(a, b) : std::min(a, b);
+      });
     });
   }
   iter.cast_outputs();
 }
 
-void minimum_kernel(const KernelCall& c) {
-  TensorIterator iter = binary_iter(c);
-  const ScalarType t = iter.common_dtype();
-  if (is_floating_type(t)) {
-    HWY_DYNAMIC_DISPATCH(minimum_floating)(iter);
-  } else {
-    TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(t, "minimum", [&] {
-      scalar_loop<scalar_t, scalar_t, 2>(iter,
-                                         [](scalar_t a, scalar_t b) { return std::min(a, b); });
-    });
-  }
-  iter.cast_outputs();
-}
-
-template <CompareKind kind, typename T>
+template <OpId kOp, typename T>
 bool compare(T a, T b) {
-  if constexpr (kind == CompareKind::kEq) {
+  if constexpr (kOp == OpId::eq) {
     return a == b;
-  } else if constexpr (kind == CompareKind::kNe) {
+  } else if constexpr (kOp == OpId::ne) {
     return a != b;
-  } else if constexpr (kind == CompareKind::kLt) {
+  } else if constexpr (kOp == OpId::lt) {
     return a < b;
-  } else if constexpr (kind == CompareKind::kLe) {
+  } else if constexpr (kOp == OpId::le) {
     return a <= b;
-  } else if constexpr (kind == CompareKind::kGt) {
+  } else if constexpr (kOp == OpId::gt) {
     return a > b;
-  } else if constexpr (kind == CompareKind::kGe) {
+  } else if constexpr (kOp == OpId::ge) {
     return a >= b;
-  } else if constexpr (kind == CompareKind::kLogicalAnd) {
+  } else if constexpr (kOp == OpId::logical_and) {
     return a != 0 && b != 0;
-  } else {
+  } else if constexpr (kOp == OpId::logical_or) {
     return a != 0 || b != 0;
+  } else {
+    static_assert(kOp != kOp, "a BinaryBool op of op_list.def has no branch in compare");
   }
 }
 
 // Note [Bool results]
 // The loops write bool. An out= or in-place output of another dtype (x.lt_(y) on floats) gets a
 // bool temporary, copied into it afterwards; the inputs are read before anything is written.
-template <CompareKind kind>
+template <OpId kOp>
 void compare_kernel(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
   const Tensor target = out.dtype() == kBool ? out : empty_like(out, TensorOptions(kBool));
@@ -333,11 +285,11 @@ void compare_kernel(const KernelCall& c) {
   TensorIterator iter = binary_iter(call, /*cast_output=*/false);
   const ScalarType t = iter.common_dtype();
   if (is_floating_type(t)) {
-    HWY_DYNAMIC_DISPATCH(compare_floating)(iter, kind);
+    HWY_DYNAMIC_DISPATCH(compare_floating)(iter, kOp);
   } else {
     TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(t, op_info(c.op).name.data(), [&] {
       scalar_loop<bool, scalar_t, 2>(iter,
-                                     [](scalar_t a, scalar_t b) { return compare<kind>(a, b); });
+                                     [](scalar_t a, scalar_t b) { return compare<kOp>(a, b); });
     });
   }
   if (!target.is_same(out)) out.copy_(target);
@@ -367,21 +319,14 @@ void bitwise_xor_kernel(const KernelCall& c) {
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, binary_compare) {
-  // The reference set's dtypes (reference/binary.cpp).
-  const DTypeSet all = DTypeSet::all();
-  m.impl(OpId::maximum, kCPU, all, maximum_kernel);
-  m.impl(OpId::minimum, kCPU, all, minimum_kernel);
-  m.impl(OpId::eq, kCPU, all, compare_kernel<CompareKind::kEq>);
-  m.impl(OpId::ne, kCPU, all, compare_kernel<CompareKind::kNe>);
-  m.impl(OpId::lt, kCPU, all, compare_kernel<CompareKind::kLt>);
-  m.impl(OpId::le, kCPU, all, compare_kernel<CompareKind::kLe>);
-  m.impl(OpId::gt, kCPU, all, compare_kernel<CompareKind::kGt>);
-  m.impl(OpId::ge, kCPU, all, compare_kernel<CompareKind::kGe>);
-  m.impl(OpId::logical_and, kCPU, all, compare_kernel<CompareKind::kLogicalAnd>);
-  m.impl(OpId::logical_or, kCPU, all, compare_kernel<CompareKind::kLogicalOr>);
-  m.impl(OpId::bitwise_and, kCPU, DTypeSet::integral(true), bitwise_and_kernel);
-  m.impl(OpId::bitwise_or, kCPU, DTypeSet::integral(true), bitwise_or_kernel);
-  m.impl(OpId::bitwise_xor, kCPU, DTypeSet::integral(true), bitwise_xor_kernel);
+  for_each_plain_op<PlainOp::Binary>([&](auto op) {
+    if constexpr (is_compare(op)) m.impl(op, kCPU, compare_kernel<op>);
+  });
+  m.impl(OpId::maximum, kCPU, extremum_kernel<OpId::maximum>);
+  m.impl(OpId::minimum, kCPU, extremum_kernel<OpId::minimum>);
+  m.impl(OpId::bitwise_and, kCPU, bitwise_and_kernel);
+  m.impl(OpId::bitwise_or, kCPU, bitwise_or_kernel);
+  m.impl(OpId::bitwise_xor, kCPU, bitwise_xor_kernel);
 }
 
 }  // namespace ts::cpu

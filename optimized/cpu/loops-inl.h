@@ -14,6 +14,7 @@
 
 #include "hwy/highway.h"
 #include "optimized/cpu/elementwise.h"
+#include "touchstone/dispatch_macros.h"
 
 HWY_BEFORE_NAMESPACE();
 namespace ts::cpu::HWY_NAMESPACE {
@@ -193,6 +194,13 @@ void vectorized_loop(const TensorIterator& iter, const Op& op) {
       map_row<T, N>(data[0] + j * strides[NT], in, strides, n0, op);
     }
   });
+}
+
+// vectorized_loop over an iterator of N inputs whose common dtype is floating.
+template <size_t N, class Op>
+void floating_loop(const TensorIterator& iter, const Op& op) {
+  TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(iter.common_dtype(), "floating_loop",
+                                         [&] { vectorized_loop<scalar_t, N>(iter, op); });
 }
 
 }  // namespace ts::cpu::HWY_NAMESPACE

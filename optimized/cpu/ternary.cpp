@@ -1,4 +1,4 @@
-// Optimized CPU kernels for where, lerp, addcmul and masked_fill. OpParams and input order: see
+// Optimized CPU kernels for where, lerp, addcmul and masked_fill. Parameters and input order: see
 // the top of lib/src/ops/ternary.cpp. where and masked_fill select whole elements, so they run
 // on unsigned integers of the element's width (a Highway blend under the bool condition);
 // lerp and addcmul run Highway vector kernels for floating dtypes (float16/bfloat16 in float32)
@@ -59,22 +59,6 @@ struct AddcmulOp {
     return hn::MulAdd(scaled, t2, self);
   }
 };
-
-template <size_t N, class Op>
-void run_floating(const TensorIterator& iter, const Op& op) {
-  switch (iter.common_dtype()) {
-    case kFloat:
-      return vectorized_loop<float, N>(iter, op);
-    case kDouble:
-      return vectorized_loop<double, N>(iter, op);
-    case kHalf:
-      return vectorized_loop<Half, N>(iter, op);
-    case kBFloat16:
-      return vectorized_loop<BFloat16, N>(iter, op);
-    default:
-      TS_ERROR("optimized ternary: not a floating dtype: ", iter.common_dtype());
-  }
-}
 
 // A mask of D's lane count from bytes that are 0 or 1 (bool elements).
 template <class D>
@@ -184,12 +168,12 @@ void masked_fill_bytes(const TensorIterator& iter, size_t element_size, uint64_t
 }
 
 void lerp_floating(const TensorIterator& iter, bool scalar_weight, double weight) {
-  if (scalar_weight) return run_floating<2>(iter, LerpScalarOp{weight});
-  run_floating<3>(iter, LerpOp{});
+  if (scalar_weight) return floating_loop<2>(iter, LerpScalarOp{weight});
+  floating_loop<3>(iter, LerpOp{});
 }
 
 void addcmul_floating(const TensorIterator& iter, double value) {
-  run_floating<3>(iter, AddcmulOp{value});
+  floating_loop<3>(iter, AddcmulOp{value});
 }
 
 }  // namespace ts::cpu::HWY_NAMESPACE
@@ -260,7 +244,7 @@ void masked_fill_kernel(const KernelCall& c) {
                             .build();
   uint64_t value = 0;
   TS_DISPATCH_ALL_DTYPES(out.dtype(), "masked_fill", [&] {
-    const scalar_t v = scalar_as<scalar_t>(*c.p.s0);
+    const scalar_t v = scalar_as<scalar_t>(c.params<ValueParams>().value);
     std::memcpy(&value, &v, sizeof(v));
   });
   // Note [masked_fill_ on expanded tensors] in lib/src/ops/ternary.cpp: elements sharing memory
@@ -273,18 +257,20 @@ void masked_fill_kernel(const KernelCall& c) {
 
 void lerp_kernel(const KernelCall& c) {
   TensorIterator iter = elementwise_iter(c);
-  const double w = c.p.s0 ? scalar_as_opmath(*c.p.s0, c.p.compute_dtype) : 0.0;
-  HWY_DYNAMIC_DISPATCH(lerp_floating)(iter, c.p.s0.has_value(), w);
+  const std::optional<Scalar>& weight = c.params<LerpParams>().weight;
+  const double w = weight ? scalar_as_opmath(*weight, c.p.compute_dtype) : 0.0;
+  HWY_DYNAMIC_DISPATCH(lerp_floating)(iter, weight.has_value(), w);
   iter.cast_outputs();
 }
 
 void addcmul_kernel(const KernelCall& c) {
   TensorIterator iter = elementwise_iter(c);
   const ScalarType t = iter.common_dtype();
+  const Scalar& value = c.params<ValueParams>().value;
   if (is_floating_type(t)) {
-    HWY_DYNAMIC_DISPATCH(addcmul_floating)(iter, scalar_as_opmath(*c.p.s0, t));
+    HWY_DYNAMIC_DISPATCH(addcmul_floating)(iter, scalar_as_opmath(value, t));
   } else {
-    const uint64_t v = static_cast<uint64_t>(c.p.s0->to_long());
+    const uint64_t v = static_cast<uint64_t>(value.to_long());
     TS_DISPATCH_INTEGRAL_TYPES(t, "addcmul", [&] {
       scalar_loop<scalar_t, scalar_t, 3>(iter, [v](scalar_t a, scalar_t b, scalar_t d) {
         // Wrapping arithmetic through uint64 (no signed overflow).
@@ -299,12 +285,10 @@ void addcmul_kernel(const KernelCall& c) {
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, ternary) {
-  // The same dtypes as the reference set (reference/ternary.cpp).
-  const DTypeSet all = DTypeSet::all();
-  m.impl(OpId::where, kCPU, all, where_kernel);
-  m.impl(OpId::lerp, kCPU, DTypeSet::floating(), lerp_kernel);
-  m.impl(OpId::addcmul, kCPU, all - DTypeSet{kBool}, addcmul_kernel);
-  m.impl(OpId::masked_fill, kCPU, all, masked_fill_kernel);
+  m.impl(OpId::where, kCPU, where_kernel);
+  m.impl(OpId::lerp, kCPU, lerp_kernel);
+  m.impl(OpId::addcmul, kCPU, addcmul_kernel);
+  m.impl(OpId::masked_fill, kCPU, masked_fill_kernel);
 }
 
 }  // namespace ts::cpu

@@ -1,7 +1,8 @@
 // Optimized CPU kernels for unary elementwise ops. Floating compute dtypes run Highway vector
 // kernels (float16/bfloat16 in float32; the math in unary-inl.h); integer and bool dtypes run
-// scalar loops the compiler vectorizes. OpParams: mode (gelu approximation; clamp's bounds
-// present), compute_dtype; clamp's bounds are extra wrapped-scalar inputs (lib/src/ops/unary.cpp).
+// scalar loops the compiler vectorizes. A plain op is one branch of VecOp (floating) and, if it
+// takes integers or gives a bool, one of scalar_formula; gelu (GeluParams) and clamp
+// (ClampParams, its bounds as wrapped-scalar inputs: lib/src/ops/unary.cpp) have functors.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "optimized/cpu/unary.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -9,17 +10,22 @@
 #include "hwy/highway.h"
 #include "optimized/cpu/loops-inl.h"
 #include "optimized/cpu/unary-inl.h"
+#include "touchstone/kernel_family.h"
 
 #ifndef TS_OPTIMIZED_CPU_UNARY_OPS_
 #define TS_OPTIMIZED_CPU_UNARY_OPS_
 namespace ts::cpu {
-// The floating unary ops with a vector kernel (the argument of unary_floating).
-// clang-format off
-enum class UOp : int {
-  neg, abs, sign, exp, expm1, log, log1p, sqrt, rsqrt, reciprocal, sin, cos, tanh, sigmoid,
-  relu, gelu, gelu_tanh, silu, erf, floor, ceil, round, trunc, clamp
-};
-// clang-format on
+// Floating compute dtypes of a plain op run VecOp unless its result is bool (UnaryBool);
+// integer and bool ones run scalar_formula, as do every dtype of a UnaryBool op.
+constexpr bool has_vector_kernel(OpId op) {
+  const OpTraits& t = op_traits(op);
+  return t.sig != OpSignature::UnaryBool && !(t.dtypes - DTypeSet::integral(true)).empty();
+}
+constexpr bool has_scalar_formula(OpId op) {
+  const OpTraits& t = op_traits(op);
+  return t.sig == OpSignature::UnaryBool ||
+         (t.sig == OpSignature::Unary && !(t.dtypes - DTypeSet::floating()).empty());
+}
 }  // namespace ts::cpu
 #endif
 
@@ -42,49 +48,80 @@ HWY_BEFORE_NAMESPACE();
 namespace ts::cpu::HWY_NAMESPACE {
 namespace {
 
-template <UOp kOp>
+// The vector formula of every plain unary op with floating dtypes (a missing branch fails to
+// compile).
+template <OpId kOp>
 struct VecOp {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V x) const {
     using T = hn::TFromD<D>;
-    if constexpr (kOp == UOp::neg) return hn::Neg(x);
-    if constexpr (kOp == UOp::abs) return hn::Abs(x);
-    if constexpr (kOp == UOp::sign) {  // NaN -> 0 and -0 -> +0, as (0 < x) - (x < 0)
+    if constexpr (kOp == OpId::neg) {
+      return hn::Neg(x);
+    } else if constexpr (kOp == OpId::abs) {
+      return hn::Abs(x);
+    } else if constexpr (kOp == OpId::sign) {  // NaN -> 0 and -0 -> +0, as (0 < x) - (x < 0)
       const V zero = hn::Zero(d);
       return hn::IfThenElse(hn::Gt(x, zero), hn::Set(d, T(1)),
                             hn::IfThenElseZero(hn::Lt(x, zero), hn::Set(d, T(-1))));
+    } else if constexpr (kOp == OpId::exp) {
+      return VecExp(d, x);
+    } else if constexpr (kOp == OpId::expm1) {
+      return VecExpm1(d, x);
+    } else if constexpr (kOp == OpId::log) {
+      return VecLog(d, x);
+    } else if constexpr (kOp == OpId::log1p) {
+      return VecLog1p(d, x);
+    } else if constexpr (kOp == OpId::sqrt) {
+      return hn::Sqrt(x);
+    } else if constexpr (kOp == OpId::rsqrt) {
+      return hn::Div(hn::Set(d, T(1)), hn::Sqrt(x));
+    } else if constexpr (kOp == OpId::reciprocal) {
+      return hn::Div(hn::Set(d, T(1)), x);
+    } else if constexpr (kOp == OpId::sin) {
+      return VecSin(d, x);
+    } else if constexpr (kOp == OpId::cos) {
+      return VecCos(d, x);
+    } else if constexpr (kOp == OpId::tanh) {
+      return VecTanh(d, x);
+    } else if constexpr (kOp == OpId::sigmoid) {
+      return VecSigmoid(d, x);
+    } else if constexpr (kOp == OpId::relu) {
+      // max(x, 0) that keeps NaN and -0, as the reference's x < 0 ? 0 : x.
+      return hn::IfThenZeroElse(hn::Lt(x, hn::Zero(d)), x);
+    } else if constexpr (kOp == OpId::silu) {
+      return hn::Mul(x, VecSigmoid(d, x));
+    } else if constexpr (kOp == OpId::erf) {
+      return VecErf(d, x);
+    } else if constexpr (kOp == OpId::floor) {
+      // The rounding ops keep x's sign, also for a zero result (Highway's scalar Round(-0.5)
+      // gives +0).
+      return hn::CopySign(hn::Floor(x), x);
+    } else if constexpr (kOp == OpId::ceil) {
+      return hn::CopySign(hn::Ceil(x), x);
+    } else if constexpr (kOp == OpId::round) {
+      return hn::CopySign(hn::Round(x), x);  // half to even
+    } else if constexpr (kOp == OpId::trunc) {
+      return hn::CopySign(hn::Trunc(x), x);
+    } else {
+      static_assert(kOp != kOp, "a plain unary op of op_list.def has no branch in VecOp");
     }
-    if constexpr (kOp == UOp::exp) return VecExp(d, x);
-    if constexpr (kOp == UOp::expm1) return VecExpm1(d, x);
-    if constexpr (kOp == UOp::log) return VecLog(d, x);
-    if constexpr (kOp == UOp::log1p) return VecLog1p(d, x);
-    if constexpr (kOp == UOp::sqrt) return hn::Sqrt(x);
-    if constexpr (kOp == UOp::rsqrt) return hn::Div(hn::Set(d, T(1)), hn::Sqrt(x));
-    if constexpr (kOp == UOp::reciprocal) return hn::Div(hn::Set(d, T(1)), x);
-    if constexpr (kOp == UOp::sin) return VecSin(d, x);
-    if constexpr (kOp == UOp::cos) return VecCos(d, x);
-    if constexpr (kOp == UOp::tanh) return VecTanh(d, x);
-    if constexpr (kOp == UOp::sigmoid) return VecSigmoid(d, x);
-    // max(x, 0) that keeps NaN and -0, as the reference's x < 0 ? 0 : x.
-    if constexpr (kOp == UOp::relu) return hn::IfThenZeroElse(hn::Lt(x, hn::Zero(d)), x);
-    if constexpr (kOp == UOp::gelu) {  // x * 0.5 * (1 + erf(x / sqrt(2)))
+  }
+};
+
+// gelu: x * 0.5 * (1 + erf(x / sqrt(2))), or 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+template <GeluApproximation kApproximate>
+struct GeluOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V x) const {
+    using T = hn::TFromD<D>;
+    if constexpr (kApproximate == GeluApproximation::None) {
       const V e = VecErf(d, hn::Mul(x, hn::Set(d, T(0.70710678118654752440))));
       return hn::Mul(hn::Mul(x, hn::Set(d, T(0.5))), hn::Add(hn::Set(d, T(1)), e));
     }
-    if constexpr (kOp == UOp::gelu_tanh) {  // 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))
-      const V x3 = hn::Mul(hn::Mul(x, x), x);
-      const V inner = hn::Mul(hn::Set(d, T(0.79788456080286535588)),
-                              hn::MulAdd(hn::Set(d, T(0.044715)), x3, x));
-      return hn::Mul(hn::Mul(hn::Set(d, T(0.5)), x), hn::Add(hn::Set(d, T(1)), VecTanh(d, inner)));
-    }
-    if constexpr (kOp == UOp::silu) return hn::Mul(x, VecSigmoid(d, x));
-    if constexpr (kOp == UOp::erf) return VecErf(d, x);
-    // The result has x's sign, also when it is zero (Highway's scalar Round(-0.5) gives +0).
-    if constexpr (kOp == UOp::floor) return hn::CopySign(hn::Floor(x), x);
-    if constexpr (kOp == UOp::ceil) return hn::CopySign(hn::Ceil(x), x);
-    if constexpr (kOp == UOp::round) return hn::CopySign(hn::Round(x), x);  // half to even
-    static_assert(kOp == UOp::trunc || kOp < UOp::trunc, "clamp has its own functor");
-    return hn::CopySign(hn::Trunc(x), x);
+    const V x3 = hn::Mul(hn::Mul(x, x), x);
+    const V inner =
+        hn::Mul(hn::Set(d, T(0.79788456080286535588)), hn::MulAdd(hn::Set(d, T(0.044715)), x3, x));
+    return hn::Mul(hn::Mul(hn::Set(d, T(0.5)), x), hn::Add(hn::Set(d, T(1)), VecTanh(d, inner)));
   }
 };
 
@@ -102,39 +139,27 @@ struct ClampOp {
   }
 };
 
-template <class Op>
-void run_floating(const TensorIterator& iter, const Op& op) {
-  switch (iter.common_dtype()) {
-    case kFloat:
-      return vectorized_loop<float, 1>(iter, op);
-    case kDouble:
-      return vectorized_loop<double, 1>(iter, op);
-    case kHalf:
-      return vectorized_loop<Half, 1>(iter, op);
-    case kBFloat16:
-      return vectorized_loop<BFloat16, 1>(iter, op);
-    default:
-      TS_ERROR("optimized unary: not a floating dtype: ", iter.common_dtype());
+}  // namespace
+
+void unary_floating(const TensorIterator& iter, OpId op) {
+  for_each_plain_op<PlainOp::Unary>([&](auto k) {
+    if constexpr (has_vector_kernel(k)) {
+      if (op == k) floating_loop<1>(iter, VecOp<k>{});
+    }
+  });
+}
+
+void gelu_floating(const TensorIterator& iter, GeluApproximation approximate) {
+  if (approximate == GeluApproximation::None) {
+    floating_loop<1>(iter, GeluOp<GeluApproximation::None>{});
+  } else {
+    floating_loop<1>(iter, GeluOp<GeluApproximation::Tanh>{});
   }
 }
 
-template <UOp... kOps>
-void run_op(const TensorIterator& iter, UOp op, std::integer_sequence<UOp, kOps...>) {
-  ((op == kOps ? run_floating(iter, VecOp<kOps>{}) : void()), ...);
-}
-
-}  // namespace
-
-// `op` is a UOp; lo and hi are clamp's bounds in the compute dtype.
-void unary_floating(const TensorIterator& iter, int op, double lo, double hi) {
-  const UOp u = static_cast<UOp>(op);
-  if (u == UOp::clamp) return run_floating(iter, ClampOp{lo, hi});
-  using U = UOp;
-  run_op(iter, u,
-         std::integer_sequence<U, U::neg, U::abs, U::sign, U::exp, U::expm1, U::log, U::log1p,
-                               U::sqrt, U::rsqrt, U::reciprocal, U::sin, U::cos, U::tanh,
-                               U::sigmoid, U::relu, U::gelu, U::gelu_tanh, U::silu, U::erf,
-                               U::floor, U::ceil, U::round, U::trunc>{});
+// lo and hi: clamp's bounds in the compute dtype (-inf and +inf when absent).
+void clamp_floating(const TensorIterator& iter, double lo, double hi) {
+  floating_loop<1>(iter, ClampOp{lo, hi});
 }
 
 }  // namespace ts::cpu::HWY_NAMESPACE
@@ -151,6 +176,8 @@ namespace ts::cpu {
 namespace {
 
 HWY_EXPORT(unary_floating);
+HWY_EXPORT(gelu_floating);
+HWY_EXPORT(clamp_floating);
 
 // Wrapping integer negation through uint64 (no signed overflow).
 template <typename T>
@@ -167,113 +194,38 @@ bool is_negative(T a) {
   }
 }
 
-// Runs a floating compute dtype through the vector kernel `op`, any other through `integral`
-// (called with the iterator and the dtype).
-template <class F>
-void run(const KernelCall& c, UOp op, const F& integral, double lo = 0, double hi = 0) {
-  TensorIterator iter = elementwise_iter(c);
-  const ScalarType t = iter.common_dtype();
-  if (is_floating_type(t)) {
-    HWY_DYNAMIC_DISPATCH(unary_floating)(iter, static_cast<int>(op), lo, hi);
-  } else {
-    integral(iter, t);
-  }
-  iter.cast_outputs();
-}
-
-// Ops whose meta computes integers in float: the integral branch can never run.
-void run_float(const KernelCall& c, UOp op) {
-  run(c, op, [&](const TensorIterator&, ScalarType t) {
-    TS_ERROR(op_info(c.op).name, ": optimized kernel called with compute dtype ", t);
-  });
-}
-
-// One of the integral dtypes (and bool when `with_bool`): out = f(a) with a and out of that type.
-template <bool kWithBool = false, class F>
-auto integral(const char* name, const F& f) {
-  return [name, f](const TensorIterator& iter, ScalarType t) {
-    if constexpr (kWithBool) {
-      if (t == kBool) return scalar_loop<bool, bool, 1>(iter, [&](bool a) { return f(a); });
-    }
-    TS_DISPATCH_INTEGRAL_TYPES(t, name, [&] { scalar_loop<scalar_t, scalar_t, 1>(iter, f); });
-  };
-}
-
-void neg_kernel(const KernelCall& c) {
-  run(c, UOp::neg, integral("neg", [](auto a) { return wrap_neg(a); }));
-}
-void abs_kernel(const KernelCall& c) {
-  // abs(int8 -128) wraps to -128, as in PyTorch.
-  run(c, UOp::abs, integral("abs", [](auto a) { return is_negative(a) ? wrap_neg(a) : a; }));
-}
-void sign_kernel(const KernelCall& c) {
-  run(c, UOp::sign, integral<true>("sign", [](auto a) {
-        return static_cast<decltype(a)>((decltype(a)(0) < a) - is_negative(a));
-      }));
-}
-void relu_kernel(const KernelCall& c) {
-  run(c, UOp::relu, integral("relu", [](auto a) { return is_negative(a) ? decltype(a)(0) : a; }));
-}
-// Rounding ops are the identity on integers.
-template <UOp kOp>
-void rounding_kernel(const KernelCall& c) {
-  run(c, kOp, integral("rounding", [](auto a) { return a; }));
-}
-
-void bitwise_not_kernel(const KernelCall& c) {
-  // On bool, bitwise_not is logical not.
-  TensorIterator iter = elementwise_iter(c);
-  integral<true>("bitwise_not", [](auto a) {
-    if constexpr (std::is_same_v<decltype(a), bool>) {
-      return !a;
+// The scalar formula of a plain unary op (see has_scalar_formula; a missing branch fails to
+// compile). T is an integer type, bool, or for UnaryBool ops any compute type.
+template <OpId kOp, typename T>
+auto scalar_formula(T a) {
+  if constexpr (kOp == OpId::neg) {
+    return wrap_neg(a);
+  } else if constexpr (kOp == OpId::abs) {
+    return is_negative(a) ? wrap_neg(a) : a;  // abs(int8 -128) wraps to -128, as in PyTorch
+  } else if constexpr (kOp == OpId::sign) {
+    return static_cast<T>((T(0) < a) - is_negative(a));
+  } else if constexpr (kOp == OpId::relu) {
+    return is_negative(a) ? T(0) : a;
+  } else if constexpr (kOp == OpId::floor || kOp == OpId::ceil || kOp == OpId::round ||
+                       kOp == OpId::trunc) {
+    return a;  // the rounding ops are the identity on integers
+  } else if constexpr (kOp == OpId::bitwise_not) {
+    if constexpr (std::is_same_v<T, bool>) {
+      return !a;  // ~true would be -2, also "true"
     } else {
-      return static_cast<decltype(a)>(~a);
+      return static_cast<T>(~a);
     }
-  })(iter, iter.common_dtype());
-  iter.cast_outputs();
-}
-
-void exp_kernel(const KernelCall& c) {
-  run_float(c, UOp::exp);
-}
-void expm1_kernel(const KernelCall& c) {
-  run_float(c, UOp::expm1);
-}
-void log_kernel(const KernelCall& c) {
-  run_float(c, UOp::log);
-}
-void log1p_kernel(const KernelCall& c) {
-  run_float(c, UOp::log1p);
-}
-void sqrt_kernel(const KernelCall& c) {
-  run_float(c, UOp::sqrt);
-}
-void rsqrt_kernel(const KernelCall& c) {
-  run_float(c, UOp::rsqrt);
-}
-void reciprocal_kernel(const KernelCall& c) {
-  run_float(c, UOp::reciprocal);
-}
-void sin_kernel(const KernelCall& c) {
-  run_float(c, UOp::sin);
-}
-void cos_kernel(const KernelCall& c) {
-  run_float(c, UOp::cos);
-}
-void tanh_kernel(const KernelCall& c) {
-  run_float(c, UOp::tanh);
-}
-void sigmoid_kernel(const KernelCall& c) {
-  run_float(c, UOp::sigmoid);
-}
-void silu_kernel(const KernelCall& c) {
-  run_float(c, UOp::silu);
-}
-void erf_kernel(const KernelCall& c) {
-  run_float(c, UOp::erf);
-}
-void gelu_kernel(const KernelCall& c) {
-  run_float(c, c.p.mode == 0 ? UOp::gelu : UOp::gelu_tanh);
+  } else if constexpr (kOp == OpId::isnan) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return a != a;
+    } else {
+      return false;
+    }
+  } else if constexpr (kOp == OpId::logical_not) {
+    return a == T(0);  // NaN is true: !NaN is false
+  } else {
+    static_assert(kOp != kOp, "a plain unary op of op_list.def has no branch in scalar_formula");
+  }
 }
 
 // isnan and logical_not: a bool result computed in the input's dtype. Another output dtype
@@ -294,17 +246,40 @@ void bool_result(const KernelCall& c, const F& f) {
   });
 }
 
-void isnan_kernel(const KernelCall& c) {
-  bool_result(c, [](auto a) {
-    if constexpr (std::is_floating_point_v<decltype(a)>) {
-      return a != a;
-    } else {
-      return false;
-    }
-  });
+// out = f(a) over the iterator's integral dtype, or bool when the op takes it.
+template <bool kWithBool, class F>
+void integral_loop(const TensorIterator& iter, const char* name, const F& f) {
+  const ScalarType t = iter.common_dtype();
+  if constexpr (kWithBool) {
+    if (t == kBool) return scalar_loop<bool, bool, 1>(iter, f);
+  }
+  TS_DISPATCH_INTEGRAL_TYPES(t, name, [&] { scalar_loop<scalar_t, scalar_t, 1>(iter, f); });
 }
-void logical_not_kernel(const KernelCall& c) {
-  bool_result(c, [](auto a) { return a == decltype(a)(0); });  // NaN is true: !NaN is false
+
+template <OpId kOp>
+void unary_kernel(const KernelCall& c) {
+  constexpr OpTraits kTraits = op_traits(kOp);
+  const auto formula = [](auto a) { return scalar_formula<kOp>(a); };
+  if constexpr (kTraits.sig == OpSignature::UnaryBool) {
+    return bool_result(c, formula);
+  } else {
+    TensorIterator iter = elementwise_iter(c);
+    const ScalarType t = iter.common_dtype();
+    if (is_floating_type(t) && has_vector_kernel(kOp)) {
+      HWY_DYNAMIC_DISPATCH(unary_floating)(iter, kOp);
+    } else if constexpr (has_scalar_formula(kOp)) {
+      integral_loop<kTraits.dtypes.has(kBool)>(iter, op_info(kOp).name.data(), formula);
+    } else {
+      TS_ERROR(op_info(kOp).name, ": optimized kernel called with compute dtype ", t);
+    }
+    iter.cast_outputs();
+  }
+}
+
+void gelu_kernel(const KernelCall& c) {
+  TensorIterator iter = elementwise_iter(c);
+  HWY_DYNAMIC_DISPATCH(gelu_floating)(iter, c.params<GeluParams>().approximate);
+  iter.cast_outputs();
 }
 
 // Element 0 of a wrapped-scalar input.
@@ -321,17 +296,15 @@ compute_t<T> bound_as(const Scalar& s) {
 }
 
 void clamp_kernel(const KernelCall& c) {
-  const bool has_min = (c.p.mode & 1) != 0;
-  const bool has_max = (c.p.mode & 2) != 0;
-  const std::optional<Scalar> min = has_min ? std::optional(scalar_of(c.inputs[1])) : std::nullopt;
+  const ClampParams& bounds = c.params<ClampParams>();
+  const std::optional<Scalar> min =
+      bounds.has_min ? std::optional(scalar_of(c.inputs[1])) : std::nullopt;
   const std::optional<Scalar> max =
-      has_max ? std::optional(scalar_of(c.inputs[has_min ? 2 : 1])) : std::nullopt;
-  // Only self goes through the loop; the bounds are constants of the op.
-  const KernelCall self_only{c.op, c.outputs, c.inputs.slice(0, 1), c.p, c.kind};
+      bounds.has_max ? std::optional(scalar_of(c.inputs[bounds.has_min ? 2 : 1])) : std::nullopt;
   const ScalarType t = c.p.compute_dtype;
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  double lo = -kInf, hi = kInf;
   if (is_floating_type(t)) {
-    constexpr double kInf = std::numeric_limits<double>::infinity();
-    double lo = -kInf, hi = kInf;
     TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(t, "clamp", [&] {
       if (min) lo = static_cast<double>(bound_as<scalar_t>(*min));
       if (max) hi = static_cast<double>(bound_as<scalar_t>(*max));
@@ -340,11 +313,13 @@ void clamp_kernel(const KernelCall& c) {
       c.outputs[0].fill_(std::numeric_limits<double>::quiet_NaN());
       return;
     }
-    return run(
-        self_only, UOp::clamp, [](const TensorIterator&, ScalarType) {}, lo, hi);
   }
-  run(self_only, UOp::clamp, [&](const TensorIterator& iter, ScalarType dt) {
-    TS_DISPATCH_INTEGRAL_TYPES(dt, "clamp", [&] {
+  // Only self goes through the loop; the bounds are constants of the op.
+  TensorIterator iter = elementwise_iter({c.op, c.outputs, c.inputs.slice(0, 1), c.p, c.kind});
+  if (is_floating_type(t)) {
+    HWY_DYNAMIC_DISPATCH(clamp_floating)(iter, lo, hi);
+  } else {
+    TS_DISPATCH_INTEGRAL_TYPES(t, "clamp", [&] {
       constexpr scalar_t kLow = std::numeric_limits<scalar_t>::lowest();
       constexpr scalar_t kHigh = std::numeric_limits<scalar_t>::max();
       const scalar_t lo = min ? bound_as<scalar_t>(*min) : kLow;
@@ -354,43 +329,16 @@ void clamp_kernel(const KernelCall& c) {
         return r > hi ? hi : r;
       });
     });
-  });
+  }
+  iter.cast_outputs();
 }
 
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, unary) {
-  // The same dtypes as the reference set (reference/unary.cpp).
-  const DTypeSet all = DTypeSet::all();
-  const DTypeSet no_bool = all - DTypeSet{kBool};
-  const DTypeSet floating = DTypeSet::floating();
-  const DTypeSet real = DTypeSet::integral(false) | floating;
-  m.impl(OpId::neg, kCPU, no_bool, neg_kernel);
-  m.impl(OpId::abs, kCPU, no_bool, abs_kernel);
-  m.impl(OpId::sign, kCPU, all, sign_kernel);
-  m.impl(OpId::exp, kCPU, floating, exp_kernel);
-  m.impl(OpId::expm1, kCPU, floating, expm1_kernel);
-  m.impl(OpId::log, kCPU, floating, log_kernel);
-  m.impl(OpId::log1p, kCPU, floating, log1p_kernel);
-  m.impl(OpId::sqrt, kCPU, floating, sqrt_kernel);
-  m.impl(OpId::rsqrt, kCPU, floating, rsqrt_kernel);
-  m.impl(OpId::reciprocal, kCPU, floating, reciprocal_kernel);
-  m.impl(OpId::sin, kCPU, floating, sin_kernel);
-  m.impl(OpId::cos, kCPU, floating, cos_kernel);
-  m.impl(OpId::tanh, kCPU, floating, tanh_kernel);
-  m.impl(OpId::sigmoid, kCPU, floating, sigmoid_kernel);
-  m.impl(OpId::relu, kCPU, no_bool, relu_kernel);
-  m.impl(OpId::gelu, kCPU, floating, gelu_kernel);
-  m.impl(OpId::silu, kCPU, floating, silu_kernel);
-  m.impl(OpId::erf, kCPU, floating, erf_kernel);
-  m.impl(OpId::floor, kCPU, real, rounding_kernel<UOp::floor>);
-  m.impl(OpId::ceil, kCPU, real, rounding_kernel<UOp::ceil>);
-  m.impl(OpId::round, kCPU, real, rounding_kernel<UOp::round>);
-  m.impl(OpId::trunc, kCPU, real, rounding_kernel<UOp::trunc>);
-  m.impl(OpId::isnan, kCPU, all, isnan_kernel);
-  m.impl(OpId::logical_not, kCPU, all, logical_not_kernel);
-  m.impl(OpId::bitwise_not, kCPU, DTypeSet::integral(true), bitwise_not_kernel);
-  m.impl(OpId::clamp, kCPU, no_bool, clamp_kernel);
+  for_each_plain_op<PlainOp::Unary>([&](auto op) { m.impl(op, kCPU, unary_kernel<op>); });
+  m.impl(OpId::gelu, kCPU, gelu_kernel);
+  m.impl(OpId::clamp, kCPU, clamp_kernel);
 }
 
 }  // namespace ts::cpu

@@ -1,8 +1,10 @@
 #pragma once
 // The elementwise launcher over TensorIterator. See Note [CUDA elementwise paths].
 #include <array>
+#include <type_traits>
 
 #include "optimized/cuda/common.cuh"
+#include "touchstone/kernel_family.h"
 #include "touchstone/ops.h"
 #include "touchstone/tensor_iterator.h"
 
@@ -219,6 +221,28 @@ TensorIterator elementwise_iter(const KernelCall& c, bool cast_output = true);
 
 namespace ts::cuda {
 
+// Calls f(std::type_identity<scalar_t>{}) with scalar_t bound to t's type (CUDA types for
+// float16/bfloat16), instantiating f only for the class of dtypes op_list.def declares for kOp:
+// floating, real (no bool), integral and bool, or all.
+template <OpId kOp, class F>
+void dispatch_op_dtypes(ScalarType t, const F& f) {
+  constexpr DTypeSet kDTypes = op_traits(kOp).dtypes;
+  const char* name = op_info(kOp).name.data();
+#define TS_CALL_F [&] { f(std::type_identity<scalar_t>{}); }
+  if constexpr (!(kDTypes - DTypeSet::floating()).empty()) {
+    if constexpr (!kDTypes.has(kBool)) {
+      TS_CUDA_DISPATCH_REAL(t, name, TS_CALL_F);
+    } else if constexpr (!kDTypes.has(kFloat)) {
+      TS_CUDA_DISPATCH_INTEGRAL_AND_BOOL(t, name, TS_CALL_F);
+    } else {
+      TS_CUDA_DISPATCH_ALL(t, name, TS_CALL_F);
+    }
+  } else {
+    TS_CUDA_DISPATCH_FLOATING(t, name, TS_CALL_F);
+  }
+#undef TS_CALL_F
+}
+
 // Note [CUDA bool results]
 // Comparison-like kernels write bool. An out= or in-place output of another dtype gets a bool
 // temporary on the device, copied into it afterwards (as the optimized CPU set does).
@@ -232,6 +256,29 @@ void with_bool_output(const KernelCall& c, const F& body) {
   const Tensor tmp = empty_like(out, TensorOptions(kBool).device(out.device()));
   body(KernelCall{c.op, ArrayRef<Tensor>(&tmp, 1), c.inputs, c.p, c.kind});
   out.copy_(tmp);
+}
+
+// The kernel of a plain op (touchstone/plain_ops.h) of NIN inputs: f(std::type_identity<T>{}, c)
+// gives the functor for storage type T, run over the op's dtypes; UnaryBool and BinaryBool ops
+// write bool.
+template <OpId op, int NIN, class F>
+void plain_kernel(const KernelCall& call, const F& f) {
+  constexpr OpSignature kSig = op_traits(op).sig;
+  constexpr bool kBoolResult = kSig == OpSignature::UnaryBool || kSig == OpSignature::BinaryBool;
+  const auto body = [&f](const KernelCall& c) {
+    DeviceGuard guard(c.outputs[0].device().index());
+    TensorIterator iter = elementwise_iter(c, /*cast_output=*/!kBoolResult);
+    dispatch_op_dtypes<op>(iter.common_dtype(), [&](auto type) {
+      using T = typename decltype(type)::type;
+      gpu_kernel<NIN, std::conditional_t<kBoolResult, bool, T>, T>(iter, f(type, c));
+    });
+    if (!kBoolResult) iter.cast_outputs();
+  };
+  if constexpr (kBoolResult) {
+    with_bool_output(call, body);
+  } else {
+    body(call);
+  }
 }
 
 }  // namespace ts::cuda

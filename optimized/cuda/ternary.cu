@@ -64,8 +64,9 @@ void masked_fill_kernel(const KernelCall& c) {
   TS_CUDA_DISPATCH_ALL(iter.common_dtype(), "masked_fill", [&] {
     using C = compute_t<scalar_t>;
     // The value converted once to self's dtype (then widened exactly), as the reference.
-    const scalar_t v = c.p.s0->is_floating_point() ? convert<scalar_t>(c.p.s0->to_double())
-                                                   : convert<scalar_t>(c.p.s0->to_long());
+    const Scalar& value = c.params<ValueParams>().value;
+    const scalar_t v = value.is_floating_point() ? convert<scalar_t>(value.to_double())
+                                                 : convert<scalar_t>(value.to_long());
     gpu_kernel<2, scalar_t, scalar_t>(iter, MaskedFillOp<C>{convert<C>(v)});
   });
   iter.cast_outputs();
@@ -74,10 +75,11 @@ void masked_fill_kernel(const KernelCall& c) {
 void lerp_kernel(const KernelCall& c) {
   DeviceGuard guard(c.outputs[0].device().index());
   TensorIterator iter = elementwise_iter(c);
+  const std::optional<Scalar>& weight = c.params<LerpParams>().weight;
   TS_CUDA_DISPATCH_FLOATING(iter.common_dtype(), "lerp", [&] {
     using C = compute_t<scalar_t>;
-    if (c.p.s0) {
-      gpu_kernel<2, scalar_t, scalar_t>(iter, LerpScalarOp<C>{scalar_as<C>(*c.p.s0)});
+    if (weight) {
+      gpu_kernel<2, scalar_t, scalar_t>(iter, LerpScalarOp<C>{scalar_as<C>(*weight)});
     } else {
       gpu_kernel<3, scalar_t, scalar_t>(iter, LerpOp{});
     }
@@ -88,13 +90,10 @@ void lerp_kernel(const KernelCall& c) {
 void addcmul_kernel(const KernelCall& c) {
   DeviceGuard guard(c.outputs[0].device().index());
   TensorIterator iter = elementwise_iter(c);
-  TS_CUDA_DISPATCH_ALL(iter.common_dtype(), "addcmul", [&] {
+  const Scalar& value = c.params<ValueParams>().value;
+  TS_CUDA_DISPATCH_REAL(iter.common_dtype(), "addcmul", [&] {
     using C = compute_t<scalar_t>;
-    if constexpr (std::is_same_v<C, bool>) {
-      TS_ERROR("addcmul: CUDA kernel called with dtype bool");
-    } else {
-      gpu_kernel<3, scalar_t, scalar_t>(iter, AddcmulOp<C>{scalar_as<C>(*c.p.s0)});
-    }
+    gpu_kernel<3, scalar_t, scalar_t>(iter, AddcmulOp<C>{scalar_as<C>(value)});
   });
   iter.cast_outputs();
 }
@@ -102,11 +101,10 @@ void addcmul_kernel(const KernelCall& c) {
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, cuda_ternary) {
-  const DTypeSet all = DTypeSet::all();
-  m.impl(OpId::where, kCUDA, all, where_kernel);
-  m.impl(OpId::lerp, kCUDA, DTypeSet::floating(), lerp_kernel);
-  m.impl(OpId::addcmul, kCUDA, all - DTypeSet{kBool}, addcmul_kernel);
-  m.impl(OpId::masked_fill, kCUDA, all, masked_fill_kernel);
+  m.impl(OpId::where, kCUDA, where_kernel);
+  m.impl(OpId::lerp, kCUDA, lerp_kernel);
+  m.impl(OpId::addcmul, kCUDA, addcmul_kernel);
+  m.impl(OpId::masked_fill, kCUDA, masked_fill_kernel);
 }
 
 }  // namespace ts::cuda

@@ -1,5 +1,6 @@
 // CUDA kernels for unary elementwise ops. float16/bfloat16 compute in float32, integers in
-// their own type with wrapping arithmetic; the formulas follow reference/unary.cpp.
+// their own type with wrapping arithmetic; the formulas follow reference/unary.cpp. A plain op is
+// one branch of UnaryOp; gelu (GeluParams) and clamp (ClampParams) have functors of their own.
 #include "optimized/cuda/loops.cuh"
 #include "optimized/cuda/math.cuh"
 #include "touchstone/ops.h"
@@ -7,163 +8,106 @@
 namespace ts::cuda {
 namespace {
 
-enum class U {
-  neg,
-  abs,
-  sign,
-  exp,
-  expm1,
-  log,
-  log1p,
-  sqrt,
-  rsqrt,
-  reciprocal,
-  sin,
-  cos,
-  tanh,
-  sigmoid,
-  relu,
-  gelu,
-  gelu_tanh,
-  silu,
-  erf,
-  floor,
-  ceil,
-  round,
-  trunc
-};
-
-template <U op>
+// The formula of every plain unary op, for each of its dtypes (a missing branch fails to
+// compile); UnaryBool ops return bool.
+template <OpId op>
 struct UnaryOp {
   template <typename C>
-  __device__ C operator()(C x) const {
-    if constexpr (op == U::neg) {
+  __device__ auto operator()(C x) const {
+    if constexpr (op == OpId::neg) {
       return wrapping_neg(x);
-    } else if constexpr (op == U::abs) {
+    } else if constexpr (op == OpId::abs) {
       if constexpr (std::is_floating_point_v<C>)
         return ::fabs(x);
       else
         return is_negative(x) ? wrapping_neg(x) : x;
-    } else if constexpr (op == U::sign) {
+    } else if constexpr (op == OpId::sign) {
       return static_cast<C>((C(0) < x) - is_negative(x));
-    } else if constexpr (op == U::relu) {
+    } else if constexpr (op == OpId::relu) {
       return is_negative(x) ? C(0) : x;
-    } else if constexpr (!std::is_floating_point_v<C>) {
-      return x;  // the rounding ops are the identity on integers
-    } else if constexpr (op == U::exp) {
+    } else if constexpr (op == OpId::floor || op == OpId::ceil || op == OpId::round ||
+                         op == OpId::trunc) {
+      if constexpr (!std::is_floating_point_v<C>)
+        return x;  // the rounding ops are the identity on integers
+      else if constexpr (op == OpId::floor)
+        return ::floor(x);
+      else if constexpr (op == OpId::ceil)
+        return ::ceil(x);
+      else if constexpr (op == OpId::round)
+        return ::rint(x);  // half to even, as torch.round
+      else
+        return ::trunc(x);
+    } else if constexpr (op == OpId::exp) {
       return ::exp(x);
-    } else if constexpr (op == U::expm1) {
+    } else if constexpr (op == OpId::expm1) {
       return ::expm1(x);
-    } else if constexpr (op == U::log) {
+    } else if constexpr (op == OpId::log) {
       return ::log(x);
-    } else if constexpr (op == U::log1p) {
+    } else if constexpr (op == OpId::log1p) {
       return ::log1p(x);
-    } else if constexpr (op == U::sqrt) {
+    } else if constexpr (op == OpId::sqrt) {
       return ::sqrt(x);
-    } else if constexpr (op == U::rsqrt) {
+    } else if constexpr (op == OpId::rsqrt) {
       return C(1) / ::sqrt(x);  // not rsqrt(): the approximate instruction is off by ulps
-    } else if constexpr (op == U::reciprocal) {
+    } else if constexpr (op == OpId::reciprocal) {
       return C(1) / x;
-    } else if constexpr (op == U::sin) {
+    } else if constexpr (op == OpId::sin) {
       return ::sin(x);
-    } else if constexpr (op == U::cos) {
+    } else if constexpr (op == OpId::cos) {
       return ::cos(x);
-    } else if constexpr (op == U::tanh) {
+    } else if constexpr (op == OpId::tanh) {
       return ::tanh(x);
-    } else if constexpr (op == U::sigmoid) {
+    } else if constexpr (op == OpId::sigmoid) {
       return C(1) / (C(1) + ::exp(-x));
-    } else if constexpr (op == U::gelu) {
-      return x * C(0.5) * (C(1) + ::erf(x * C(0.70710678118654752440)));
-    } else if constexpr (op == U::gelu_tanh) {
-      const C k = C(0.79788456080286535588);  // sqrt(2 / pi)
-      return C(0.5) * x * (C(1) + ::tanh(k * (x + C(0.044715) * x * x * x)));
-    } else if constexpr (op == U::silu) {
+    } else if constexpr (op == OpId::silu) {
       return x / (C(1) + ::exp(-x));
-    } else if constexpr (op == U::erf) {
+    } else if constexpr (op == OpId::erf) {
       return ::erf(x);
-    } else if constexpr (op == U::floor) {
-      return ::floor(x);
-    } else if constexpr (op == U::ceil) {
-      return ::ceil(x);
-    } else if constexpr (op == U::round) {
-      return ::rint(x);  // half to even, as torch.round
+    } else if constexpr (op == OpId::bitwise_not) {
+      if constexpr (std::is_same_v<C, bool>)
+        return !x;  // ~true would be -2, also "true"
+      else
+        return static_cast<C>(~x);
+    } else if constexpr (op == OpId::isnan) {
+      return is_nan(x);
+    } else if constexpr (op == OpId::logical_not) {
+      return x == C(0);
     } else {
-      static_assert(op == U::trunc);
-      return ::trunc(x);
+      static_assert(op != op, "a plain unary op of op_list.def has no branch in UnaryOp");
     }
   }
 };
 
-template <U op>
-void float_kernel(const KernelCall& c) {
-  DeviceGuard guard(c.outputs[0].device().index());
-  TensorIterator iter = elementwise_iter(c);
-  TS_CUDA_DISPATCH_FLOATING(iter.common_dtype(), op_info(c.op).name.data(),
-                            [&] { gpu_kernel<1, scalar_t, scalar_t>(iter, UnaryOp<op>{}); });
-  iter.cast_outputs();
+template <OpId op>
+void unary_kernel(const KernelCall& c) {
+  plain_kernel<op, 1>(c, [](auto, const KernelCall&) { return UnaryOp<op>{}; });
 }
 
-template <U op>
-void real_kernel(const KernelCall& c) {
-  DeviceGuard guard(c.outputs[0].device().index());
-  TensorIterator iter = elementwise_iter(c);
-  TS_CUDA_DISPATCH_ALL(iter.common_dtype(), op_info(c.op).name.data(), [&] {
-    if constexpr (std::is_same_v<scalar_t, bool> && op != U::sign) {
-      TS_ERROR(op_info(c.op).name, ": CUDA kernel called with dtype bool");
-    } else {
-      gpu_kernel<1, scalar_t, scalar_t>(iter, UnaryOp<op>{});
-    }
-  });
-  iter.cast_outputs();
-}
-
-struct BitwiseNot {
+template <GeluApproximation kApproximate>
+struct GeluOp {
   template <typename C>
   __device__ C operator()(C x) const {
-    if constexpr (std::is_same_v<C, bool>)
-      return !x;  // ~true would be -2, also "true"
-    else
-      return static_cast<C>(~x);
+    if constexpr (kApproximate == GeluApproximation::None) {
+      return x * C(0.5) * (C(1) + ::erf(x * C(0.70710678118654752440)));
+    } else {
+      const C k = C(0.79788456080286535588);  // sqrt(2 / pi)
+      return C(0.5) * x * (C(1) + ::tanh(k * (x + C(0.044715) * x * x * x)));
+    }
   }
 };
-
-void bitwise_not_kernel(const KernelCall& c) {
-  DeviceGuard guard(c.outputs[0].device().index());
-  TensorIterator iter = elementwise_iter(c);
-  TS_CUDA_DISPATCH_INTEGRAL_AND_BOOL(iter.common_dtype(), "bitwise_not", [&] {
-    gpu_kernel<1, scalar_t, scalar_t>(iter, BitwiseNot{});
-  });
-  iter.cast_outputs();
-}
 
 void gelu_kernel(const KernelCall& c) {
-  c.p.mode == 0 ? float_kernel<U::gelu>(c) : float_kernel<U::gelu_tanh>(c);
-}
-
-struct IsNan {
-  template <typename C>
-  __device__ bool operator()(C x) const {
-    if constexpr (std::is_floating_point_v<C>)
-      return x != x;
-    else
-      return false;
-  }
-};
-struct LogicalNot {
-  template <typename C>
-  __device__ bool operator()(C x) const {
-    return x == C(0);
-  }
-};
-
-template <class F>
-void bool_kernel(const KernelCall& call) {
-  with_bool_output(call, [](const KernelCall& c) {
-    DeviceGuard guard(c.outputs[0].device().index());
-    TensorIterator iter = elementwise_iter(c, /*cast_output=*/false);
-    TS_CUDA_DISPATCH_ALL(iter.common_dtype(), op_info(c.op).name.data(),
-                         [&] { gpu_kernel<1, bool, scalar_t>(iter, F{}); });
+  DeviceGuard guard(c.outputs[0].device().index());
+  TensorIterator iter = elementwise_iter(c);
+  const GeluApproximation approximate = c.params<GeluParams>().approximate;
+  TS_CUDA_DISPATCH_FLOATING(iter.common_dtype(), "gelu", [&] {
+    if (approximate == GeluApproximation::None) {
+      gpu_kernel<1, scalar_t, scalar_t>(iter, GeluOp<GeluApproximation::None>{});
+    } else {
+      gpu_kernel<1, scalar_t, scalar_t>(iter, GeluOp<GeluApproximation::Tanh>{});
+    }
   });
+  iter.cast_outputs();
 }
 
 // Note [CUDA clamp]
@@ -183,13 +127,12 @@ struct ClampOp {
 
 void clamp_kernel(const KernelCall& c) {
   DeviceGuard guard(c.outputs[0].device().index());
-  const bool has_min = (c.p.mode & 1) != 0;
-  const bool has_max = (c.p.mode & 2) != 0;
+  const ClampParams& bounds = c.params<ClampParams>();
   TensorIterator iter = elementwise_iter(c);
   TS_CUDA_DISPATCH_REAL(iter.common_dtype(), "clamp", [&] {
-    if (has_min && has_max) {
+    if (bounds.has_min && bounds.has_max) {
       gpu_kernel<3, scalar_t, scalar_t>(iter, ClampOp<true, true>{});
-    } else if (has_min) {
+    } else if (bounds.has_min) {
       gpu_kernel<2, scalar_t, scalar_t>(iter, ClampOp<true, false>{});
     } else {
       gpu_kernel<2, scalar_t, scalar_t>(iter, ClampOp<false, true>{});
@@ -201,37 +144,10 @@ void clamp_kernel(const KernelCall& c) {
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, cuda_unary) {
-  // The dtypes of the optimized CPU set, which are PyTorch's CUDA dtypes for these ops.
-  const DTypeSet all = DTypeSet::all();
-  const DTypeSet no_bool = all - DTypeSet{kBool};
-  const DTypeSet floating = DTypeSet::floating();
-  const DTypeSet real = DTypeSet::integral(false) | floating;
-  m.impl(OpId::neg, kCUDA, no_bool, real_kernel<U::neg>);
-  m.impl(OpId::abs, kCUDA, no_bool, real_kernel<U::abs>);
-  m.impl(OpId::sign, kCUDA, all, real_kernel<U::sign>);
-  m.impl(OpId::exp, kCUDA, floating, float_kernel<U::exp>);
-  m.impl(OpId::expm1, kCUDA, floating, float_kernel<U::expm1>);
-  m.impl(OpId::log, kCUDA, floating, float_kernel<U::log>);
-  m.impl(OpId::log1p, kCUDA, floating, float_kernel<U::log1p>);
-  m.impl(OpId::sqrt, kCUDA, floating, float_kernel<U::sqrt>);
-  m.impl(OpId::rsqrt, kCUDA, floating, float_kernel<U::rsqrt>);
-  m.impl(OpId::reciprocal, kCUDA, floating, float_kernel<U::reciprocal>);
-  m.impl(OpId::sin, kCUDA, floating, float_kernel<U::sin>);
-  m.impl(OpId::cos, kCUDA, floating, float_kernel<U::cos>);
-  m.impl(OpId::tanh, kCUDA, floating, float_kernel<U::tanh>);
-  m.impl(OpId::sigmoid, kCUDA, floating, float_kernel<U::sigmoid>);
-  m.impl(OpId::relu, kCUDA, no_bool, real_kernel<U::relu>);
-  m.impl(OpId::gelu, kCUDA, floating, gelu_kernel);
-  m.impl(OpId::silu, kCUDA, floating, float_kernel<U::silu>);
-  m.impl(OpId::erf, kCUDA, floating, float_kernel<U::erf>);
-  m.impl(OpId::floor, kCUDA, real, real_kernel<U::floor>);
-  m.impl(OpId::ceil, kCUDA, real, real_kernel<U::ceil>);
-  m.impl(OpId::round, kCUDA, real, real_kernel<U::round>);
-  m.impl(OpId::trunc, kCUDA, real, real_kernel<U::trunc>);
-  m.impl(OpId::isnan, kCUDA, all, bool_kernel<IsNan>);
-  m.impl(OpId::logical_not, kCUDA, all, bool_kernel<LogicalNot>);
-  m.impl(OpId::bitwise_not, kCUDA, DTypeSet::integral(true), bitwise_not_kernel);
-  m.impl(OpId::clamp, kCUDA, no_bool, clamp_kernel);
+  // op_list.def's dtypes, which are PyTorch's CUDA dtypes for these ops.
+  for_each_plain_op<PlainOp::Unary>([&](auto op) { m.impl(op, kCUDA, unary_kernel<op>); });
+  m.impl(OpId::gelu, kCUDA, gelu_kernel);
+  m.impl(OpId::clamp, kCUDA, clamp_kernel);
 }
 
 }  // namespace ts::cuda

@@ -17,29 +17,30 @@ void where_kernel(const KernelCall& c) {
         [&](at::Tensor& out) { at::where_out(out, wrap(c.inputs[0]), input(c, 1), input(c, 2)); });
 }
 
-// inputs {self, end[, weight]}; s0 = the Scalar weight when there is no weight tensor.
+// inputs {self, end[, weight]}; LerpParams::weight is the Scalar weight when there is no weight
+// tensor.
 void lerp_kernel(const KernelCall& c) {
+  const std::optional<Scalar>& weight = c.params<LerpParams>().weight;
   write(c, c.p.compute_dtype, [&](at::Tensor& out) {
-    if (c.p.s0) {
-      at::lerp_out(out, input(c, 0), input(c, 1), to_aten(*c.p.s0));
+    if (weight) {
+      at::lerp_out(out, input(c, 0), input(c, 1), to_aten(*weight));
     } else {
       at::lerp_out(out, input(c, 0), input(c, 1), input(c, 2));
     }
   });
 }
 
-// s0 = value.
 void addcmul_kernel(const KernelCall& c) {
-  const at::Scalar value = to_aten(*c.p.s0);
+  const at::Scalar value = to_aten(c.params<ValueParams>().value);
   write(c, c.p.compute_dtype, [&](at::Tensor& out) {
     at::addcmul_out(out, input(c, 0), input(c, 1), input(c, 2), value);
   });
 }
 
-// inputs {self, mask}; s0 = value. In place the output is self; otherwise a fresh tensor that
-// starts as a copy of self.
+// inputs {self, mask}. In place the output is self; otherwise a fresh tensor that starts as a
+// copy of self.
 void masked_fill_kernel(const KernelCall& c) {
-  const at::Scalar value = to_aten(*c.p.s0);
+  const at::Scalar value = to_aten(c.params<ValueParams>().value);
   write(c, c.p.compute_dtype, [&](at::Tensor& out) {
     if (c.kind != CallKind::InPlace) out.copy_(wrap(c.inputs[0]));
     out.masked_fill_(wrap(c.inputs[1]), value);
@@ -49,10 +50,10 @@ void masked_fill_kernel(const KernelCall& c) {
 }  // namespace
 
 void register_ternary(KernelRegistrar& m) {
-  m.impl(OpId::where, kCPU, kAll, guarded<where_kernel>);
+  m.impl(OpId::where, kCPU, guarded<where_kernel>);
   m.impl(OpId::lerp, kCPU, kFloatingNoHalf, guarded<lerp_kernel>);
   m.impl(OpId::addcmul, kCPU, kNoBool - DTypeSet{kHalf}, guarded<addcmul_kernel>);
-  m.impl(OpId::masked_fill, kCPU, kAll, guarded<masked_fill_kernel>);
+  m.impl(OpId::masked_fill, kCPU, guarded<masked_fill_kernel>);
 }
 
 }  // namespace ts::aten

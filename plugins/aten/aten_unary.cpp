@@ -1,5 +1,6 @@
 // aten kernels for the unary elementwise ops (lib/src/ops/unary.cpp): the input converted to
-// p.compute_dtype, then ATen's out= form into the output (bool for isnan and logical_not).
+// p.compute_dtype, then ATen's out= form into the output (bool for isnan and logical_not). A plain
+// op is one row of TS_ATEN_UNARY_OPS (and its ATen header).
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/abs.h>
 #include <ATen/ops/bitwise_not.h>
@@ -33,88 +34,54 @@
 namespace ts::aten {
 namespace {
 
-#define TS_ATEN_UNARY(name, result)                                               \
-  void name##_kernel(const KernelCall& c) {                                       \
-    write(c, result, [&](at::Tensor& out) { at::name##_out(out, input(c, 0)); }); \
-  }
-TS_ATEN_UNARY(neg, c.p.compute_dtype)
-TS_ATEN_UNARY(abs, c.p.compute_dtype)
-TS_ATEN_UNARY(sign, c.p.compute_dtype)
-TS_ATEN_UNARY(exp, c.p.compute_dtype)
-TS_ATEN_UNARY(expm1, c.p.compute_dtype)
-TS_ATEN_UNARY(log, c.p.compute_dtype)
-TS_ATEN_UNARY(log1p, c.p.compute_dtype)
-TS_ATEN_UNARY(sqrt, c.p.compute_dtype)
-TS_ATEN_UNARY(rsqrt, c.p.compute_dtype)
-TS_ATEN_UNARY(reciprocal, c.p.compute_dtype)
-TS_ATEN_UNARY(sin, c.p.compute_dtype)
-TS_ATEN_UNARY(cos, c.p.compute_dtype)
-TS_ATEN_UNARY(tanh, c.p.compute_dtype)
-TS_ATEN_UNARY(sigmoid, c.p.compute_dtype)
-TS_ATEN_UNARY(relu, c.p.compute_dtype)
-TS_ATEN_UNARY(silu, c.p.compute_dtype)
-TS_ATEN_UNARY(erf, c.p.compute_dtype)
-TS_ATEN_UNARY(floor, c.p.compute_dtype)
-TS_ATEN_UNARY(ceil, c.p.compute_dtype)
-TS_ATEN_UNARY(round, c.p.compute_dtype)
-TS_ATEN_UNARY(trunc, c.p.compute_dtype)
-TS_ATEN_UNARY(bitwise_not, c.p.compute_dtype)
-TS_ATEN_UNARY(isnan, kBool)
-TS_ATEN_UNARY(logical_not, kBool)
-#undef TS_ATEN_UNARY
+// clang-format off
+// One row per plain unary op: its ATen function and the dtypes of op_list.def's that ATen 1.13's
+// CPU backend lacks (most of its math kernels are not instantiated for float16).
+#define TS_ATEN_UNARY_OPS(_)                                                                 \
+  _(neg, {}) _(abs, {}) _(sign, {}) _(exp, {kHalf}) _(expm1, {kHalf}) _(log, {kHalf})       \
+  _(log1p, {kHalf}) _(sqrt, {kHalf}) _(rsqrt, {kHalf}) _(reciprocal, {}) _(sin, {kHalf})    \
+  _(cos, {kHalf}) _(tanh, {kHalf}) _(sigmoid, {kHalf}) _(relu, {kHalf}) _(silu, {kHalf})    \
+  _(erf, {kHalf}) _(floor, {kHalf}) _(ceil, {kHalf}) _(round, {kHalf}) _(trunc, {kHalf})    \
+  _(isnan, {}) _(logical_not, {}) _(bitwise_not, {})
+// clang-format on
 
-// mode: 0 exact, 1 tanh approximation.
+#define TS_ATEN_UNARY_KERNEL(name, lacks)                                                  \
+  void name##_kernel(const KernelCall& c) {                                                \
+    write(c, result_dtype(c), [&](at::Tensor& out) { at::name##_out(out, input(c, 0)); }); \
+  }
+TS_ATEN_UNARY_OPS(TS_ATEN_UNARY_KERNEL)
+#undef TS_ATEN_UNARY_KERNEL
+
 void gelu_kernel(const KernelCall& c) {
-  const char* approximate = c.p.mode == 1 ? "tanh" : "none";
+  const bool tanh = c.params<GeluParams>().approximate == GeluApproximation::Tanh;
   write(c, c.p.compute_dtype,
-        [&](at::Tensor& out) { at::gelu_out(out, input(c, 0), approximate); });
+        [&](at::Tensor& out) { at::gelu_out(out, input(c, 0), tanh ? "tanh" : "none"); });
 }
 
-// The bounds arrive as wrapped-scalar inputs after self (mode bit 0: min, bit 1: max); ATen gets
-// them back as Scalars, as torch.clamp(x, min=..., max=...) passes them.
+// The bounds arrive as wrapped-scalar inputs after self (min first); ATen gets them back as
+// Scalars, as torch.clamp(x, min=..., max=...) passes them.
 void clamp_kernel(const KernelCall& c) {
+  const ClampParams& bounds = c.params<ClampParams>();
   size_t next = 1;
-  auto bound = [&](int bit) -> c10::optional<at::Scalar> {
-    if ((c.p.mode & bit) == 0) return c10::nullopt;
+  auto bound = [&](bool present) -> c10::optional<at::Scalar> {
+    if (!present) return c10::nullopt;
     const Tensor& t = c.inputs[next++];
     return to_aten(t.as_strided({}, {}).item());
   };
-  const c10::optional<at::Scalar> min = bound(1);
-  const c10::optional<at::Scalar> max = bound(2);
+  const c10::optional<at::Scalar> min = bound(bounds.has_min);
+  const c10::optional<at::Scalar> max = bound(bounds.has_max);
   write(c, c.p.compute_dtype, [&](at::Tensor& out) { at::clamp_out(out, input(c, 0), min, max); });
 }
 
 }  // namespace
 
 void register_unary(KernelRegistrar& m) {
-  const DTypeSet no_bool_no_half = kNoBool - DTypeSet{kHalf};
-  const DTypeSet real_no_half = DTypeSet::integral(false) | kFloatingNoHalf;
-  m.impl(OpId::neg, kCPU, kNoBool, guarded<neg_kernel>);
-  m.impl(OpId::abs, kCPU, kNoBool, guarded<abs_kernel>);
-  m.impl(OpId::sign, kCPU, kAll, guarded<sign_kernel>);
-  m.impl(OpId::exp, kCPU, kFloatingNoHalf, guarded<exp_kernel>);
-  m.impl(OpId::expm1, kCPU, kFloatingNoHalf, guarded<expm1_kernel>);
-  m.impl(OpId::log, kCPU, kFloatingNoHalf, guarded<log_kernel>);
-  m.impl(OpId::log1p, kCPU, kFloatingNoHalf, guarded<log1p_kernel>);
-  m.impl(OpId::sqrt, kCPU, kFloatingNoHalf, guarded<sqrt_kernel>);
-  m.impl(OpId::rsqrt, kCPU, kFloatingNoHalf, guarded<rsqrt_kernel>);
-  m.impl(OpId::reciprocal, kCPU, kFloating, guarded<reciprocal_kernel>);
-  m.impl(OpId::sin, kCPU, kFloatingNoHalf, guarded<sin_kernel>);
-  m.impl(OpId::cos, kCPU, kFloatingNoHalf, guarded<cos_kernel>);
-  m.impl(OpId::tanh, kCPU, kFloatingNoHalf, guarded<tanh_kernel>);
-  m.impl(OpId::sigmoid, kCPU, kFloatingNoHalf, guarded<sigmoid_kernel>);
-  m.impl(OpId::relu, kCPU, no_bool_no_half, guarded<relu_kernel>);
+#define TS_ATEN_UNARY_REGISTER(name, lacks) \
+  m.impl(OpId::name, kCPU, op_info(OpId::name).dtypes - DTypeSet lacks, guarded<name##_kernel>);
+  TS_ATEN_UNARY_OPS(TS_ATEN_UNARY_REGISTER)
+#undef TS_ATEN_UNARY_REGISTER
   m.impl(OpId::gelu, kCPU, kFloatingNoHalf, guarded<gelu_kernel>);
-  m.impl(OpId::silu, kCPU, kFloatingNoHalf, guarded<silu_kernel>);
-  m.impl(OpId::erf, kCPU, kFloatingNoHalf, guarded<erf_kernel>);
-  m.impl(OpId::floor, kCPU, real_no_half, guarded<floor_kernel>);
-  m.impl(OpId::ceil, kCPU, real_no_half, guarded<ceil_kernel>);
-  m.impl(OpId::round, kCPU, real_no_half, guarded<round_kernel>);
-  m.impl(OpId::trunc, kCPU, real_no_half, guarded<trunc_kernel>);
-  m.impl(OpId::isnan, kCPU, kAll, guarded<isnan_kernel>);
-  m.impl(OpId::logical_not, kCPU, kAll, guarded<logical_not_kernel>);
-  m.impl(OpId::bitwise_not, kCPU, DTypeSet::integral(true), guarded<bitwise_not_kernel>);
-  m.impl(OpId::clamp, kCPU, no_bool_no_half, guarded<clamp_kernel>);
+  m.impl(OpId::clamp, kCPU, kNoBool - DTypeSet{kHalf}, guarded<clamp_kernel>);
 }
 
 }  // namespace ts::aten

@@ -96,6 +96,12 @@ at::Tensor input(const KernelCall& c, size_t i) {
   return wrap_as(c.inputs[i], c.p.compute_dtype);
 }
 
+ScalarType result_dtype(const KernelCall& c) {
+  const OpSignature sig = op_info(c.op).sig;
+  const bool bool_result = sig == OpSignature::UnaryBool || sig == OpSignature::BinaryBool;
+  return bool_result ? kBool : c.p.compute_dtype;
+}
+
 void write(const KernelCall& c, ScalarType dtype, FunctionRef<void(at::Tensor&)> f, size_t output) {
   const Tensor& out = c.outputs[output];
   at::Tensor o = wrap(out);

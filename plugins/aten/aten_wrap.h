@@ -27,6 +27,10 @@ at::Tensor wrap_as(const Tensor& t, ScalarType dtype);
 // Input i of the call in the compute dtype (undefined when the input is absent).
 at::Tensor input(const KernelCall& c, size_t i);
 
+// The dtype ATen's out= form of an elementwise op gives: bool for the UnaryBool and BinaryBool
+// ops (comparisons, logical ops, isnan), else the compute dtype.
+ScalarType result_dtype(const KernelCall& c);
+
 c10::ScalarType to_aten(ScalarType t);
 c10::Scalar to_aten(const Scalar& s);
 

@@ -5,8 +5,8 @@
 // Note [Autograd overview]
 // The autograd slot (Note [Autograd slot] in dispatch.h) wraps every kernel call. When grad
 // mode is on and an input requires grad, it builds a node for the op from the derivative table
-// (lib/src/autograd/derivatives_<family>.cpp), links it to the inputs' gradient edges, saves
-// what the formula needs, runs the kernel and gives the outputs their history. Views record
+// (registered at the end of lib/src/ops/<family>.cpp), links it to the inputs' gradient edges,
+// saves what the formula needs, runs the kernel and gives the outputs their history. Views record
 // their own nodes (lib/src/views.cpp). Formulas are written in ts ops, so backward runs on the
 // active kernel set and, with create_graph, records a graph of its own.
 //

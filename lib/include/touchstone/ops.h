@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "touchstone/op_params.h"
+#include "touchstone/plain_ops.h"
 #include "touchstone/tensor.h"
 
 namespace ts {
@@ -64,38 +65,29 @@ Tensor randn_like(const Tensor& self, std::optional<TensorOptions> options = std
 Tensor clone(const Tensor& self);
 Tensor contiguous(const Tensor& self);
 
-// ---- unary ----
-#define TS_DECLARE_UNARY(name)         \
-  Tensor name(const Tensor& self);     \
-  Tensor& name##_(const Tensor& self); \
-  Tensor& name##_out(const Tensor& out, const Tensor& self);
+// ---- plain elementwise ops: every form of the unary and binary ops without parameters, from
+// op_list.def (Note [Generated declarations] in touchstone/plain_ops.h). A binary op's `other`
+// is a Tensor or a Scalar (a wrapped number). ----
 // clang-format off
-TS_DECLARE_UNARY(neg)
-TS_DECLARE_UNARY(abs)
-TS_DECLARE_UNARY(sign)
-TS_DECLARE_UNARY(exp)
-TS_DECLARE_UNARY(expm1)
-TS_DECLARE_UNARY(log)
-TS_DECLARE_UNARY(log1p)
-TS_DECLARE_UNARY(sqrt)
-TS_DECLARE_UNARY(rsqrt)
-TS_DECLARE_UNARY(reciprocal)
-TS_DECLARE_UNARY(sin)
-TS_DECLARE_UNARY(cos)
-TS_DECLARE_UNARY(tanh)
-TS_DECLARE_UNARY(sigmoid)
-TS_DECLARE_UNARY(relu)
-TS_DECLARE_UNARY(silu)
-TS_DECLARE_UNARY(erf)
-TS_DECLARE_UNARY(floor)
-TS_DECLARE_UNARY(ceil)
-TS_DECLARE_UNARY(round)
-TS_DECLARE_UNARY(trunc)
-TS_DECLARE_UNARY(logical_not)
-TS_DECLARE_UNARY(bitwise_not)
+#define TS_DECLARE_None(...)
+#define TS_DECLARE_Unary(name, m, i, o)                                   \
+  Tensor name(const Tensor& self);                                        \
+  TS_PP_IF_##i(Tensor& name##_(const Tensor& self);)                      \
+  TS_PP_IF_##o(Tensor& name##_out(const Tensor& out, const Tensor& self);)
+#define TS_DECLARE_Binary(name, m, i, o)                                                      \
+  Tensor name(const Tensor& self, const Tensor& other);                                       \
+  Tensor name(const Tensor& self, const Scalar& other);                                       \
+  TS_PP_IF_##o(Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other);)
 // clang-format on
-#undef TS_DECLARE_UNARY
-Tensor isnan(const Tensor& self);
+#define TS_OP(name, kind, sig, params, variants, diff, dtypes, parts, schema) \
+  TS_PLAIN_OP(TS_DECLARE_, name, kind, sig, params, variants)
+#include "touchstone/op_list.def"
+#undef TS_OP
+#undef TS_DECLARE_Binary
+#undef TS_DECLARE_Unary
+#undef TS_DECLARE_None
+
+// ---- unary and binary ops with parameters ----
 // approximate: "none" or "tanh".
 Tensor gelu(const Tensor& self, std::string_view approximate = "none");
 Tensor& gelu_(const Tensor& self, std::string_view approximate = "none");
@@ -107,7 +99,6 @@ Tensor& clamp_(const Tensor& self, std::optional<Scalar> min,
 Tensor& clamp_out(const Tensor& out, const Tensor& self, std::optional<Scalar> min,
                   std::optional<Scalar> max = std::nullopt);
 
-// ---- binary (Tensor-Tensor and Tensor-Scalar; the scalar is a wrapped number) ----
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
 Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
 Tensor& add_out(const Tensor& out, const Tensor& self, const Tensor& other,
@@ -123,30 +114,7 @@ Tensor div(const Tensor& self, const Scalar& other,
            std::optional<std::string_view> rounding_mode = std::nullopt);
 Tensor& div_out(const Tensor& out, const Tensor& self, const Tensor& other,
                 std::optional<std::string_view> rounding_mode = std::nullopt);
-#define TS_DECLARE_BINARY(name)                         \
-  Tensor name(const Tensor& self, const Tensor& other); \
-  Tensor name(const Tensor& self, const Scalar& other); \
-  Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other);
-// clang-format off
-TS_DECLARE_BINARY(mul)
-TS_DECLARE_BINARY(remainder)
-TS_DECLARE_BINARY(pow)
-TS_DECLARE_BINARY(maximum)
-TS_DECLARE_BINARY(minimum)
-TS_DECLARE_BINARY(atan2)
-TS_DECLARE_BINARY(eq)
-TS_DECLARE_BINARY(ne)
-TS_DECLARE_BINARY(lt)
-TS_DECLARE_BINARY(le)
-TS_DECLARE_BINARY(gt)
-TS_DECLARE_BINARY(ge)
-TS_DECLARE_BINARY(logical_and)
-TS_DECLARE_BINARY(logical_or)
-TS_DECLARE_BINARY(bitwise_and)
-TS_DECLARE_BINARY(bitwise_or)
-TS_DECLARE_BINARY(bitwise_xor)
-// clang-format on
-#undef TS_DECLARE_BINARY
+// pow with a Scalar base (the Tensor-Tensor and Tensor-Scalar forms are plain).
 Tensor pow(const Scalar& self, const Tensor& exponent);
 
 Tensor operator-(const Tensor& a);

@@ -10,6 +10,7 @@
 
 #include "touchstone/array_ref.h"
 #include "touchstone/error.h"
+#include "touchstone/plain_ops.h"
 #include "touchstone/scalar.h"
 #include "touchstone/storage.h"
 #include "touchstone/tensor_options.h"
@@ -162,25 +163,31 @@ class Tensor {
   Tensor& zero_() const;
   const Tensor& resize_(IntArrayRef size) const;
 
-  // Unary (method and in-place forms; see ops.h for functions and out= forms).
-#define TS_UNARY_METHODS(name) \
-  Tensor name() const;         \
-  Tensor& name##_() const;
-  TS_UNARY_METHODS(neg)
-  TS_UNARY_METHODS(abs)
-  TS_UNARY_METHODS(sign) TS_UNARY_METHODS(exp) TS_UNARY_METHODS(expm1) TS_UNARY_METHODS(log)
-      TS_UNARY_METHODS(log1p) TS_UNARY_METHODS(sqrt) TS_UNARY_METHODS(rsqrt)
-          TS_UNARY_METHODS(reciprocal) TS_UNARY_METHODS(sin) TS_UNARY_METHODS(cos)
-              TS_UNARY_METHODS(tanh) TS_UNARY_METHODS(sigmoid) TS_UNARY_METHODS(relu)
-                  TS_UNARY_METHODS(erf) TS_UNARY_METHODS(floor) TS_UNARY_METHODS(ceil)
-                      TS_UNARY_METHODS(round) TS_UNARY_METHODS(trunc) TS_UNARY_METHODS(logical_not)
-                          TS_UNARY_METHODS(bitwise_not)
-#undef TS_UNARY_METHODS
-                              Tensor isnan() const;
+  // The plain elementwise ops' methods (x.exp(), x.exp_(), x.mul(y), x.mul_(2)), from
+  // op_list.def: Note [Generated declarations] in touchstone/plain_ops.h.
+// clang-format off
+#define TS_METHODS_None(...)
+#define TS_METHODS_Unary(name, m, i, o)                      \
+  TS_PP_IF_##m(Tensor name() const;)                         \
+  TS_PP_IF_##m(TS_PP_IF_##i(Tensor& name##_() const;))
+#define TS_METHODS_Binary(name, m, i, o)                     \
+  TS_PP_IF_##m(Tensor name(const Tensor& other) const;       \
+               Tensor name(const Scalar& other) const;)      \
+  TS_PP_IF_##i(Tensor& name##_(const Tensor& other) const;   \
+               Tensor& name##_(const Scalar& other) const;)
+// clang-format on
+#define TS_OP(name, kind, sig, params, variants, diff, dtypes, parts, schema) \
+  TS_PLAIN_OP(TS_METHODS_, name, kind, sig, params, variants)
+#include "touchstone/op_list.def"
+#undef TS_OP
+#undef TS_METHODS_Binary
+#undef TS_METHODS_Unary
+#undef TS_METHODS_None
+
+  // Unary and binary ops with parameters.
   Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
   Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
 
-  // Binary.
   Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
   Tensor& add_(const Tensor& other, const Scalar& alpha = 1) const;
   Tensor add(const Scalar& other, const Scalar& alpha = 1) const;
@@ -191,21 +198,10 @@ class Tensor {
   Tensor& sub_(const Scalar& other, const Scalar& alpha = 1) const;
   Tensor div(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
   Tensor& div_(const Tensor& other, std::optional<std::string_view> rounding_mode) const;
-#define TS_BINARY_METHODS(name)               \
-  Tensor name(const Tensor& other) const;     \
-  Tensor& name##_(const Tensor& other) const; \
-  Tensor name(const Scalar& other) const;     \
-  Tensor& name##_(const Scalar& other) const;
-  TS_BINARY_METHODS(mul)
-  TS_BINARY_METHODS(div)
-  TS_BINARY_METHODS(remainder) TS_BINARY_METHODS(pow) TS_BINARY_METHODS(atan2) TS_BINARY_METHODS(eq)
-      TS_BINARY_METHODS(ne) TS_BINARY_METHODS(lt) TS_BINARY_METHODS(le) TS_BINARY_METHODS(gt)
-          TS_BINARY_METHODS(ge) TS_BINARY_METHODS(logical_and) TS_BINARY_METHODS(logical_or)
-              TS_BINARY_METHODS(bitwise_and) TS_BINARY_METHODS(bitwise_or)
-                  TS_BINARY_METHODS(bitwise_xor)
-#undef TS_BINARY_METHODS
-                      Tensor maximum(const Tensor& other) const;
-  Tensor minimum(const Tensor& other) const;
+  Tensor div(const Tensor& other) const;
+  Tensor& div_(const Tensor& other) const;
+  Tensor div(const Scalar& other) const;
+  Tensor& div_(const Scalar& other) const;
 
   // Ternary.
   Tensor where(const Tensor& condition, const Tensor& other) const;

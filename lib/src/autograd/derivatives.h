@@ -1,11 +1,12 @@
 #pragma once
-// The derivative table: one backward formula per differentiable OpId, registered by the
-// lib/src/autograd/derivatives_<family>.cpp files (ATen's derivatives.yaml, in C++).
+// The derivative table: one backward formula per differentiable OpId, registered at the end of
+// each family's lib/src/ops/<family>.cpp, beside the meta that builds the call it differentiates
+// (ATen's derivatives.yaml, in C++; MLX keeps a primitive's vjp beside it likewise).
 //
 // Note [Adding a derivative]
-// 1. Find the op's family file (derivatives_<family>.cpp, as lib/src/ops/<family>.cpp) and add
-//    a registration inside its TS_REGISTER_DERIVATIVES block, under a comment quoting the op's
-//    schema from op_list.def and the formula per input, as in derivatives.yaml:
+// 1. Open the op's family file, lib/src/ops/<family>.cpp (op_list.def groups the ops by family),
+//    and add a registration inside the TS_REGISTER_DERIVATIVES block at its end, under a comment
+//    quoting the op's schema from op_list.def and the formula per input, as in derivatives.yaml:
 //
 //      // mul.Tensor(Tensor self, Tensor other) -> Tensor
 //      //   self: grad * other          other: grad * self
@@ -17,9 +18,10 @@
 // 2. Indices are those of the KernelCall the op's meta builds (documented at the top of
 //    lib/src/ops/<family>.cpp), not of the public function: elementwise inputs arrive
 //    broadcast to the output's shape (their ExpandBackward0 sums the gradient back), Scalar
-//    arguments are in a.p (OpParams) or are wrapped-number inputs, optional inputs may be
-//    undefined. Return one tensor per KernelCall input (undefined where needs_grad is false
-//    or the input is not differentiable, e.g. an index).
+//    arguments are in the op's parameter struct (a.p.get<AlphaParams>().alpha) or are
+//    wrapped-number inputs, optional inputs may be undefined. Return one tensor per KernelCall
+//    input (undefined where needs_grad is false or the input is not differentiable, e.g. an
+//    index).
 // 3. Save only what the formula reads: save_inputs({...}) and/or save_output(i). In-place
 //    calls clone a saved input before the kernel overwrites it; a formula that can use the
 //    result instead (exp: grad * result) should save the output. Input sizes, dtypes and

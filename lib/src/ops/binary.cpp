@@ -1,7 +1,11 @@
-// Binary elementwise ops: meta (promotion, broadcasting, checks) for every variant.
-// Params: s0 = alpha (add, sub); mode = div's rounding mode (0 true division, 1 trunc, 2 floor).
+// Binary elementwise ops: meta (promotion, broadcasting, checks) for every variant, then the
+// family's derivative table.
+// Params (touchstone/op_params.h): add and sub read AlphaParams{alpha}; div reads
+// DivParams{rounding_mode}; every other op is plain (NoParams). Inputs: {self, other}, both
+// broadcast to the output's shape (a Scalar operand is a wrapped number).
 #include <algorithm>
 
+#include "../autograd/derivatives.h"
 #include "meta.h"
 #include "touchstone/ops.h"
 
@@ -10,47 +14,28 @@ namespace {
 
 using meta::Variant;
 
-constexpr DTypeSet kNoBool = DTypeSet::all() - DTypeSet{kBool};
-constexpr DTypeSet kIntegralAndBool = DTypeSet::integral(true);
-
-meta::ElementwiseSpec spec_of(OpId op) {
-  switch (op) {
-    case OpId::div:
-    case OpId::atan2:
-      return {op, DTypeSet::all(), /*int_to_float=*/true};
-    case OpId::remainder:
-    case OpId::pow:
-      return {op, kNoBool};
-    case OpId::eq:
-    case OpId::ne:
-    case OpId::lt:
-    case OpId::le:
-    case OpId::gt:
-    case OpId::ge:
-    case OpId::logical_and:
-    case OpId::logical_or:
-      return {op, DTypeSet::all(), false, /*bool_result=*/true};
-    case OpId::bitwise_and:
-    case OpId::bitwise_or:
-    case OpId::bitwise_xor:
-      return {op, kIntegralAndBool};
-    default:
-      return {op};
-  }
-}
-
 void check_integer_divisor(const char* op, const Tensor& a, const Tensor& b);
 
 Tensor binary(OpId op, Variant v, const Tensor& out, const Tensor& a, const Tensor& b,
               OpParams& p) {
   if (op == OpId::remainder) check_integer_divisor("remainder", a, b);
   const Tensor inputs[] = {a, b};
-  return meta::elementwise(spec_of(op), v, out, inputs, p);
+  return meta::elementwise(meta::elementwise_spec(op), v, out, inputs, p);
 }
 
 Tensor binary(OpId op, Variant v, const Tensor& out, const Tensor& a, const Tensor& b) {
   OpParams p;
   return binary(op, v, out, a, b, p);
+}
+
+Tensor& binary_(OpId op, const Tensor& self, const Tensor& other) {
+  binary(op, Variant::InPlace, {}, self, other);
+  return const_cast<Tensor&>(self);
+}
+
+Tensor& binary_out(OpId op, const Tensor& out, const Tensor& self, const Tensor& other) {
+  binary(op, Variant::Out, out, self, other);
+  return const_cast<Tensor&>(out);
 }
 
 // ATen's alpha_check: alpha must fit the result's category.
@@ -74,7 +59,7 @@ Tensor add_sub(OpId op, Variant v, const Tensor& out, const Tensor& a, const Ten
   }
   check_alpha(name, common, alpha);
   OpParams p;
-  p.s0 = alpha;
+  p.set(AlphaParams{alpha});
   return binary(op, v, out, a, b, p);
 }
 
@@ -102,10 +87,10 @@ void check_integer_divisor(const char* op, const Tensor& a, const Tensor& b) {
   TS_CHECK(!any(eq(b.to(common), 0)).item<bool>(), op, ": ZeroDivisionError");
 }
 
-int rounding_mode(std::optional<std::string_view> mode, Variant v) {
-  if (!mode) return 0;
-  if (*mode == "trunc") return 1;
-  if (*mode == "floor") return 2;
+RoundingMode rounding_mode(std::optional<std::string_view> mode, Variant v) {
+  if (!mode) return RoundingMode::None;
+  if (*mode == "trunc") return RoundingMode::Trunc;
+  if (*mode == "floor") return RoundingMode::Floor;
   TS_ERROR(meta::op_name(OpId::div, v),
            ": expected rounding_mode to be one of None, 'trunc', or 'floor' but found '", *mode,
            "'");
@@ -114,10 +99,13 @@ int rounding_mode(std::optional<std::string_view> mode, Variant v) {
 Tensor div_impl(Variant v, const Tensor& out, const Tensor& a, const Tensor& b,
                 std::optional<std::string_view> mode) {
   OpParams p;
-  p.mode = rounding_mode(mode, v);
-  if (p.mode != 0) check_integer_divisor("div", a, b);
-  meta::ElementwiseSpec spec{OpId::div, DTypeSet::all(), /*int_to_float=*/p.mode == 0};
-  if (p.mode != 0) spec.supported = kNoBool;
+  const RoundingMode rounding = p.set(DivParams{rounding_mode(mode, v)}).rounding_mode;
+  meta::ElementwiseSpec spec = meta::elementwise_spec(OpId::div);
+  if (rounding != RoundingMode::None) {
+    // A rounded quotient of integers is computed in integers (bool excepted: op_list.def).
+    check_integer_divisor("div", a, b);
+    spec = {OpId::div, op_info(OpId::div).dtypes};
+  }
   const Tensor inputs[] = {a, b};
   return meta::elementwise(spec, v, out, inputs, p);
 }
@@ -126,63 +114,53 @@ Tensor ws(const Scalar& s) {
   return wrapped_scalar_tensor(s);
 }
 
-void check_pow_scalar_exponent(const Tensor& self, const Scalar& exponent, Variant v) {
-  const char* op = meta::op_name(OpId::pow, v);
-  meta::check_defined(op, self, "self");
-  TS_CHECK(!(is_integral_type(self.dtype(), /*include_bool=*/true) &&
-             exponent.is_integral(/*include_bool=*/true) && exponent.to_long() < 0),
-           op, ": Integers to negative integer powers are not allowed (argument 'exponent').");
+// A Scalar `other` as the wrapped number the Tensor form takes. pow rejects a negative integer
+// exponent of an integral base here only (NumPy's rule, as ATen); Tensor-Tensor computes it (see
+// Note [Integer pow] in reference/binary.cpp).
+Tensor scalar_operand(OpId op, Variant v, const Tensor& self, const Scalar& other) {
+  if (op == OpId::pow) {
+    const char* name = meta::op_name(op, v);
+    meta::check_defined(name, self, "self");
+    TS_CHECK(!(is_integral_type(self.dtype(), /*include_bool=*/true) &&
+               other.is_integral(/*include_bool=*/true) && other.to_long() < 0),
+             name, ": Integers to negative integer powers are not allowed (argument 'exponent').");
+  }
+  return ws(other);
 }
 
 }  // namespace
 
-Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  return add_sub(OpId::add, Variant::Functional, {}, self, other, alpha);
-}
-Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha) {
-  return add(self, ws(other), alpha);
-}
-Tensor& add_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  add_sub(OpId::add, Variant::Out, out, self, other, alpha);
-  return const_cast<Tensor&>(out);
-}
-Tensor& Tensor::add_(const Tensor& other, const Scalar& alpha) const {
-  add_sub(OpId::add, Variant::InPlace, {}, *this, other, alpha);
-  return const_cast<Tensor&>(*this);
-}
-Tensor& Tensor::add_(const Scalar& other, const Scalar& alpha) const {
-  return add_(ws(other), alpha);
-}
-Tensor Tensor::add(const Tensor& other, const Scalar& alpha) const {
-  return ts::add(*this, other, alpha);
-}
-Tensor Tensor::add(const Scalar& other, const Scalar& alpha) const {
-  return ts::add(*this, other, alpha);
-}
-
-Tensor sub(const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  return add_sub(OpId::sub, Variant::Functional, {}, self, other, alpha);
-}
-Tensor sub(const Tensor& self, const Scalar& other, const Scalar& alpha) {
-  return sub(self, ws(other), alpha);
-}
-Tensor& sub_out(const Tensor& out, const Tensor& self, const Tensor& other, const Scalar& alpha) {
-  add_sub(OpId::sub, Variant::Out, out, self, other, alpha);
-  return const_cast<Tensor&>(out);
-}
-Tensor& Tensor::sub_(const Tensor& other, const Scalar& alpha) const {
-  add_sub(OpId::sub, Variant::InPlace, {}, *this, other, alpha);
-  return const_cast<Tensor&>(*this);
-}
-Tensor& Tensor::sub_(const Scalar& other, const Scalar& alpha) const {
-  return sub_(ws(other), alpha);
-}
-Tensor Tensor::sub(const Tensor& other, const Scalar& alpha) const {
-  return ts::sub(*this, other, alpha);
-}
-Tensor Tensor::sub(const Scalar& other, const Scalar& alpha) const {
-  return ts::sub(*this, other, alpha);
-}
+// add and sub (AlphaParams): every form.
+// clang-format off
+#define TS_DEFINE_ADD_SUB(name)                                                                \
+  Tensor name(const Tensor& self, const Tensor& other, const Scalar& alpha) {                  \
+    return add_sub(OpId::name, Variant::Functional, {}, self, other, alpha);                   \
+  }                                                                                            \
+  Tensor name(const Tensor& self, const Scalar& other, const Scalar& alpha) {                  \
+    return name(self, ws(other), alpha);                                                       \
+  }                                                                                            \
+  Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other,               \
+                     const Scalar& alpha) {                                                    \
+    add_sub(OpId::name, Variant::Out, out, self, other, alpha);                                \
+    return const_cast<Tensor&>(out);                                                           \
+  }                                                                                            \
+  Tensor& Tensor::name##_(const Tensor& other, const Scalar& alpha) const {                    \
+    add_sub(OpId::name, Variant::InPlace, {}, *this, other, alpha);                            \
+    return const_cast<Tensor&>(*this);                                                         \
+  }                                                                                            \
+  Tensor& Tensor::name##_(const Scalar& other, const Scalar& alpha) const {                    \
+    return name##_(ws(other), alpha);                                                          \
+  }                                                                                            \
+  Tensor Tensor::name(const Tensor& other, const Scalar& alpha) const {                        \
+    return ts::name(*this, other, alpha);                                                      \
+  }                                                                                            \
+  Tensor Tensor::name(const Scalar& other, const Scalar& alpha) const {                        \
+    return ts::name(*this, other, alpha);                                                      \
+  }
+// clang-format on
+TS_DEFINE_ADD_SUB(add)
+TS_DEFINE_ADD_SUB(sub)
+#undef TS_DEFINE_ADD_SUB
 
 Tensor div(const Tensor& self, const Tensor& other, std::optional<std::string_view> mode) {
   return div_impl(Variant::Functional, {}, self, other, mode);
@@ -215,85 +193,39 @@ Tensor& Tensor::div_(const Scalar& other) const {
   return div_(ws(other), std::nullopt);
 }
 
-// The remaining binary ops differ only in their spec: functional, out=, method, in-place.
-#define TS_DEFINE_BINARY(name, has_inplace)                                        \
-  Tensor name(const Tensor& self, const Tensor& other) {                           \
-    return binary(OpId::name, Variant::Functional, {}, self, other);               \
-  }                                                                                \
-  Tensor name(const Tensor& self, const Scalar& other) {                           \
-    return name(self, ws(other));                                                  \
-  }                                                                                \
-  Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other) { \
-    binary(OpId::name, Variant::Out, out, self, other);                            \
-    return const_cast<Tensor&>(out);                                               \
-  }                                                                                \
-  Tensor Tensor::name(const Tensor& other) const {                                 \
-    return ts::name(*this, other);                                                 \
-  }                                                                                \
-  TS_DEFINE_BINARY_INPLACE_##has_inplace(name)
+// Every form of the plain binary ops (Note [Generated declarations] in touchstone/plain_ops.h).
+// clang-format off
+#define TS_DEFINE_None(...)
+#define TS_DEFINE_Unary(...)
+#define TS_DEFINE_Binary(name, m, i, o)                                                         \
+  Tensor name(const Tensor& self, const Tensor& other) {                                        \
+    return binary(OpId::name, Variant::Functional, {}, self, other);                            \
+  }                                                                                             \
+  Tensor name(const Tensor& self, const Scalar& other) {                                        \
+    return name(self, scalar_operand(OpId::name, Variant::Functional, self, other));            \
+  }                                                                                             \
+  TS_PP_IF_##o(Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other) { \
+    return binary_out(OpId::name, out, self, other);                                            \
+  })                                                                                            \
+  TS_PP_IF_##m(Tensor Tensor::name(const Tensor& other) const { return ts::name(*this, other); } \
+               Tensor Tensor::name(const Scalar& other) const { return ts::name(*this, other); }) \
+  TS_PP_IF_##i(Tensor& Tensor::name##_(const Tensor& other) const {                             \
+    return binary_(OpId::name, *this, other);                                                   \
+  }                                                                                             \
+  Tensor& Tensor::name##_(const Scalar& other) const {                                          \
+    return binary_(OpId::name, *this, scalar_operand(OpId::name, Variant::InPlace, *this, other)); \
+  })
+// clang-format on
+#define TS_OP(name, kind, sig, params, variants, diff, dtypes, parts, schema) \
+  TS_PLAIN_OP(TS_DEFINE_, name, kind, sig, params, variants)
+#include "touchstone/op_list.def"
+#undef TS_OP
+#undef TS_DEFINE_Binary
+#undef TS_DEFINE_Unary
+#undef TS_DEFINE_None
 
-#define TS_DEFINE_BINARY_INPLACE_0(name)
-#define TS_DEFINE_BINARY_INPLACE_1(name)                    \
-  Tensor Tensor::name(const Scalar& other) const {          \
-    return ts::name(*this, other);                          \
-  }                                                         \
-  Tensor& Tensor::name##_(const Tensor& other) const {      \
-    binary(OpId::name, Variant::InPlace, {}, *this, other); \
-    return const_cast<Tensor&>(*this);                      \
-  }                                                         \
-  Tensor& Tensor::name##_(const Scalar& other) const {      \
-    return name##_(ws(other));                              \
-  }
-
-TS_DEFINE_BINARY(mul, 1)
-TS_DEFINE_BINARY(remainder, 1)
-TS_DEFINE_BINARY(maximum, 0)
-TS_DEFINE_BINARY(minimum, 0)
-TS_DEFINE_BINARY(atan2, 1)
-TS_DEFINE_BINARY(eq, 1)
-TS_DEFINE_BINARY(ne, 1)
-TS_DEFINE_BINARY(lt, 1)
-TS_DEFINE_BINARY(le, 1)
-TS_DEFINE_BINARY(gt, 1)
-TS_DEFINE_BINARY(ge, 1)
-TS_DEFINE_BINARY(logical_and, 1)
-TS_DEFINE_BINARY(logical_or, 1)
-TS_DEFINE_BINARY(bitwise_and, 1)
-TS_DEFINE_BINARY(bitwise_or, 1)
-TS_DEFINE_BINARY(bitwise_xor, 1)
-#undef TS_DEFINE_BINARY
-#undef TS_DEFINE_BINARY_INPLACE_0
-#undef TS_DEFINE_BINARY_INPLACE_1
-
-// pow: only the Tensor-Scalar overload rejects a negative integer exponent of an integral
-// base (NumPy's rule, as ATen); Tensor-Tensor computes it (see Note [Integer pow]).
-Tensor pow(const Tensor& self, const Tensor& exponent) {
-  return binary(OpId::pow, Variant::Functional, {}, self, exponent);
-}
-Tensor pow(const Tensor& self, const Scalar& exponent) {
-  check_pow_scalar_exponent(self, exponent, Variant::Functional);
-  return pow(self, ws(exponent));
-}
-Tensor& pow_out(const Tensor& out, const Tensor& self, const Tensor& exponent) {
-  binary(OpId::pow, Variant::Out, out, self, exponent);
-  return const_cast<Tensor&>(out);
-}
 Tensor pow(const Scalar& self, const Tensor& exponent) {
   return binary(OpId::pow, Variant::Functional, {}, ws(self), exponent);
-}
-Tensor Tensor::pow(const Tensor& exponent) const {
-  return ts::pow(*this, exponent);
-}
-Tensor Tensor::pow(const Scalar& exponent) const {
-  return ts::pow(*this, exponent);
-}
-Tensor& Tensor::pow_(const Tensor& exponent) const {
-  binary(OpId::pow, Variant::InPlace, {}, *this, exponent);
-  return const_cast<Tensor&>(*this);
-}
-Tensor& Tensor::pow_(const Scalar& exponent) const {
-  check_pow_scalar_exponent(*this, exponent, Variant::InPlace);
-  return pow_(ws(exponent));
 }
 
 Tensor operator-(const Tensor& a) {
@@ -325,3 +257,97 @@ Tensor operator/(const Tensor& a, const Scalar& b) {
 }
 
 }  // namespace ts
+
+// ---- derivatives: see Note [Adding a derivative] in lib/src/autograd/derivatives.h ----
+namespace ts::autograd {
+namespace {
+
+// alpha as a double gradients can be multiplied by (gradients are floating).
+double alpha_of(const BackwardArgs& a) {
+  return a.p.get<AlphaParams>().alpha.to_double();
+}
+
+// maximum and minimum: the gradient goes to the operand chosen, half to each on a tie; `loses`
+// (lt for maximum, gt for minimum) says where an operand was not chosen.
+Grads extremum(const BackwardArgs& a, Tensor (*loses)(const Tensor&, const Tensor&)) {
+  const Tensor& self = a.input(0);
+  const Tensor& other = a.input(1);
+  const Tensor shared = where(eq(self, other), a.grad() / 2, a.grad());
+  return {a.needs_grad(0) ? shared.masked_fill(loses(self, other), 0) : Tensor(),
+          a.needs_grad(1) ? shared.masked_fill(loses(other, self), 0) : Tensor()};
+}
+
+}  // namespace
+
+TS_REGISTER_DERIVATIVES(binary) {
+  // add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+  //   self: grad                      other: grad * alpha
+  m.def(OpId::add, save_nothing(), [](const BackwardArgs& a) -> Grads {
+    const double alpha = alpha_of(a);
+    return {a.grad(), a.needs_grad(1) ? (alpha == 1 ? a.grad() : a.grad() * alpha) : Tensor()};
+  });
+  // sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
+  //   self: grad                      other: -grad * alpha
+  m.def(OpId::sub, save_nothing(), [](const BackwardArgs& a) -> Grads {
+    return {a.grad(), a.needs_grad(1) ? a.grad() * -alpha_of(a) : Tensor()};
+  });
+  // mul.Tensor(Tensor self, Tensor other) -> Tensor
+  //   self: grad * other              other: grad * self
+  m.def(OpId::mul, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
+    return {a.needs_grad(0) ? a.grad() * a.input(1) : Tensor(),
+            a.needs_grad(1) ? a.grad() * a.input(0) : Tensor()};
+  });
+  // div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor
+  //   self: grad / other              other: -grad * self / other^2
+  //   with a rounding mode the result is piecewise constant: zeros
+  m.def(OpId::div, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
+    if (a.p.get<DivParams>().rounding_mode != RoundingMode::None) {
+      return {a.needs_grad(0) ? zeros_like(a.grad()) : Tensor(),
+              a.needs_grad(1) ? zeros_like(a.grad()) : Tensor()};
+    }
+    const Tensor& self = a.input(0);
+    const Tensor& other = a.input(1);
+    return {a.needs_grad(0) ? a.grad() / other : Tensor(),
+            a.needs_grad(1) ? -a.grad() * ((self / other) / other) : Tensor()};
+  });
+  // remainder.Tensor(Tensor self, Tensor other) -> Tensor
+  //   self: grad                      other: -grad * self.div(other, rounding_mode="floor")
+  m.def(OpId::remainder, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
+    return {a.grad(),
+            a.needs_grad(1) ? -a.grad() * div(a.input(0), a.input(1), "floor") : Tensor()};
+  });
+  // pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
+  //   self: where(eq(exponent, 0), 0, grad * exponent * self^(exponent - 1))
+  //   exponent: grad * where(self == 0 & exponent >= 0, 0, result * log(self))
+  m.def(OpId::pow, save_inputs({0, 1}) | save_output(), [](const BackwardArgs& a) -> Grads {
+    const Tensor& self = a.input(0);
+    const Tensor& exponent = a.input(1);
+    Tensor gself, gexp;
+    if (a.needs_grad(0)) {
+      gself = where(eq(exponent, 0), 0, a.grad() * exponent * pow(self, exponent - 1));
+    }
+    if (a.needs_grad(1)) {
+      const Tensor at_zero = logical_and(eq(self, 0), ge(exponent, 0));
+      gexp = a.grad() * where(at_zero, 0, a.output() * log(self));
+    }
+    return {gself, gexp};
+  });
+  // maximum(Tensor self, Tensor other) -> Tensor
+  //   self: where(self == other, grad / 2, grad).masked_fill(self < other, 0)
+  //   other: where(self == other, grad / 2, grad).masked_fill(self > other, 0)
+  m.def(OpId::maximum, save_inputs({0, 1}), [](const BackwardArgs& a) { return extremum(a, lt); });
+  // minimum(Tensor self, Tensor other) -> Tensor
+  //   self: where(self == other, grad / 2, grad).masked_fill(self > other, 0)
+  //   other: where(self == other, grad / 2, grad).masked_fill(self < other, 0)
+  m.def(OpId::minimum, save_inputs({0, 1}), [](const BackwardArgs& a) { return extremum(a, gt); });
+  // atan2(Tensor self, Tensor other) -> Tensor
+  //   self: grad * other / (self^2 + other^2)      other: grad * -self / (self^2 + other^2)
+  m.def(OpId::atan2, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& self = a.input(0);
+    const Tensor& other = a.input(1);
+    const Tensor scale = a.grad() / (self * self + other * other);
+    return {a.needs_grad(0) ? scale * other : Tensor(), a.needs_grad(1) ? scale * -self : Tensor()};
+  });
+}
+
+}  // namespace ts::autograd

@@ -263,6 +263,20 @@ size_t dtype_source(TensorList inputs, ScalarType common) {
 
 }  // namespace
 
+ElementwiseSpec elementwise_spec(OpId op) {
+  const OpInfo& info = op_info(op);
+  switch (info.sig) {
+    case OpSignature::UnaryFloat:
+    case OpSignature::BinaryFloat:
+      return {op, DTypeSet::all(), /*int_to_float=*/true};
+    case OpSignature::UnaryBool:
+    case OpSignature::BinaryBool:
+      return {op, info.dtypes, false, /*bool_result=*/true};
+    default:
+      return {op, info.dtypes};
+  }
+}
+
 Tensor elementwise(const ElementwiseSpec& spec, Variant v, const Tensor& out, TensorList inputs,
                    OpParams& p) {
   const char* op = op_name(spec.op, v);

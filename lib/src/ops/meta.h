@@ -51,6 +51,10 @@ struct ElementwiseSpec {
   bool int_to_float = false;  // integer and bool inputs compute in the default float dtype
   bool bool_result = false;   // the result is bool (comparisons, logical ops, isnan)
 };
+// The spec op_list.def gives `op`: its dtypes, except that UnaryFloat and BinaryFloat ops take
+// every dtype and compute integers and bool in the default float dtype (their kernels' dtypes
+// are the op's); UnaryBool and BinaryBool ops give a bool result.
+ElementwiseSpec elementwise_spec(OpId op);
 
 // Promotes, broadcasts, checks and prepares the output, then dispatches. For InPlace the output
 // is inputs[0]; for Out it is `out`. The kernel sees inputs expanded to the output's shape.

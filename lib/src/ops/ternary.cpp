@@ -1,14 +1,15 @@
-// Ternary ops: where, lerp, addcmul, masked_fill (meta for every variant).
-// Params:
-//   where:       compute_dtype = result_type(self, other), the output dtype; inputs
+// Ternary ops: where, lerp, addcmul, masked_fill (meta for every variant), then the family's
+// derivative table. Params (touchstone/op_params.h) and inputs:
+//   where:       NoParams; compute_dtype = result_type(self, other), the output dtype; inputs
 //                {condition, self, other}.
-//   lerp:        compute_dtype = self's dtype; inputs {self, end, weight} for a Tensor weight,
-//                or {self, end} with s0 = the Scalar weight.
-//   addcmul:     compute_dtype = result_type(self, tensor1, tensor2); s0 = value; inputs
+//   lerp:        LerpParams{weight}: the Scalar weight, with inputs {self, end}; absent for a
+//                Tensor weight, with inputs {self, end, weight}. compute_dtype = self's dtype.
+//   addcmul:     ValueParams{value}; compute_dtype = result_type(self, tensor1, tensor2); inputs
 //                {self, tensor1, tensor2}.
-//   masked_fill: compute_dtype = self's dtype; s0 = value; inputs {self, mask}. For
+//   masked_fill: ValueParams{value}; compute_dtype = self's dtype; inputs {self, mask}. For
 //                masked_fill_ the output is self itself.
 // Every input reaches the kernel expanded to the output's shape.
+#include "../autograd/derivatives.h"
 #include "meta.h"
 #include "touchstone/ops.h"
 
@@ -16,8 +17,6 @@ namespace ts {
 namespace {
 
 using meta::Variant;
-
-constexpr DTypeSet kNoBool = DTypeSet::all() - DTypeSet{kBool};
 
 // The dtype ATen's kernels convert a Scalar argument to (at::opmath_type).
 ScalarType opmath_type(ScalarType t) {
@@ -41,7 +40,7 @@ Tensor where_impl(Variant v, const Tensor& out, const Tensor& condition, const T
            condition.dtype());
   OpParams p;
   const Tensor inputs[] = {condition, self, other};
-  Tensor r = meta::elementwise({OpId::where}, v, out, inputs, p);
+  Tensor r = meta::elementwise(meta::elementwise_spec(OpId::where), v, out, inputs, p);
   // A bool condition never changes the promotion of self and other.
   TS_INTERNAL_ASSERT(p.compute_dtype == result);
   return r;
@@ -54,19 +53,21 @@ Tensor lerp_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor&
   meta::check_defined(op, end, "end");
   TS_CHECK(self.dtype() == end.dtype(), op, ": expected dtype ", self.dtype(),
            " for `end` but got dtype ", end.dtype());
+  const meta::ElementwiseSpec spec = meta::elementwise_spec(OpId::lerp);
   OpParams p;
   SmallVector<Tensor, 3> inputs{self, end};
   if (scalar_weight) {
-    meta::check_dtype_supported(op, self.dtype(), DTypeSet::floating(), "self");
+    meta::check_dtype_supported(op, self.dtype(), spec.supported, "self");
     meta::check_scalar_fits(op, *scalar_weight, opmath_type(self.dtype()), "weight");
-    p.s0 = scalar_weight;
+    p.set(LerpParams{scalar_weight});
   } else {
     meta::check_defined(op, weight, "weight");
     TS_CHECK(self.dtype() == weight.dtype(), op, ": expected dtype ", self.dtype(),
              " for `weight` but got dtype ", weight.dtype());
+    p.set(LerpParams{});
     inputs.push_back(weight);
   }
-  return meta::elementwise({OpId::lerp, DTypeSet::floating()}, v, out, inputs, p);
+  return meta::elementwise(spec, v, out, inputs, p);
 }
 
 Tensor addcmul_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& t1,
@@ -77,13 +78,14 @@ Tensor addcmul_impl(Variant v, const Tensor& out, const Tensor& self, const Tens
   meta::check_defined(op, t2, "tensor2");
   const Tensor inputs[] = {self, t1, t2};
   const ScalarType common = result_type(inputs);
+  const meta::ElementwiseSpec spec = meta::elementwise_spec(OpId::addcmul);
   // As alpha in add: a fractional value would be truncated silently for integers.
-  TS_CHECK(!kNoBool.has(common) || is_floating_type(common) || !value.is_floating_point(), op,
-           ": For integral input tensors, argument value must not be a floating point number.");
-  if (kNoBool.has(common)) meta::check_scalar_fits(op, value, opmath_type(common));
+  TS_CHECK(!spec.supported.has(common) || is_floating_type(common) || !value.is_floating_point(),
+           op, ": For integral input tensors, argument value must not be a floating point number.");
+  if (spec.supported.has(common)) meta::check_scalar_fits(op, value, opmath_type(common));
   OpParams p;
-  p.s0 = value;
-  return meta::elementwise({OpId::addcmul, kNoBool}, v, out, inputs, p);
+  p.set(ValueParams{value});
+  return meta::elementwise(spec, v, out, inputs, p);
 }
 
 // Note [masked_fill_ on expanded tensors]
@@ -110,7 +112,7 @@ Tensor masked_fill_impl(Variant v, const Tensor& self, const Tensor& mask, const
   }
   OpParams p;
   p.compute_dtype = self.dtype();
-  p.s0 = value;
+  p.set(ValueParams{value});
   const KernelFn fn = lookup_kernel(OpId::masked_fill, self.dtype(), device);
   const Tensor target =
       v == Variant::InPlace ? self : empty(shape, TensorOptions(self.dtype()).device(device));
@@ -193,3 +195,44 @@ Tensor& Tensor::masked_fill_(const Tensor& mask, const Scalar& value) const {
 }
 
 }  // namespace ts
+
+// ---- derivatives: see Note [Adding a derivative] in lib/src/autograd/derivatives.h ----
+namespace ts::autograd {
+
+TS_REGISTER_DERIVATIVES(ternary) {
+  // where.self(Tensor condition, Tensor self, Tensor other) -> Tensor
+  //   condition: non-differentiable
+  //   self: where(condition, grad, 0)   other: where(condition, 0, grad)
+  m.def(OpId::where, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& cond = a.input(0);
+    return {Tensor(), a.needs_grad(1) ? where(cond, a.grad(), 0) : Tensor(),
+            a.needs_grad(2) ? where(cond, 0, a.grad()) : Tensor()};
+  });
+  // lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
+  //   self: grad * (1 - weight)   end: grad * weight   weight: grad * (end - self)
+  m.def(OpId::lerp, save_inputs({0, 1, 2}), [](const BackwardArgs& a) -> Grads {
+    if (const std::optional<Scalar>& scalar = a.p.get<LerpParams>().weight) {  // lerp.Scalar
+      const double w = scalar->to_double();
+      return {a.needs_grad(0) ? a.grad() * (1 - w) : Tensor(),
+              a.needs_grad(1) ? a.grad() * w : Tensor()};
+    }
+    const Tensor& weight = a.input(2);
+    return {a.needs_grad(0) ? a.grad() * rsub(weight, 1) : Tensor(),
+            a.needs_grad(1) ? a.grad() * weight : Tensor(),
+            a.needs_grad(2) ? a.grad() * (a.input(1) - a.input(0)) : Tensor()};
+  });
+  // addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
+  //   self: grad   tensor1: grad * tensor2 * value   tensor2: grad * tensor1 * value
+  m.def(OpId::addcmul, save_inputs({1, 2}), [](const BackwardArgs& a) -> Grads {
+    const double value = a.p.get<ValueParams>().value.to_double();
+    return {a.grad(), a.needs_grad(1) ? a.grad() * a.input(2) * value : Tensor(),
+            a.needs_grad(2) ? a.grad() * a.input(1) * value : Tensor()};
+  });
+  // masked_fill.Scalar(Tensor self, Tensor mask, Scalar value) -> Tensor
+  //   self: grad.masked_fill(mask, 0)   mask: non-differentiable
+  m.def(OpId::masked_fill, save_inputs({1}), [](const BackwardArgs& a) -> Grads {
+    return {a.grad().masked_fill(a.input(1), 0), Tensor()};
+  });
+}
+
+}  // namespace ts::autograd

@@ -1,6 +1,11 @@
-// Unary elementwise ops: meta for every variant.
-// Params: mode = approximation for gelu (0 none, 1 tanh); for clamp, mode bit 0 = has min,
-// bit 1 = has max, and the bounds arrive as extra wrapped-scalar inputs (min first).
+// Unary elementwise ops: meta for every variant, then the family's derivative table.
+// Params (touchstone/op_params.h): gelu reads GeluParams{approximate}; clamp reads
+// ClampParams{has_min, has_max}, its present bounds arriving as wrapped-scalar inputs after self
+// (min first); every other op is plain (NoParams). Inputs: {self}, clamp {self, min?, max?}.
+#include <cmath>
+#include <numbers>
+
+#include "../autograd/derivatives.h"
 #include "meta.h"
 #include "touchstone/ops.h"
 
@@ -9,47 +14,6 @@ namespace {
 
 using meta::Variant;
 
-constexpr DTypeSet kNoBool = DTypeSet::all() - DTypeSet{kBool};
-constexpr DTypeSet kReal = DTypeSet::integral(false) | DTypeSet::floating();
-
-meta::ElementwiseSpec spec_of(OpId op) {
-  switch (op) {
-    case OpId::exp:
-    case OpId::expm1:
-    case OpId::log:
-    case OpId::log1p:
-    case OpId::sqrt:
-    case OpId::rsqrt:
-    case OpId::reciprocal:
-    case OpId::sin:
-    case OpId::cos:
-    case OpId::tanh:
-    case OpId::sigmoid:
-    case OpId::erf:
-      return {op, DTypeSet::all(), /*int_to_float=*/true};
-    case OpId::gelu:
-    case OpId::silu:
-      return {op, DTypeSet::floating()};
-    case OpId::neg:
-    case OpId::abs:
-    case OpId::relu:
-    case OpId::clamp:
-      return {op, kNoBool};
-    case OpId::floor:
-    case OpId::ceil:
-    case OpId::round:
-    case OpId::trunc:
-      return {op, kReal};
-    case OpId::isnan:
-    case OpId::logical_not:
-      return {op, DTypeSet::all(), false, /*bool_result=*/true};
-    case OpId::bitwise_not:
-      return {op, DTypeSet::integral(true)};
-    default:
-      return {op};
-  }
-}
-
 Tensor unary(OpId op, Variant v, const Tensor& out, const Tensor& self, OpParams& p) {
   if (op == OpId::neg) {
     TS_CHECK(!self.defined() || self.dtype() != kBool, meta::op_name(op, v),
@@ -57,7 +21,7 @@ Tensor unary(OpId op, Variant v, const Tensor& out, const Tensor& self, OpParams
              "If you are trying to invert a mask, use the `~` or `logical_not()` operator "
              "instead.");
   }
-  return meta::elementwise(spec_of(op), v, out, ArrayRef<Tensor>(&self, 1), p);
+  return meta::elementwise(meta::elementwise_spec(op), v, out, ArrayRef<Tensor>(&self, 1), p);
 }
 
 Tensor unary(OpId op, Variant v, const Tensor& out, const Tensor& self) {
@@ -65,11 +29,27 @@ Tensor unary(OpId op, Variant v, const Tensor& out, const Tensor& self) {
   return unary(op, v, out, self, p);
 }
 
-int gelu_mode(std::string_view approximate, Variant v) {
-  if (approximate == "none") return 0;
-  if (approximate == "tanh") return 1;
-  TS_ERROR(meta::op_name(OpId::gelu, v),
-           ": approximate argument must be either none or tanh, got '", approximate, "'");
+Tensor& unary_(OpId op, const Tensor& self) {
+  unary(op, Variant::InPlace, {}, self);
+  return const_cast<Tensor&>(self);
+}
+
+Tensor& unary_out(OpId op, const Tensor& out, const Tensor& self) {
+  unary(op, Variant::Out, out, self);
+  return const_cast<Tensor&>(out);
+}
+
+Tensor gelu_impl(Variant v, const Tensor& out, const Tensor& self, std::string_view approximate) {
+  OpParams p;
+  if (approximate == "none") {
+    p.set(GeluParams{GeluApproximation::None});
+  } else if (approximate == "tanh") {
+    p.set(GeluParams{GeluApproximation::Tanh});
+  } else {
+    TS_ERROR(meta::op_name(OpId::gelu, v),
+             ": approximate argument must be either none or tanh, got '", approximate, "'");
+  }
+  return unary(OpId::gelu, v, out, self, p);
 }
 
 Tensor clamp_impl(Variant v, const Tensor& out, const Tensor& self, std::optional<Scalar> min,
@@ -83,94 +63,51 @@ Tensor clamp_impl(Variant v, const Tensor& out, const Tensor& self, std::optiona
   if (max) update_result_type_state(state, *max);
   const ScalarType result = result_type(state);
   // ATen converts the bounds with Scalar::to<T>, which rejects values the dtype cannot hold.
-  if (spec_of(OpId::clamp).supported.has(result)) {  // else meta::elementwise names the dtype
+  const meta::ElementwiseSpec spec = meta::elementwise_spec(OpId::clamp);
+  if (spec.supported.has(result)) {  // else meta::elementwise names the dtype
     if (min) meta::check_scalar_fits(op, *min, result, "min");
     if (max) meta::check_scalar_fits(op, *max, result, "max");
   }
   OpParams p;
+  p.set(ClampParams{min.has_value(), max.has_value()});
   SmallVector<Tensor, 3> inputs{self};
-  if (min) {
-    p.mode |= 1;
-    inputs.push_back(wrapped_scalar_tensor(*min));
-  }
-  if (max) {
-    p.mode |= 2;
-    inputs.push_back(wrapped_scalar_tensor(*max));
-  }
-  return meta::elementwise(spec_of(OpId::clamp), v, out, inputs, p);
+  if (min) inputs.push_back(wrapped_scalar_tensor(*min));
+  if (max) inputs.push_back(wrapped_scalar_tensor(*max));
+  return meta::elementwise(spec, v, out, inputs, p);
 }
 
 }  // namespace
 
-#define TS_DEFINE_UNARY(name)                                 \
-  Tensor name(const Tensor& self) {                           \
-    return unary(OpId::name, Variant::Functional, {}, self);  \
-  }                                                           \
-  Tensor& name##_(const Tensor& self) {                       \
-    unary(OpId::name, Variant::InPlace, {}, self);            \
-    return const_cast<Tensor&>(self);                         \
-  }                                                           \
-  Tensor& name##_out(const Tensor& out, const Tensor& self) { \
-    unary(OpId::name, Variant::Out, out, self);               \
-    return const_cast<Tensor&>(out);                          \
-  }
-#define TS_DEFINE_UNARY_METHODS(name) \
-  TS_DEFINE_UNARY(name)               \
-  Tensor Tensor::name() const {       \
-    return ts::name(*this);           \
-  }                                   \
-  Tensor& Tensor::name##_() const {   \
-    return ts::name##_(*this);        \
-  }
-
-TS_DEFINE_UNARY_METHODS(neg)
-TS_DEFINE_UNARY_METHODS(abs)
-TS_DEFINE_UNARY_METHODS(sign)
-TS_DEFINE_UNARY_METHODS(exp)
-TS_DEFINE_UNARY_METHODS(expm1)
-TS_DEFINE_UNARY_METHODS(log)
-TS_DEFINE_UNARY_METHODS(log1p)
-TS_DEFINE_UNARY_METHODS(sqrt)
-TS_DEFINE_UNARY_METHODS(rsqrt)
-TS_DEFINE_UNARY_METHODS(reciprocal)
-TS_DEFINE_UNARY_METHODS(sin)
-TS_DEFINE_UNARY_METHODS(cos)
-TS_DEFINE_UNARY_METHODS(tanh)
-TS_DEFINE_UNARY_METHODS(sigmoid)
-TS_DEFINE_UNARY_METHODS(relu)
-TS_DEFINE_UNARY(silu)
-TS_DEFINE_UNARY_METHODS(erf)
-TS_DEFINE_UNARY_METHODS(floor)
-TS_DEFINE_UNARY_METHODS(ceil)
-TS_DEFINE_UNARY_METHODS(round)
-TS_DEFINE_UNARY_METHODS(trunc)
-TS_DEFINE_UNARY_METHODS(logical_not)
-TS_DEFINE_UNARY_METHODS(bitwise_not)
-#undef TS_DEFINE_UNARY_METHODS
-#undef TS_DEFINE_UNARY
-
-Tensor isnan(const Tensor& self) {
-  return unary(OpId::isnan, Variant::Functional, {}, self);
-}
-Tensor Tensor::isnan() const {
-  return ts::isnan(*this);
-}
+// Every form of the plain unary ops (Note [Generated declarations] in touchstone/plain_ops.h).
+// clang-format off
+#define TS_DEFINE_None(...)
+#define TS_DEFINE_Binary(...)
+#define TS_DEFINE_Unary(name, m, i, o)                                                          \
+  Tensor name(const Tensor& self) { return unary(OpId::name, Variant::Functional, {}, self); }  \
+  TS_PP_IF_##i(Tensor& name##_(const Tensor& self) { return unary_(OpId::name, self); })        \
+  TS_PP_IF_##o(Tensor& name##_out(const Tensor& out, const Tensor& self) {                      \
+    return unary_out(OpId::name, out, self);                                                    \
+  })                                                                                            \
+  TS_PP_IF_##m(Tensor Tensor::name() const { return ts::name(*this); })                         \
+  TS_PP_IF_##m(TS_PP_IF_##i(Tensor& Tensor::name##_() const { return ts::name##_(*this); }))
+// clang-format on
+#define TS_OP(name, kind, sig, params, variants, diff, dtypes, parts, schema) \
+  TS_PLAIN_OP(TS_DEFINE_, name, kind, sig, params, variants)
+#include "touchstone/op_list.def"
+#undef TS_OP
+#undef TS_DEFINE_Unary
+#undef TS_DEFINE_Binary
+#undef TS_DEFINE_None
 
 Tensor gelu(const Tensor& self, std::string_view approximate) {
-  OpParams p;
-  p.mode = gelu_mode(approximate, Variant::Functional);
-  return unary(OpId::gelu, Variant::Functional, {}, self, p);
+  return gelu_impl(Variant::Functional, {}, self, approximate);
 }
 Tensor& gelu_(const Tensor& self, std::string_view approximate) {
-  OpParams p;
-  p.mode = gelu_mode(approximate, Variant::InPlace);
-  unary(OpId::gelu, Variant::InPlace, {}, self, p);
+  gelu_impl(Variant::InPlace, {}, self, approximate);
   return const_cast<Tensor&>(self);
 }
 Tensor& gelu_out(const Tensor& out, const Tensor& self, std::string_view approximate) {
-  OpParams p;
-  p.mode = gelu_mode(approximate, Variant::Out);
-  unary(OpId::gelu, Variant::Out, out, self, p);
+  gelu_impl(Variant::Out, out, self, approximate);
   return const_cast<Tensor&>(out);
 }
 
@@ -194,3 +131,113 @@ Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) con
 }
 
 }  // namespace ts
+
+// ---- derivatives: see Note [Adding a derivative] in lib/src/autograd/derivatives.h; the
+// non-differentiable points follow touchstone/nondiff_points.def ----
+namespace ts::autograd {
+namespace {
+
+// The gradient of an op that is piecewise constant: zero everywhere (as ATen's zeros_like).
+Grads zero_grad(const BackwardArgs& a) {
+  return {zeros_like(a.grad())};
+}
+
+}  // namespace
+
+TS_REGISTER_DERIVATIVES(unary) {
+  using std::numbers::pi;
+  // neg(Tensor self) -> Tensor                     self: -grad
+  m.def(OpId::neg, save_nothing(), [](const BackwardArgs& a) -> Grads { return {-a.grad()}; });
+  // abs(Tensor self) -> Tensor                     self: grad * self.sgn()   (abs'(0) = 0)
+  m.def(OpId::abs, save_inputs({0}),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() * a.input(0).sign()}; });
+  // sign(Tensor self) -> Tensor                    self: zeros_like(grad)
+  m.def(OpId::sign, save_nothing(), zero_grad);
+  // exp(Tensor self) -> Tensor                     self: grad * result
+  m.def(OpId::exp, save_output(),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() * a.output()}; });
+  // expm1(Tensor self) -> Tensor                   self: grad * (result + 1)
+  m.def(OpId::expm1, save_output(),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() * (a.output() + 1)}; });
+  // log(Tensor self) -> Tensor                     self: grad / self
+  m.def(OpId::log, save_inputs({0}),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() / a.input(0)}; });
+  // log1p(Tensor self) -> Tensor                   self: grad / (self + 1)
+  m.def(OpId::log1p, save_inputs({0}),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() / (a.input(0) + 1)}; });
+  // sqrt(Tensor self) -> Tensor                    self: grad / (2 * result)
+  m.def(OpId::sqrt, save_output(),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() / (a.output() * 2)}; });
+  // rsqrt(Tensor self) -> Tensor                   self: -0.5 * grad * result.pow(3)
+  m.def(OpId::rsqrt, save_output(),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() * a.output().pow(3) * -0.5}; });
+  // reciprocal(Tensor self) -> Tensor              self: -grad * (result * result)
+  m.def(OpId::reciprocal, save_output(),
+        [](const BackwardArgs& a) -> Grads { return {-a.grad() * (a.output() * a.output())}; });
+  // sin(Tensor self) -> Tensor                     self: grad * self.cos()
+  m.def(OpId::sin, save_inputs({0}),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() * a.input(0).cos()}; });
+  // cos(Tensor self) -> Tensor                     self: grad * -self.sin()
+  m.def(OpId::cos, save_inputs({0}),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() * -a.input(0).sin()}; });
+  // tanh(Tensor self) -> Tensor                    self: grad * (1 - result * result)
+  m.def(OpId::tanh, save_output(), [](const BackwardArgs& a) -> Grads {
+    return {a.grad() * rsub(a.output() * a.output(), 1)};
+  });
+  // sigmoid(Tensor self) -> Tensor                 self: grad * result * (1 - result)
+  m.def(OpId::sigmoid, save_output(), [](const BackwardArgs& a) -> Grads {
+    return {a.grad() * a.output() * rsub(a.output(), 1)};
+  });
+  // relu(Tensor self) -> Tensor                    self: grad where result > 0, else 0
+  m.def(OpId::relu, save_output(),
+        [](const BackwardArgs& a) -> Grads { return {where(gt(a.output(), 0), a.grad(), 0)}; });
+  // gelu(Tensor self, *, str approximate='none') -> Tensor
+  //   none: grad * (Phi(x) + x * phi(x));  tanh: ATen's gelu_backward for the tanh form
+  m.def(OpId::gelu, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    if (a.p.get<GeluParams>().approximate == GeluApproximation::None) {
+      const Tensor cdf = (erf(x * M_SQRT1_2) + 1) * 0.5;
+      const Tensor pdf = exp(x * x * -0.5) * (1 / std::sqrt(2 * pi));
+      return {a.grad() * (cdf + x * pdf)};
+    }
+    const double beta = std::sqrt(2 / pi), kappa = 0.044715;
+    const Tensor x_sq = x * x;
+    const Tensor inner_tanh = tanh((x + x_sq * x * kappa) * beta);
+    const Tensor left_derivative = (inner_tanh + 1) * 0.5;
+    const Tensor right_derivative =
+        x * 0.5 * rsub(inner_tanh * inner_tanh, 1) * ((x_sq * (3 * kappa) + 1) * beta);
+    return {a.grad() * (left_derivative + right_derivative)};
+  });
+  // silu(Tensor self) -> Tensor          self: grad * s * (1 + x * (1 - s)), s = sigmoid(x)
+  m.def(OpId::silu, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    const Tensor s = sigmoid(x);
+    return {a.grad() * s * (x * rsub(s, 1) + 1)};
+  });
+  // erf(Tensor self) -> Tensor                     self: 2 / sqrt(pi) * exp(-self^2) * grad
+  m.def(OpId::erf, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    return {a.grad() * exp(-(x * x)) * (2 / std::sqrt(pi))};
+  });
+  // floor, ceil, round, trunc (Tensor self) -> Tensor   self: zeros_like(grad)
+  m.def(OpId::floor, save_nothing(), zero_grad);
+  m.def(OpId::ceil, save_nothing(), zero_grad);
+  m.def(OpId::round, save_nothing(), zero_grad);
+  m.def(OpId::trunc, save_nothing(), zero_grad);
+  // clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
+  //   self: where((self >= min) & (self <= max), grad, 0)   (a bound passes the gradient)
+  m.def(OpId::clamp, save_inputs({0, 1, 2}), [](const BackwardArgs& a) -> Grads {
+    const ClampParams& bounds = a.p.get<ClampParams>();
+    const Tensor& x = a.input(0);
+    Tensor mask;
+    size_t next = 1;
+    if (bounds.has_min) mask = ge(x, a.input(next++));
+    if (bounds.has_max) {
+      const Tensor below = le(x, a.input(next));
+      mask = mask.defined() ? logical_and(mask, below) : below;
+    }
+    return {where(mask, a.grad(), 0)};
+  });
+}
+
+}  // namespace ts::autograd

@@ -18,19 +18,13 @@
 #include "conformance/guard.h"
 #include "conformance/report.h"
 #include "conformance/runner.h"
+#include "reports/files.h"
 
 namespace ts::conformance {
 namespace {
 
 void write_line(int fd, const std::string& line) {
-  const std::string s = line + "\n";
-  size_t done = 0;
-  while (done < s.size()) {
-    const ssize_t n = ::write(fd, s.data() + done, s.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) ::_exit(120);  // the parent is gone
-    done += static_cast<size_t>(n);
-  }
+  if (!reports::write_all(fd, line + "\n")) ::_exit(120);  // the parent is gone
 }
 
 [[noreturn]] void child_main(int fd, const RunOptions& o, const Group& g, int64_t resume_from) {

@@ -1,45 +1,22 @@
 // Report assembly: the run's identity, machine description, summary, one object per case; the
-// partial report, the merge of shards, JUnit.
+// merge of shards; the cases as JUnit sees them.
 #include "conformance/report.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
-#include <iomanip>
-#include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
 #include <thread>
 
-#include "reports/files.h"
 #include "reports/json_schema.h"
+#include "reports/junit.h"
+#include "reports/machine.h"
 #include "reports/text.h"
 #include "touchstone/cpu_capability.h"
 #include "touchstone/version.h"
 
-#ifndef TS_GIT_COMMIT
-#define TS_GIT_COMMIT "unknown"
-#endif
-
 namespace ts::conformance {
 namespace {
-
-std::string cpu_model() {
-  std::ifstream in("/proc/cpuinfo");
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind("model name", 0) == 0) {
-      const size_t colon = line.find(':');
-      if (colon != std::string::npos) return line.substr(line.find_first_not_of(' ', colon + 1));
-    }
-  }
-  return "unknown";
-}
 
 std::string device_string(const Device& d) {
   std::ostringstream os;
@@ -73,12 +50,6 @@ std::string normalized_case(const std::string& filter) {
   return out;
 }
 
-std::string time_text(double seconds) {
-  std::ostringstream os;
-  os << std::fixed << std::setprecision(6) << seconds;
-  return os.str();
-}
-
 }  // namespace
 
 // Everything of a report but its results: who ran what where, and the run's identity (Note
@@ -89,12 +60,12 @@ nlohmann::json report_header(const RunOptions& o) {
   dts.erase(std::unique(dts.begin(), dts.end()), dts.end());
   nlohmann::json dtypes = nlohmann::json::array();
   for (ScalarType dt : dts) dtypes.push_back(std::string(dtype_name(dt)));
-  return {{"schema_version", kReportSchemaVersion},
+  return {{"schema_version", reports::kConformanceSchemaVersion},
           {"tool_version", kVersion},
-          {"git_commit", TS_GIT_COMMIT},
+          {"git_commit", reports::git_commit()},
           {"timestamp", reports::utc_timestamp()},
           {"machine",
-           {{"cpu_model", cpu_model()},
+           {{"cpu_model", reports::cpu_model("unknown")},
             {"cores", std::thread::hardware_concurrency()},
             {"simd_target", cpu::capability()},
             {"gpu", o.device.type() == kCPU ? nlohmann::json(nullptr)
@@ -209,9 +180,9 @@ nlohmann::json merge_reports(const std::vector<nlohmann::json>& reports,
     const nlohmann::json v = reports[i].is_object()
                                  ? reports[i].value("schema_version", nlohmann::json())
                                  : nlohmann::json();
-    TS_CHECK(v == kReportSchemaVersion, "merge: ", name(i), " has schema_version ",
+    TS_CHECK(v == reports::kConformanceSchemaVersion, "merge: ", name(i), " has schema_version ",
              v.is_null() ? "none" : v.dump(), "; this touchstone merges version ",
-             kReportSchemaVersion, " (rerun that shard with it)");
+             reports::kConformanceSchemaVersion, " (rerun that shard with it)");
     check_schema(reports[i], "merge: " + name(i));
   }
   const auto first = identity(reports.front());
@@ -283,104 +254,24 @@ RunResult result_from_report(const nlohmann::json& report) {
 }
 
 std::string junit_xml(const RunResult& result) {
-  struct Counts {
-    int64_t tests = 0, failures = 0, errors = 0, skipped = 0;
-    double seconds = 0;
-    void add(const CaseResult& c) {
-      ++tests;
-      failures += c.status == "failed";
-      errors += c.status != "failed" && c.status != "passed" && c.status != "documented";
-      skipped += c.status == "documented";
-      seconds += c.seconds;
-    }
-    std::string attributes() const {
-      return "tests=\"" + std::to_string(tests) + "\" failures=\"" + std::to_string(failures) +
-             "\" errors=\"" + std::to_string(errors) + "\" skipped=\"" + std::to_string(skipped) +
-             "\"";
-    }
-  };
-  std::map<std::string, std::vector<const CaseResult*>> per_op;
-  Counts total;
+  using Outcome = reports::JUnitCase::Outcome;
+  std::vector<reports::JUnitCase> cases;
   for (const CaseResult& c : result.cases) {
-    per_op[c.op].push_back(&c);
-    total.add(c);
+    reports::JUnitCase j;
+    j.suite = c.op;
+    j.classname = result.kernel_set + "." + c.op;
+    j.name = c.dtype + " " + c.sample + "/" + c.layout + "/" + c.variant + "/" + c.check;
+    j.seconds = c.seconds;
+    j.outcome = c.status == "passed"       ? Outcome::passed
+                : c.status == "documented" ? Outcome::skipped
+                : c.status == "failed"     ? Outcome::failure
+                                           : Outcome::error;
+    j.type = c.status;
+    j.message = c.message;
+    j.text = "repro: " + c.repro;
+    cases.push_back(std::move(j));
   }
-  std::ostringstream x;
-  x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"touchstone conform "
-    << reports::xml_escape(result.kernel_set) << "\" " << total.attributes() << " time=\""
-    << time_text(result.seconds) << "\">\n";
-  for (const auto& [op, cases] : per_op) {
-    Counts suite;
-    for (const CaseResult* c : cases) suite.add(*c);
-    x << " <testsuite name=\"" << reports::xml_escape(op) << "\" " << suite.attributes()
-      << " time=\"" << time_text(suite.seconds) << "\">\n";
-    for (const CaseResult* c : cases) {
-      x << "  <testcase classname=\"" << reports::xml_escape(result.kernel_set + "." + op)
-        << "\" name=\""
-        << reports::xml_escape(c->dtype + " " + c->sample + "/" + c->layout + "/" + c->variant +
-                               "/" + c->check)
-        << "\" time=\"" << time_text(c->seconds) << "\"";
-      if (c->status == "passed") {
-        x << "/>\n";
-        continue;
-      }
-      if (c->status == "documented") {
-        x << "><skipped message=\"" << reports::xml_escape(c->message) << "\"/></testcase>\n";
-        continue;
-      }
-      const char* element = c->status == "failed" ? "failure" : "error";
-      x << "><" << element << " type=\"" << c->status << "\" message=\""
-        << reports::xml_escape(c->message) << "\">" << reports::xml_escape("repro: " + c->repro)
-        << "</" << element << "></testcase>\n";
-    }
-    x << " </testsuite>\n";
-  }
-  x << "</testsuites>\n";
-  return x.str();
-}
-
-void write_report(const std::string& path, const nlohmann::json& j, std::string_view what) {
-  reports::write_file_atomically(path, j.dump(1) + "\n", what);
-}
-
-PartialReport::PartialReport(const std::string& report_path, const nlohmann::json& header)
-    : path_(report_path + ".partial") {
-  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0) TS_ERROR("conform: cannot write '", path_, "': ", std::strerror(errno));
-  nlohmann::json h = header;
-  h["partial"] = true;
-  write_line(h.dump());
-}
-
-PartialReport::~PartialReport() {
-  if (fd_ >= 0) ::close(fd_);
-}
-
-void PartialReport::append(const CaseResult& c) {
-  write_line(case_to_json(c).dump());
-}
-
-void PartialReport::finish() {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = -1;
-  std::remove(path_.c_str());
-}
-
-void PartialReport::write_line(const std::string& line) {
-  // The partial file is a progress record: a failed write (a full disk) stops it, not the run.
-  const std::string s = line + "\n";
-  for (size_t done = 0; fd_ >= 0 && done < s.size();) {
-    const ssize_t n = ::write(fd_, s.data() + done, s.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      std::cerr << "conform: writing '" << path_ << "' failed: " << std::strerror(errno)
-                << "; going on without it\n";
-      ::close(fd_);
-      fd_ = -1;
-      return;
-    }
-    done += static_cast<size_t>(n);
-  }
+  return reports::junit_xml("touchstone conform " + result.kernel_set, cases, result.seconds);
 }
 
 }  // namespace ts::conformance

@@ -1,8 +1,8 @@
 #pragma once
-// The JSON report of a conformance run (reports/schema/conformance.schema.json), its partial
-// form streamed during the run, the merge of shard reports, and JUnit XML.
+// The JSON report of a conformance run (reports/schema/conformance.schema.json) built from the
+// runner's results, the merge of shard reports, and its JUnit cases. Writing them, the partial
+// report and the XML are reports/ (files.h, partial_report.h, junit.h).
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -10,9 +10,6 @@
 #include "conformance/runner.h"
 
 namespace ts::conformance {
-
-// 3: the run's identity (every filter, the shard as {index, count}, 1-based).
-inline constexpr int kReportSchemaVersion = 3;
 
 nlohmann::json report_json(const RunResult& result, const RunOptions& options);
 // The report without its results (seconds, skipped_samples, summary, cases): tool, machine,
@@ -40,34 +37,9 @@ nlohmann::json merge_reports(const std::vector<nlohmann::json>& reports,
 // The cases, kernel set and seconds of a report (for JUnit from a merged report).
 RunResult result_from_report(const nlohmann::json& report);
 
-// JUnit XML: a test suite per op, a test case per case. Failed cases carry a <failure>; error,
-// crashed, timeout and overrun cases an <error type="STATUS"> (the kernel did not return a
-// value to judge); documented ones <skipped> with the reason. Suites count tests, failures,
-// errors, skipped and time.
+// JUnit XML (reports::junit_xml): a test suite per op, a test case per case. Failed cases carry
+// a <failure>; error, crashed, timeout and overrun cases an <error type="STATUS"> (the kernel
+// did not return a value to judge); documented ones <skipped> with the reason.
 std::string junit_xml(const RunResult& result);
-
-// The report as JSON text, written atomically (reports/files.h); `what` names the command.
-void write_report(const std::string& path, const nlohmann::json& j, std::string_view what);
-
-// Note [Partial report]
-// While a run with --report goes on, REPORT.partial holds one JSON line per finished case,
-// written with write(2) as each case ends (so it survives a crash), after a first line with the
-// run's identity (the report without cases and summary, plus "partial": true). The final report
-// replaces it at the end: write it, then finish() removes the partial file.
-class PartialReport {
- public:
-  PartialReport(const std::string& report_path, const nlohmann::json& header);
-  ~PartialReport();
-  PartialReport(const PartialReport&) = delete;
-  PartialReport& operator=(const PartialReport&) = delete;
-  void append(const CaseResult& c);
-  void finish();
-  const std::string& path() const { return path_; }
-
- private:
-  void write_line(const std::string& line);
-  std::string path_;
-  int fd_ = -1;
-};
 
 }  // namespace ts::conformance

@@ -44,7 +44,7 @@ std::string joined(const std::vector<std::string>& v, size_t at_most = 1000) {
 bool matches_one(const std::string& name, const std::string& p) {
   if (p.find_first_of("*?") != std::string::npos) return reports::glob_match(p, name);
   bool exact_exists = false;
-  for (const OpEntry& e : catalog()) exact_exists = exact_exists || e.name == p;
+  for (const OpEntry& e : catalog::entries()) exact_exists = exact_exists || e.name == p;
   return exact_exists ? name == p : name.find(p) != std::string::npos;
 }
 
@@ -81,7 +81,7 @@ void apply_known_differences(const std::string& kernel_set, const OpEntry* entry
     return (k.kernel_set.empty() || k.kernel_set == kernel_set) && glob_or_empty(k.op, c.op) &&
            glob_or_empty(k.dtype, c.dtype) && glob_or_empty(k.sample, c.sample) &&
            glob_or_empty(k.layout, c.layout) && glob_or_empty(k.variant, c.variant) &&
-           glob_or_empty(k.check, c.check);
+           glob_or_empty(k.check, c.check) && glob_or_empty(k.message, c.message);
   };
   auto first_match = [&](const std::vector<KnownDifference>& rows) -> const KnownDifference* {
     for (const KnownDifference& k : rows) {

@@ -6,9 +6,30 @@
 #include <string>
 #include <vector>
 
-#include "conformance/catalog.h"
+#include "catalog/catalog.h"
 
 namespace ts::conformance {
+
+// The catalog's types, as the harness names them (catalog/catalog.h).
+using catalog::entry_dtypes;
+using catalog::hash_name;
+using catalog::KnownDifference;
+using catalog::OpEntry;
+using catalog::Range;
+using catalog::Sample;
+using catalog::SampleArgs;
+using catalog::SampleContext;
+
+// Every entry of the catalog (catalog::entries()).
+inline const std::vector<OpEntry>& catalog() {
+  return catalog::entries();
+}
+
+// The kernel sets' documented differences (conformance/known_differences.json).
+const std::vector<KnownDifference>& known_differences();
+// The rows of a known-differences table (JSON text; Note [Known differences as data]), one per
+// op of each row; throws a ts::Error naming the row when a row is malformed.
+std::vector<KnownDifference> parse_known_differences(const std::string& text);
 
 struct CaseResult;
 
@@ -77,13 +98,14 @@ bool matches_pattern(const std::string& name, const std::string& patterns);
 // outside 1..N, a timeout <= 0, an --ops pattern or a family that matches no entry, a malformed
 // --case or one naming an unknown layout, variant or check, or (unless allow_empty) filters
 // that select no op x dtype group at all. run_conformance calls it first.
-void validate_options(const RunOptions& options, const std::vector<OpEntry>& entries = catalog());
+void validate_options(const RunOptions& options,
+                      const std::vector<OpEntry>& entries = catalog::entries());
 
 // Runs the shard's groups. Throws (after the run: samples are known only once made) when
 // --case names a sample no selected op has, or when an unsharded run ran no case and
 // !allow_empty. Without isolate, a crash handler names the running case (crash.h).
 RunResult run_conformance(const RunOptions& options,
-                          const std::vector<OpEntry>& entries = catalog());
+                          const std::vector<OpEntry>& entries = catalog::entries());
 
 // ---- internals shared by runner.cpp, checks.cpp and isolate.cpp ----
 

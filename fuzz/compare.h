@@ -29,7 +29,7 @@ namespace ts::fuzz {
 // - An input within 1/16 of its dtype's largest value: an element that is not finite in one set
 //   is accepted. a + w * b overflows in two roundings and not in one (the optimized set's FMA,
 //   as ATen's lerp and add with alpha); the reference computes float32 in double, which does
-//   not overflow at all (Note [lerp overflow] in conformance/catalog_ternary.cpp).
+//   not overflow at all (Note [lerp overflow] in catalog/ternary.cpp).
 // - When such an op may overflow (an input holds an infinity or NaN, or T * n is within 1/64 of
 //   the dtype's largest value), an element that is not finite in one set is accepted: the order
 //   of the terms decides whether an intermediate overflows (inf - inf = NaN, or a finite sum).

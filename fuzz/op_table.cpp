@@ -1,10 +1,12 @@
 // The ops a program can call: one OpSpec per op and form (functional, in-place `op_`, `op_out`),
 // with its signature (ArgKind letters, see program.h) and how it runs on the active kernel set.
 // Covers every op of lib/include/touchstone/op_list.def, the view ops, and the fuzzer's own
-// statements (input, index, requires_grad_, retain_grad, backward).
+// statements (input, index, requires_grad_, retain_grad, backward). The plain unary and binary
+// ops come from the case catalog (Note [Plain ops from the catalog]).
 #include <cstring>
 #include <map>
 
+#include "catalog/catalog.h"
 #include "fuzz/program.h"
 #include "fuzz/values.h"
 
@@ -113,37 +115,73 @@ void copies(Table& T) {
   T.def("copy", "zero_", "self:T", kInPlace, [](C c) { return Tensors{c.t(0).zero_()}; });
 }
 
-#define TS_FUZZ_UNARY(name)                                                                        \
-  T.def("unary", #name, "self:T", kNoFlags, [](C c) { return Tensors{ts::name(c.t(0))}; });        \
-  T.def("unary", #name "_", "self:T", kInPlace, [](C c) { return Tensors{ts::name##_(c.t(0))}; }); \
-  T.def("unary", #name "_out", "out:T self:T", kOut,                                               \
-        [](C c) { return Tensors{ts::name##_out(c.t(0), c.t(1))}; });
+// Note [Plain ops from the catalog]
+// An op whose schema's arguments are exactly `Tensor self` (unary) or `Tensor self, Tensor other`
+// (binary) has no argument the generator must choose, so its statements come from its catalog
+// entry's calls: the functional form (Tensor-Tensor or Tensor-Scalar for binary ops), the
+// in-place and out= forms where the entry has them (op_list.def's variants). A new plain op in
+// the catalog is fuzzed with no edit here. The others (gelu's approximate, clamp's bounds, add's
+// alpha, div's rounding mode, pow's Scalar base) are written out below.
+std::string_view arguments(std::string_view schema) {
+  const size_t open = schema.find('('), close = schema.find(')');
+  return schema.substr(open + 1, close - open - 1);
+}
+
+catalog::SampleArgs scalar_args(C c, size_t k) {
+  catalog::SampleArgs a;
+  if (!c.is_tensor(k)) a.scalar = c.s(k);
+  return a;
+}
+
+void plain_unary(Table& T, const catalog::OpEntry& e) {
+  T.def("unary", e.name, "self:T", kNoFlags, [run = e.run](C c) { return run({c.t(0)}, {}); });
+  if (e.run_inplace) {
+    T.def("unary", e.name + "_", "self:T", kInPlace, [run = e.run_inplace](C c) {
+      const Tensor self = c.t(0);
+      return Tensors{run(self, {self}, {})};
+    });
+  }
+  if (e.run_out) {
+    T.def("unary", e.name + "_out", "out:T self:T", kOut, [run = e.run_out](C c) {
+      const Tensor out = c.t(0);
+      run({out}, {c.t(1)}, {});
+      return Tensors{out};
+    });
+  }
+}
+
+void plain_binary(Table& T, const catalog::OpEntry& e) {
+  T.def("binary", e.name, "self:T other:TS", kNoFlags, [run = e.run](C c) {
+    return run(c.is_tensor(1) ? Tensors{c.t(0), c.t(1)} : Tensors{c.t(0)}, scalar_args(c, 1));
+  });
+  if (e.run_out) {
+    T.def("binary", e.name + "_out", "out:T self:T other:T", kOut, [run = e.run_out](C c) {
+      const Tensor out = c.t(0);
+      run({out}, {c.t(1), c.t(2)}, {});
+      return Tensors{out};
+    });
+  }
+  if (e.run_inplace) {
+    T.def("binary", e.name + "_", "self:T other:TS", kInPlace, [run = e.run_inplace](C c) {
+      const Tensor self = c.t(0);
+      return Tensors{run(self, {self, c.is_tensor(1) ? c.t(1) : Tensor()}, scalar_args(c, 1))};
+    });
+  }
+}
+
+// The plain ops of `family` ("unary" or "binary"), in catalog order.
+void plain_ops(Table& T, const std::string& family) {
+  const bool unary = family == "unary";
+  for (const catalog::OpEntry& e : catalog::entries()) {
+    if (e.family != family || e.name != e.op_name()) continue;
+    const std::string_view args = arguments(op_info(e.id).schema);
+    if (unary && args == "Tensor self") plain_unary(T, e);
+    if (!unary && args == "Tensor self, Tensor other") plain_binary(T, e);
+  }
+}
 
 void unaries(Table& T) {
-  TS_FUZZ_UNARY(neg)
-  TS_FUZZ_UNARY(abs)
-  TS_FUZZ_UNARY(sign)
-  TS_FUZZ_UNARY(exp)
-  TS_FUZZ_UNARY(expm1)
-  TS_FUZZ_UNARY(log)
-  TS_FUZZ_UNARY(log1p)
-  TS_FUZZ_UNARY(sqrt)
-  TS_FUZZ_UNARY(rsqrt)
-  TS_FUZZ_UNARY(reciprocal)
-  TS_FUZZ_UNARY(sin)
-  TS_FUZZ_UNARY(cos)
-  TS_FUZZ_UNARY(tanh)
-  TS_FUZZ_UNARY(sigmoid)
-  TS_FUZZ_UNARY(relu)
-  TS_FUZZ_UNARY(silu)
-  TS_FUZZ_UNARY(erf)
-  TS_FUZZ_UNARY(floor)
-  TS_FUZZ_UNARY(ceil)
-  TS_FUZZ_UNARY(round)
-  TS_FUZZ_UNARY(trunc)
-  TS_FUZZ_UNARY(logical_not)
-  TS_FUZZ_UNARY(bitwise_not)
-  T.def("unary", "isnan", "self:T", kNoFlags, [](C c) { return Tensors{ts::isnan(c.t(0))}; });
+  plain_ops(T, "unary");
   T.def("unary", "gelu", "self:T approximate:STR='none'", kNoFlags,
         [](C c) { return Tensors{ts::gelu(c.t(0), c.str(1))}; });
   T.def("unary", "gelu_", "self:T approximate:STR='none'", kInPlace,
@@ -157,19 +195,6 @@ void unaries(Table& T) {
   T.def("unary", "clamp_out", "out:T self:T min:S?=None max:S?=None", kOut,
         [](C c) { return Tensors{ts::clamp_out(c.t(0), c.t(1), c.opt_s(2), c.opt_s(3))}; });
 }
-#undef TS_FUZZ_UNARY
-
-// Tensor-Tensor and Tensor-Scalar forms, out= Tensor-Tensor; in-place through the methods.
-#define TS_FUZZ_BINARY(name)                                                              \
-  T.def("binary", #name, "self:T other:TS", kNoFlags, [](C c) {                           \
-    return Tensors{c.is_tensor(1) ? ts::name(c.t(0), c.t(1)) : ts::name(c.t(0), c.s(1))}; \
-  });                                                                                     \
-  T.def("binary", #name "_out", "out:T self:T other:T", kOut,                             \
-        [](C c) { return Tensors{ts::name##_out(c.t(0), c.t(1), c.t(2))}; });
-#define TS_FUZZ_BINARY_INPLACE(name)                                                  \
-  T.def("binary", #name "_", "self:T other:TS", kInPlace, [](C c) {                   \
-    return Tensors{c.is_tensor(1) ? c.t(0).name##_(c.t(1)) : c.t(0).name##_(c.s(1))}; \
-  });
 
 void binaries(Table& T) {
   for (const char* op : {"add", "sub"}) {
@@ -198,36 +223,7 @@ void binaries(Table& T) {
         [](C c) { return Tensors{c.t(0).div_(c.t(1), opt_str(c, 2))}; });
   T.def("binary", "div_out", "out:T self:T other:T rounding_mode:STR?=None", kOut,
         [](C c) { return Tensors{ts::div_out(c.t(0), c.t(1), c.t(2), opt_str(c, 3))}; });
-  TS_FUZZ_BINARY(mul)
-  TS_FUZZ_BINARY_INPLACE(mul)
-  TS_FUZZ_BINARY(remainder)
-  TS_FUZZ_BINARY_INPLACE(remainder)
-  TS_FUZZ_BINARY(maximum)
-  TS_FUZZ_BINARY(minimum)
-  TS_FUZZ_BINARY(atan2)
-  TS_FUZZ_BINARY_INPLACE(atan2)
-  TS_FUZZ_BINARY(eq)
-  TS_FUZZ_BINARY_INPLACE(eq)
-  TS_FUZZ_BINARY(ne)
-  TS_FUZZ_BINARY_INPLACE(ne)
-  TS_FUZZ_BINARY(lt)
-  TS_FUZZ_BINARY_INPLACE(lt)
-  TS_FUZZ_BINARY(le)
-  TS_FUZZ_BINARY_INPLACE(le)
-  TS_FUZZ_BINARY(gt)
-  TS_FUZZ_BINARY_INPLACE(gt)
-  TS_FUZZ_BINARY(ge)
-  TS_FUZZ_BINARY_INPLACE(ge)
-  TS_FUZZ_BINARY(logical_and)
-  TS_FUZZ_BINARY_INPLACE(logical_and)
-  TS_FUZZ_BINARY(logical_or)
-  TS_FUZZ_BINARY_INPLACE(logical_or)
-  TS_FUZZ_BINARY(bitwise_and)
-  TS_FUZZ_BINARY_INPLACE(bitwise_and)
-  TS_FUZZ_BINARY(bitwise_or)
-  TS_FUZZ_BINARY_INPLACE(bitwise_or)
-  TS_FUZZ_BINARY(bitwise_xor)
-  TS_FUZZ_BINARY_INPLACE(bitwise_xor)
+  plain_ops(T, "binary");
   // pow also takes a Scalar base.
   T.def("binary", "pow", "self:TS exponent:TS", kNoFlags, [](C c) {
     if (!c.is_tensor(0)) return Tensors{ts::pow(c.s(0), c.t(1))};
@@ -238,8 +234,6 @@ void binaries(Table& T) {
   T.def("binary", "pow_out", "out:T self:T exponent:T", kOut,
         [](C c) { return Tensors{ts::pow_out(c.t(0), c.t(1), c.t(2))}; });
 }
-#undef TS_FUZZ_BINARY
-#undef TS_FUZZ_BINARY_INPLACE
 
 void ternaries(Table& T) {
   T.def("ternary", "where", "condition:T self:TS other:TS", kNoFlags, [](C c) {

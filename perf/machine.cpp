@@ -8,16 +8,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <thread>
 
+#include "reports/machine.h"
 #include "touchstone/cpu_capability.h"
 #include "touchstone/touchstone.h"
 #include "touchstone/version.h"
 
-#ifndef TS_GIT_COMMIT
-#define TS_GIT_COMMIT "unknown"
-#endif
 #ifndef TS_BUILD_TYPE
 #define TS_BUILD_TYPE "unknown"
 #endif
@@ -31,25 +28,8 @@
 namespace ts::perf {
 namespace {
 
-// The value after "key<spaces>:" on the first line of `path` that starts with `key`.
-std::string field(const std::string& path, const std::string& key) {
-  std::ifstream in(path);
-  for (std::string line; std::getline(in, line);) {
-    if (line.rfind(key, 0) != 0) continue;
-    const size_t colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    const size_t start = line.find_first_not_of(" \t", colon + 1);
-    return start == std::string::npos ? "" : line.substr(start);
-  }
-  return "";
-}
-
-std::string first_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  return line;
-}
+using reports::first_line;
+using reports::proc_field;
 
 // The NVIDIA driver's /proc files, when present (no process is spawned).
 nlohmann::json gpu_context() {
@@ -59,7 +39,7 @@ nlohmann::json gpu_context() {
   if (!fs::exists(root / "version", ec)) return nullptr;
   nlohmann::json gpus = nlohmann::json::array();
   for (const auto& entry : fs::directory_iterator(root / "gpus", ec)) {
-    gpus.push_back(field((entry.path() / "information").string(), "Model"));
+    gpus.push_back(proc_field((entry.path() / "information").string(), "Model"));
   }
   return {{"name", gpus.empty() ? "unknown" : gpus[0].get<std::string>()},
           {"count", gpus.size()},
@@ -98,19 +78,19 @@ nlohmann::json machine_context(int threads) {
   uname(&u);
   char host[256] = {};
   gethostname(host, sizeof(host) - 1);
-  return {{"cpu_model", field("/proc/cpuinfo", "model name")},
+  return {{"cpu_model", reports::cpu_model()},
           {"cores", std::max(1u, std::thread::hardware_concurrency())},
           {"threads", threads},
           {"simd_target", cpu::capability()},
           {"simd_supported", cpu::supported_capabilities()},
-          {"memory_total", field("/proc/meminfo", "MemTotal")},
+          {"memory_total", proc_field("/proc/meminfo", "MemTotal")},
           {"caches", caches()},
           {"gpu", gpu_context()},
           {"os", std::string(u.sysname) + " " + u.release + " " + u.machine},
           {"host_name", host},
           {"compiler", compiler()},
           {"build_type", TS_BUILD_TYPE},
-          {"git_commit", TS_GIT_COMMIT},
+          {"git_commit", reports::git_commit()},
           {"kernel_sets", kernel_set_names()},
           {"libraries",
            {{"touchstone", kVersion},

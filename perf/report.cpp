@@ -2,7 +2,6 @@
 // sets' results and ratios, and Google Benchmark's own context and runs.
 #include "perf/report.h"
 
-#include "reports/files.h"
 #include "reports/json_schema.h"
 #include "touchstone/version.h"
 
@@ -84,7 +83,7 @@ nlohmann::json report_json(const RunResult& result) {
   if (context.is_null()) context = {{"host_name", ""}, {"num_cpus", 1}};
   context["date"] = result.timestamp;
   context["executable"] = "touchstone bench";
-  return {{"schema_version", kPerfSchemaVersion},
+  return {{"schema_version", reports::kPerfSchemaVersion},
           {"kind", "touchstone-perf"},
           {"tool_version", kVersion},
           {"timestamp", result.timestamp},
@@ -94,37 +93,6 @@ nlohmann::json report_json(const RunResult& result) {
           {"cases", cases},
           {"context", context},
           {"benchmarks", result.gbench_runs}};
-}
-
-void write_report(const std::string& path, const nlohmann::json& j) {
-  // Host and CPU names are bytes: invalid UTF-8 is written replaced (U+FFFD), never thrown on.
-  const std::string text = j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
-  reports::write_file_atomically(path, text + "\n", "bench");
-}
-
-nlohmann::json load_report(const std::string& path, std::string_view what) {
-  const std::string text = reports::read_file(path, what);
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    TS_ERROR(what, ": '", path, "' is not JSON (", e.what(), ")");
-  }
-  TS_CHECK(j.is_object(), what, ": '", path, "' holds a JSON ", j.type_name(),
-           ", not a perf report (touchstone bench --report)");
-  const bool conformance = !j.contains("kind") && j.contains("kernel_set") && j.contains("summary");
-  if (conformance || (j.contains("kind") && j["kind"] != "touchstone-perf")) {
-    TS_ERROR(what, ": '", path, "' is ",
-             conformance ? "a conformance report (touchstone conform)"
-                         : "a report of kind " + j["kind"].dump(),
-             ", not a perf report (touchstone bench --report)");
-  }
-  const std::vector<std::string> errors = reports::validate_json(reports::perf_schema(), j);
-  std::string first;
-  for (size_t i = 0; i < errors.size() && i < 5; ++i) first += "\n  " + errors[i];
-  TS_CHECK(errors.empty(), what, ": '", path, "' does not match perf.schema.json (", errors.size(),
-           " errors):", first);
-  return j;
 }
 
 }  // namespace ts::perf

@@ -10,10 +10,10 @@
 #include <iomanip>
 #include <map>
 #include <ostream>
-#include <sstream>
 
 #include "perf/machine.h"
 #include "reports/text.h"
+#include "touchstone/cuda.h"
 #include "touchstone/parallel.h"
 
 namespace ts::perf {
@@ -92,15 +92,77 @@ class Collector : public benchmark::BenchmarkReporter {
   }
 };
 
-// Why `set` cannot run the case (empty when it can): a kernel op without a kernel for the dtype.
-std::string missing_kernel(const BenchCase& c, KernelSetId set) {
+// Why `set` cannot run the case on `device` (empty when it can): a kernel op without a kernel
+// for the dtype.
+std::string missing_kernel(const BenchCase& c, KernelSetId set, DeviceType device) {
   for (OpId op : c.ops) {
-    if (!supported_dtypes(op, kCPU, set).has(c.dtype)) {
+    if (!supported_dtypes(op, device, set).has(c.dtype)) {
       return "kernel set '" + std::string(kernel_set_name(set)) + "' has no kernel for " +
-             std::string(op_info(op).name) + " (" + std::string(dtype_name(c.dtype)) + ", cpu)";
+             std::string(op_info(op).name) + " (" + std::string(dtype_name(c.dtype)) + ", " +
+             std::string(device_type_name(device)) + ")";
     }
   }
   return "";
+}
+
+// Note [CUDA runs]
+// `bench --device cuda` runs the same catalog on the GPU: each case's inputs are made on the
+// device (BenchCase::setup), every timed call ends with a device synchronization (its time is the
+// kernels' plus one synchronization, some microseconds: the large cases are what it is for), a
+// set without CUDA kernels (the reference) is skipped per case, and the roofline probes are the
+// device's own: copy_ and add_out over float32 arrays and mm (cuBLAS) in float32 and float64,
+// through the optimized set. TOUCHSTONE_CUDA_FORCE_64BIT_INDEX=1 times the forced 64-bit indexing
+// path. It replaces the stand-alone perf/bench_cuda (device copy bandwidth: the roofline's copy
+// and the copy_ cases; add, mul, casts, rand, sum, argmax, softmax, layer_norm, cumsum: their
+// catalog cases). Builds without CUDA refuse the device before anything runs.
+void synchronize(const Device& device) {
+#if defined(TS_HAVE_CUDA)
+  if (device.is_cuda()) cuda::synchronize();
+#else
+  (void)device;
+#endif
+}
+
+// The best time of `trials` calls of `f` on `device`, after one warm-up call.
+double best_seconds(const Device& device, int trials, const std::function<void()>& f) {
+  f();
+  synchronize(device);
+  double best = 0;
+  for (int i = 0; i < trials; ++i) {
+    const auto t0 = std::chrono::steady_clock::now();
+    f();
+    synchronize(device);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    best = i == 0 ? s : std::min(best, s);
+  }
+  return best;
+}
+
+Roofline device_roofline(bool quick, const Device& device, int threads) {
+  KernelSetGuard guard("optimized");
+  Roofline r;
+  r.probe = quick ? "quick" : "full";
+  r.threads = threads;
+  r.stream_elements = quick ? int64_t{32} << 20 : int64_t{128} << 20;
+  r.gemm_n = quick ? 2048 : 4096;
+  const int trials = quick ? 3 : 5;
+  const int64_t n = r.stream_elements;
+  const TensorOptions f32 = TensorOptions(kFloat).device(device);
+  Tensor a = full({n}, 1, f32), b = full({n}, 2, f32), c = empty({n}, f32);
+  r.copy_gbs =
+      8.0 * static_cast<double>(n) / best_seconds(device, trials, [&] { c.copy_(a); }) / 1e9;
+  r.add_gbs =
+      12.0 * static_cast<double>(n) / best_seconds(device, trials, [&] { add_out(c, a, b); }) / 1e9;
+  const int64_t g = r.gemm_n;
+  const double gemm_flops =
+      2.0 * static_cast<double>(g) * static_cast<double>(g) * static_cast<double>(g);
+  for (ScalarType t : {kFloat, kDouble}) {
+    const TensorOptions o = TensorOptions(t).device(device);
+    Tensor x = full({g, g}, 0.5, o), y = full({g, g}, 0.25, o), z = empty({g, g}, o);
+    const double gflops = gemm_flops / best_seconds(device, 3, [&] { mm_out(z, x, y); }) / 1e9;
+    (t == kFloat ? r.sgemm_gflops : r.dgemm_gflops) = gflops;
+  }
+  return r;
 }
 
 // Note [Slow calls]
@@ -125,7 +187,7 @@ void print_case(std::ostream& out, size_t index, size_t total, const CaseResult&
       out << r.status.substr(0, 4);
       continue;
     }
-    out << format_time(r.median_s);
+    out << reports::format_time(r.median_s);
     if (first == nullptr) {
       first = &r;
       out << " (" << std::fixed << std::setprecision(0)
@@ -166,8 +228,16 @@ std::pair<std::string, int> parse_slowdown(const std::string& s) {
 }
 
 std::vector<BenchCase> select_cases(const RunOptions& o) {
-  TS_CHECK(o.device == "cpu", "bench: --device ", o.device,
-           ": the benchmark catalog runs on cpu only (its inputs are made on the CPU)");
+  TS_CHECK(o.device == "cpu" || o.device == "cuda", "bench: --device must be cpu or cuda (the ",
+           "current CUDA device), got '", o.device, "'");
+  const Device device(o.device);
+#if defined(TS_HAVE_CUDA)
+  TS_CHECK(device.is_cpu() || cuda::device_count() > 0, "bench: --device ", o.device,
+           ": no CUDA device is visible");
+#else
+  TS_CHECK(device.is_cpu(), "bench: --device ", o.device,
+           ": this build has no CUDA kernel set (configure with the cuda preset)");
+#endif
   TS_CHECK(!o.kernel_sets.empty(), "bench: --kernels names no kernel set");
   for (size_t i = 0; i < o.kernel_sets.size(); ++i) {
     const std::string& name = o.kernel_sets[i];
@@ -183,12 +253,12 @@ std::vector<BenchCase> select_cases(const RunOptions& o) {
   TS_CHECK(std::isfinite(o.min_time) && o.min_time >= 0,
            "bench: --min-time must be a positive number of seconds, got ", o.min_time);
   const std::string slow_pattern = parse_slowdown(o.slowdown).first;
-  const std::vector<std::string> unmatched = unmatched_patterns(o.catalog);
+  const std::vector<std::string> unmatched = catalog::unmatched_patterns(o.catalog);
   TS_CHECK(unmatched.empty(), "bench: --ops: ", unmatched.size() == 1 ? "pattern '" : "patterns '",
            join(unmatched), unmatched.size() == 1 ? "' selects" : "' select",
            " no benchmark case (an op name, a family such as binary or reduce, a substring or a "
            "glob; `touchstone ops` lists the ops)");
-  std::vector<BenchCase> cases = catalog(o.catalog);
+  std::vector<BenchCase> cases = catalog::bench_cases(o.catalog);
   if (cases.empty()) {
     std::vector<std::string> dtypes;
     for (ScalarType t : o.catalog.dtypes) dtypes.emplace_back(dtype_name(t));
@@ -204,19 +274,6 @@ std::vector<BenchCase> select_cases(const RunOptions& o) {
              "' matches no selected op");
   }
   return cases;
-}
-
-std::string format_time(double s) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(s < 1e-5 ? 3 : 1);
-  if (s < 1e-3) {
-    o << s * 1e6 << " us";
-  } else if (s < 1) {
-    o << s * 1e3 << " ms";
-  } else {
-    o << std::setprecision(2) << s << " s";
-  }
-  return o.str();
 }
 
 void summarize(SetResult& r) {
@@ -239,6 +296,7 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
   const auto t0 = std::chrono::steady_clock::now();
   // Every check first: a typo must not cost the roofline probes.
   const std::vector<BenchCase> cases = select_cases(options);
+  const Device device(options.device);
   std::vector<KernelSetId> sets;
   for (const std::string& name : options.kernel_sets) sets.push_back(*find_kernel_set(name));
   RunResult result;
@@ -254,7 +312,8 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
   if (o.probes) {
     progress << "roofline probes (" << (quick ? "quick" : "full") << ", " << o.threads
              << " threads) ...\n";
-    result.roofline = measure_roofline(quick, o.threads);
+    result.roofline = device.is_cpu() ? measure_roofline(quick, o.threads)
+                                      : device_roofline(quick, device, o.threads);
     const Roofline& r = result.roofline;
     progress << "  STREAM copy " << std::fixed << std::setprecision(1) << r.copy_gbs
              << " GB/s, add " << r.add_gbs << " GB/s; sgemm " << r.sgemm_gflops
@@ -271,12 +330,17 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
     if (!slow_pattern.empty() && reports::glob_match(slow_pattern, c.op)) {
       cr.slowdown = slow_factor;
     }
-    std::function<void()> call = c.setup();
+    std::function<void()> call = c.setup(device);
+    if (!device.is_cpu())
+      call = [call, device] {
+        call();
+        synchronize(device);
+      };
     const int repeat = cr.slowdown;
     for (KernelSetId set : sets) {
       SetResult sr;
       sr.set = std::string(kernel_set_name(set));
-      sr.reason = missing_kernel(c, set);
+      sr.reason = missing_kernel(c, set, device.type());
       if (!sr.reason.empty()) sr.status = "skipped";
       double first_call_s = 0;
       if (sr.status == "ok") {

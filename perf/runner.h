@@ -1,6 +1,7 @@
 #pragma once
-// Runs the catalog on Google Benchmark: case by case, every kernel set side by side in one
-// process, so that the ratios between sets are taken under the same machine conditions.
+// Runs the catalog's benchmark cases (catalog/bench.h) on Google Benchmark: case by case, every
+// kernel set side by side in one process, so that the ratios between sets are taken under the
+// same machine conditions.
 #include <iosfwd>
 #include <string>
 #include <utility>
@@ -8,15 +9,17 @@
 
 #include <nlohmann/json.hpp>
 
-#include "perf/catalog.h"
+#include "catalog/bench.h"
 #include "perf/probes.h"
 
 namespace ts::perf {
 
+using catalog::BenchCase;
+
 struct RunOptions {
   std::vector<std::string> kernel_sets = {"optimized", "reference"};
   std::string device = "cpu";
-  CatalogOptions catalog;
+  catalog::BenchOptions catalog;
   int threads = 0;           // 0: the current ts::get_num_threads()
   int repetitions = 0;       // 0: 3 quick, 5 full (fewer for slow calls, Note [Slow calls])
   double min_time = 0;       // seconds per repetition; 0: 0.01 quick, 0.1 full
@@ -69,8 +72,5 @@ std::pair<std::string, int> parse_slowdown(const std::string& spec);
 
 // Fills median/min/max/mean/stddev from samples_s.
 void summarize(SetResult& r);
-
-// A time in seconds as "12.3 us", "4.5 ms" or "1.23 s" (tables of bench and compare).
-std::string format_time(double seconds);
 
 }  // namespace ts::perf

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::reference {
 
@@ -37,7 +38,13 @@ void store_scalar(void* dst, ScalarType dt, const Scalar& s) {
 
 namespace {
 
-void copy_kernel(const KernelCall& c) {
+// One kernel per Kernel op of signature class Copy (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
+
+// dst = src, each element converted once (Note [Conversions round once]).
+template <>
+void kernel<OpId::copy_>(const KernelCall& c) {
   const Tensor& dst = c.outputs[0];
   const Tensor& src = c.inputs[0];
   for_each_index(dst.sizes(), [&](IntArrayRef idx) {
@@ -45,10 +52,11 @@ void copy_kernel(const KernelCall& c) {
   });
 }
 
-void fill_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::fill_>(const KernelCall& c) {
   const Tensor& self = c.outputs[0];
   alignas(8) char value[8];  // the value converted once, then stored everywhere
-  store_scalar(value, self.dtype(), *c.p.s0);
+  store_scalar(value, self.dtype(), c.params<ValueParams>().value);
   for_each_index(self.sizes(), [&](IntArrayRef idx) {
     std::memcpy(element_ptr(self, idx), value, self.element_size());
   });
@@ -57,8 +65,7 @@ void fill_kernel(const KernelCall& c) {
 }  // namespace
 
 TS_REGISTER_KERNELS(reference, copy) {
-  m.impl(OpId::copy_, kCPU, DTypeSet::all(), copy_kernel);
-  m.impl(OpId::fill_, kCPU, DTypeSet::all(), fill_kernel);
+  for_each_kernel_op<OpSignature::Copy>([&](auto op) { m.impl(op, kCPU, kernel<op>); });
 }
 
 }  // namespace ts::reference

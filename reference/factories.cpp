@@ -1,27 +1,11 @@
 // Reference kernels for the kernel factories: arange, linspace, eye, rand, randn, randint.
 // See Note [Reference kernels] in common.h; the params are listed in lib/src/ops/factories.cpp.
 #include "common.h"
+#include "touchstone/kernel_family.h"
 #include "touchstone/random.h"
 
 namespace ts::reference {
 namespace {
-
-// start + i * step: in double for floating outputs, in wrapping int64 for integral ones.
-void arange_kernel(const KernelCall& c) {
-  const Tensor& out = c.outputs[0];
-  const ScalarType t = out.dtype();
-  for_each_index(out.sizes(), [&](IntArrayRef idx) {
-    const int64_t i = idx[0];
-    if (is_floating_type(t)) {
-      store_double(element_ptr(out, idx), t,
-                   c.p.s0->to_double() + static_cast<double>(i) * c.p.s2->to_double());
-    } else {
-      const uint64_t v = static_cast<uint64_t>(c.p.s0->to_long()) +
-                         static_cast<uint64_t>(i) * static_cast<uint64_t>(c.p.s2->to_long());
-      store_int64(element_ptr(out, idx), t, static_cast<int64_t>(v));
-    }
-  });
-}
 
 // A linspace bound converted to the output dtype first, as ATen does (Scalar::to<scalar_t>).
 double linspace_bound(const Scalar& s, ScalarType t) {
@@ -29,14 +13,50 @@ double linspace_bound(const Scalar& s, ScalarType t) {
   return static_cast<double>(wrap_to(t, s.to_long()));
 }
 
-// PyTorch's symmetric formula: the first half steps up from start, the second half down from
-// end, so both ends are exact. Math in double; integral outputs truncate toward zero.
-void linspace_kernel(const KernelCall& c) {
+// Calls f(ptr, words) for every output element with the Philox words of its row-major index
+// (Note [Philox streams] in touchstone/random.h).
+template <typename F>
+void for_each_philox(const KernelCall& c, const RandomParams& r, F&& f) {
+  const Tensor& out = c.outputs[0];
+  uint64_t i = 0;  // for_each_index visits the elements in row-major order
+  for_each_index(out.sizes(), [&](IntArrayRef idx) {
+    f(element_ptr(out, idx), philox_words(r.seed, r.offset, i++));
+  });
+}
+
+// One kernel per Kernel op of signature class Factory (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
+
+// start + i * step: in double for floating outputs, in wrapping int64 for integral ones.
+template <>
+void kernel<OpId::arange>(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
   const ScalarType t = out.dtype();
-  const int64_t steps = c.p.i0;
-  const double start = linspace_bound(*c.p.s0, t);
-  const double end = linspace_bound(*c.p.s1, t);
+  const ArangeParams& a = c.params<ArangeParams>();
+  for_each_index(out.sizes(), [&](IntArrayRef idx) {
+    const int64_t i = idx[0];
+    if (is_floating_type(t)) {
+      store_double(element_ptr(out, idx), t,
+                   a.start.to_double() + static_cast<double>(i) * a.step.to_double());
+    } else {
+      const uint64_t v = static_cast<uint64_t>(a.start.to_long()) +
+                         static_cast<uint64_t>(i) * static_cast<uint64_t>(a.step.to_long());
+      store_int64(element_ptr(out, idx), t, static_cast<int64_t>(v));
+    }
+  });
+}
+
+// PyTorch's symmetric formula: the first half steps up from start, the second half down from
+// end, so both ends are exact. Math in double; integral outputs truncate toward zero.
+template <>
+void kernel<OpId::linspace>(const KernelCall& c) {
+  const Tensor& out = c.outputs[0];
+  const ScalarType t = out.dtype();
+  const LinspaceParams& l = c.params<LinspaceParams>();
+  const int64_t steps = l.steps;
+  const double start = linspace_bound(l.start, t);
+  const double end = linspace_bound(l.end, t);
   const double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0.0;
   const int64_t halfway = steps / 2;
   for_each_index(out.sizes(), [&](IntArrayRef idx) {
@@ -50,27 +70,18 @@ void linspace_kernel(const KernelCall& c) {
   });
 }
 
-void eye_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::eye>(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
   for_each_index(out.sizes(), [&](IntArrayRef idx) {
     store_int64(element_ptr(out, idx), out.dtype(), idx[0] == idx[1] ? 1 : 0);
   });
 }
 
-// Calls f(ptr, words) for every output element with the Philox words of its row-major index
-// (Note [Philox streams] in touchstone/random.h).
-template <typename F>
-void for_each_philox(const KernelCall& c, F&& f) {
-  const Tensor& out = c.outputs[0];
-  uint64_t i = 0;  // for_each_index visits the elements in row-major order
-  for_each_index(out.sizes(), [&](IntArrayRef idx) {
-    f(element_ptr(out, idx), philox_words(c.p.seed, c.p.offset, i++));
-  });
-}
-
-void rand_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::rand>(const KernelCall& c) {
   const ScalarType t = c.outputs[0].dtype();
-  for_each_philox(c, [&](char* p, const std::array<uint32_t, 4>& w) {
+  for_each_philox(c, c.params<RandomParams>(), [&](char* p, const std::array<uint32_t, 4>& w) {
     double u = 0;
     switch (t) {
       case kDouble:
@@ -89,30 +100,28 @@ void rand_kernel(const KernelCall& c) {
   });
 }
 
-void randn_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::randn>(const KernelCall& c) {
   const ScalarType t = c.outputs[0].dtype();
-  for_each_philox(
-      c, [&](char* p, const std::array<uint32_t, 4>& w) { store_double(p, t, normal_double(w)); });
+  for_each_philox(c, c.params<RandomParams>(), [&](char* p, const std::array<uint32_t, 4>& w) {
+    store_double(p, t, normal_double(w));
+  });
 }
 
-void randint_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::randint>(const KernelCall& c) {
   const ScalarType t = c.outputs[0].dtype();
-  const uint64_t range = static_cast<uint64_t>(c.p.i1) - static_cast<uint64_t>(c.p.i0);
-  for_each_philox(c, [&](char* p, const std::array<uint32_t, 4>& w) {
-    store_int64(p, t, uniform_int_from_to(w, range, c.p.i0));  // in range: meta checked bounds
+  const RandintParams& r = c.params<RandintParams>();
+  const uint64_t range = static_cast<uint64_t>(r.high) - static_cast<uint64_t>(r.low);
+  for_each_philox(c, r, [&](char* p, const std::array<uint32_t, 4>& w) {
+    store_int64(p, t, uniform_int_from_to(w, range, r.low));  // in range: meta checked bounds
   });
 }
 
 }  // namespace
 
 TS_REGISTER_KERNELS(reference, factories) {
-  const DTypeSet numeric = DTypeSet::all() - DTypeSet{kBool};
-  m.impl(OpId::arange, kCPU, numeric, arange_kernel);
-  m.impl(OpId::linspace, kCPU, numeric, linspace_kernel);
-  m.impl(OpId::eye, kCPU, DTypeSet::all(), eye_kernel);
-  m.impl(OpId::rand, kCPU, DTypeSet::floating(), rand_kernel);
-  m.impl(OpId::randn, kCPU, DTypeSet::floating(), randn_kernel);
-  m.impl(OpId::randint, kCPU, DTypeSet::all(), randint_kernel);
+  for_each_kernel_op<OpSignature::Factory>([&](auto op) { m.impl(op, kCPU, kernel<op>); });
 }
 
 }  // namespace ts::reference

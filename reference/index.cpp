@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "common.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::reference {
 namespace {
@@ -36,10 +37,15 @@ DimVector with_dim(IntArrayRef idx, int64_t ndim, int64_t dim, int64_t v) {
   return r;
 }
 
+// One kernel per Kernel op of signature classes Index and Join (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
+
 // out[..., i, ...] = self[..., index[i], ...]
-void index_select_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::index_select>(const KernelCall& c) {
   const Tensor &out = c.outputs[0], &self = c.inputs[0], &index = c.inputs[1];
-  const int64_t dim = c.p.dim;
+  const int64_t dim = c.params<DimParams>().dim;
   for_each_index(out.sizes(), [&](IntArrayRef idx) {
     DimVector src;  // a 0-dim self has one element, and its index was checked to be 0
     if (self.dim() > 0) {
@@ -52,10 +58,12 @@ void index_select_kernel(const KernelCall& c) {
 }
 
 // out[i][j] = self[index[i][j]][j] for dim 0 (and likewise for other dims).
-void gather_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::gather>(const KernelCall& c) {
   const Tensor &out = c.outputs[0], &self = c.inputs[0], &index = c.inputs[1];
+  const int64_t dim = c.params<DimParams>().dim;
   for_each_index(out.sizes(), [&](IntArrayRef idx) {
-    const DimVector src = with_dim(idx, self.dim(), c.p.dim, index_at(index, idx));
+    const DimVector src = with_dim(idx, self.dim(), dim, index_at(index, idx));
     copy_element(element_ptr(out, idx), out.dtype(), element_ptr(self, src), self.dtype(),
                  c.p.compute_dtype);
   });
@@ -95,13 +103,14 @@ template <typename T>
 void scatter_add_impl(const KernelCall& c) {
   const Tensor &out = c.outputs[0], &self = c.inputs[0], &index = c.inputs[1], &src = c.inputs[2];
   const ScalarType ct = c.p.compute_dtype;
+  const int64_t dim = c.params<DimParams>().dim;
   std::vector<T> acc;
   for_each_index(self.sizes(), [&](IntArrayRef idx) {
     acc.push_back(load_as<T>(element_ptr(self, idx), self.dtype(), ct));
   });
   const DimVector strides = contiguous_strides(self.sizes());  // positions within `acc`
   for_each_index(index.sizes(), [&](IntArrayRef idx) {
-    const DimVector dst = with_dim(idx, self.dim(), c.p.dim, index_at(index, idx));
+    const DimVector dst = with_dim(idx, self.dim(), dim, index_at(index, idx));
     int64_t pos = 0;
     for (size_t d = 0; d < dst.size(); ++d) pos += dst[d] * strides[d];
     const T v = load_as<T>(element_ptr(src, fit(idx, src.dim())), src.dtype(), ct);
@@ -113,15 +122,17 @@ void scatter_add_impl(const KernelCall& c) {
   });
 }
 
-void scatter_add_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::scatter_add>(const KernelCall& c) {
   if (is_floating_type(c.p.compute_dtype)) return scatter_add_impl<double>(c);
   return scatter_add_impl<int64_t>(c);
 }
 
 // Each input lands in the output at its offset along dim.
-void cat_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::cat>(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
-  const int64_t dim = c.p.dim;
+  const int64_t dim = c.params<DimParams>().dim;
   int64_t offset = 0;
   for (const Tensor& in : c.inputs) {
     for_each_index(in.sizes(), [&](IntArrayRef idx) {
@@ -136,13 +147,10 @@ void cat_kernel(const KernelCall& c) {
 
 }  // namespace
 
+// PyTorch's CPU backend takes every dtype for all four (scatter_add of bools is an or).
 TS_REGISTER_KERNELS(reference, index) {
-  // PyTorch's CPU backend takes every dtype for all four (scatter_add of bools is an or).
-  const DTypeSet all = DTypeSet::all();
-  m.impl(OpId::index_select, kCPU, all, index_select_kernel);
-  m.impl(OpId::gather, kCPU, all, gather_kernel);
-  m.impl(OpId::scatter_add, kCPU, all, scatter_add_kernel);
-  m.impl(OpId::cat, kCPU, all, cat_kernel);
+  for_each_kernel_op<OpSignature::Index, OpSignature::Join>(
+      [&](auto op) { m.impl(op, kCPU, kernel<op>); });
 }
 
 }  // namespace ts::reference

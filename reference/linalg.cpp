@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "common.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::reference {
 namespace {
@@ -63,105 +64,70 @@ typename M::T dot_row_col(const KernelCall& c, const Tensor& a, const Tensor& b,
   return acc;
 }
 
-template <typename M>
-void mm_impl(const KernelCall& c) {
-  std::vector<typename M::T> values;
-  for_each_index(c.outputs[0].sizes(), [&](IntArrayRef idx) {
-    values.push_back(dot_row_col<M>(c, c.inputs[0], c.inputs[1], false, 0, idx[0], idx[1]));
-  });
-  store_all<M>(c, values);
-}
-
-template <typename M>
-void bmm_impl(const KernelCall& c) {
-  std::vector<typename M::T> values;
-  for_each_index(c.outputs[0].sizes(), [&](IntArrayRef idx) {
-    values.push_back(dot_row_col<M>(c, c.inputs[0], c.inputs[1], true, idx[0], idx[1], idx[2]));
-  });
-  store_all<M>(c, values);
-}
-
-// beta * self + alpha * (mat1 @ mat2); with beta == 0, self is not read (NaN does not spread).
-template <typename M>
-void addmm_impl(const KernelCall& c) {
-  const Tensor& self = c.inputs[0];
-  const typename M::T beta = M::scalar(*c.p.s0), alpha = M::scalar(*c.p.s1);
-  std::vector<typename M::T> values;
-  for_each_index(c.outputs[0].sizes(), [&](IntArrayRef idx) {
-    typename M::T v =
-        M::mul(alpha, dot_row_col<M>(c, c.inputs[1], c.inputs[2], false, 0, idx[0], idx[1]));
-    if (beta != 0) {
-      v = M::add(v, M::mul(beta, M::load(element_ptr(self, idx), self.dtype(), c.p.compute_dtype)));
-    }
-    values.push_back(v);
-  });
-  store_all<M>(c, values);
-}
-
-template <typename M>
-void dot_impl(const KernelCall& c) {
-  const Tensor &a = c.inputs[0], &b = c.inputs[1];
-  typename M::T acc = 0;
-  for (int64_t i = 0; i < a.size(0); ++i) {
-    acc = M::add(acc, M::mul(M::load(element_ptr(a, {i}), a.dtype(), c.p.compute_dtype),
-                             M::load(element_ptr(b, {i}), b.dtype(), c.p.compute_dtype)));
-  }
-  store_all<M>(c, {acc});
-}
-
-template <typename M>
-void mv_impl(const KernelCall& c) {
-  const Tensor &mat = c.inputs[0], &vec = c.inputs[1];
+// The results of `op` in the output's row-major order, in M's arithmetic: one branch per Kernel
+// op of signature class Matmul (Note [Kernel families]).
+template <OpId op, typename M>
+std::vector<typename M::T> results(const KernelCall& c) {
+  using T = typename M::T;
   const ScalarType ct = c.p.compute_dtype;
-  std::vector<typename M::T> values;
-  for (int64_t i = 0; i < mat.size(0); ++i) {
-    typename M::T acc = 0;
-    for (int64_t j = 0; j < mat.size(1); ++j) {
-      acc = M::add(acc, M::mul(M::load(element_ptr(mat, {i, j}), mat.dtype(), ct),
-                               M::load(element_ptr(vec, {j}), vec.dtype(), ct)));
-    }
+  const Tensor &a = c.inputs[0], &b = c.inputs[1];
+  auto load = [&](const Tensor& t, IntArrayRef idx) {
+    return M::load(element_ptr(t, idx), t.dtype(), ct);
+  };
+  std::vector<T> values;
+  if constexpr (op == OpId::mm) {
+    for_each_index(c.outputs[0].sizes(), [&](IntArrayRef idx) {
+      values.push_back(dot_row_col<M>(c, a, b, false, 0, idx[0], idx[1]));
+    });
+  } else if constexpr (op == OpId::bmm) {
+    for_each_index(c.outputs[0].sizes(), [&](IntArrayRef idx) {
+      values.push_back(dot_row_col<M>(c, a, b, true, idx[0], idx[1], idx[2]));
+    });
+  } else if constexpr (op == OpId::addmm) {
+    // beta * self + alpha * (mat1 @ mat2); with beta == 0, self is not read (NaN does not spread).
+    const AddmmParams& s = c.params<AddmmParams>();
+    const T beta = M::scalar(s.beta), alpha = M::scalar(s.alpha);
+    for_each_index(c.outputs[0].sizes(), [&](IntArrayRef idx) {
+      T v = M::mul(alpha, dot_row_col<M>(c, b, c.inputs[2], false, 0, idx[0], idx[1]));
+      if (beta != 0) v = M::add(v, M::mul(beta, load(a, idx)));
+      values.push_back(v);
+    });
+  } else if constexpr (op == OpId::dot) {
+    T acc = 0;
+    for (int64_t i = 0; i < a.size(0); ++i) acc = M::add(acc, M::mul(load(a, {i}), load(b, {i})));
     values.push_back(acc);
+  } else if constexpr (op == OpId::mv) {
+    for (int64_t i = 0; i < a.size(0); ++i) {
+      T acc = 0;
+      for (int64_t j = 0; j < a.size(1); ++j) {
+        acc = M::add(acc, M::mul(load(a, {i, j}), load(b, {j})));
+      }
+      values.push_back(acc);
+    }
+  } else if constexpr (op == OpId::outer) {
+    for_each_index(c.outputs[0].sizes(), [&](IntArrayRef idx) {
+      values.push_back(M::mul(load(a, {idx[0]}), load(b, {idx[1]})));
+    });
+  } else {
+    static_assert(kMissingKernel<op>, "reference linalg: a Matmul op without its branch");
   }
-  store_all<M>(c, values);
+  return values;
 }
 
-template <typename M>
-void outer_impl(const KernelCall& c) {
-  const Tensor &a = c.inputs[0], &b = c.inputs[1];
-  const ScalarType ct = c.p.compute_dtype;
-  std::vector<typename M::T> values;
-  for_each_index(c.outputs[0].sizes(), [&](IntArrayRef idx) {
-    values.push_back(M::mul(M::load(element_ptr(a, {idx[0]}), a.dtype(), ct),
-                            M::load(element_ptr(b, {idx[1]}), b.dtype(), ct)));
-  });
-  store_all<M>(c, values);
+// Picks the double or int64 arithmetic by the compute dtype.
+template <OpId op>
+void kernel(const KernelCall& c) {
+  if (is_floating_type(c.p.compute_dtype))
+    return store_all<FloatMath>(c, results<op, FloatMath>(c));
+  store_all<IntMath>(c, results<op, IntMath>(c));
 }
-
-// Picks the double or int64 version by the compute dtype.
-#define TS_FLOAT_OR_INT(name)                                                  \
-  void name##_kernel(const KernelCall& c) {                                    \
-    if (is_floating_type(c.p.compute_dtype)) return name##_impl<FloatMath>(c); \
-    return name##_impl<IntMath>(c);                                            \
-  }
-TS_FLOAT_OR_INT(mm)
-TS_FLOAT_OR_INT(bmm)
-TS_FLOAT_OR_INT(addmm)
-TS_FLOAT_OR_INT(dot)
-TS_FLOAT_OR_INT(mv)
-TS_FLOAT_OR_INT(outer)
-#undef TS_FLOAT_OR_INT
 
 }  // namespace
 
+// The dtypes are op_list.def's: PyTorch's CPU gemm/dot/gemv take every dtype but bool; outer is a
+// mul and takes bool too.
 TS_REGISTER_KERNELS(reference, linalg) {
-  // PyTorch's CPU gemm/dot/gemv take every dtype but bool; outer is a mul and takes bool too.
-  const DTypeSet no_bool = DTypeSet::all() - DTypeSet{kBool};
-  m.impl(OpId::mm, kCPU, no_bool, mm_kernel);
-  m.impl(OpId::bmm, kCPU, no_bool, bmm_kernel);
-  m.impl(OpId::addmm, kCPU, no_bool, addmm_kernel);
-  m.impl(OpId::dot, kCPU, no_bool, dot_kernel);
-  m.impl(OpId::mv, kCPU, no_bool, mv_kernel);
-  m.impl(OpId::outer, kCPU, DTypeSet::all(), outer_kernel);
+  for_each_kernel_op<OpSignature::Matmul>([&](auto op) { m.impl(op, kCPU, kernel<op>); });
 }
 
 }  // namespace ts::reference

@@ -54,17 +54,11 @@ void write_file_atomically(const std::string& path, const std::string& text,
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) TS_ERROR(what, ": cannot write '", path, "': ", errno_text(errno));
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int err = errno;
-      ::close(fd);
-      std::remove(tmp.c_str());
-      TS_ERROR(what, ": writing '", path, "' failed: ", errno_text(err));
-    }
-    done += static_cast<size_t>(n);
+  if (!write_all(fd, text)) {
+    const int err = errno;
+    ::close(fd);
+    std::remove(tmp.c_str());
+    TS_ERROR(what, ": writing '", path, "' failed: ", errno_text(err));
   }
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
     const int err = errno;
@@ -76,6 +70,21 @@ void write_file_atomically(const std::string& path, const std::string& text,
     std::remove(tmp.c_str());
     TS_ERROR(what, ": cannot replace '", path, "': ", errno_text(err));
   }
+}
+
+void write_json(const std::string& path, const nlohmann::json& j, std::string_view what) {
+  const std::string text = j.dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+  write_file_atomically(path, text + "\n", what);
+}
+
+bool write_all(int fd, std::string_view text) {
+  for (size_t done = 0; done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
 }
 
 std::string read_file(const std::string& path, std::string_view what) {

@@ -15,7 +15,11 @@ std::vector<std::string> validate_json(const nlohmann::json& schema,
                                        const nlohmann::json& instance);
 
 // The report schemas (reports/schema/*.schema.json), embedded at build time so that a report can
-// be validated wherever the binary runs.
+// be validated wherever the binary runs, and the schema_version their reports carry (a change
+// that removes, renames or redefines a member bumps it; an optional new member does not).
+inline constexpr int kPerfSchemaVersion = 1;
+// 3: the run's identity (every filter, the shard as {index, count}, 1-based).
+inline constexpr int kConformanceSchemaVersion = 3;
 const nlohmann::json& perf_schema();
 const nlohmann::json& conformance_schema();
 

@@ -3,6 +3,8 @@
 
 #include <chrono>
 #include <ctime>
+#include <iomanip>
+#include <sstream>
 
 namespace ts::reports {
 
@@ -31,6 +33,19 @@ std::string utc_timestamp() {
   char buf[32];
   std::strftime(buf, sizeof(buf), "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
+}
+
+std::string format_time(double s) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(s < 1e-5 ? 3 : 1);
+  if (s < 1e-3) {
+    o << s * 1e6 << " us";
+  } else if (s < 1) {
+    o << s * 1e3 << " ms";
+  } else {
+    o << std::setprecision(2) << s << " s";
+  }
+  return o.str();
 }
 
 std::string xml_escape(const std::string& s) {

@@ -1,6 +1,6 @@
 #pragma once
-// Text helpers every report writer shares: glob patterns (--ops, --slow), UTC timestamps and
-// escaping for XML and HTML (JUnit, the compare page).
+// Text helpers every report writer shares: glob patterns (--ops, --slow), UTC timestamps, times
+// for tables and escaping for XML and HTML (JUnit, the compare page).
 #include <string>
 
 namespace ts::reports {
@@ -10,6 +10,9 @@ bool glob_match(const std::string& pattern, const std::string& s);
 
 // The current time as "2026-11-25T02:31:19Z".
 std::string utc_timestamp();
+
+// A time in seconds as "12.3 us", "4.5 ms" or "1.23 s" (tables of bench and compare).
+std::string format_time(double seconds);
 
 // `s` safe inside an XML or HTML element or a double- or single-quoted attribute: & < > " '
 // escaped, control characters other than \n and \t (which XML 1.0 forbids) replaced by '?'.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The main job: set up, build, list the ops, run the reference self-check, the conformance suite
-# of the optimized set and a quick perf run.
+# The main job: set up, build, list the ops, run the self-check (the catalog's known answers on the
+# reference set), the conformance suite of the optimized set and a quick perf run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh

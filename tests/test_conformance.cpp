@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "conformance/compare.h"
@@ -16,6 +17,7 @@
 #include "conformance/report.h"
 #include "conformance/runner.h"
 #include "error_text.h"
+#include "reports/files.h"
 #include "reports/text.h"
 #include "touchstone/touchstone.h"
 
@@ -257,6 +259,83 @@ TEST(ConformanceRunner, GradcheckRunsInFloat64OnSmoothSamples) {
   EXPECT_EQ(checked, (std::set<std::string>{"scalar", "vec7", "mat3x4", "cube", "size1"}));
 }
 
+// Note [Known answers]: the expected outputs judge every set, the reference included, on the
+// layouts that keep the values and in the out= form; expanded inputs (other values) and the
+// in-place form are judged against the reference.
+TEST(ConformanceRunner, KnownAnswersJudgeTheReferenceItself) {
+  OpEntry neg = *ts::catalog::entries_of(ts::OpId::neg).front();
+  neg.samples = [](const SampleContext&) { return std::vector<Sample>{}; };
+  auto run = [&](double last) {
+    neg.known = {{kFloat, [last] {
+                    return ts::catalog::known_answer(
+                        "known", {ts::tensor({1., 2., 3., 4.}).view({2, 2})},
+                        {ts::tensor({-1., -2., -3., last}).view({2, 2})});
+                  }}};
+    RunOptions o;
+    o.kernel_set = "reference";
+    o.ops = "neg";
+    o.dtypes = {kFloat};
+    o.grad = false;
+    std::map<std::string, std::string> status;
+    for (const CaseResult& c : run_conformance(o, {neg}).cases) {
+      status[c.layout + "/" + c.variant] = c.status;
+    }
+    return status;
+  };
+  const std::map<std::string, std::string> wrong = run(-5);
+  for (const char* layout : {"contiguous", "transposed", "offset"}) {
+    EXPECT_EQ(wrong.at(std::string(layout) + "/functional"), "failed") << layout;
+  }
+  EXPECT_EQ(wrong.at("out_resized/out"), "failed");
+  EXPECT_EQ(wrong.at("expanded/functional"), "passed");
+  EXPECT_EQ(wrong.at("contiguous/inplace"), "passed");
+  for (const auto& [name, status] : run(-4)) EXPECT_EQ(status, "passed") << name;
+}
+
+// Note [Known differences as data]: a row per reason expands to a row per op; malformed rows
+// are errors that name the row.
+TEST(ConformanceKnownDifferences, TableRowsExpandPerOpAndAreCheckedStrictly) {
+  const auto rows = parse_known_differences(
+      R"({"differences": [{"kernel_set": "aten", "ops": ["exp", "log*"], "dtype": "float16",
+                           "reason": "r1"},
+                          {"kernel_set": "x", "ops": ["neg"], "layout": "expanded",
+                           "variant": "out", "check": "backward", "sample": "big",
+                           "message": "*no kernel*", "reason": "r2"}]})");
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[1].op, "log*");
+  EXPECT_EQ(rows[1].dtype, "float16");
+  EXPECT_EQ(rows[1].sample, "");
+  EXPECT_EQ(rows[2].kernel_set, "x");
+  EXPECT_EQ(rows[2].layout + rows[2].variant + rows[2].check + rows[2].sample,
+            "expandedoutbackwardbig");
+  EXPECT_EQ(rows[2].message, "*no kernel*");
+  EXPECT_EQ(rows[0].message, "");
+  auto error = [](const std::string& text) {
+    try {
+      parse_known_differences(text);
+    } catch (const ts::Error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(error(R"({"differences": [{"kernel_set": "a", "ops": ["x"], "reason": "r",
+                                       "dtypes": "float16"}]})")
+                .find("row 0 has an unknown field 'dtypes'"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"differences": [{"kernel_set": "a", "ops": ["x"]}]})").find("no 'reason'"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"differences": [{"kernel_set": "a", "ops": [], "reason": "r"}]})")
+                .find("non-empty 'ops'"),
+            std::string::npos);
+  EXPECT_NE(error("[1]").find("'differences' array"), std::string::npos);
+  // The tree's own table parses, and every row names ops the catalog has.
+  for (const KnownDifference& k : known_differences()) {
+    bool matched = false;
+    for (const OpEntry& e : catalog()) matched = matched || ts::reports::glob_match(k.op, e.name);
+    EXPECT_TRUE(matched) << k.op << " (" << k.reason << ")";
+  }
+}
+
 TEST(ConformanceRunner, ShardsPartitionTheGroups) {
   RunOptions o;
   o.ops = "neg,exp";
@@ -385,30 +464,6 @@ TEST(ConformanceRunner, OptionsAreValidated) {
   std::set<std::string> ops;
   for (const CaseResult& c : run_conformance(t).cases) ops.insert(c.op);
   EXPECT_EQ(ops, (std::set<std::string>{"neg", "exp"}));
-}
-
-TEST(ReportsText, GlobsMatchLikeAShell) {
-  using ts::reports::glob_match;
-  EXPECT_TRUE(glob_match("*", ""));
-  EXPECT_TRUE(glob_match("a*c", "abbbc"));
-  EXPECT_TRUE(glob_match("a?c", "abc"));
-  EXPECT_FALSE(glob_match("a?c", "ac"));
-  EXPECT_TRUE(glob_match("*_out", "add_out"));
-  EXPECT_FALSE(glob_match("*_out", "add_outer"));
-}
-
-TEST(ReportsText, EscapesForXmlAndHtml) {
-  EXPECT_EQ(ts::reports::xml_escape("a<b & \"c\" 'd'\x01\n"),
-            "a&lt;b &amp; &quot;c&quot; &#39;d&#39;?\n");
-  EXPECT_EQ(ts::reports::xml_escape("plain"), "plain");
-}
-
-TEST(ReportsText, TimestampsAreUtcIso8601) {
-  const std::string t = ts::reports::utc_timestamp();
-  ASSERT_EQ(t.size(), 20u) << t;
-  EXPECT_EQ(t[4], '-');
-  EXPECT_EQ(t[10], 'T');
-  EXPECT_EQ(t.back(), 'Z');
 }
 
 TEST(ConformanceGuard, AWritePastTheEndIsFoundOnce) {
@@ -582,7 +637,7 @@ TEST(ConformanceReport, WrittenAtomicallyWithTheSchemaFields) {
       std::filesystem::temp_directory_path() / ("ts_conform_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string path = (dir / "report.json").string();
-  write_report(path, j, "test");
+  ts::reports::write_json(path, j, "test");
   std::ifstream in(path);
   EXPECT_EQ(nlohmann::json::parse(in), j);
   size_t files = 0;

@@ -391,6 +391,19 @@ TEST(Fill, CastsTheValueToSelfsDtype) {
   EXPECT_EQ(get(d), 9007199254740992.0);
 }
 
+TEST(Fill, TheValueRoundsOnce) {
+  // As copy_ (CopyConvert.DoubleRoundsOnceToHalfAndBFloat16, LargeIntegersRoundOnce): through
+  // float32 the first two would tie down to 1 and the third to 2^24.
+  Tensor h = ts::empty({2}, ts::kHalf);
+  h.fill_(1 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40));
+  EXPECT_EQ(values(h), std::vector<double>(2, 1 + std::ldexp(1.0, -10)));
+  Tensor b = ts::empty({2}, ts::kBFloat16);
+  b.fill_(1 + std::ldexp(1.0, -8) + std::ldexp(1.0, -40));
+  EXPECT_EQ(values(b), std::vector<double>(2, 1 + std::ldexp(1.0, -7)));
+  b.fill_(int64_t{16842753});  // 2^24 + 2^16 + 1: above the midpoint of bfloat16's 2^17 ulp
+  EXPECT_EQ(values(b), std::vector<double>(2, 16908288));
+}
+
 TEST(Fill, EveryDtypeAndLayout) {
   for (ScalarType t : kAll) {
     Tensor x = ts::empty({2, 3}, t);

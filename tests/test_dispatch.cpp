@@ -1,5 +1,5 @@
-// The dispatcher: op table, kernel sets and guards, kernel look-up errors, plug-in loading, and
-// TS_CHECK's message formatting.
+// The dispatcher: op table, kernel families, kernel sets and guards, kernel look-up errors,
+// plug-in loading, and TS_CHECK's message formatting.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -11,6 +11,7 @@
 
 #include "test_plugin_path.h"
 #include "test_util.h"
+#include "touchstone/kernel_family.h"
 #include "touchstone/touchstone.h"
 
 namespace {
@@ -110,6 +111,44 @@ TEST(OpTable, ReferenceSetHasACpuKernelForEveryKernelOp) {
       missing += std::string(missing.empty() ? "" : ", ") + std::string(o.name);
   }
   EXPECT_TRUE(missing.empty()) << "reference has no CPU kernel for: " << missing;
+}
+
+// ---- kernel families (Note [Kernel families]) ----
+
+template <ts::OpSignature... Sigs>
+std::vector<OpId> kernel_ops_of() {
+  std::vector<OpId> ops;
+  ts::for_each_kernel_op<Sigs...>([&](auto op) { ops.push_back(op); });
+  return ops;
+}
+
+TEST(KernelFamily, VisitsTheKernelOpsOfTheClassesInListOrder) {
+  using enum OpId;
+  using S = ts::OpSignature;
+  // Composites of the same classes (zeros, rand_like, clone, matmul, linear, stack) are not.
+  EXPECT_EQ(kernel_ops_of<S::Factory>(),
+            (std::vector<OpId>{arange, linspace, eye, rand, randn, randint}));
+  EXPECT_EQ(kernel_ops_of<S::Copy>(), (std::vector<OpId>{copy_, fill_}));
+  EXPECT_EQ(kernel_ops_of<S::Matmul>(), (std::vector<OpId>{mm, bmm, addmm, dot, mv, outer}));
+  EXPECT_EQ((kernel_ops_of<S::Index, S::Join>()),
+            (std::vector<OpId>{index_select, gather, scatter_add, cat}));
+  static_assert(ts::is_kernel_of<S::Join>(cat) && !ts::is_kernel_of<S::Join>(stack));
+  static_assert(!ts::is_kernel_of<S::Index>(cat) && !ts::is_kernel_of<S::Matmul>(matmul));
+}
+
+TEST(KernelFamily, SetsRegisterTheDeclaredDtypes) {
+  using S = ts::OpSignature;
+  for (const char* name : {"reference", "optimized"}) {
+    const ts::KernelSetId set = *ts::find_kernel_set(name);
+    for (OpId op : kernel_ops_of<S::Factory, S::Copy, S::Matmul, S::Index, S::Join>()) {
+      EXPECT_EQ(ts::get_kernel(op, ts::kCPU, set).dtypes.bits(), ts::op_info(op).dtypes.bits())
+          << name << " " << ts::op_info(op).name;
+    }
+  }
+  // The declared sets themselves, as PyTorch's CPU backend defines the ops.
+  EXPECT_FALSE(ts::op_info(OpId::mm).dtypes.has(ts::kBool));
+  EXPECT_TRUE(ts::op_info(OpId::outer).dtypes.has(ts::kBool));
+  EXPECT_EQ(ts::op_info(OpId::rand).dtypes.bits(), ts::DTypeSet::floating().bits());
 }
 
 // ---- kernel sets ----
@@ -250,10 +289,34 @@ TEST(Dispatch, CustomSetKernelRuns) {
   const Tensor ins[] = {make(ts::kFloat, {1, 1}), make(ts::kFloat, {1, 1})};
   ts::OpParams p;
   p.compute_dtype = ts::kFloat;
-  p.s0 = ts::Scalar(1);
+  p.set(ts::AlphaParams{1});
   ts::dispatch(ts::KernelCall{OpId::add, ts::ArrayRef<Tensor>(&out, 1), ins, p}, ts::kCPU);
   EXPECT_EQ(out.data_ptr<float>()[1], 42.0f);
   EXPECT_EQ(ts::lookup_kernel(OpId::add, ts::kFloat, ts::kCPU), &answer_add_kernel);
+}
+
+// Note [Version counters]: the core bumps the version of every tensor a kernel writes, autograd
+// only reads it; with the autograd slot removed the counts are the same as with it.
+TEST(Dispatch, KernelCallsBumpVersionsWithoutAutograd) {
+  struct SlotRemoved {
+    ts::AutogradSlot saved = ts::detail::autograd_slot;
+    SlotRemoved() { ts::set_autograd_slot(nullptr); }
+    ~SlotRemoved() { ts::set_autograd_slot(saved); }
+  };
+  ASSERT_NE(ts::detail::autograd_slot, nullptr);  // installed when libtouchstone loads
+  Tensor x = make(ts::kFloat, {0, 0, 0}), v = x.narrow(0, 1, 2), y;
+  {
+    const SlotRemoved no_autograd;
+    v.add_(1);             // in place through a view: x is [0, 1, 1], version 1
+    ts::add_out(x, x, x);  // out=: [0, 2, 2], version 2
+    y = x * 2;             // functional: x unchanged, y fresh at version 0
+    x.fill_(5);            // version 3
+  }
+  EXPECT_EQ(values(x), (Values{5, 5, 5}));
+  EXPECT_EQ(values(y), (Values{0, 4, 4}));
+  EXPECT_EQ(x._version(), 3u);
+  EXPECT_EQ(v._version(), 3u);  // a view shares its base's counter
+  EXPECT_EQ(y._version(), 0u);
 }
 
 TEST(Dispatch, MissingKernelNamesOpDtypeDeviceAndSet) {

@@ -1,4 +1,4 @@
-// The benchmark catalog: bytes and FLOPs by hand for a few ops, coverage of the op list, the
+// The benchmark catalog: bytes and FLOPs by hand for a few ops, the model shapes, the
 // --ops and --dtypes filters, the roofline percentage, the run statistics and the checks a run
 // makes before it measures anything.
 #include <gtest/gtest.h>
@@ -6,14 +6,15 @@
 #include <set>
 #include <sstream>
 
-#include "perf/catalog.h"
+#include "catalog/bench.h"
 #include "perf/probes.h"
 #include "perf/runner.h"
+#include "touchstone/cuda.h"
 
 namespace {
 
-using ts::perf::BenchCase;
-using ts::perf::CatalogOptions;
+using ts::catalog::BenchCase;
+using ts::catalog::BenchOptions;
 
 const BenchCase& find_case(const std::vector<BenchCase>& cases, const std::string& name) {
   for (const BenchCase& c : cases) {
@@ -23,8 +24,8 @@ const BenchCase& find_case(const std::vector<BenchCase>& cases, const std::strin
 }
 
 // Catalog options (aggregate initializers would trip -Wmissing-field-initializers).
-CatalogOptions opts(bool quick, std::string ops = "", std::vector<ts::ScalarType> dtypes = {}) {
-  CatalogOptions o;
+BenchOptions opts(bool quick, std::string ops = "", std::vector<ts::ScalarType> dtypes = {}) {
+  BenchOptions o;
   o.quick = quick;
   o.ops = std::move(ops);
   o.dtypes = std::move(dtypes);
@@ -38,7 +39,7 @@ std::set<std::string> ops_of(const std::vector<BenchCase>& cases) {
 }
 
 TEST(PerfCatalog, ContiguousAddMovesThreeArraysAndDoesOneFlopPerElement) {
-  const auto cases = ts::perf::catalog(opts(true));
+  const auto cases = ts::catalog::bench_cases(opts(true));
   const BenchCase& c = find_case(cases, "add/float32/1048576/contiguous");
   EXPECT_EQ(c.bytes, 3.0 * 4 * 1048576);  // a, b read, out written: 12 MiB
   EXPECT_EQ(c.flops, 1048576.0);
@@ -46,23 +47,23 @@ TEST(PerfCatalog, ContiguousAddMovesThreeArraysAndDoesOneFlopPerElement) {
 }
 
 TEST(PerfCatalog, BroadcastAddReadsTheRowOnce) {
-  const auto cases = ts::perf::catalog(opts(true));
+  const auto cases = ts::catalog::bench_cases(opts(true));
   const BenchCase& c = find_case(cases, "add/float32/1024x1024+1024/broadcast_row");
   EXPECT_EQ(c.bytes, 4.0 * (1048576 + 1024 + 1048576));
 }
 
 TEST(PerfCatalog, MatrixProductIsTwoFlopsPerMultiplyAdd) {
-  const auto cases = ts::perf::catalog(opts(true));
+  const auto cases = ts::catalog::bench_cases(opts(true));
   const BenchCase& c = find_case(cases, "mm/float32/128x128x128/nn");
   EXPECT_EQ(c.flops, 2.0 * 128 * 128 * 128);  // 4194304
   EXPECT_EQ(c.bytes, 3.0 * 128 * 128 * 4);    // A, B read, C written
-  const BenchCase& d =
-      find_case(ts::perf::catalog(opts(true, "mm", {ts::kDouble})), "mm/float64/128x128x128/nn");
+  const BenchCase& d = find_case(ts::catalog::bench_cases(opts(true, "mm", {ts::kDouble})),
+                                 "mm/float64/128x128x128/nn");
   EXPECT_EQ(d.bytes, 3.0 * 128 * 128 * 8);
 }
 
 TEST(PerfCatalog, RowSumReadsTheMatrixAndWritesOneValuePerRow) {
-  const auto cases = ts::perf::catalog(opts(true));
+  const auto cases = ts::catalog::bench_cases(opts(true));
   const BenchCase& c = find_case(cases, "sum/float32/1024x1024/dim1");
   EXPECT_EQ(c.bytes, 4.0 * 1048576 + 4.0 * 1024);
   EXPECT_EQ(c.flops, 1048576.0);
@@ -71,24 +72,30 @@ TEST(PerfCatalog, RowSumReadsTheMatrixAndWritesOneValuePerRow) {
 }
 
 TEST(PerfCatalog, SoftmaxCountsFourFlopsPerElement) {
-  const auto cases = ts::perf::catalog(opts(true));
+  const auto cases = ts::catalog::bench_cases(opts(true));
   const BenchCase& c = find_case(cases, "softmax/float32/1024x1024/dim1");
   EXPECT_EQ(c.flops, 4.0 * 1048576);
   EXPECT_EQ(c.bytes, 2.0 * 4 * 1048576);
 }
 
 TEST(PerfCatalog, FullShapesAreLargerThanQuickOnes) {
-  const auto full = ts::perf::catalog(opts(false, "add"));
+  const auto full = ts::catalog::bench_cases(opts(false, "add"));
   const BenchCase& c = find_case(full, "add/float32/16777216/contiguous");
   EXPECT_EQ(c.bytes, 3.0 * 4 * 16777216);
+  // Full runs only: the add on the STREAM probe's 128 M elements, a 1024^3 product.
+  EXPECT_EQ(find_case(full, "add/float32/134217728/contiguous").bytes, 3.0 * 4 * 134217728);
+  const auto mm = ts::catalog::bench_cases(opts(false, "mm"));
+  EXPECT_EQ(find_case(mm, "mm/float32/1024x1024x1024/nn").flops, 2.0 * 1024 * 1024 * 1024);
+  for (const BenchCase& q : ts::catalog::bench_cases(opts(true, "add,mm"))) {
+    EXPECT_NE(q.shape, "134217728");
+    EXPECT_NE(q.shape, "1024x1024x1024");
+  }
 }
 
-TEST(PerfCatalog, EveryOpOfTheFoundationSetHasACase) {
-  const std::set<std::string> covered = ops_of(ts::perf::catalog(opts(true)));
-  for (const ts::OpInfo& op : ts::all_ops()) {
-    EXPECT_TRUE(covered.count(std::string(op.name))) << op.name << " has no benchmark case";
-  }
-  // The model shapes: an MLP layer, attention's softmax and layer_norm, per-call batches.
+// Every op has a case: tests/test_catalog.cpp. The model shapes: an MLP layer, attention's
+// softmax and layer_norm, per-call batches.
+TEST(PerfCatalog, ModelShapesHaveCases) {
+  const std::set<std::string> covered = ops_of(ts::catalog::bench_cases(opts(true)));
   for (const char* m : {"mlp_layer", "attention_softmax", "attention_layer_norm", "small_ops_batch",
                         "add_1_element"}) {
     EXPECT_TRUE(covered.count(m)) << m;
@@ -97,40 +104,42 @@ TEST(PerfCatalog, EveryOpOfTheFoundationSetHasACase) {
 
 TEST(PerfCatalog, CaseNamesAreUnique) {
   std::set<std::string> names;
-  for (const BenchCase& c : ts::perf::catalog(opts(true))) {
+  for (const BenchCase& c : ts::catalog::bench_cases(opts(true))) {
     EXPECT_TRUE(names.insert(c.name()).second) << c.name();
   }
 }
 
 TEST(PerfCatalog, OpsFilterTakesExactNamesFamiliesAndGlobs) {
-  EXPECT_EQ(ops_of(ts::perf::catalog(opts(true, "add"))), std::set<std::string>{"add"});
-  EXPECT_EQ(ops_of(ts::perf::catalog(opts(true, "add*"))),
+  EXPECT_EQ(ops_of(ts::catalog::bench_cases(opts(true, "add"))), std::set<std::string>{"add"});
+  EXPECT_EQ(ops_of(ts::catalog::bench_cases(opts(true, "add*"))),
             (std::set<std::string>{"add", "addcmul", "addmm", "add_1_element"}));
-  EXPECT_EQ(ops_of(ts::perf::catalog(opts(true, "ternary"))),
+  EXPECT_EQ(ops_of(ts::catalog::bench_cases(opts(true, "ternary"))),
             (std::set<std::string>{"where", "lerp", "addcmul", "masked_fill"}));
   // Not an op or a family: a substring of op names.
-  EXPECT_EQ(ops_of(ts::perf::catalog(opts(true, "softmax"))), (std::set<std::string>{"softmax"}));
-  EXPECT_EQ(ops_of(ts::perf::catalog(opts(true, "_softmax"))),
+  EXPECT_EQ(ops_of(ts::catalog::bench_cases(opts(true, "softmax"))),
+            (std::set<std::string>{"softmax"}));
+  EXPECT_EQ(ops_of(ts::catalog::bench_cases(opts(true, "_softmax"))),
             (std::set<std::string>{"log_softmax", "attention_softmax"}));
 }
 
 // Before: " mul" was a substring no op name holds, so "add, mul" selected add alone.
 TEST(PerfCatalog, OpsPatternsAreTrimmedOfBlanks) {
-  EXPECT_EQ(ts::perf::op_patterns(" add ,\tmul,, "), (std::vector<std::string>{"add", "mul"}));
-  EXPECT_EQ(ops_of(ts::perf::catalog(opts(true, "add, mul"))),
+  EXPECT_EQ(ts::catalog::op_patterns(" add ,\tmul,, "), (std::vector<std::string>{"add", "mul"}));
+  EXPECT_EQ(ops_of(ts::catalog::bench_cases(opts(true, "add, mul"))),
             (std::set<std::string>{"add", "mul"}));
 }
 
 TEST(PerfCatalog, PatternsThatSelectNoCaseAreNamed) {
-  EXPECT_EQ(ts::perf::unmatched_patterns(opts(true, "add,nosuchop, zz*,binary,_softmax")),
+  EXPECT_EQ(ts::catalog::unmatched_patterns(opts(true, "add,nosuchop, zz*,binary,_softmax")),
             (std::vector<std::string>{"nosuchop", "zz*"}));
   // A dtype filter does not make a pattern unknown: int32 has no mm case, yet mm is an op.
-  EXPECT_TRUE(ts::perf::unmatched_patterns(opts(true, "mm", {ts::kInt})).empty());
-  EXPECT_TRUE(ts::perf::unmatched_patterns(opts(true, "")).empty());
+  EXPECT_TRUE(ts::catalog::unmatched_patterns(opts(true, "mm", {ts::kInt})).empty());
+  EXPECT_TRUE(ts::catalog::unmatched_patterns(opts(true, "")).empty());
 }
 
 TEST(PerfCatalog, DtypesFilterKeepsTheDtypesEachOpAllows) {
-  const auto cases = ts::perf::catalog(opts(true, "exp,bitwise_and", {ts::kDouble, ts::kInt}));
+  const auto cases =
+      ts::catalog::bench_cases(opts(true, "exp,bitwise_and", {ts::kDouble, ts::kInt}));
   std::set<std::string> names;
   for (const BenchCase& c : cases) names.insert(c.op + "/" + std::string(ts::dtype_name(c.dtype)));
   EXPECT_EQ(names, (std::set<std::string>{"exp/float64", "bitwise_and/int32"}));
@@ -196,6 +205,24 @@ TEST(PerfRunner, AnOpsPatternThatSelectsNoCaseIsAnError) {
   EXPECT_EQ(bench_error(o).rfind("bench: --ops: pattern 'nosuchop' selects no benchmark case", 0),
             0u)
       << bench_error(o);
+}
+
+// Note [CUDA runs]: the device is checked before anything runs; only cpu and cuda are devices.
+TEST(PerfRunner, TheDeviceIsCheckedFirst) {
+  ts::perf::RunOptions o = tiny();
+  o.device = "tpu";
+  EXPECT_EQ(bench_error(o),
+            "bench: --device must be cpu or cuda (the current CUDA device), got 'tpu'");
+  o.device = "cuda";
+#if defined(TS_HAVE_CUDA)
+  if (ts::cuda::device_count() == 0) {
+    EXPECT_EQ(bench_error(o), "bench: --device cuda: no CUDA device is visible");
+  }
+#else
+  EXPECT_EQ(bench_error(o),
+            "bench: --device cuda: this build has no CUDA kernel set (configure with the cuda "
+            "preset)");
+#endif
 }
 
 TEST(PerfRunner, AnEmptySelectionIsAnErrorUnlessAllowed) {

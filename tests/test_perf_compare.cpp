@@ -7,8 +7,8 @@
 #include <sstream>
 
 #include "error_text.h"
-#include "perf/compare.h"
 #include "perf_test_reports.h"
+#include "reports/compare.h"
 #include "reports/json_schema.h"
 #include "touchstone/error.h"
 
@@ -20,12 +20,12 @@ using ts::testing::error_text;
 using ts_test::kBase;
 using ts_test::make_report;
 
-ts::perf::Comparison compare(const json& base, const json& neu, double threshold,
-                             bool allow_missing = false) {
-  ts::perf::CompareOptions o;
+ts::reports::Comparison compare(const json& base, const json& neu, double threshold,
+                                bool allow_missing = false) {
+  ts::reports::CompareOptions o;
   o.threshold = threshold;
   o.allow_missing = allow_missing;
-  return ts::perf::compare_reports(base, neu, o);
+  return ts::reports::compare_reports(base, neu, o);
 }
 
 TEST(PerfCompare, HandMadeReportsMatchTheSchema) {
@@ -40,7 +40,7 @@ TEST(PerfCompare, PlantedTwoTimesSlowdownIsAListedFirstRegression) {
                                 {"exp/float32/16/contiguous", "unary", "optimized", 2.0},
                                 {"exp/float32/16/contiguous", "unary", "reference", 40.0}},
                                1);
-  const ts::perf::Comparison c = compare(base, neu, 0.05);
+  const ts::reports::Comparison c = compare(base, neu, 0.05);
   ASSERT_EQ(c.rows.size(), 4u);
   EXPECT_EQ(c.regressions, 1);
   EXPECT_EQ(c.improvements, 1);  // exp optimized: 4 s -> 2 s
@@ -76,7 +76,7 @@ TEST(PerfCompare, UnmatchedCasesAndContextDifferencesAreReported) {
   const json neu = make_report({{"add/float32/16/contiguous", "binary", "optimized", 1.0},
                                 {"neg/float32/16/contiguous", "unary", "optimized", 1.0}},
                                2);
-  const ts::perf::Comparison c = compare(base, neu, 0.05);
+  const ts::reports::Comparison c = compare(base, neu, 0.05);
   EXPECT_EQ(c.rows.size(), 1u);
   EXPECT_EQ(c.only_in_new, std::vector<std::string>{"neg/float32/16/contiguous/optimized"});
   ASSERT_EQ(c.missing.size(), 3u);
@@ -90,7 +90,7 @@ TEST(PerfCompare, SkippedResultsAreNotCompared) {
   json base = make_report(kBase, 1);
   json neu = make_report(kBase, 1);
   neu["cases"][2]["results"]["reference"] = {{"status", "skipped"}, {"reason", "no kernel"}};
-  const ts::perf::Comparison c = compare(base, neu, 0.05);
+  const ts::reports::Comparison c = compare(base, neu, 0.05);
   EXPECT_EQ(c.rows.size(), 3u);
   ASSERT_EQ(c.missing.size(), 1u);
   EXPECT_EQ(c.missing[0].pair, "exp/float32/16/contiguous/reference");
@@ -132,7 +132,7 @@ TEST(PerfCompare, PairsMissingFromNewFailUnlessAllowed) {
                           {"exp/float32/16/contiguous", "unary", "reference", 40.0}},
                          1);
   neu["cases"][1]["results"]["reference"] = {{"status", "error"}, {"reason", "boom"}};
-  const ts::perf::Comparison c = compare(base, neu, 0.05);
+  const ts::reports::Comparison c = compare(base, neu, 0.05);
   EXPECT_EQ(c.regressions, 0);
   ASSERT_EQ(c.missing.size(), 2u);
   EXPECT_EQ(c.missing[0].pair, "exp/float32/16/contiguous/reference");
@@ -143,7 +143,7 @@ TEST(PerfCompare, PairsMissingFromNewFailUnlessAllowed) {
   EXPECT_EQ(compare(base, neu, 0.05, /*allow_missing=*/true).exit_status(), 0);
 
   std::ostringstream out;
-  ts::perf::print_comparison(c, out);
+  ts::reports::print_comparison(c, out);
   const std::string text = out.str();
   const size_t listed = text.find(
       "-- 2 case/set pairs measured in base are missing from new (a failure; --allow-missing "
@@ -157,12 +157,12 @@ TEST(PerfCompare, PairsMissingFromNewFailUnlessAllowed) {
 TEST(PerfCompare, PairsOnlyInNewAreInformational) {
   std::vector<ts_test::Timing> more = kBase;
   more.push_back({"neg/float32/16/contiguous", "unary", "optimized", 1.0});
-  const ts::perf::Comparison c = compare(make_report(kBase, 1), make_report(more, 1), 0.05);
+  const ts::reports::Comparison c = compare(make_report(kBase, 1), make_report(more, 1), 0.05);
   EXPECT_EQ(c.only_in_new, std::vector<std::string>{"neg/float32/16/contiguous/optimized"});
   EXPECT_TRUE(c.missing.empty());
   EXPECT_EQ(c.exit_status(), 0);
   std::ostringstream out;
-  ts::perf::print_comparison(c, out);
+  ts::reports::print_comparison(c, out);
   EXPECT_NE(out.str().find("-- 1 case/set pairs only in new (not compared) --\n"
                            "  neg/float32/16/contiguous/optimized\n"),
             std::string::npos)
@@ -174,29 +174,29 @@ TEST(PerfCompare, ARegressionFailsAndTheVerdictSaysSo) {
   const json base = make_report(kBase, 1);
   json neu = make_report(kBase, 1);
   neu["cases"][1]["results"]["optimized"]["median_s"] = 3.0;  // mul: 2 s -> 3 s
-  const ts::perf::Comparison c = compare(base, neu, 0.05);
+  const ts::reports::Comparison c = compare(base, neu, 0.05);
   EXPECT_EQ(c.exit_status(), 1);
   std::ostringstream out;
-  ts::perf::print_comparison(c, out);
+  ts::reports::print_comparison(c, out);
   EXPECT_NE(out.str().find("result: FAIL (1 regressions beyond 5 %)"), std::string::npos)
       << out.str();
 }
 
 TEST(PerfCompare, ThresholdParsesPercentagesAndFractions) {
-  EXPECT_DOUBLE_EQ(ts::perf::parse_threshold("5%"), 0.05);
-  EXPECT_DOUBLE_EQ(ts::perf::parse_threshold("5"), 0.05);
-  EXPECT_DOUBLE_EQ(ts::perf::parse_threshold("0.05"), 0.05);
-  EXPECT_DOUBLE_EQ(ts::perf::parse_threshold("12.5%"), 0.125);
-  EXPECT_THROW(ts::perf::parse_threshold("five"), ts::Error);
-  EXPECT_THROW(ts::perf::parse_threshold("-5%"), ts::Error);
-  EXPECT_THROW(ts::perf::parse_threshold("5%%"), ts::Error);
+  EXPECT_DOUBLE_EQ(ts::reports::parse_threshold("5%"), 0.05);
+  EXPECT_DOUBLE_EQ(ts::reports::parse_threshold("5"), 0.05);
+  EXPECT_DOUBLE_EQ(ts::reports::parse_threshold("0.05"), 0.05);
+  EXPECT_DOUBLE_EQ(ts::reports::parse_threshold("12.5%"), 0.125);
+  EXPECT_THROW(ts::reports::parse_threshold("five"), ts::Error);
+  EXPECT_THROW(ts::reports::parse_threshold("-5%"), ts::Error);
+  EXPECT_THROW(ts::reports::parse_threshold("5%%"), ts::Error);
 }
 
 TEST(PerfCompare, HtmlIsOneSelfContainedPageWithBarsAndRooflines) {
   const json base = make_report(kBase, 1);
   const json neu = make_report({{"mul/float32/16/contiguous", "binary", "optimized", 4.0}}, 2);
-  const ts::perf::Comparison c = compare(base, neu, 0.05);
-  const std::string html = ts::perf::comparison_html(c, base, neu);
+  const ts::reports::Comparison c = compare(base, neu, 0.05);
+  const std::string html = ts::reports::comparison_html(c, base, neu);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(html.find("mul/float32/16/contiguous optimized: 2x"), std::string::npos);
   EXPECT_NE(html.find("Roofline: new"), std::string::npos);

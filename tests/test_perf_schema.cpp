@@ -10,6 +10,8 @@
 
 #include "perf/report.h"
 #include "perf/runner.h"
+#include "reports/compare.h"
+#include "reports/files.h"
 #include "reports/json_schema.h"
 
 namespace {
@@ -136,27 +138,27 @@ TEST(PerfSchema, IfThenElse) {
 
 TEST(PerfSchema, WrittenReportsLoadBackAndBrokenFilesAreNamed) {
   const std::string path = ::testing::TempDir() + "perf_report_test.json";
-  ts::perf::write_report(path, tiny_report());
-  EXPECT_EQ(ts::perf::load_report(path), tiny_report());
+  ts::reports::write_json(path, tiny_report(), "bench");
+  EXPECT_EQ(ts::reports::load_perf_report(path), tiny_report());
   {
     std::ofstream out(path, std::ios::trunc);
     out << R"({"schema_version": 1})";
   }
   try {
-    ts::perf::load_report(path);
+    ts::reports::load_perf_report(path);
     FAIL() << "expected a ts::Error";
   } catch (const ts::Error& e) {
     EXPECT_NE(std::string(e.what()).find(path), std::string::npos);
     EXPECT_NE(std::string(e.what()).find("does not match perf.schema.json"), std::string::npos);
   }
   std::remove(path.c_str());
-  EXPECT_THROW(ts::perf::load_report(path), ts::Error);
+  EXPECT_THROW(ts::reports::load_perf_report(path), ts::Error);
 }
 
-// The message of the ts::Error load_report throws ("" when it loads).
+// The message of the ts::Error load_perf_report throws ("" when it loads).
 std::string load_error(const std::string& path) {
   try {
-    ts::perf::load_report(path, "compare: BASE");
+    ts::reports::load_perf_report(path, "compare: BASE");
   } catch (const ts::Error& e) {
     return e.what();
   }

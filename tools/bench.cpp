@@ -214,7 +214,7 @@ Command add_bench_command(CLI::App& app) {
                 perf::run_bench(a->options, a->quiet ? silent : std::cout);
             print_summary(result);
             if (!a->report.empty()) {
-              perf::write_report(a->report, perf::report_json(result));
+              reports::write_json(a->report, perf::report_json(result), "bench");
               std::cout << "report: " << a->report << "\n";
             }
             return 0;

@@ -4,10 +4,8 @@
 #include <memory>
 
 #include "command.h"
-#include "perf/compare.h"
-#include "perf/report.h"
+#include "reports/compare.h"
 #include "reports/files.h"
-#include "touchstone/error.h"
 
 namespace ts::tools {
 
@@ -35,27 +33,21 @@ Command add_compare_command(CLI::App& app) {
       "  2 usage or I/O error: a bad flag, an unreadable or invalid report, an unwritable --html\n"
       "    path (checked before comparing), or no case/set pair in common (nothing to compare).");
   return {cmd, [a] {
-            perf::CompareOptions o;
-            o.threshold = perf::parse_threshold(a->threshold);
+            reports::CompareOptions o;
+            o.threshold = reports::parse_threshold(a->threshold);
             o.allow_missing = a->allow_missing;
             o.base_name = "BASE '" + a->base + "'";
             o.new_name = "NEW '" + a->neu + "'";
             // Checked before comparing: exit status 1 must mean a regression, never "the page
             // could not be written".
             if (!a->html.empty()) reports::check_output_path(a->html, "compare: --html");
-            const nlohmann::json base = perf::load_report(a->base, "compare: BASE");
-            const nlohmann::json neu = perf::load_report(a->neu, "compare: NEW");
-            perf::Comparison c;
-            try {
-              c = perf::compare_reports(base, neu, o);
-            } catch (const nlohmann::json::exception& e) {
-              // The schema admits every report compare reads; this is the safety net.
-              TS_ERROR("compare: cannot read the reports' cases: ", e.what());
-            }
+            const nlohmann::json base = reports::load_perf_report(a->base, "compare: BASE");
+            const nlohmann::json neu = reports::load_perf_report(a->neu, "compare: NEW");
+            const reports::Comparison c = reports::compare_reports(base, neu, o);
             std::cout << "base: " << a->base << "\nnew:  " << a->neu << "\n";
-            perf::print_comparison(c, std::cout);
+            reports::print_comparison(c, std::cout);
             if (!a->html.empty()) {
-              reports::write_file_atomically(a->html, perf::comparison_html(c, base, neu),
+              reports::write_file_atomically(a->html, reports::comparison_html(c, base, neu),
                                              "compare");
               std::cout << "html: " << a->html << "\n";
             }

@@ -1,5 +1,5 @@
-// `touchstone conform` and `touchstone merge`: failing cases with repro lines, a summary table
-// per op, JSON and JUnit reports.
+// `touchstone conform`, `touchstone selfcheck` (its known-answer cases) and `touchstone merge`:
+// failing cases with repro lines, a summary table per op, JSON and JUnit reports.
 #include "conform.h"
 
 #include <unistd.h>
@@ -13,6 +13,7 @@
 #include "command.h"
 #include "conformance/report.h"
 #include "reports/files.h"
+#include "reports/partial_report.h"
 
 namespace ts::tools {
 namespace {
@@ -20,7 +21,7 @@ namespace {
 // One row per op, or per op family with `by_family`.
 void print_table(const conformance::RunResult& result, bool by_family) {
   std::map<std::string, std::string> family;
-  for (const conformance::OpEntry& e : conformance::catalog()) family[e.name] = e.family;
+  for (const catalog::OpEntry& e : catalog::entries()) family[e.name] = e.family;
   std::map<std::string, conformance::RunResult> per_op;
   for (const conformance::CaseResult& c : result.cases) {
     per_op[by_family ? family[c.op] : c.op].cases.push_back(c);
@@ -89,10 +90,12 @@ int run_conform(conformance::RunOptions options, bool quiet) {
   conformance::validate_options(options);
   if (!options.report_path.empty()) reports::check_output_path(options.report_path, "--report");
   if (!options.junit_path.empty()) reports::check_output_path(options.junit_path, "--junit");
-  std::optional<conformance::PartialReport> partial;
+  std::optional<reports::PartialReport> partial;
   if (!options.report_path.empty()) {
-    partial.emplace(options.report_path, conformance::report_header(options));
-    options.on_case = [&partial](const conformance::CaseResult& c) { partial->append(c); };
+    partial.emplace(options.report_path, conformance::report_header(options), "conform");
+    options.on_case = [&partial](const conformance::CaseResult& c) {
+      partial->append(conformance::case_to_json(c));
+    };
   }
   const bool tty = ::isatty(STDOUT_FILENO) != 0;
   if (tty) {
@@ -131,7 +134,7 @@ int run_conform(conformance::RunOptions options, bool quiet) {
   if (!options.report_path.empty()) {
     const nlohmann::json report = conformance::report_json(result, options);
     conformance::check_schema(report, "conform: the report");
-    conformance::write_report(options.report_path, report, "conform");
+    reports::write_json(options.report_path, report, "conform");
     partial->finish();
     std::cout << "report: " << options.report_path << "\n";
   }
@@ -201,6 +204,36 @@ Command add_conform_command(CLI::App& app) {
           }};
 }
 
+// Note [selfcheck]
+// The catalog's known answers (Note [Known answers] in catalog/catalog.h) on one kernel set,
+// the reference by default: `conform --kernels SET --case known --no-grad`. The forward cases
+// of those samples compare the set with answers computed by hand, so the reference itself is
+// checked against something other than itself; a quick check of an installation.
+Command add_selfcheck_command(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "selfcheck",
+      "Check a kernel set (the reference by default) against the catalog's hand-computed known "
+      "answers: conform --case known --no-grad");
+  cmd->footer(
+      "Exit status: 0 every known answer matched; 1 one did not (its repro line is printed);\n"
+      "2 a usage error.");
+  struct Args {
+    conformance::RunOptions options;
+    bool verbose = false;
+  };
+  auto a = std::make_shared<Args>();
+  a->options.kernel_set = "reference";
+  a->options.case_filter = "known";
+  a->options.grad = false;
+  cmd->add_option("--kernels", a->options.kernel_set, "Kernel set to check")->capture_default_str();
+  cmd->add_option("--plugin", a->options.plugins, "Load a kernel-set plug-in (repeatable)");
+  cmd->add_flag("-v,--verbose", a->verbose, "A row per op instead of per op family");
+  return {cmd, [a] {
+            load_kernel_sets(a->options.plugins, {a->options.kernel_set});
+            return run_conform(a->options, !a->verbose);
+          }};
+}
+
 Command add_merge_command(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "merge", "Merge the reports of shards 1..N of one conformance run into the run's report");
@@ -232,7 +265,7 @@ Command add_merge_command(CLI::App& app) {
                      "merge: the shards have no case at all: their filters select none "
                      "(--allow-empty accepts an empty run)");
             conformance::check_schema(merged, "merge: the merged report");
-            conformance::write_report(a->output, merged, "merge");
+            reports::write_json(a->output, merged, "merge");
             const conformance::RunResult result = conformance::result_from_report(merged);
             if (!a->junit.empty()) {
               reports::write_file_atomically(a->junit, conformance::junit_xml(result), "merge");

@@ -144,9 +144,11 @@ int main(int argc, char** argv) {
   std::vector<Command> commands = {add_ops_command(app), add_selfcheck_command(app),
                                    add_conform_command(app), add_merge_command(app)};
 #ifdef TS_HAVE_PERF
-  for (auto add : {add_bench_command, add_compare_command, add_env_command}) {
-    commands.push_back(add(app));
-  }
+  commands.push_back(add_bench_command(app));
+#endif
+  commands.push_back(add_compare_command(app));
+#ifdef TS_HAVE_PERF
+  commands.push_back(add_env_command(app));
 #endif
   // Note [Exit codes]: 0 success, 1 the run found a problem, 2 a usage or I/O error; CLI11's own
   // parse errors (unknown flag, bad value) are usage errors too, whatever code CLI11 gives them.

@@ -63,6 +63,14 @@ std::atomic<KernelSetId>& default_set() {
 
 thread_local KernelSetId tls_set = -1;
 
+// The id of the set named `name`, if registered; the caller holds r.mutex.
+std::optional<KernelSetId> find_set_locked(const Registry& r, std::string_view name) {
+  for (size_t i = 0; i < r.set_names.size(); ++i) {
+    if (r.set_names[i] == name) return static_cast<KernelSetId>(i);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 const OpInfo& op_info(OpId op) {
@@ -82,9 +90,7 @@ std::optional<OpId> find_op(std::string_view name) {
 KernelSetId register_kernel_set(std::string_view name) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  for (size_t i = 0; i < r.set_names.size(); ++i) {
-    if (r.set_names[i] == name) return static_cast<KernelSetId>(i);
-  }
+  if (const auto found = find_set_locked(r, name)) return *found;
   TS_CHECK(r.set_names.size() < kMaxKernelSets, "register_kernel_set: more than ", kMaxKernelSets,
            " kernel sets");
   TS_CHECK(!name.empty(), "register_kernel_set: empty name");
@@ -95,10 +101,7 @@ KernelSetId register_kernel_set(std::string_view name) {
 std::optional<KernelSetId> find_kernel_set(std::string_view name) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mutex);
-  for (size_t i = 0; i < r.set_names.size(); ++i) {
-    if (r.set_names[i] == name) return static_cast<KernelSetId>(i);
-  }
-  return std::nullopt;
+  return find_set_locked(r, name);
 }
 
 std::string_view kernel_set_name(KernelSetId id) {
@@ -213,6 +216,20 @@ AutogradSlot detail::autograd_slot = nullptr;
 
 void set_autograd_slot(AutogradSlot slot) {
   detail::autograd_slot = slot;
+}
+
+// Note [Version counters]
+// A tensor's version (Tensor::_version, shared through its storage by views and detach()) counts
+// the writes to it: every in-place or out= kernel call bumps the counter of each tensor it
+// wrote, here in the core, whether autograd is loaded or not; functional calls write fresh
+// tensors and bump nothing. Autograd only reads versions: a tensor saved for backward whose
+// version moved was modified in place, and backward refuses it.
+void detail::call_kernel(KernelFn fn, const KernelCall& call) {
+  fn(call);
+  if (call.kind == CallKind::Functional) return;
+  for (const Tensor& o : call.outputs) {
+    if (o.defined()) o.storage()->bump_version();
+  }
 }
 
 void detail::kernel_out_of_memory(const KernelCall& call) {

@@ -89,6 +89,11 @@ bool Tensor::is_non_overlapping_and_dense() const {
   return true;
 }
 
+// Note [Version counters] in dispatch.cpp: the core bumps it, autograd reads it.
+uint32_t Tensor::_version() const {
+  return storage()->version();
+}
+
 Scalar Tensor::item() const {
   TS_CHECK(defined(), "item: tensor is undefined");
   TS_CHECK(numel() == 1, "item: a Tensor with ", numel(),

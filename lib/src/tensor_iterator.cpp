@@ -5,7 +5,7 @@
 #include <limits>
 #include <numeric>
 
-#include "ops/meta.h"
+#include "ops/geometry.h"
 #include "touchstone/ops.h"
 #include "touchstone/parallel.h"
 #include "touchstone/promotion.h"

@@ -1,8 +1,9 @@
 #pragma once
-// Element conversions of the optimized factory and index kernels, rounding once as the reference
-// set does: floating results are the nearest value of the destination dtype (even the 16-bit ones
-// from double or int64, see Note [Round to odd here]); integral results truncate floats toward
-// zero through int64 (NaN and out-of-range give INT64_MIN) and then wrap; bool is v != 0.
+// Element conversions of the optimized CPU copy_, fill_, factory and index kernels, rounding once
+// as the reference set does (Note [Conversions round once] in reference/copy.cpp): floating
+// results are the nearest value of the destination dtype (even the 16-bit ones from double or
+// int64, see Note [Round to odd here]); integral results truncate floats toward zero through
+// int64 (NaN and out-of-range give INT64_MIN) and then wrap; bool is v != 0.
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <type_traits>
 
 #include "touchstone/half.h"
+#include "touchstone/tensor.h"
 
 namespace ts::cpu {
 
@@ -83,15 +85,36 @@ T int64_to(int64_t v) {
 template <typename To, typename From>
 To convert_value(From v) {
   using C = std::conditional_t<is_16bit_float_v<From>, float, From>;
+  constexpr bool to_float_or_double = std::is_same_v<To, float> || std::is_same_v<To, double>;
   if constexpr (std::is_same_v<To, From>) {
     return v;
+  } else if constexpr (to_float_or_double ||
+                       (std::is_same_v<From, float> && is_16bit_float_v<To>)) {
+    return static_cast<To>(static_cast<C>(v));  // one rounding (or none)
   } else if constexpr (std::is_integral_v<From>) {
     return int64_to<To>(static_cast<int64_t>(v));
-  } else if constexpr (std::is_same_v<To, float> || std::is_same_v<To, double>) {
-    return static_cast<To>(static_cast<C>(v));
   } else {
     return double_to<To>(static_cast<double>(static_cast<C>(v)));
   }
 }
+
+// Calls f(U{}) with U an unsigned type of `size` bytes: elements move unchanged through it.
+template <class F>
+void with_element_type(size_t size, const F& f) {
+  switch (size) {
+    case 1:
+      return f(uint8_t{});
+    case 2:
+      return f(uint16_t{});
+    case 4:
+      return f(uint32_t{});
+    default:
+      return f(uint64_t{});
+  }
+}
+
+// dst = src (same shape, any dtypes and layouts, no overlap), each element converted once: the
+// copy_ kernel (copy.cpp), also used by the index kernels.
+void copy_convert(const Tensor& dst, const Tensor& src);
 
 }  // namespace ts::cpu

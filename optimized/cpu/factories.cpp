@@ -96,6 +96,7 @@ HWY_AFTER_NAMESPACE();
 #include "optimized/cpu/convert.h"
 #include "touchstone/dispatch.h"
 #include "touchstone/dispatch_macros.h"
+#include "touchstone/kernel_family.h"
 #include "touchstone/parallel.h"
 #include "touchstone/random.h"
 
@@ -116,20 +117,26 @@ T* out_data(const KernelCall& c) {
 // ---- arange, linspace, eye ----
 // Memory-bound loops in plain code (auto-vectorized); the arithmetic is the reference's.
 
-void arange_kernel(const KernelCall& c) {
+// One kernel per Kernel op of signature class Factory (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
+
+template <>
+void kernel<OpId::arange>(const KernelCall& c) {
   const int64_t n = c.outputs[0].numel();
+  const ArangeParams& a = c.params<ArangeParams>();
   TS_DISPATCH_ALL_TYPES_AND_REDUCED(c.outputs[0].dtype(), "arange", [&] {
     scalar_t* out = out_data<scalar_t>(c);
     if constexpr (std::is_integral_v<scalar_t>) {  // start + i * step, wrapping
-      const uint64_t start = static_cast<uint64_t>(c.p.s0->to_long());
-      const uint64_t step = static_cast<uint64_t>(c.p.s2->to_long());
+      const uint64_t start = static_cast<uint64_t>(a.start.to_long());
+      const uint64_t step = static_cast<uint64_t>(a.step.to_long());
       parallel_for(0, n, 32768, [&](int64_t b, int64_t e) {
         for (int64_t i = b; i < e; ++i) {
           out[i] = static_cast<scalar_t>(start + static_cast<uint64_t>(i) * step);
         }
       });
     } else {
-      const double start = c.p.s0->to_double(), step = c.p.s2->to_double();
+      const double start = a.start.to_double(), step = a.step.to_double();
       parallel_for(0, n, 32768, [&](int64_t b, int64_t e) {
         for (int64_t i = b; i < e; ++i) {
           out[i] = double_to<scalar_t>(start + static_cast<double>(i) * step);
@@ -150,12 +157,14 @@ double linspace_bound(const Scalar& s) {
 }
 
 // PyTorch's symmetric formula: the first half steps up from start, the second down from end.
-void linspace_kernel(const KernelCall& c) {
-  const int64_t steps = c.p.i0;
+template <>
+void kernel<OpId::linspace>(const KernelCall& c) {
+  const LinspaceParams& l = c.params<LinspaceParams>();
+  const int64_t steps = l.steps;
   TS_DISPATCH_ALL_TYPES_AND_REDUCED(c.outputs[0].dtype(), "linspace", [&] {
     scalar_t* out = out_data<scalar_t>(c);
-    const double start = linspace_bound<scalar_t>(*c.p.s0);
-    const double end = linspace_bound<scalar_t>(*c.p.s1);
+    const double start = linspace_bound<scalar_t>(l.start);
+    const double end = linspace_bound<scalar_t>(l.end);
     if (steps == 1) out[0] = double_to<scalar_t>(start);
     if (steps <= 1) return;
     const double step = (end - start) / static_cast<double>(steps - 1);
@@ -172,7 +181,8 @@ void linspace_kernel(const KernelCall& c) {
   });
 }
 
-void eye_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::eye>(const KernelCall& c) {
   const int64_t n = c.outputs[0].size(0), m = c.outputs[0].size(1);
   TS_DISPATCH_ALL_DTYPES(c.outputs[0].dtype(), "eye", [&] {
     scalar_t* out = out_data<scalar_t>(c);
@@ -193,7 +203,14 @@ void eye_kernel(const KernelCall& c) {
 // does not matter: an element's words depend only on (seed, offset + its index).
 template <class F>
 void for_each_philox_block(const KernelCall& c, int64_t grain, const F& f) {
-  const uint64_t seed = c.p.seed, offset = c.p.offset;
+  // RandomParams, or RandintParams, which extends it.
+  const RandomParams& r = std::visit(
+      [&](const auto& a) -> const RandomParams& {
+        if constexpr (std::is_base_of_v<RandomParams, std::decay_t<decltype(a)>>) return a;
+        return c.params<RandomParams>();  // not a random op: throws, naming it
+      },
+      c.p.args);
+  const uint64_t seed = r.seed, offset = r.offset;
   parallel_for(0, c.outputs[0].numel(), grain, [&](int64_t b, int64_t e) {
     alignas(64) uint32_t w[4 * kBlock];
     for (int64_t i = b; i < e; i += kBlock) {
@@ -222,7 +239,8 @@ T uniform(uint32_t w0, uint32_t w1) {
   }
 }
 
-void rand_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::rand>(const KernelCall& c) {
   TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(c.outputs[0].dtype(), "rand", [&] {
     scalar_t* out = out_data<scalar_t>(c);
     for_each_philox_block(c, 16384, [&](int64_t first, int64_t n, const uint32_t* w) {
@@ -233,7 +251,8 @@ void rand_kernel(const KernelCall& c) {
 }
 
 // Box-Muller in double through the shared normal_double (the same libm calls as every set).
-void randn_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::randn>(const KernelCall& c) {
   TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(c.outputs[0].dtype(), "randn", [&] {
     scalar_t* out = out_data<scalar_t>(c);
     for_each_philox_block(c, 1024, [&](int64_t first, int64_t n, const uint32_t* w) {
@@ -252,9 +271,11 @@ void randn_kernel(const KernelCall& c) {
 // remainder by direct computation", 2019), exact for every 32-bit numerator and divisor:
 // with M = floor((2^64 - 1) / range) + 1 (mod 2^64), w % range = ((M * w mod 2^64) * range) >> 64.
 // range = 2^32 is w itself; larger ranges use bits64(w[0], w[1]) % range as the reference.
-void randint_kernel(const KernelCall& c) {
-  const uint64_t range = static_cast<uint64_t>(c.p.i1) - static_cast<uint64_t>(c.p.i0);
-  const uint64_t low = static_cast<uint64_t>(c.p.i0);
+template <>
+void kernel<OpId::randint>(const KernelCall& c) {
+  const RandintParams& r = c.params<RandintParams>();
+  const uint64_t range = static_cast<uint64_t>(r.high) - static_cast<uint64_t>(r.low);
+  const uint64_t low = static_cast<uint64_t>(r.low);
   TS_DISPATCH_ALL_DTYPES(c.outputs[0].dtype(), "randint", [&] {
     scalar_t* out = out_data<scalar_t>(c);
     auto store = [&](int64_t i, uint64_t r) {
@@ -286,13 +307,7 @@ void randint_kernel(const KernelCall& c) {
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, factories) {
-  const DTypeSet numeric = DTypeSet::all() - DTypeSet{kBool};
-  m.impl(OpId::arange, kCPU, numeric, arange_kernel);
-  m.impl(OpId::linspace, kCPU, numeric, linspace_kernel);
-  m.impl(OpId::eye, kCPU, DTypeSet::all(), eye_kernel);
-  m.impl(OpId::rand, kCPU, DTypeSet::floating(), rand_kernel);
-  m.impl(OpId::randn, kCPU, DTypeSet::floating(), randn_kernel);
-  m.impl(OpId::randint, kCPU, DTypeSet::all(), randint_kernel);
+  for_each_kernel_op<OpSignature::Factory>([&](auto op) { m.impl(op, kCPU, kernel<op>); });
 }
 
 }  // namespace ts::cpu

@@ -10,6 +10,7 @@
 #include "optimized/cpu/convert.h"
 #include "optimized/cpu/elementwise.h"
 #include "touchstone/dispatch_macros.h"
+#include "touchstone/kernel_family.h"
 #include "touchstone/ops.h"
 #include "touchstone/parallel.h"
 
@@ -30,50 +31,6 @@ DimVector strides_for(const Tensor& t, int64_t ndim) {
     for (int64_t d = 0; d < ndim; ++d) s[d] = t.strides()[d];
   }
   return s;
-}
-
-// An unsigned type of the given element size: bytes move unchanged through it.
-template <class F>
-void with_element_type(size_t size, const F& f) {
-  switch (size) {
-    case 1:
-      return f(uint8_t{});
-    case 2:
-      return f(uint16_t{});
-    case 4:
-      return f(uint32_t{});
-    default:
-      return f(uint64_t{});
-  }
-}
-
-// dst = src (same shape, any dtypes and layouts), each element converted once.
-void copy_convert(const Tensor& dst, const Tensor& src) {
-  if (dst.numel() == 0) return;
-  if (dst.dtype() == src.dtype() && dst.is_contiguous() && src.is_contiguous()) {
-    if (dst.data_ptr() == src.data_ptr()) return;
-    char* d = static_cast<char*>(dst.data_ptr());
-    const char* s = static_cast<const char*>(src.data_ptr());
-    parallel_for(
-        0, static_cast<int64_t>(dst.nbytes()), int64_t{1} << 18,
-        [&](int64_t b, int64_t e) { std::memcpy(d + b, s + b, static_cast<size_t>(e - b)); });
-    return;
-  }
-  TensorIterator iter =
-      TensorIteratorConfig().add_output(dst).add_input(src).check_mem_overlap(false).build();
-  if (dst.dtype() == src.dtype()) {
-    with_element_type(dst.element_size(), [&](auto u) {
-      using U = decltype(u);
-      scalar_loop<U, U, 1>(iter, [](U v) { return v; });
-    });
-    return;
-  }
-  TS_DISPATCH_ALL_DTYPES(dst.dtype(), "copy_convert", [&] {
-    using To = scalar_t;
-    TS_DISPATCH_ALL_DTYPES(src.dtype(), "copy_convert", [&] {
-      scalar_loop<To, scalar_t, 1>(iter, [](scalar_t v) { return convert_value<To>(v); });
-    });
-  });
 }
 
 // Where a kernel writes: the output itself when it has the compute dtype, else a contiguous
@@ -143,34 +100,24 @@ void take(const Tensor& dst, const Tensor& src, const Tensor& index, int64_t dim
   });
 }
 
-// out[..., i, ...] = self[..., index[i], ...]
-void index_select_kernel(const KernelCall& c) {
+// One kernel per Kernel op of signature classes Index and Join (Note [Kernel families]): this
+// template for index_select and gather, out[pos] = self[pos with pos[dim] = the index at pos]
+// (Note [Take loop]; gather's index has out's shape), specializations for scatter_add and cat.
+template <OpId op>
+void kernel(const KernelCall& c) {
+  static_assert(op == OpId::index_select || op == OpId::gather, "an Index op without its kernel");
   const Tensor &self = c.inputs[0], &index = c.inputs[1];
   const Target target(c.outputs[0], c.p.compute_dtype);
   const Tensor& out = target.t;
   if (out.numel() > 0) {
-    const int64_t dim = c.p.dim;
-    DimVector src_strides(self.strides()), index_strides(static_cast<size_t>(out.dim()), 0);
-    if (self.dim() > 0) {
-      src_strides[dim] = 0;
-      if (index.dim() == 1) index_strides[dim] = index.strides()[0];
+    const int64_t dim = c.params<DimParams>().dim;
+    DimVector src_strides = strides_for(self, out.dim()), index_strides(index.strides());
+    if (out.dim() > 0) src_strides[dim] = 0;
+    if constexpr (op == OpId::index_select) {  // the index (1-D or one value) runs along dim
+      index_strides = DimVector(static_cast<size_t>(out.dim()), 0);
+      if (out.dim() > 0 && index.dim() == 1) index_strides[dim] = index.stride(0);
     }
     take(out, alias(self, out.sizes(), src_strides), alias(index, out.sizes(), index_strides),
-         self.dim() > 0 ? self.strides()[dim] : 0);
-  }
-  target.finish();
-}
-
-// out[i][j] = self[index[i][j]][j] for dim 0 (and likewise for other dims)
-void gather_kernel(const KernelCall& c) {
-  const Tensor &self = c.inputs[0], &index = c.inputs[1];
-  const Target target(c.outputs[0], c.p.compute_dtype);
-  const Tensor& out = target.t;
-  if (out.numel() > 0) {
-    const int64_t dim = c.p.dim;
-    DimVector src_strides = strides_for(self, index.dim());
-    if (index.dim() > 0) src_strides[dim] = 0;
-    take(out, alias(self, index.sizes(), src_strides), index,
          self.dim() > 0 ? self.strides()[dim] : 0);
   }
   target.finish();
@@ -242,9 +189,11 @@ bool same_elements(const Tensor& a, const Tensor& b) {
 }
 
 // out = self, then out[index[i][j]][j] += src[i][j] for dim 0 (and likewise for other dims).
-void scatter_add_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::scatter_add>(const KernelCall& c) {
   const Tensor &self = c.inputs[0], &index = c.inputs[1], &src = c.inputs[2];
   const ScalarType ct = c.p.compute_dtype;
+  const int64_t dim = c.params<DimParams>().dim;
   if (c.outputs[0].numel() == 0) return;
   const Target target(c.outputs[0], ct);
   const bool scatter = index.numel() > 0;
@@ -253,20 +202,19 @@ void scatter_add_kernel(const KernelCall& c) {
     copy_convert(acc, self);
     if (scatter) {
       TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(
-          ct, "scatter_add", [&] { scatter_lines<double, scalar_t>(acc, index, src, c.p.dim); });
+          ct, "scatter_add", [&] { scatter_lines<double, scalar_t>(acc, index, src, dim); });
     }
     copy_convert(target.t, acc);
   } else {
     if (!same_elements(target.t, self)) copy_convert(target.t, self);
     if (!scatter) {
     } else if (ct == kBool) {
-      scatter_lines<bool, bool>(target.t, index, src, c.p.dim);
+      scatter_lines<bool, bool>(target.t, index, src, dim);
     } else if (ct == kDouble) {
-      scatter_lines<double, double>(target.t, index, src, c.p.dim);
+      scatter_lines<double, double>(target.t, index, src, dim);
     } else {
-      TS_DISPATCH_INTEGRAL_TYPES(ct, "scatter_add", [&] {
-        scatter_lines<scalar_t, scalar_t>(target.t, index, src, c.p.dim);
-      });
+      TS_DISPATCH_INTEGRAL_TYPES(
+          ct, "scatter_add", [&] { scatter_lines<scalar_t, scalar_t>(target.t, index, src, dim); });
     }
   }
   target.finish();
@@ -314,10 +262,11 @@ void cat_contiguous(const Tensor& out, TensorList inputs, int64_t dim) {
 }
 
 // Each input lands in the output at its offset along dim.
-void cat_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::cat>(const KernelCall& c) {
   const Target target(c.outputs[0], c.p.compute_dtype);
   const Tensor& out = target.t;
-  const int64_t dim = c.p.dim;
+  const int64_t dim = c.params<DimParams>().dim;
   if (out.numel() == 0) return target.finish();
   bool contiguous = out.is_contiguous();
   for (const Tensor& in : c.inputs) contiguous &= in.is_contiguous() && in.dtype() == out.dtype();
@@ -341,11 +290,8 @@ void cat_kernel(const KernelCall& c) {
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, index) {
-  const DTypeSet all = DTypeSet::all();
-  m.impl(OpId::index_select, kCPU, all, index_select_kernel);
-  m.impl(OpId::gather, kCPU, all, gather_kernel);
-  m.impl(OpId::scatter_add, kCPU, all, scatter_add_kernel);
-  m.impl(OpId::cat, kCPU, all, cat_kernel);
+  for_each_kernel_op<OpSignature::Index, OpSignature::Join>(
+      [&](auto op) { m.impl(op, kCPU, kernel<op>); });
 }
 
 }  // namespace ts::cpu

@@ -1,43 +1,6 @@
 // Optimized CPU kernels for mm, bmm, addmm, mv and dot (OpenBLAS for float32/float64, our
-// blocked loops in gemm.cpp for the other dtypes) and outer (a vectorized broadcast multiply).
-// OpParams: see the top of lib/src/ops/linalg.cpp; semantics: reference/linalg.cpp.
-#undef HWY_TARGET_INCLUDE
-#define HWY_TARGET_INCLUDE "optimized/cpu/linalg.cpp"
-#include "hwy/foreach_target.h"  // IWYU pragma: keep
-// Must come after foreach_target.h.
-#include "hwy/highway.h"
-#include "optimized/cpu/loops-inl.h"
-
-HWY_BEFORE_NAMESPACE();
-namespace ts::cpu::HWY_NAMESPACE {
-namespace {
-
-struct MulOp {
-  template <class D, class V>
-  HWY_INLINE V operator()(D, V a, V b) const {
-    return hn::Mul(a, b);
-  }
-};
-
-}  // namespace
-
-void outer_floating(const TensorIterator& iter) {
-  switch (iter.common_dtype()) {
-    case kFloat:
-      return vectorized_loop<float, 2>(iter, MulOp{});
-    case kDouble:
-      return vectorized_loop<double, 2>(iter, MulOp{});
-    case kHalf:
-      return vectorized_loop<Half, 2>(iter, MulOp{});
-    default:
-      return vectorized_loop<BFloat16, 2>(iter, MulOp{});
-  }
-}
-
-}  // namespace ts::cpu::HWY_NAMESPACE
-HWY_AFTER_NAMESPACE();
-
-#if HWY_ONCE
+// blocked loops in gemm.cpp for the other dtypes) and outer (the set's mul, broadcast).
+// Params: see the top of lib/src/ops/linalg.cpp; semantics: reference/linalg.cpp.
 #include <cblas.h>
 
 #include <atomic>
@@ -45,14 +8,12 @@ HWY_AFTER_NAMESPACE();
 #include <optional>
 
 #include "optimized/cpu/gemm.h"
-#include "touchstone/dispatch_macros.h"
+#include "touchstone/kernel_family.h"
 #include "touchstone/ops.h"
 #include "touchstone/parallel.h"
 
 namespace ts::cpu {
 namespace {
-
-HWY_EXPORT(outer_floating);
 
 // OpenBLAS runs its own threads: as many as ours (one inside a parallel region).
 void sync_blas_threads() {
@@ -201,26 +162,32 @@ void product(const KernelCall& c, const Tensor& a, const Tensor& b, const Tensor
   if (!target.is_same(result)) result.copy_(target);
 }
 
-bool beta_used(const KernelCall& c) {
-  const Scalar& beta = *c.p.s0;
-  return is_floating_type(c.p.compute_dtype) ? beta.to_double() != 0 : beta.to_long() != 0;
-}
+// One kernel per Kernel op of signature class Matmul (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
 
-void mm_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::mm>(const KernelCall& c) {
   product(c, c.inputs[0].unsqueeze(0), c.inputs[1].unsqueeze(0), {}, 1, 0);
 }
 
-void bmm_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::bmm>(const KernelCall& c) {
   product(c, c.inputs[0], c.inputs[1], {}, 1, 0);
 }
 
-void addmm_kernel(const KernelCall& c) {
-  const Tensor self = beta_used(c) ? c.inputs[0].unsqueeze(0) : Tensor();
-  product(c, c.inputs[1].unsqueeze(0), c.inputs[2].unsqueeze(0), self, *c.p.s1, *c.p.s0);
+template <>
+void kernel<OpId::addmm>(const KernelCall& c) {
+  const AddmmParams& p = c.params<AddmmParams>();
+  const bool beta_used =
+      is_floating_type(c.p.compute_dtype) ? p.beta.to_double() != 0 : p.beta.to_long() != 0;
+  const Tensor self = beta_used ? c.inputs[0].unsqueeze(0) : Tensor();
+  product(c, c.inputs[1].unsqueeze(0), c.inputs[2].unsqueeze(0), self, p.alpha, p.beta);
 }
 
 // y = A x: gemv for float/double, else the blocked loops as y^T = x^T A^T.
-void mv_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::mv>(const KernelCall& c) {
   const Tensor& result = c.outputs[0];
   if (result.numel() == 0) return;
   const ScalarType ct = c.p.compute_dtype;
@@ -263,7 +230,8 @@ void mv_kernel(const KernelCall& c) {
   if (!target.is_same(result)) result.copy_(target);
 }
 
-void dot_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::dot>(const KernelCall& c) {
   const Tensor& result = c.outputs[0];
   const ScalarType ct = c.p.compute_dtype;
   Tensor a = c.inputs[0], b = c.inputs[1];
@@ -292,46 +260,22 @@ void dot_kernel(const KernelCall& c) {
   if (!target.is_same(result)) result.copy_(target);
 }
 
-// out[i, j] = a[i] * b[j]: a multiply with a broadcast along each dim (stride 0, loaded once).
-void outer_kernel(const KernelCall& c) {
-  const Tensor& result = c.outputs[0];
-  if (result.numel() == 0) return;
-  const ScalarType ct = c.p.compute_dtype;
-  const int64_t shape[] = {result.size(0), result.size(1)};
-  TensorIterator iter = TensorIteratorConfig()
-                            .add_output(result)
-                            .add_input(c.inputs[0].unsqueeze(1).expand(shape))
-                            .add_input(c.inputs[1].unsqueeze(0).expand(shape))
-                            .check_mem_overlap(false)
-                            .declare_common_dtype(ct)
-                            .cast_common_dtype_to_outputs(true)
-                            .build();
-  if (is_floating_type(ct)) {
-    HWY_DYNAMIC_DISPATCH(outer_floating)(iter);
-  } else if (ct == kBool) {
-    scalar_loop<bool, bool, 2>(iter, [](bool x, bool y) { return x && y; });
-  } else {
-    TS_DISPATCH_INTEGRAL_TYPES(ct, "outer", [&] {
-      scalar_loop<scalar_t, scalar_t, 2>(iter, [](scalar_t x, scalar_t y) {
-        return static_cast<scalar_t>(static_cast<uint64_t>(x) * static_cast<uint64_t>(y));
-      });
-    });
-  }
-  iter.cast_outputs();
+// out[i, j] = a[i] * b[j]: the set's mul kernel over the operands broadcast to (n, m) (stride 0,
+// each element loaded once).
+template <>
+void kernel<OpId::outer>(const KernelCall& c) {
+  static const KernelFn mul = get_kernel(OpId::mul, kCPU, *find_kernel_set("optimized")).fn;
+  const int64_t shape[] = {c.outputs[0].size(0), c.outputs[0].size(1)};
+  const Tensor inputs[] = {c.inputs[0].unsqueeze(1).expand(shape),
+                           c.inputs[1].unsqueeze(0).expand(shape)};
+  mul(KernelCall{OpId::mul, c.outputs, inputs, c.p, c.kind});
 }
 
 }  // namespace
 
+// As the reference set: op_list.def's dtypes.
 TS_REGISTER_KERNELS(optimized, linalg) {
-  // As the reference set: every dtype but bool, and outer (a mul) with bool too.
-  const DTypeSet no_bool = DTypeSet::all() - DTypeSet{kBool};
-  m.impl(OpId::mm, kCPU, no_bool, mm_kernel);
-  m.impl(OpId::bmm, kCPU, no_bool, bmm_kernel);
-  m.impl(OpId::addmm, kCPU, no_bool, addmm_kernel);
-  m.impl(OpId::dot, kCPU, no_bool, dot_kernel);
-  m.impl(OpId::mv, kCPU, no_bool, mv_kernel);
-  m.impl(OpId::outer, kCPU, DTypeSet::all(), outer_kernel);
+  for_each_kernel_op<OpSignature::Matmul>([&](auto op) { m.impl(op, kCPU, kernel<op>); });
 }
 
 }  // namespace ts::cpu
-#endif  // HWY_ONCE

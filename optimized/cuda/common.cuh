@@ -39,24 +39,10 @@ __host__ __device__ inline To convert(From v) {
     return convert<To>(static_cast<float>(v));
   } else if constexpr (std::is_same_v<To, bool>) {
     return v != From(0);
-  } else if constexpr (std::is_same_v<To, half>) {
-    if constexpr (std::is_same_v<From, double>)
-      return __double2half(v);
-    else if constexpr (std::is_same_v<From, float>)
-      return __float2half_rn(v);
-    else if constexpr (std::is_same_v<From, int64_t>)
-      return __ll2half_rn(v);
-    else
-      return __int2half_rn(static_cast<int>(v));
-  } else if constexpr (std::is_same_v<To, bf16>) {
-    if constexpr (std::is_same_v<From, double>)
-      return __double2bfloat16(v);
-    else if constexpr (std::is_same_v<From, float>)
-      return __float2bfloat16_rn(v);
-    else if constexpr (std::is_same_v<From, int64_t>)
-      return __ll2bfloat16_rn(v);
-    else
-      return __int2bfloat16_rn(static_cast<int>(v));
+  } else if constexpr (is_reduced_v<To>) {
+    // The constructors round to nearest even from double, float, int64 (long) and int (what the
+    // narrower integers and bool promote to): __double2half, __ll2bfloat16_rn, ...
+    return To(v);
   } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
     return static_cast<To>(static_cast<int64_t>(v));
   } else {
@@ -106,14 +92,9 @@ C scalar_as(const Scalar& s) {
   TS_PRIVATE_CASE(Half, ::ts::cuda::half, __VA_ARGS__) \
   TS_PRIVATE_CASE(BFloat16, ::ts::cuda::bf16, __VA_ARGS__)
 #define TS_CUDA_DISPATCH_FLOATING(TYPE, NAME, ...) \
-  TS_DISPATCH_SWITCH(TYPE, NAME, TS_CASES_FLOATING(__VA_ARGS__) TS_CUDA_CASES_REDUCED(__VA_ARGS__))
-#define TS_CUDA_DISPATCH_REAL(TYPE, NAME, ...)                                     \
-  TS_DISPATCH_SWITCH(TYPE, NAME,                                                   \
-                     TS_CASES_INTEGRAL(__VA_ARGS__) TS_CASES_FLOATING(__VA_ARGS__) \
-                         TS_CUDA_CASES_REDUCED(__VA_ARGS__))
-#define TS_CUDA_DISPATCH_ALL(TYPE, NAME, ...)                                      \
-  TS_DISPATCH_SWITCH(TYPE, NAME,                                                   \
-                     TS_CASES_INTEGRAL(__VA_ARGS__) TS_CASES_FLOATING(__VA_ARGS__) \
-                         TS_CUDA_CASES_REDUCED(__VA_ARGS__) TS_CASES_BOOL(__VA_ARGS__))
-#define TS_CUDA_DISPATCH_INTEGRAL_AND_BOOL(TYPE, NAME, ...) \
-  TS_DISPATCH_SWITCH(TYPE, NAME, TS_CASES_INTEGRAL(__VA_ARGS__) TS_CASES_BOOL(__VA_ARGS__))
+  TS_PRIVATE_DISPATCH_FLOATING(TS_CUDA_CASES_REDUCED, TYPE, NAME, __VA_ARGS__)
+#define TS_CUDA_DISPATCH_REAL(TYPE, NAME, ...) \
+  TS_PRIVATE_DISPATCH_REAL(TS_CUDA_CASES_REDUCED, TYPE, NAME, __VA_ARGS__)
+#define TS_CUDA_DISPATCH_ALL(TYPE, NAME, ...) \
+  TS_PRIVATE_DISPATCH_ALL(TS_CUDA_CASES_REDUCED, TYPE, NAME, __VA_ARGS__)
+#define TS_CUDA_DISPATCH_INTEGRAL_AND_BOOL TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL  // no reduced types

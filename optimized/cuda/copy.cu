@@ -4,6 +4,7 @@
 #include <mutex>
 
 #include "optimized/cuda/loops.cuh"
+#include "touchstone/kernel_family.h"
 #include "touchstone/ops.h"
 
 namespace ts::cuda {
@@ -153,8 +154,13 @@ void copy_between_devices(const Tensor& dst, const Tensor& src) {
   if (!landed.is_same(dst)) copy_on_device(dst, landed);
 }
 
+// One kernel per Kernel op of signature class Copy (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
+
 // Registered for the CUDA device; meta sends every copy_ with a CUDA side here.
-void copy_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::copy_>(const KernelCall& c) {
   const Tensor& dst = c.outputs[0];
   const Tensor& src = c.inputs[0];
   const Tensor& dev = dst.is_cuda() ? dst : src;
@@ -176,8 +182,10 @@ struct FillOp {
   __device__ T operator()() const { return value; }
 };
 
-void fill_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::fill_>(const KernelCall& c) {
   const Tensor& self = c.outputs[0];
+  const Scalar& value = c.params<ValueParams>().value;
   DeviceGuard guard(self.device().index());
   TensorIterator iter = TensorIteratorConfig()
                             .add_output(self)
@@ -186,8 +194,8 @@ void fill_kernel(const KernelCall& c) {
                             .build();
   TS_CUDA_DISPATCH_ALL(self.dtype(), "fill_", [&] {
     // The value is converted once on the host (the meta checked that it fits).
-    const scalar_t v = c.p.s0->is_floating_point() ? convert<scalar_t>(c.p.s0->to_double())
-                                                   : convert<scalar_t>(c.p.s0->to_long());
+    const scalar_t v = value.is_floating_point() ? convert<scalar_t>(value.to_double())
+                                                 : convert<scalar_t>(value.to_long());
     gpu_kernel<0, scalar_t, scalar_t>(iter, FillOp<scalar_t>{v});
   });
 }
@@ -220,8 +228,7 @@ Tensor to_device(const Tensor& t, Device device) {
 }
 
 TS_REGISTER_KERNELS(optimized, cuda_copy) {
-  m.impl(OpId::copy_, kCUDA, DTypeSet::all(), copy_kernel);
-  m.impl(OpId::fill_, kCUDA, DTypeSet::all(), fill_kernel);
+  for_each_kernel_op<OpSignature::Copy>([&](auto op) { m.impl(op, kCUDA, kernel<op>); });
 }
 
 }  // namespace ts::cuda

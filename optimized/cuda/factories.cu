@@ -3,6 +3,7 @@
 // rand/randint (and almost always randn) are bitwise identical to the CPU sets for the same
 // seed (Note [Philox streams] in touchstone/random.h).
 #include "optimized/cuda/common.cuh"
+#include "touchstone/kernel_family.h"
 #include "touchstone/random.h"
 
 namespace ts::cuda {
@@ -44,13 +45,19 @@ struct ArangeInt {
   }
 };
 
-void arange_kernel(const KernelCall& c) {
+// One kernel per Kernel op of signature class Factory (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
+
+template <>
+void kernel<OpId::arange>(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
+  const ArangeParams& a = c.params<ArangeParams>();
   TS_CUDA_DISPATCH_REAL(out.dtype(), "arange", [&] {
     if (is_floating_type(out.dtype())) {
-      launch_index<scalar_t>(out, ArangeFloat<scalar_t>{c.p.s0->to_double(), c.p.s2->to_double()});
+      launch_index<scalar_t>(out, ArangeFloat<scalar_t>{a.start.to_double(), a.step.to_double()});
     } else {
-      launch_index<scalar_t>(out, ArangeInt<scalar_t>{c.p.s0->to_long(), c.p.s2->to_long()});
+      launch_index<scalar_t>(out, ArangeInt<scalar_t>{a.start.to_long(), a.step.to_long()});
     }
   });
 }
@@ -76,12 +83,14 @@ struct LinspaceOp {
   }
 };
 
-void linspace_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::linspace>(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
+  const LinspaceParams& l = c.params<LinspaceParams>();
   TS_CUDA_DISPATCH_REAL(out.dtype(), "linspace", [&] {
-    const double start = linspace_bound<scalar_t>(*c.p.s0);
-    const double end = linspace_bound<scalar_t>(*c.p.s1);
-    const int64_t steps = c.p.i0;
+    const double start = linspace_bound<scalar_t>(l.start);
+    const double end = linspace_bound<scalar_t>(l.end);
+    const int64_t steps = l.steps;
     const double step = steps > 1 ? (end - start) / static_cast<double>(steps - 1) : 0.0;
     launch_index<scalar_t>(out, LinspaceOp<scalar_t>{start, end, step, steps});
   });
@@ -93,7 +102,8 @@ struct EyeOp {
   __device__ T operator()(int64_t i) const { return convert<T>(i / m == i % m ? 1 : 0); }
 };
 
-void eye_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::eye>(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
   TS_CUDA_DISPATCH_ALL(out.dtype(), "eye", [&] {
     launch_index<scalar_t>(out, EyeOp<scalar_t>{out.size(1) > 0 ? out.size(1) : 1});
@@ -140,38 +150,40 @@ struct RandintOp {
   }
 };
 
-void rand_kernel(const KernelCall& c) {
+// rand and randn: Op<scalar_t>{seed, offset} maps an element's index to its value.
+template <template <typename> class Op>
+void launch_floating_random(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
-  TS_CUDA_DISPATCH_FLOATING(out.dtype(), "rand", [&] {
-    launch_index<scalar_t>(out, RandOp<scalar_t>{c.p.seed, c.p.offset});
+  const RandomParams& r = c.params<RandomParams>();
+  TS_CUDA_DISPATCH_FLOATING(out.dtype(), op_info(c.op).name.data(), [&] {
+    launch_index<scalar_t>(out, Op<scalar_t>{r.seed, r.offset});
   });
 }
 
-void randn_kernel(const KernelCall& c) {
-  const Tensor& out = c.outputs[0];
-  TS_CUDA_DISPATCH_FLOATING(out.dtype(), "randn", [&] {
-    launch_index<scalar_t>(out, RandnOp<scalar_t>{c.p.seed, c.p.offset});
-  });
+template <>
+void kernel<OpId::rand>(const KernelCall& c) {
+  launch_floating_random<RandOp>(c);
 }
 
-void randint_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::randn>(const KernelCall& c) {
+  launch_floating_random<RandnOp>(c);
+}
+
+template <>
+void kernel<OpId::randint>(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
-  const uint64_t range = static_cast<uint64_t>(c.p.i1) - static_cast<uint64_t>(c.p.i0);
+  const RandintParams& r = c.params<RandintParams>();
+  const uint64_t range = static_cast<uint64_t>(r.high) - static_cast<uint64_t>(r.low);
   TS_CUDA_DISPATCH_ALL(out.dtype(), "randint", [&] {
-    launch_index<scalar_t>(out, RandintOp<scalar_t>{c.p.seed, c.p.offset, range, c.p.i0});
+    launch_index<scalar_t>(out, RandintOp<scalar_t>{r.seed, r.offset, range, r.low});
   });
 }
 
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, cuda_factories) {
-  const DTypeSet numeric = DTypeSet::all() - DTypeSet{kBool};
-  m.impl(OpId::arange, kCUDA, numeric, arange_kernel);
-  m.impl(OpId::linspace, kCUDA, numeric, linspace_kernel);
-  m.impl(OpId::eye, kCUDA, DTypeSet::all(), eye_kernel);
-  m.impl(OpId::rand, kCUDA, DTypeSet::floating(), rand_kernel);
-  m.impl(OpId::randn, kCUDA, DTypeSet::floating(), randn_kernel);
-  m.impl(OpId::randint, kCUDA, DTypeSet::all(), randint_kernel);
+  for_each_kernel_op<OpSignature::Factory>([&](auto op) { m.impl(op, kCUDA, kernel<op>); });
 }
 
 }  // namespace ts::cuda

@@ -12,6 +12,7 @@
 // results do not depend on the order; floating ones may differ in the last bits from run to
 // run, as PyTorch's CUDA scatter_add (the CPU optimized set is deterministic).
 #include "optimized/cuda/common.cuh"
+#include "touchstone/kernel_family.h"
 #include "touchstone/ops.h"
 
 namespace ts::cuda {
@@ -117,23 +118,22 @@ void with_dtype(const Tensor& out, ScalarType ct, const F& body) {
   out.copy_(tmp);
 }
 
-void index_select_kernel(const KernelCall& c) {
+// One kernel per Kernel op of signature classes Index and Join (Note [Kernel families]): this
+// template for index_select and gather, the output gathered from self along dim (gather's index
+// has the output's shape), specializations for scatter_add and cat.
+template <OpId op>
+void kernel(const KernelCall& c) {
+  static_assert(op == OpId::index_select || op == OpId::gather, "an Index op without its kernel");
   const Tensor &self = c.inputs[0], &index = c.inputs[1];
+  const int64_t dim = c.params<DimParams>().dim;
   DeviceGuard guard(c.outputs[0].device().index());
   with_dtype(c.outputs[0], c.p.compute_dtype, [&](const Tensor& out) {
-    // The index (1-D, or 0-dim with one value) runs along dim of the output.
-    DimVector idx_strides(static_cast<size_t>(out.dim()), 0);
-    if (out.dim() > 0 && index.dim() == 1) idx_strides[c.p.dim] = index.stride(0);
-    launch_gather(make_geometry(out.sizes(), out, self, idx_strides, c.p.dim), out, self, index);
-  });
-}
-
-void gather_kernel_entry(const KernelCall& c) {
-  const Tensor &self = c.inputs[0], &index = c.inputs[1];
-  DeviceGuard guard(c.outputs[0].device().index());
-  with_dtype(c.outputs[0], c.p.compute_dtype, [&](const Tensor& out) {
-    launch_gather(make_geometry(out.sizes(), out, self, index.strides(), c.p.dim), out, self,
-                  index);
+    DimVector index_strides(index.strides());
+    if constexpr (op == OpId::index_select) {  // the index (1-D or one value) runs along dim
+      index_strides = DimVector(static_cast<size_t>(out.dim()), 0);
+      if (out.dim() > 0 && index.dim() == 1) index_strides[dim] = index.stride(0);
+    }
+    launch_gather(make_geometry(out.sizes(), out, self, index_strides, dim), out, self, index);
   });
 }
 
@@ -186,16 +186,18 @@ __global__ void scatter_add_kernel_impl(IndexGeometry g, A* out, const S* src,
   }
 }
 
-void scatter_add_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::scatter_add>(const KernelCall& c) {
   const Tensor &self = c.inputs[0], &index = c.inputs[1], &src = c.inputs[2];
   const ScalarType ct = c.p.compute_dtype;
+  const int64_t dim = c.params<DimParams>().dim;
   DeviceGuard guard(c.outputs[0].device().index());
   with_dtype(c.outputs[0], ct, [&](const Tensor& out) {
     // float16/bfloat16 accumulate in a float32 copy of self; else out starts as self.
     const bool widen = ct == kHalf || ct == kBFloat16;
     const Tensor acc = widen ? self.to(kFloat) : out;
     if (!widen && !acc.is_same(self)) acc.copy_(self);
-    const IndexGeometry g = make_geometry(index.sizes(), src, acc, index.strides(), c.p.dim);
+    const IndexGeometry g = make_geometry(index.sizes(), src, acc, index.strides(), dim);
     if (g.numel > 0) {
       TS_CUDA_DISPATCH_ALL(ct, "scatter_add", [&] {
         using A = std::conditional_t<is_reduced_v<scalar_t>, float, scalar_t>;
@@ -212,13 +214,15 @@ void scatter_add_kernel(const KernelCall& c) {
 // ---- cat ----
 
 // Each input is copied (and converted) into its slice of the output by the copy kernel.
-void cat_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::cat>(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
+  const int64_t dim = c.params<DimParams>().dim;
   DeviceGuard guard(out.device().index());
   int64_t offset = 0;
   for (const Tensor& in : c.inputs) {
-    const int64_t n = in.size(c.p.dim);
-    if (in.numel() > 0) out.narrow(c.p.dim, offset, n).copy_(in);
+    const int64_t n = in.size(dim);
+    if (in.numel() > 0) out.narrow(dim, offset, n).copy_(in);
     offset += n;
   }
 }
@@ -226,11 +230,8 @@ void cat_kernel(const KernelCall& c) {
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, cuda_index) {
-  const DTypeSet all = DTypeSet::all();
-  m.impl(OpId::index_select, kCUDA, all, index_select_kernel);
-  m.impl(OpId::gather, kCUDA, all, gather_kernel_entry);
-  m.impl(OpId::scatter_add, kCUDA, all, scatter_add_kernel);
-  m.impl(OpId::cat, kCUDA, all, cat_kernel);
+  for_each_kernel_op<OpSignature::Index, OpSignature::Join>(
+      [&](auto op) { m.impl(op, kCUDA, kernel<op>); });
 }
 
 }  // namespace ts::cuda

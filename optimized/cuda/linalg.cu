@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "optimized/cuda/loops.cuh"
+#include "touchstone/kernel_family.h"
 
 namespace ts::cuda {
 namespace {
@@ -93,26 +94,35 @@ void gemm(const Tensor& out3, const Tensor& a3, const Tensor& b3, double alpha, 
   if (!direct) out3.copy_(out);
 }
 
-void mm_kernel(const KernelCall& c) {
+// One kernel per Kernel op of signature class Matmul (Note [Kernel families]).
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
+
+template <>
+void kernel<OpId::mm>(const KernelCall& c) {
   DeviceGuard guard(c.outputs[0].device().index());
   gemm(c.outputs[0].unsqueeze(0), c.inputs[0].unsqueeze(0), c.inputs[1].unsqueeze(0), 1, 0);
 }
 
-void bmm_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::bmm>(const KernelCall& c) {
   DeviceGuard guard(c.outputs[0].device().index());
   gemm(c.outputs[0], c.inputs[0], c.inputs[1], 1, 0);
 }
 
-void addmm_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::addmm>(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
   DeviceGuard guard(out.device().index());
-  const double beta = c.p.s0->to_double(), alpha = c.p.s1->to_double();
+  const AddmmParams& p = c.params<AddmmParams>();
+  const double beta = p.beta.to_double(), alpha = p.alpha.to_double();
   // A beta of zero never reads self (NaN included): cuBLAS ignores C when beta == 0.
   if (beta != 0 && !out.is_same(c.inputs[0])) out.copy_(c.inputs[0]);
   gemm(out.unsqueeze(0), c.inputs[1].unsqueeze(0), c.inputs[2].unsqueeze(0), alpha, beta);
 }
 
-void dot_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::dot>(const KernelCall& c) {
   DeviceGuard guard(c.outputs[0].device().index());
   const Tensor& a = c.inputs[0];
   const Tensor& b = c.inputs[1];
@@ -120,7 +130,8 @@ void dot_kernel(const KernelCall& c) {
        1, 0);
 }
 
-void mv_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::mv>(const KernelCall& c) {
   DeviceGuard guard(c.outputs[0].device().index());
   const Tensor& v = c.inputs[1];
   gemm(c.outputs[0].unsqueeze(0).unsqueeze(2), c.inputs[0].unsqueeze(0),
@@ -142,7 +153,8 @@ struct OuterProduct {
   }
 };
 
-void outer_kernel(const KernelCall& c) {
+template <>
+void kernel<OpId::outer>(const KernelCall& c) {
   const Tensor& out = c.outputs[0];
   DeviceGuard guard(out.device().index());
   const int64_t shape[] = {out.size(0), out.size(1)};
@@ -156,15 +168,12 @@ void outer_kernel(const KernelCall& c) {
 
 }  // namespace
 
+// cuBLAS covers the floating dtypes (PyTorch's CUDA matmuls reject integers too); outer, an
+// elementwise multiply, takes op_list.def's dtypes.
 TS_REGISTER_KERNELS(optimized, cuda_linalg) {
-  // cuBLAS covers the floating dtypes (PyTorch's CUDA matmuls reject integers too).
-  const DTypeSet floating = DTypeSet::floating();
-  m.impl(OpId::mm, kCUDA, floating, mm_kernel);
-  m.impl(OpId::bmm, kCUDA, floating, bmm_kernel);
-  m.impl(OpId::addmm, kCUDA, floating, addmm_kernel);
-  m.impl(OpId::dot, kCUDA, floating, dot_kernel);
-  m.impl(OpId::mv, kCUDA, floating, mv_kernel);
-  m.impl(OpId::outer, kCUDA, DTypeSet::all(), outer_kernel);
+  for_each_kernel_op<OpSignature::Matmul>([&](auto op) {
+    m.impl(op, kCUDA, op == OpId::outer ? op_info(op).dtypes : dtypes::floating, kernel<op>);
+  });
 }
 
 }  // namespace ts::cuda

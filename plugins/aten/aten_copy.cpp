@@ -3,24 +3,30 @@
 #include <ATen/core/Tensor.h>
 
 #include "aten_wrap.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::aten {
 namespace {
 
-void copy_kernel(const KernelCall& c) {
-  write(c, c.p.compute_dtype, [&](at::Tensor& out) { out.copy_(wrap(c.inputs[0])); });
-}
-
-// s0 = the value, checked by meta to fit self's dtype.
-void fill_kernel(const KernelCall& c) {
-  write(c, c.p.compute_dtype, [&](at::Tensor& out) { out.fill_(to_aten(*c.p.s0)); });
+// One branch per Kernel op of signature class Copy (Note [Kernel families]). fill_'s value was
+// checked by meta to fit self's dtype.
+template <OpId op>
+void kernel(const KernelCall& c) {
+  write(c, c.p.compute_dtype, [&](at::Tensor& out) {
+    if constexpr (op == OpId::copy_) {
+      out.copy_(wrap(c.inputs[0]));
+    } else if constexpr (op == OpId::fill_) {
+      out.fill_(to_aten(c.params<ValueParams>().value));
+    } else {
+      static_assert(kMissingKernel<op>, "aten copy: a Copy op without its branch");
+    }
+  });
 }
 
 }  // namespace
 
 void register_copy(KernelRegistrar& m) {
-  m.impl(OpId::copy_, kCPU, kAll, guarded<copy_kernel>);
-  m.impl(OpId::fill_, kCPU, kAll, guarded<fill_kernel>);
+  for_each_kernel_op<OpSignature::Copy>([&](auto op) { m.impl(op, kCPU, guarded<kernel<op>>); });
 }
 
 }  // namespace ts::aten

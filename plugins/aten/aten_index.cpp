@@ -1,5 +1,5 @@
 // aten kernels for index_select, gather, scatter_add and cat (lib/src/ops/index.cpp). Index
-// values were checked by meta; p.dim is the wrapped dim.
+// values were checked by meta; DimParams::dim is the wrapped dim.
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/cat.h>
 #include <ATen/ops/gather.h>
@@ -8,49 +8,46 @@
 #include <vector>
 
 #include "aten_wrap.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::aten {
 namespace {
 
-// inputs {self, index}.
-void index_select_kernel(const KernelCall& c) {
+// One branch per Kernel op of signature classes Index and Join (Note [Kernel families]).
+// Inputs: {self, index}; scatter_add {self, index, src} (in place the output is self); cat the
+// tensors that take part (none when all were legacy empty: nothing to write).
+template <OpId op>
+void kernel(const KernelCall& c) {
+  const int64_t dim = c.params<DimParams>().dim;
+  if (op == OpId::cat && c.inputs.empty()) return;
+  std::vector<at::Tensor> in;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    in.push_back(op == OpId::cat ? input(c, i) : wrap(c.inputs[i]));  // cat converts
+  }
   write(c, c.p.compute_dtype, [&](at::Tensor& out) {
-    at::index_select_out(out, wrap(c.inputs[0]), c.p.dim, wrap(c.inputs[1]));
-  });
-}
-
-void gather_kernel(const KernelCall& c) {
-  write(c, c.p.compute_dtype, [&](at::Tensor& out) {
-    at::gather_out(out, wrap(c.inputs[0]), c.p.dim, wrap(c.inputs[1]));
-  });
-}
-
-// inputs {self, index, src}; in place the output is self.
-void scatter_add_kernel(const KernelCall& c) {
-  write(c, c.p.compute_dtype, [&](at::Tensor& out) {
-    if (c.kind == CallKind::InPlace) {
-      out.scatter_add_(c.p.dim, wrap(c.inputs[1]), wrap(c.inputs[2]));
+    if constexpr (op == OpId::index_select) {
+      at::index_select_out(out, in[0], dim, in[1]);
+    } else if constexpr (op == OpId::gather) {
+      at::gather_out(out, in[0], dim, in[1]);
+    } else if constexpr (op == OpId::scatter_add) {
+      if (c.kind == CallKind::InPlace) {
+        out.scatter_add_(dim, in[1], in[2]);
+      } else {
+        at::scatter_add_out(out, in[0], dim, in[1], in[2]);
+      }
+    } else if constexpr (op == OpId::cat) {
+      at::cat_out(out, in, dim);
     } else {
-      at::scatter_add_out(out, wrap(c.inputs[0]), c.p.dim, wrap(c.inputs[1]), wrap(c.inputs[2]));
+      static_assert(kMissingKernel<op>, "aten index: an Index or Join op without its branch");
     }
   });
-}
-
-// inputs: the tensors that take part (none when all were legacy empty: nothing to write).
-void cat_kernel(const KernelCall& c) {
-  if (c.inputs.empty()) return;
-  std::vector<at::Tensor> tensors;
-  for (size_t i = 0; i < c.inputs.size(); ++i) tensors.push_back(input(c, i));
-  write(c, c.p.compute_dtype, [&](at::Tensor& out) { at::cat_out(out, tensors, c.p.dim); });
 }
 
 }  // namespace
 
 void register_index(KernelRegistrar& m) {
-  m.impl(OpId::index_select, kCPU, kAll, guarded<index_select_kernel>);
-  m.impl(OpId::gather, kCPU, kAll, guarded<gather_kernel>);
-  m.impl(OpId::scatter_add, kCPU, kAll, guarded<scatter_add_kernel>);
-  m.impl(OpId::cat, kCPU, kAll, guarded<cat_kernel>);
+  for_each_kernel_op<OpSignature::Index, OpSignature::Join>(
+      [&](auto op) { m.impl(op, kCPU, guarded<kernel<op>>); });
 }
 
 }  // namespace ts::aten

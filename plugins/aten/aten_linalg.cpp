@@ -9,25 +9,38 @@
 #include <ATen/ops/outer.h>
 
 #include "aten_wrap.h"
+#include "touchstone/kernel_family.h"
 
 namespace ts::aten {
 namespace {
 
-#define TS_ATEN_PRODUCT(name)                                                       \
-  void name##_kernel(const KernelCall& c) {                                         \
-    write(c, c.p.compute_dtype,                                                     \
-          [&](at::Tensor& out) { at::name##_out(out, input(c, 0), input(c, 1)); }); \
-  }
-TS_ATEN_PRODUCT(mm)
-TS_ATEN_PRODUCT(bmm)
-TS_ATEN_PRODUCT(dot)
-TS_ATEN_PRODUCT(mv)
-TS_ATEN_PRODUCT(outer)
-#undef TS_ATEN_PRODUCT
+// One kernel per Kernel op of signature class Matmul (Note [Kernel families]): at::<op>_out of
+// the two operands, but addmm.
+template <OpId op>
+void kernel(const KernelCall& c) {
+  write(c, c.p.compute_dtype, [&](at::Tensor& out) {
+    const at::Tensor a = input(c, 0), b = input(c, 1);
+    if constexpr (op == OpId::mm) {
+      at::mm_out(out, a, b);
+    } else if constexpr (op == OpId::bmm) {
+      at::bmm_out(out, a, b);
+    } else if constexpr (op == OpId::dot) {
+      at::dot_out(out, a, b);
+    } else if constexpr (op == OpId::mv) {
+      at::mv_out(out, a, b);
+    } else if constexpr (op == OpId::outer) {
+      at::outer_out(out, a, b);
+    } else {
+      static_assert(kMissingKernel<op>, "aten linalg: a Matmul op without its branch");
+    }
+  });
+}
 
-// inputs {self (expanded unless in place), mat1, mat2}; s0 = beta, s1 = alpha.
-void addmm_kernel(const KernelCall& c) {
-  const at::Scalar beta = to_aten(*c.p.s0), alpha = to_aten(*c.p.s1);
+// inputs {self (expanded unless in place), mat1, mat2}; AddmmParams{beta, alpha}.
+template <>
+void kernel<OpId::addmm>(const KernelCall& c) {
+  const AddmmParams& p = c.params<AddmmParams>();
+  const at::Scalar beta = to_aten(p.beta), alpha = to_aten(p.alpha);
   write(c, c.p.compute_dtype, [&](at::Tensor& out) {
     if (c.kind == CallKind::InPlace) {
       out.addmm_(input(c, 1), input(c, 2), beta, alpha);
@@ -39,15 +52,13 @@ void addmm_kernel(const KernelCall& c) {
 
 }  // namespace
 
+// ATen 1.13's CPU gemm/gemv/dot have no float16; outer is a mul and takes every dtype.
 void register_linalg(KernelRegistrar& m) {
-  // ATen 1.13's CPU gemm/gemv/dot have no float16; outer is a mul and takes every dtype.
-  const DTypeSet products = kNoBool - DTypeSet{kHalf};
-  m.impl(OpId::mm, kCPU, products, guarded<mm_kernel>);
-  m.impl(OpId::bmm, kCPU, products, guarded<bmm_kernel>);
-  m.impl(OpId::addmm, kCPU, products, guarded<addmm_kernel>);
-  m.impl(OpId::dot, kCPU, products, guarded<dot_kernel>);
-  m.impl(OpId::mv, kCPU, products, guarded<mv_kernel>);
-  m.impl(OpId::outer, kCPU, kAll, guarded<outer_kernel>);
+  for_each_kernel_op<OpSignature::Matmul>([&](auto op) {
+    DTypeSet dtypes = op_info(op).dtypes;
+    if (op != OpId::outer) dtypes = dtypes - DTypeSet{kHalf};
+    m.impl(op, kCPU, dtypes, guarded<kernel<op>>);
+  });
 }
 
 }  // namespace ts::aten

@@ -20,6 +20,7 @@
 
 #include "touchstone/autograd.h"
 #include "touchstone/dispatch.h"
+#include "touchstone/ops.h"
 
 namespace {
 
@@ -59,23 +60,24 @@ int64_t base_numel(const ts::Tensor& t) {
   return n;
 }
 
-// self[i % n_self] - other[i % n_other]: flat indexing of broadcast operands' elements.
+// The reference's sub of self[i % n_self] and other[i % n_other]: flat indexing of broadcast
+// operands' elements (the call's params, alpha among them, pass through unchanged).
 void sub_flat_broadcast(const KernelCall& c) {
   const ts::Tensor& out = c.outputs[0];
-  const ts::Tensor& a = c.inputs[0];
-  const ts::Tensor& b = c.inputs[1];
-  if (out.dtype() != ts::kFloat || a.dtype() != ts::kFloat || b.dtype() != ts::kFloat ||
-      c.kind != ts::CallKind::Functional || !out.is_contiguous() || out.numel() == 0) {
+  if (out.dtype() != ts::kFloat || c.inputs[0].dtype() != ts::kFloat ||
+      c.inputs[1].dtype() != ts::kFloat || c.kind != ts::CallKind::Functional ||
+      !out.is_contiguous() || out.numel() == 0) {
     return reference_kernel(OpId::sub)(c);
   }
-  const float* pa = static_cast<const float*>(a.data_ptr());
-  const float* pb = static_cast<const float*>(b.data_ptr());
-  float* po = static_cast<float*>(out.data_ptr());
-  const double alpha = c.p.s0 ? c.p.s0->to<double>() : 1.0;
-  const int64_t na = base_numel(a), nb = base_numel(b);
-  for (int64_t i = 0; i < out.numel(); ++i) {
-    po[i] = static_cast<float>(pa[i % na] - alpha * pb[i % nb]);
+  ts::Tensor flat[2];
+  for (size_t k = 0; k < 2; ++k) {
+    const float* src = static_cast<const float*>(c.inputs[k].data_ptr());
+    const int64_t n = base_numel(c.inputs[k]);
+    flat[k] = ts::empty(out.sizes(), ts::kFloat);
+    float* dst = static_cast<float*>(flat[k].data_ptr());
+    for (int64_t i = 0; i < out.numel(); ++i) dst[i] = src[i % n];
   }
+  reference_kernel(OpId::sub)(KernelCall{c.op, c.outputs, flat, c.p, c.kind});
 }
 
 void neg_wrong_in_backward(const KernelCall& c) {

@@ -135,11 +135,14 @@ KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device);
 // Note [Autograd slot]
 // Meta functions never call a kernel directly: run_kernel does, so that autograd (a slot above
 // every kernel set) can record a graph node around any kernel call when a tensor requires grad.
-// With the slot empty, run_kernel is one predictable branch and the call.
+// With the slot empty, run_kernel is one predictable branch and call_kernel.
 using AutogradSlot = void (*)(KernelFn fn, const KernelCall& call);
 void set_autograd_slot(AutogradSlot slot);
 namespace detail {
 extern AutogradSlot autograd_slot;
+// Runs `fn`, then bumps the version of every tensor an in-place or out= call wrote (Note
+// [Version counters] in dispatch.cpp); the autograd slot runs kernels through it too.
+void call_kernel(KernelFn fn, const KernelCall& call);
 // A kernel's std::bad_alloc as a ts::Error naming the op, its dtype and the active set.
 [[noreturn]] void kernel_out_of_memory(const KernelCall& call);
 }  // namespace detail
@@ -148,7 +151,7 @@ inline void run_kernel(KernelFn fn, const KernelCall& call) {
     if (detail::autograd_slot != nullptr) [[unlikely]] {
       detail::autograd_slot(fn, call);
     } else {
-      fn(call);
+      detail::call_kernel(fn, call);
     }
   } catch (const std::bad_alloc&) {
     detail::kernel_out_of_memory(call);

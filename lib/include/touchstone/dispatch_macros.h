@@ -34,22 +34,31 @@
   TS_PRIVATE_CASE(Long, int64_t, __VA_ARGS__)
 #define TS_CASES_BOOL(...) TS_PRIVATE_CASE(Bool, bool, __VA_ARGS__)
 
+// The sets with float16 and bfloat16, their cases given as CASES_REDUCED (TS_CASES_REDUCED here;
+// the CUDA set binds them to its device types, optimized/cuda/common.cuh).
+#define TS_PRIVATE_DISPATCH_FLOATING(CASES_REDUCED, TYPE, NAME, ...) \
+  TS_DISPATCH_SWITCH(TYPE, NAME, TS_CASES_FLOATING(__VA_ARGS__) CASES_REDUCED(__VA_ARGS__))
+#define TS_PRIVATE_DISPATCH_REAL(CASES_REDUCED, TYPE, NAME, ...)                   \
+  TS_DISPATCH_SWITCH(TYPE, NAME,                                                   \
+                     TS_CASES_INTEGRAL(__VA_ARGS__) TS_CASES_FLOATING(__VA_ARGS__) \
+                         CASES_REDUCED(__VA_ARGS__))
+#define TS_PRIVATE_DISPATCH_ALL(CASES_REDUCED, TYPE, NAME, ...)                    \
+  TS_DISPATCH_SWITCH(TYPE, NAME,                                                   \
+                     TS_CASES_INTEGRAL(__VA_ARGS__) TS_CASES_FLOATING(__VA_ARGS__) \
+                         CASES_REDUCED(__VA_ARGS__) TS_CASES_BOOL(__VA_ARGS__))
+
 #define TS_DISPATCH_FLOATING_TYPES(TYPE, NAME, ...) \
   TS_DISPATCH_SWITCH(TYPE, NAME, TS_CASES_FLOATING(__VA_ARGS__))
 #define TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(TYPE, NAME, ...) \
-  TS_DISPATCH_SWITCH(TYPE, NAME, TS_CASES_FLOATING(__VA_ARGS__) TS_CASES_REDUCED(__VA_ARGS__))
+  TS_PRIVATE_DISPATCH_FLOATING(TS_CASES_REDUCED, TYPE, NAME, __VA_ARGS__)
 #define TS_DISPATCH_INTEGRAL_TYPES(TYPE, NAME, ...) \
   TS_DISPATCH_SWITCH(TYPE, NAME, TS_CASES_INTEGRAL(__VA_ARGS__))
 #define TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(TYPE, NAME, ...) \
   TS_DISPATCH_SWITCH(TYPE, NAME, TS_CASES_INTEGRAL(__VA_ARGS__) TS_CASES_BOOL(__VA_ARGS__))
 #define TS_DISPATCH_ALL_TYPES(TYPE, NAME, ...) \
   TS_DISPATCH_SWITCH(TYPE, NAME, TS_CASES_INTEGRAL(__VA_ARGS__) TS_CASES_FLOATING(__VA_ARGS__))
-#define TS_DISPATCH_ALL_TYPES_AND_REDUCED(TYPE, NAME, ...)                         \
-  TS_DISPATCH_SWITCH(TYPE, NAME,                                                   \
-                     TS_CASES_INTEGRAL(__VA_ARGS__) TS_CASES_FLOATING(__VA_ARGS__) \
-                         TS_CASES_REDUCED(__VA_ARGS__))
+#define TS_DISPATCH_ALL_TYPES_AND_REDUCED(TYPE, NAME, ...) \
+  TS_PRIVATE_DISPATCH_REAL(TS_CASES_REDUCED, TYPE, NAME, __VA_ARGS__)
 // Every one of the ten dtypes.
-#define TS_DISPATCH_ALL_DTYPES(TYPE, NAME, ...)                                    \
-  TS_DISPATCH_SWITCH(TYPE, NAME,                                                   \
-                     TS_CASES_INTEGRAL(__VA_ARGS__) TS_CASES_FLOATING(__VA_ARGS__) \
-                         TS_CASES_REDUCED(__VA_ARGS__) TS_CASES_BOOL(__VA_ARGS__))
+#define TS_DISPATCH_ALL_DTYPES(TYPE, NAME, ...) \
+  TS_PRIVATE_DISPATCH_ALL(TS_CASES_REDUCED, TYPE, NAME, __VA_ARGS__)

@@ -18,8 +18,8 @@ namespace ts {
 // 3", SC'11), a pure function of a 128-bit counter and a 64-bit key. A random op reserves one
 // counter per output element from the default generator (reserve_philox_counters(numel)), which
 // returns the generator's seed and the first counter `offset`; the meta function passes both in
-// OpParams::seed/offset. Element i, with i the row-major index over the output's shape (the
-// output is contiguous, so i is also its memory position), uses
+// RandomParams{seed, offset} (touchstone/op_params.h). Element i, with i the row-major index
+// over the output's shape (the output is contiguous, so i is also its memory position), uses
 //   key     = {lo32(seed), hi32(seed)}
 //   counter = {lo32(offset + i), hi32(offset + i), 0, 0}   (offset + i wraps modulo 2^64)
 //   w       = philox4x32_10(counter, key)                  (four 32-bit words w[0..3])

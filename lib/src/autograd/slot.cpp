@@ -1,6 +1,7 @@
-// The autograd slot: wraps every kernel call (Note [Autograd slot] in dispatch.h), bumps the
-// version counter of in-place and out= outputs, and records graph nodes when a tensor that
-// requires grad takes part. Installed when libtouchstone loads.
+// The autograd slot: wraps every kernel call (Note [Autograd slot] in dispatch.h) and records
+// graph nodes when a tensor that requires grad takes part; kernels run through
+// ts::detail::call_kernel, which bumps versions (Note [Version counters]). Installed when
+// libtouchstone loads.
 #include <string_view>
 
 #include "derivatives.h"
@@ -74,24 +75,12 @@ bool may_require_grad(TensorList tensors) {
   return false;
 }
 
-void bump_versions(const KernelCall& call) {
-  if (call.kind == CallKind::Functional) return;
-  for (const Tensor& o : call.outputs) {
-    if (o.defined()) o.storage()->bump_version();
-  }
-}
-
-void run_plain(KernelFn fn, const KernelCall& call) {
-  fn(call);
-  bump_versions(call);
-}
-
 // A call autograd has seen and records nothing for: its kernel runs with grad mode off, so ops
 // the kernel calls internally (an optimized kernel's out.copy_(result)) are not checked or
 // recorded as the user's in-place calls (as ATen's AutoDispatchBelowAutograd).
 void run_below_autograd(KernelFn fn, const KernelCall& call) {
   NoGradGuard no_grad;
-  run_plain(fn, call);
+  ts::detail::call_kernel(fn, call);
 }
 
 // The errors name the in-place method the user called (add_, copy_), as meta::op_name does.
@@ -141,7 +130,9 @@ void record(KernelFn fn, const KernelCall& call) {
   const bool self_requires_grad = inplace && requires_grad(self->impl());
   // Grad mode stays as the caller set it here: a differentiable op with nothing to record runs
   // in the forward pass with grad mode on and in the engine's backward with it off.
-  if (!any_floating_output || (!any_edge && !self_requires_grad)) return run_plain(fn, call);
+  if (!any_floating_output || (!any_edge && !self_requires_grad)) {
+    return ts::detail::call_kernel(fn, call);
+  }
   std::vector<Edge> edges(call.inputs.size());
   for (size_t i = 0; i < call.inputs.size(); ++i) {
     if (differentiable(call.inputs[i])) edges[i] = gradient_edge(call.inputs[i]);
@@ -157,11 +148,12 @@ void record(KernelFn fn, const KernelCall& call) {
   }
   node->set_next_edges(std::move(edges));  // all invalid for a non-differentiable op
   node->save_inputs(call);
+  // Grad mode off: a kernel that calls ops records nothing. The versions call_kernel bumps are
+  // those the outputs are saved with below.
   {
-    NoGradGuard no_grad;  // a kernel that calls ops records nothing
-    fn(call);
+    NoGradGuard no_grad;
+    ts::detail::call_kernel(fn, call);
   }
-  bump_versions(call);
   for (const Tensor& o : call.outputs) node->add_input_metadata(o);
 
   if (inplace && self->impl()->view_base() != nullptr) {
@@ -191,7 +183,7 @@ void autograd_slot(KernelFn fn, const KernelCall& call) {
   if (!detail::grad_mode_enabled ||
       !(may_require_grad(call.inputs) ||
         (call.kind != CallKind::Functional && may_require_grad(call.outputs)))) {
-    return run_plain(fn, call);
+    return ts::detail::call_kernel(fn, call);
   }
   record(fn, call);
 }

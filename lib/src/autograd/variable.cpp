@@ -339,10 +339,6 @@ bool Tensor::retains_grad() const {
   return m != nullptr && m->retained_grad_ != nullptr;
 }
 
-uint32_t Tensor::_version() const {
-  return storage()->version();
-}
-
 bool Tensor::is_view() const {
   return impl_->view_base() != nullptr;
 }

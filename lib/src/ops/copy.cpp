@@ -3,11 +3,14 @@
 //   copy_: compute_dtype = self's dtype: the kernel is looked up by the dtype it writes and
 //          converts each src element, whatever its dtype, straight to it (see Note [Conversions
 //          round once] in reference/copy.cpp). inputs = {src expanded to self's shape}.
-//   fill_: compute_dtype = self's dtype; s0 = the value (checked to fit self's dtype); no inputs.
+//          NoParams.
+//   fill_: compute_dtype = self's dtype; no inputs; ValueParams{value} (checked to fit self's
+//          dtype).
 // clone, contiguous, to and zero_ are composites of empty_like/empty, copy_ and fill_.
 // Call kinds: Tensor::copy_ and fill_ are InPlace calls; copy_into_new and fill_new (clone,
 // contiguous, to, the fill factories) write a tensor the caller just allocated, so they are
 // Functional calls: no version bump, and autograd treats the result as a fresh output.
+#include "../autograd/derivatives.h"
 #include "meta.h"
 #include "touchstone/ops.h"
 
@@ -108,7 +111,7 @@ void fill_with_kind(const Tensor& self, const Scalar& value, CallKind kind) {
   meta::check_scalar_fits("fill_", value, self.dtype());
   OpParams p;
   p.compute_dtype = self.dtype();
-  p.s0 = value;
+  p.set(ValueParams{value});
   dispatch(KernelCall{OpId::fill_, ArrayRef<Tensor>(&self, 1), {}, p, kind}, self.device());
 }
 
@@ -129,3 +132,24 @@ Tensor& Tensor::zero_() const {
 }
 
 }  // namespace ts
+
+// ---- derivatives (Note [Adding a derivative]) ----
+// clone, contiguous and to are composites of copy_, so these formulas cover them too.
+namespace ts::autograd {
+
+TS_REGISTER_DERIVATIVES(copy) {
+  // copy_(Tensor(a!) self, Tensor src) -> Tensor(a!)          KernelCall inputs: {src}
+  //   self: zeros (overwritten; not an input of the call)     src: grad.to(src.device)
+  // The engine casts grad to src's dtype; src's ExpandBackward0 sums a broadcast src. A copy
+  // across devices sends grad back to src's device (as ATen's CopyBackwards).
+  m.def(OpId::copy_, save_nothing(), [](const BackwardArgs& a) -> Grads {
+    const Tensor& grad = a.grad();
+    const Device src_device = a.input_device(0);
+    if (grad.device() == src_device) return {grad};
+    Tensor moved = empty_like(grad, TensorOptions(grad.dtype()).device(src_device));
+    moved.copy_(grad);
+    return {moved};
+  });
+}
+
+}  // namespace ts::autograd

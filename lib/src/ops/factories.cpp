@@ -1,12 +1,13 @@
 // Factories: fills (zeros, ones, full and the *_like forms), tensors from values, and meta for the
 // kernel factories (arange, linspace, eye, rand, randn, randint).
 // Params (compute_dtype is always the output dtype; the output is a fresh contiguous tensor):
-//   arange:   s0 = start, s2 = step, s1 = end (unused by kernels: the size is the output's).
-//             Integral dtypes get int64 Scalars (truncated, as ATen), floating ones doubles.
-//   linspace: s0 = start, s1 = end (as given), i0 = steps.
-//   eye:      nothing (n and m are the output's sizes).
-//   rand, randn: seed, offset (see Note [Philox streams] in touchstone/random.h).
-//   randint:  i0 = low, i1 = high, seed, offset.
+//   arange:   ArangeParams{start, end, step}: int64 Scalars (truncated, as ATen) for integral
+//             dtypes, doubles for floating ones; end is unused by kernels (the size is the
+//             output's).
+//   linspace: LinspaceParams{start, end (as given), steps}.
+//   eye:      NoParams (n and m are the output's sizes).
+//   rand, randn: RandomParams{seed, offset} (see Note [Philox streams] in touchstone/random.h).
+//   randint:  RandintParams{seed, offset, low, high}.
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -19,12 +20,21 @@
 namespace ts {
 namespace {
 
-constexpr DTypeSet kNumeric = DTypeSet::all() - DTypeSet{kBool};
+// The dtypes op_list.def defines a factory for, named as the `dtype` argument.
+void check_dtype(OpId op, ScalarType dtype) {
+  meta::check_dtype_supported(op_info(op).name.data(), dtype, op_info(op).dtypes, "dtype");
+}
 
-// Checks, looks the kernel up, allocates, reserves Philox counters when `random`, then runs it.
-// Nothing is allocated or reserved when a check or the lookup fails.
-Tensor run_factory(OpId op, IntArrayRef shape, ScalarType dtype, Device device, OpParams& p,
-                   bool random = false) {
+// The Philox state of a random factory's call (RandintParams extends RandomParams), or null.
+RandomParams* random_params(OpParams& p) {
+  if (auto* r = std::get_if<RandintParams>(&p.args)) return r;
+  return std::get_if<RandomParams>(&p.args);
+}
+
+// Checks, looks the kernel up, allocates, reserves Philox counters for a random op (one whose
+// params are RandomParams), then runs it. Nothing is allocated or reserved when a check or the
+// lookup fails.
+Tensor run_factory(OpId op, IntArrayRef shape, ScalarType dtype, Device device, OpParams& p) {
   const char* name = op_info(op).name.data();
   const UserOpScope scope(name);
   for (int64_t s : shape) {
@@ -33,10 +43,10 @@ Tensor run_factory(OpId op, IntArrayRef shape, ScalarType dtype, Device device, 
   p.compute_dtype = dtype;
   const KernelFn fn = lookup_kernel(op, dtype, device);
   Tensor out = empty(shape, TensorOptions(dtype).device(device));
-  if (random) {
+  if (RandomParams* r = random_params(p)) {
     const PhiloxState s = reserve_philox_counters(static_cast<uint64_t>(out.numel()));
-    p.seed = s.seed;
-    p.offset = s.offset;
+    r->seed = s.seed;
+    r->offset = s.offset;
   }
   run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&out, 1), {}, p});
   return out;
@@ -136,7 +146,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
   const bool all_integral =
       start.is_integral(true) && end.is_integral(true) && step.is_integral(true);
   const ScalarType dtype = options.dtype_or(all_integral ? kLong : kDefaultDtype);
-  meta::check_dtype_supported("arange", dtype, kNumeric, "dtype");
+  check_dtype(OpId::arange, dtype);
   const double dstart = start.to_double(), dend = end.to_double(), dstep = step.to_double();
   TS_CHECK(dstep > 0 || dstep < 0, "arange: step must be nonzero");
   TS_CHECK(std::isfinite(dstart) && std::isfinite(dend), "arange: unsupported range: ", start,
@@ -154,14 +164,12 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
   }
   OpParams p;
   if (is_integral_type(dtype, false)) {
-    p.s0 = arange_bound(start, start, end);
-    p.s1 = arange_bound(end, start, end);
-    p.s2 = arange_bound(step, start, end);
-    TS_CHECK(p.s2->to_long() != 0, "arange: step must be nonzero");
+    const ArangeParams& a =
+        p.set(ArangeParams{arange_bound(start, start, end), arange_bound(end, start, end),
+                           arange_bound(step, start, end)});
+    TS_CHECK(a.step.to_long() != 0, "arange: step must be nonzero");
   } else {
-    p.s0 = dstart;
-    p.s1 = dend;
-    p.s2 = dstep;
+    p.set(ArangeParams{dstart, dend, dstep});
   }
   return run_factory(OpId::arange, {size}, dtype, options.device(), p);
 }
@@ -169,7 +177,7 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOptions options) {
   TS_CHECK(steps >= 0, "linspace: number of steps must be non-negative, but got ", steps);
   const ScalarType dtype = options.dtype();
-  meta::check_dtype_supported("linspace", dtype, kNumeric, "dtype");
+  check_dtype(OpId::linspace, dtype);
   // An integer dtype would convert a NaN or infinite bound to an unspecified integer.
   if (!is_floating_type(dtype)) {
     for (const auto& [bound, arg] : {std::pair{&start, "start"}, std::pair{&end, "end"}}) {
@@ -179,9 +187,7 @@ Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOpt
     }
   }
   OpParams p;
-  p.s0 = start;
-  p.s1 = end;
-  p.i0 = steps;
+  p.set(LinspaceParams{start, end, steps});
   return run_factory(OpId::linspace, {steps}, dtype, options.device(), p);
 }
 
@@ -263,15 +269,17 @@ Tensor tensor(ArrayRef<bool> values, TensorOptions options) {
 // ---- random ----
 
 Tensor rand(IntArrayRef size, TensorOptions options) {
-  meta::check_dtype_supported("rand", options.dtype(), DTypeSet::floating(), "dtype");
+  check_dtype(OpId::rand, options.dtype());
   OpParams p;
-  return run_factory(OpId::rand, size, options.dtype(), options.device(), p, /*random=*/true);
+  p.set(RandomParams{});
+  return run_factory(OpId::rand, size, options.dtype(), options.device(), p);
 }
 
 Tensor randn(IntArrayRef size, TensorOptions options) {
-  meta::check_dtype_supported("randn", options.dtype(), DTypeSet::floating(), "dtype");
+  check_dtype(OpId::randn, options.dtype());
   OpParams p;
-  return run_factory(OpId::randn, size, options.dtype(), options.device(), p, /*random=*/true);
+  p.set(RandomParams{});
+  return run_factory(OpId::randn, size, options.dtype(), options.device(), p);
 }
 
 namespace {
@@ -306,9 +314,10 @@ Tensor randint(int64_t low, int64_t high, IntArrayRef size, TensorOptions option
            " >= to=", high);
   check_randint_bounds(low, high, dtype);
   OpParams p;
-  p.i0 = low;
-  p.i1 = high;
-  return run_factory(OpId::randint, size, dtype, options.device(), p, /*random=*/true);
+  RandintParams& r = p.set(RandintParams{});
+  r.low = low;
+  r.high = high;
+  return run_factory(OpId::randint, size, dtype, options.device(), p);
 }
 
 Tensor randint(int64_t high, IntArrayRef size, TensorOptions options) {

@@ -1,15 +1,17 @@
 // Indexing and joining: index_select, gather, scatter_add, cat (kernels) and stack (composite).
-// KernelCall and OpParams, per op (compute_dtype is always the result's dtype):
-//   index_select: inputs {self, index}; dim = the wrapped dim (0 for a 0-dim self).
-//   gather:       inputs {self, index}; dim = the wrapped dim.
-//   scatter_add:  inputs {self, index, src}; dim = the wrapped dim. The output starts as self.
+// KernelCall and params, per op (compute_dtype is always the result's dtype); every op carries
+// DimParams{dim}, the wrapped dim:
+//   index_select: inputs {self, index}; dim is 0 for a 0-dim self.
+//   gather:       inputs {self, index}.
+//   scatter_add:  inputs {self, index, src}. The output starts as self.
 //   cat:          inputs = the tensors that take part, in order (legacy empty 1-D tensors of
-//                 size [0] are left out); dim = the wrapped dim.
+//                 size [0] are left out); dim is 0 when none does.
 // Index values are checked here (see Note [Index bounds]), so kernels may trust them.
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "../autograd/derivatives.h"
 #include "../size_math.h"
 #include "meta.h"
 #include "touchstone/ops.h"
@@ -84,15 +86,17 @@ void check_no_overlap(const char* op, const Tensor& out, const Tensor& in, const
            "the operation.");
 }
 
-// Everything between the checks and the kernel: dtype, kernel lookup, output, overlap, call.
-// For InPlace the output is inputs[0]. `no_overlap` lists inputs the output may not touch, as
-// (its index among the op's Tensor arguments, tensor).
+// Everything between the checks and the kernel: dtype, kernel lookup, output, overlap, call
+// with the wrapped `dim`. For InPlace the output is inputs[0]. `no_overlap` lists inputs the
+// output may not touch, as (its index among the op's Tensor arguments, tensor).
 Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType dtype,
            Device device, TensorList inputs, ArrayRef<std::pair<size_t, Tensor>> no_overlap,
-           OpParams& p) {
+           int64_t dim) {
   const char* op_name = meta::op_name(op, v);
   const UserOpScope scope(op_name);
+  OpParams p;
   p.compute_dtype = dtype;
+  p.set(DimParams{dim});
   if (v == Variant::Out) {
     meta::check_out(op_name, out, shape, dtype);
     for (const auto& [i, in] : no_overlap) {
@@ -125,8 +129,7 @@ Tensor index_select_impl(Variant v, const Tensor& out, const Tensor& self, int64
                          const Tensor& index) {
   meta::check_defined("index_select", self, "self");
   meta::check_defined("index_select", index, "index");
-  OpParams p;
-  p.dim = wrap_dim(dim, self.dim(), "index_select");
+  dim = wrap_dim(dim, self.dim(), "index_select");
   TS_CHECK(index.dim() <= 1, "index_select: Index is supposed to be a vector");
   TS_CHECK(index.dtype() == kLong || index.dtype() == kInt,
            "index_select: Expected dtype int32 or int64 for index");
@@ -135,42 +138,41 @@ Tensor index_select_impl(Variant v, const Tensor& out, const Tensor& self, int64
            " value(s)");
   const Tensor inputs[] = {self, index};
   const Device device = meta::common_device("index_select", inputs, OpId::index_select);
-  const int64_t size = nonempty_size(self, p.dim);
+  const int64_t size = nonempty_size(self, dim);
   for_each_index_value("index_select", index, [&](int64_t i) {
     TS_CHECK(i >= 0 && i < size, "index_select: index ", i, " out of range in self (size ", size,
-             " at dimension ", p.dim, ")");
+             " at dimension ", dim, ")");
   });
   DimVector shape(self.sizes());
-  if (self.dim() > 0) shape[p.dim] = n;
+  if (self.dim() > 0) shape[dim] = n;
   const std::pair<size_t, Tensor> no_overlap[] = {{0, self}, {1, index}};
-  return run(OpId::index_select, v, out, shape, self.dtype(), device, inputs, no_overlap, p);
+  return run(OpId::index_select, v, out, shape, self.dtype(), device, inputs, no_overlap, dim);
 }
 
 Tensor gather_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim,
                    const Tensor& index) {
   meta::check_defined("gather", self, "self");
   meta::check_defined("gather", index, "index");
-  OpParams p;
-  p.dim = wrap_dim(dim, self.dim(), "gather");
+  dim = wrap_dim(dim, self.dim(), "gather");
   TS_CHECK(index.dtype() == kLong, "gather: Expected dtype int64 for index");
   if (index.numel() != 0) {  // as ATen, an empty index skips the shape checks
     TS_CHECK(nonempty_dim(self) == nonempty_dim(index),
              "gather: Index tensor must have the same number of dimensions as input tensor");
     for (int64_t d = 0; d < nonempty_dim(self); ++d) {
-      TS_CHECK(d == p.dim || nonempty_size(index, d) <= nonempty_size(self, d),
+      TS_CHECK(d == dim || nonempty_size(index, d) <= nonempty_size(self, d),
                "gather: Size does not match at dimension ", d, " expected index ", index.sizes(),
-               " to be no larger than self ", self.sizes(), " apart from dimension ", p.dim);
+               " to be no larger than self ", self.sizes(), " apart from dimension ", dim);
     }
   }
   const Tensor inputs[] = {self, index};
   const Device device = meta::common_device("gather", inputs, OpId::gather);
-  const int64_t size = nonempty_size(self, p.dim);
+  const int64_t size = nonempty_size(self, dim);
   for_each_index_value("gather", index, [&](int64_t i) {
-    TS_CHECK(i >= 0 && i < size, "gather: index ", i, " is out of bounds for dimension ", p.dim,
+    TS_CHECK(i >= 0 && i < size, "gather: index ", i, " is out of bounds for dimension ", dim,
              " with size ", size);
   });
   const std::pair<size_t, Tensor> no_overlap[] = {{0, self}, {1, index}};
-  return run(OpId::gather, v, out, index.sizes(), self.dtype(), device, inputs, no_overlap, p);
+  return run(OpId::gather, v, out, index.sizes(), self.dtype(), device, inputs, no_overlap, dim);
 }
 
 Tensor scatter_add_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim,
@@ -179,8 +181,7 @@ Tensor scatter_add_impl(Variant v, const Tensor& out, const Tensor& self, int64_
   meta::check_defined(op, self, "self");
   meta::check_defined(op, index, "index");
   meta::check_defined(op, src, "src");
-  OpParams p;
-  p.dim = wrap_dim(dim, self.dim(), op);
+  dim = wrap_dim(dim, self.dim(), op);
   TS_CHECK(index.dtype() == kLong, op, ": Expected dtype int64 for index");
   TS_CHECK(self.dtype() == src.dtype(), op, ": Expected self.dtype to be equal to src.dtype");
   if (index.numel() != 0) {  // as ATen, an empty index skips the shape checks
@@ -190,21 +191,22 @@ Tensor scatter_add_impl(Variant v, const Tensor& out, const Tensor& self, int64_
              ": Index tensor must have the same number of dimensions as src tensor");
     for (int64_t d = 0; d < nonempty_dim(self); ++d) {
       const int64_t is = nonempty_size(index, d);
-      TS_CHECK((d == p.dim || is <= nonempty_size(self, d)) && is <= nonempty_size(src, d), op,
+      TS_CHECK((d == dim || is <= nonempty_size(self, d)) && is <= nonempty_size(src, d), op,
                ": Expected index ", index.sizes(), " to be smaller than self ", self.sizes(),
-               " apart from dimension ", p.dim, " and to be smaller size than src ", src.sizes());
+               " apart from dimension ", dim, " and to be smaller size than src ", src.sizes());
     }
   }
   const Tensor inputs[] = {self, index, src};
   const Device device = meta::common_device(op, inputs, OpId::scatter_add);
-  const int64_t size = nonempty_size(self, p.dim);
+  const int64_t size = nonempty_size(self, dim);
   for_each_index_value(op, index, [&](int64_t i) {
-    TS_CHECK(i >= 0 && i < size, op, ": index ", i, " is out of bounds for dimension ", p.dim,
+    TS_CHECK(i >= 0 && i < size, op, ": index ", i, " is out of bounds for dimension ", dim,
              " with size ", size);
   });
   // The output may be self itself, never index or src.
   const std::pair<size_t, Tensor> no_overlap[] = {{1, index}, {2, src}};
-  return run(OpId::scatter_add, v, out, self.sizes(), self.dtype(), device, inputs, no_overlap, p);
+  return run(OpId::scatter_add, v, out, self.sizes(), self.dtype(), device, inputs, no_overlap,
+             dim);
 }
 
 // ATen's should_skip: legacy code passes 1-D tensors of size [0] as "nothing" to cat.
@@ -226,32 +228,31 @@ Tensor cat_impl(Variant v, const Tensor& out, TensorList tensors, int64_t dim) {
   for (size_t i = 0; i < tensors.size() && ref == tensors.size(); ++i) {
     if (!is_legacy_empty(tensors[i])) ref = i;
   }
-  OpParams p;
   SmallVector<Tensor, 4> inputs;
   DimVector shape;
   if (ref == tensors.size()) {  // all legacy empty: the result is one too
     shape.push_back(0);
-    p.dim = 0;
+    dim = 0;
   } else {
     const Tensor& first = tensors[ref];
-    p.dim = wrap_dim(dim, first.dim(), "cat");
+    dim = wrap_dim(dim, first.dim(), "cat");
     shape = DimVector(first.sizes());
-    shape[p.dim] = 0;
+    shape[dim] = 0;
     for (size_t i = 0; i < tensors.size(); ++i) {
       const Tensor& t = tensors[i];
       if (is_legacy_empty(t)) continue;
       TS_CHECK(t.dim() == first.dim(), op, ": Tensors must have same number of dimensions: got ",
                first.dim(), " and ", t.dim(), " (tensor number ", i, " in tensors)");
       for (int64_t d = 0; d < t.dim(); ++d) {
-        TS_CHECK(d == p.dim || t.sizes()[d] == first.sizes()[d], op,
-                 ": Sizes of tensors must match except in dimension ", p.dim, ". Expected size ",
+        TS_CHECK(d == dim || t.sizes()[d] == first.sizes()[d], op,
+                 ": Sizes of tensors must match except in dimension ", dim, ". Expected size ",
                  first.sizes()[d], " but got size ", t.sizes()[d], " for tensor number ", i,
                  " in the list.");
       }
-      const auto total = detail::checked_add(shape[p.dim], t.sizes()[p.dim]);
-      TS_CHECK(total.has_value(), op, ": the size of the result along dim ", p.dim,
+      const auto total = detail::checked_add(shape[dim], t.sizes()[dim]);
+      TS_CHECK(total.has_value(), op, ": the size of the result along dim ", dim,
                " overflows int64 (argument 'tensors')");
-      shape[p.dim] = *total;
+      shape[dim] = *total;
       inputs.push_back(t);
     }
   }
@@ -259,34 +260,28 @@ Tensor cat_impl(Variant v, const Tensor& out, TensorList tensors, int64_t dim) {
   const Device device = meta::common_device(op, tensors, OpId::cat);
   std::vector<std::pair<size_t, Tensor>> no_overlap;
   for (const Tensor& t : tensors) no_overlap.emplace_back(0, t);
-  return run(OpId::cat, v, out, shape, dtype, device, inputs, no_overlap, p);
+  return run(OpId::cat, v, out, shape, dtype, device, inputs, no_overlap, dim);
 }
 
 }  // namespace
 
-// ---- index_select, gather, scatter_add ----
-Tensor index_select(const Tensor& self, int64_t dim, const Tensor& index) {
-  return index_select_impl(Variant::Functional, {}, self, dim, index);
-}
-Tensor& index_select_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
-  index_select_impl(Variant::Out, out, self, dim, index);
-  return const_cast<Tensor&>(out);
-}
-Tensor Tensor::index_select(int64_t dim, const Tensor& index) const {
-  return ts::index_select(*this, dim, index);
-}
+// ---- index_select, gather: the function, out= and method forms of name_impl ----
+#define TS_INDEX_FORMS(name)                                                                    \
+  Tensor name(const Tensor& self, int64_t dim, const Tensor& index) {                           \
+    return name##_impl(Variant::Functional, {}, self, dim, index);                              \
+  }                                                                                             \
+  Tensor& name##_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) { \
+    name##_impl(Variant::Out, out, self, dim, index);                                           \
+    return const_cast<Tensor&>(out);                                                            \
+  }                                                                                             \
+  Tensor Tensor::name(int64_t dim, const Tensor& index) const {                                 \
+    return ts::name(*this, dim, index);                                                         \
+  }
+TS_INDEX_FORMS(index_select)
+TS_INDEX_FORMS(gather)
+#undef TS_INDEX_FORMS
 
-Tensor gather(const Tensor& self, int64_t dim, const Tensor& index) {
-  return gather_impl(Variant::Functional, {}, self, dim, index);
-}
-Tensor& gather_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index) {
-  gather_impl(Variant::Out, out, self, dim, index);
-  return const_cast<Tensor&>(out);
-}
-Tensor Tensor::gather(int64_t dim, const Tensor& index) const {
-  return ts::gather(*this, dim, index);
-}
-
+// ---- scatter_add ----
 Tensor scatter_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src) {
   return scatter_add_impl(Variant::Functional, {}, self, dim, index, src);
 }
@@ -344,3 +339,65 @@ Tensor& stack_out(const Tensor& out, TensorList tensors, int64_t dim) {
 }
 
 }  // namespace ts
+
+// ---- derivatives (Note [Adding a derivative]) ----
+// KernelCall inputs as at the top of this file; stack is a composite of cat.
+namespace ts::autograd {
+
+TS_REGISTER_DERIVATIVES(index) {
+  // index_select(Tensor self, int dim, Tensor index) -> Tensor
+  //   self: zeros_like(self).index_add_(dim, index, grad) (here: scatter_add of grad with the
+  //         index broadcast along the other dims)      index: non-differentiable
+  m.def(OpId::index_select, save_inputs({1}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& g = a.grad();
+    const int64_t dim = a.p.get<DimParams>().dim;
+    const IntArrayRef sizes = a.input_sizes(0);
+    if (sizes.empty()) return {g.reshape({})};  // a 0-dim self: index is [0]
+    DimVector shape(g.dim(), 1);
+    shape[static_cast<size_t>(dim)] = -1;
+    const Tensor index = a.input(1).to(kLong).reshape(shape).expand(g.sizes());
+    return {zeros(sizes, g.options()).scatter_add(dim, index, g), Tensor()};
+  });
+  // gather(Tensor self, int dim, Tensor index) -> Tensor
+  //   self: zeros(self.sizes()).scatter_add(dim, index, grad)      index: non-differentiable
+  m.def(OpId::gather, save_inputs({1}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& g = a.grad();
+    const int64_t dim = a.p.get<DimParams>().dim;
+    return {zeros(a.input_sizes(0), g.options()).scatter_add(dim, a.input(1), g), Tensor()};
+  });
+  // scatter_add(Tensor self, int dim, Tensor index, Tensor src) -> Tensor
+  //   self: grad    index: non-differentiable    src: grad.gather(dim, index), zero-padded to
+  //   src's shape where index is smaller
+  m.def(OpId::scatter_add, save_inputs({1}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& g = a.grad();
+    Tensor gsrc;
+    if (a.needs_grad(2)) {
+      const Tensor& index = a.input(1);
+      gsrc = g.gather(a.p.get<DimParams>().dim, index);
+      const IntArrayRef src_sizes = a.input_sizes(2);
+      if (gsrc.sizes() != src_sizes) {
+        Tensor padded = zeros(src_sizes, g.options());
+        Tensor part = padded;
+        for (int64_t d = 0; d < index.dim(); ++d) part = part.narrow(d, 0, index.size(d));
+        part.copy_(gsrc);
+        gsrc = padded;
+      }
+    }
+    return {g, Tensor(), gsrc};
+  });
+  // cat(Tensor[] tensors, int dim=0) -> Tensor
+  //   tensors[i]: grad.narrow(dim, offset_i, tensors[i].size(dim))
+  m.def(OpId::cat, save_nothing(), [](const BackwardArgs& a) -> Grads {
+    const int64_t dim = a.p.get<DimParams>().dim;
+    Grads out;
+    int64_t offset = 0;
+    for (size_t i = 0; i < a.num_inputs(); ++i) {
+      const int64_t n = a.input_sizes(i)[static_cast<size_t>(dim)];
+      out.push_back(a.needs_grad(i) ? a.grad().narrow(dim, offset, n) : Tensor());
+      offset += n;
+    }
+    return out;
+  });
+}
+
+}  // namespace ts::autograd

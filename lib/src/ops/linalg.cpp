@@ -1,9 +1,15 @@
 // Linear algebra: mm, bmm, addmm, dot, mv, outer (kernels) and matmul (composite).
-// KernelCall and OpParams, per op:
-//   mm, bmm, dot, mv, outer: inputs {self, other}; compute_dtype = the operands' (common) dtype.
+// KernelCall and params, per op:
+//   mm, bmm, dot, mv, outer: inputs {self, other}; compute_dtype = the operands' (common) dtype;
+//          NoParams.
 //   addmm: inputs {self expanded to (n, p), mat1, mat2}; compute_dtype = the operands' dtype;
-//          s0 = beta, s1 = alpha (a beta of zero means self is not read, NaN included).
+//          AddmmParams{beta, alpha} (a beta of zero means self is not read, NaN included).
 // Every op but outer needs operands of one dtype (as ATen's CPU gemm); outer promotes like mul.
+// The dtypes each op is defined for are op_list.def's: all but bool (as PyTorch's CPU backend),
+// and outer, a mul, takes bool too.
+#include <utility>
+
+#include "../autograd/derivatives.h"
 #include "meta.h"
 #include "touchstone/ops.h"
 
@@ -11,9 +17,6 @@ namespace ts {
 namespace {
 
 using meta::Variant;
-
-// Matrix products are defined for every dtype but bool (as PyTorch's CPU backend).
-constexpr DTypeSet kNoBool = DTypeSet::all() - DTypeSet{kBool};
 
 // The C++ type names ATen prints for a dtype (caffe2::TypeMeta), e.g. "float != double".
 void check_same_dtype(const char* op, const char* a_name, const Tensor& a, const char* b_name,
@@ -30,12 +33,14 @@ void check_multipliable(const char* op, const Tensor& m1, const Tensor& m2) {
 // The tail of every kernel op: dtype support, kernel lookup, output, call. For InPlace the
 // output is inputs[0], already checked by the caller.
 Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType dtype,
-           DTypeSet supported, TensorList inputs, OpParams& p) {
+           TensorList inputs, ParamsVariant args = NoParams{}) {
   const char* name = meta::op_name(op, v);
   const UserOpScope scope(name);
   const Device device = meta::common_device(name, inputs, op);
-  meta::check_dtype_supported(name, dtype, supported, "self");
+  meta::check_dtype_supported(name, dtype, op_info(op).dtypes, "self");
+  OpParams p;
   p.compute_dtype = dtype;
+  p.args = std::move(args);
   if (v == Variant::Out) {
     meta::check_out(name, out, shape, dtype);  // before the lookup, so its error comes first
   }
@@ -54,10 +59,9 @@ Tensor mm_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& m
   TS_CHECK(mat2.dim() == 2, "mm: mat2 must be a matrix");
   check_multipliable("mm", self, mat2);
   check_same_dtype("mm", "self", self, "mat2", mat2);
-  OpParams p;
   const Tensor inputs[] = {self, mat2};
   const int64_t shape[] = {self.size(0), mat2.size(1)};
-  return run(OpId::mm, v, out, shape, self.dtype(), kNoBool, inputs, p);
+  return run(OpId::mm, v, out, shape, self.dtype(), inputs);
 }
 
 Tensor bmm_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& mat2) {
@@ -70,10 +74,9 @@ Tensor bmm_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& 
            "bmm: Expected size for first two dimensions of batch2 tensor to be: [", b, ", ", m,
            "] but got: [", mat2.size(0), ", ", mat2.size(1), "].");
   check_same_dtype("bmm", "batch1", self, "batch2", mat2);
-  OpParams p;
   const Tensor inputs[] = {self, mat2};
   const int64_t shape[] = {b, n, mat2.size(2)};
-  return run(OpId::bmm, v, out, shape, self.dtype(), kNoBool, inputs, p);
+  return run(OpId::bmm, v, out, shape, self.dtype(), inputs);
 }
 
 Tensor addmm_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& mat1,
@@ -110,11 +113,8 @@ Tensor addmm_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor
     }
     self_expanded = self.expand(shape);
   }
-  OpParams p;
-  p.s0 = beta;
-  p.s1 = alpha;
   const Tensor inputs[] = {self_expanded, mat1, mat2};
-  return run(OpId::addmm, v, out, shape, self.dtype(), kNoBool, inputs, p);
+  return run(OpId::addmm, v, out, shape, self.dtype(), inputs, AddmmParams{beta, alpha});
 }
 
 Tensor dot_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& other) {
@@ -129,9 +129,8 @@ Tensor dot_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& 
            self.numel(), "] and src [", other.numel(),
            "] to have the same number of elements, but got ", self.numel(), " and ", other.numel(),
            " elements respectively");
-  OpParams p;
   const Tensor inputs[] = {self, other};
-  return run(OpId::dot, v, out, {}, self.dtype(), kNoBool, inputs, p);
+  return run(OpId::dot, v, out, {}, self.dtype(), inputs);
 }
 
 Tensor mv_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& vec) {
@@ -142,10 +141,9 @@ Tensor mv_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& v
   TS_CHECK(self.size(1) == vec.size(0), "mv: size mismatch, got mat (", self.size(0), "x",
            self.size(1), "), vec (", vec.size(0), ")");
   check_same_dtype("mv", "self", self, "vec", vec);
-  OpParams p;
   const Tensor inputs[] = {self, vec};
   const int64_t shape[] = {self.size(0)};
-  return run(OpId::mv, v, out, shape, self.dtype(), kNoBool, inputs, p);
+  return run(OpId::mv, v, out, shape, self.dtype(), inputs);
 }
 
 Tensor outer_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& vec2) {
@@ -153,10 +151,9 @@ Tensor outer_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor
   meta::check_defined("outer", vec2, "vec2");
   TS_CHECK(self.dim() == 1, "outer: Expected 1-D argument self, but got ", self.dim(), "-D");
   TS_CHECK(vec2.dim() == 1, "outer: Expected 1-D argument vec2, but got ", vec2.dim(), "-D");
-  OpParams p;
   const Tensor inputs[] = {self, vec2};
   const int64_t shape[] = {self.size(0), vec2.size(0)};
-  return run(OpId::outer, v, out, shape, result_type(self, vec2), DTypeSet::all(), inputs, p);
+  return run(OpId::outer, v, out, shape, result_type(self, vec2), inputs);
 }
 
 // Broadcasts two batch shapes (ATen's infer_size), naming matmul in the error.
@@ -176,28 +173,24 @@ DimVector broadcast_batch(IntArrayRef a, IntArrayRef b) {
 
 }  // namespace
 
-// ---- mm, bmm ----
-Tensor mm(const Tensor& self, const Tensor& mat2) {
-  return mm_impl(Variant::Functional, {}, self, mat2);
-}
-Tensor& mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
-  mm_impl(Variant::Out, out, self, mat2);
-  return const_cast<Tensor&>(out);
-}
-Tensor Tensor::mm(const Tensor& mat2) const {
-  return ts::mm(*this, mat2);
-}
-
-Tensor bmm(const Tensor& self, const Tensor& mat2) {
-  return bmm_impl(Variant::Functional, {}, self, mat2);
-}
-Tensor& bmm_out(const Tensor& out, const Tensor& self, const Tensor& mat2) {
-  bmm_impl(Variant::Out, out, self, mat2);
-  return const_cast<Tensor&>(out);
-}
-Tensor Tensor::bmm(const Tensor& mat2) const {
-  return ts::bmm(*this, mat2);
-}
+// ---- mm, bmm, dot, mv, outer: the function, out= and method forms of name_impl ----
+#define TS_PRODUCT_FORMS(name, other)                                              \
+  Tensor name(const Tensor& self, const Tensor& other) {                           \
+    return name##_impl(Variant::Functional, {}, self, other);                      \
+  }                                                                                \
+  Tensor& name##_out(const Tensor& out, const Tensor& self, const Tensor& other) { \
+    name##_impl(Variant::Out, out, self, other);                                   \
+    return const_cast<Tensor&>(out);                                               \
+  }                                                                                \
+  Tensor Tensor::name(const Tensor& other) const {                                 \
+    return ts::name(*this, other);                                                 \
+  }
+TS_PRODUCT_FORMS(mm, mat2)
+TS_PRODUCT_FORMS(bmm, mat2)
+TS_PRODUCT_FORMS(dot, other)
+TS_PRODUCT_FORMS(mv, vec)
+TS_PRODUCT_FORMS(outer, vec2)
+#undef TS_PRODUCT_FORMS
 
 // ---- addmm ----
 Tensor addmm(const Tensor& self, const Tensor& mat1, const Tensor& mat2, const Scalar& beta,
@@ -217,40 +210,6 @@ Tensor& Tensor::addmm_(const Tensor& mat1, const Tensor& mat2, const Scalar& bet
                        const Scalar& alpha) const {
   addmm_impl(Variant::InPlace, {}, *this, mat1, mat2, beta, alpha);
   return const_cast<Tensor&>(*this);
-}
-
-// ---- dot, mv, outer ----
-Tensor dot(const Tensor& self, const Tensor& other) {
-  return dot_impl(Variant::Functional, {}, self, other);
-}
-Tensor& dot_out(const Tensor& out, const Tensor& self, const Tensor& other) {
-  dot_impl(Variant::Out, out, self, other);
-  return const_cast<Tensor&>(out);
-}
-Tensor Tensor::dot(const Tensor& other) const {
-  return ts::dot(*this, other);
-}
-
-Tensor mv(const Tensor& self, const Tensor& vec) {
-  return mv_impl(Variant::Functional, {}, self, vec);
-}
-Tensor& mv_out(const Tensor& out, const Tensor& self, const Tensor& vec) {
-  mv_impl(Variant::Out, out, self, vec);
-  return const_cast<Tensor&>(out);
-}
-Tensor Tensor::mv(const Tensor& vec) const {
-  return ts::mv(*this, vec);
-}
-
-Tensor outer(const Tensor& self, const Tensor& vec2) {
-  return outer_impl(Variant::Functional, {}, self, vec2);
-}
-Tensor& outer_out(const Tensor& out, const Tensor& self, const Tensor& vec2) {
-  outer_impl(Variant::Out, out, self, vec2);
-  return const_cast<Tensor&>(out);
-}
-Tensor Tensor::outer(const Tensor& vec2) const {
-  return ts::outer(*this, vec2);
 }
 
 // ---- matmul ----
@@ -311,3 +270,60 @@ Tensor Tensor::matmul(const Tensor& other) const {
 }
 
 }  // namespace ts
+
+// ---- derivatives (Note [Adding a derivative]) ----
+// KernelCall inputs as at the top of this file; matmul is a composite of these.
+namespace ts::autograd {
+namespace {
+
+// t cast to the gradient's dtype (outer promotes its operands; the others need one dtype).
+Tensor like(const Tensor& t, const Tensor& grad) {
+  return t.dtype() == grad.dtype() ? t : t.to(grad.dtype());
+}
+
+}  // namespace
+
+TS_REGISTER_DERIVATIVES(linalg) {
+  // mm(Tensor self, Tensor mat2) -> Tensor
+  //   self: grad.mm(mat2.t())          mat2: self.t().mm(grad)
+  m.def(OpId::mm, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
+    return {a.needs_grad(0) ? a.grad().mm(a.input(1).t()) : Tensor(),
+            a.needs_grad(1) ? a.input(0).t().mm(a.grad()) : Tensor()};
+  });
+  // bmm(Tensor self, Tensor mat2) -> Tensor
+  //   self: grad.bmm(mat2.transpose(1, 2))    mat2: self.transpose(1, 2).bmm(grad)
+  m.def(OpId::bmm, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
+    return {a.needs_grad(0) ? a.grad().bmm(a.input(1).transpose(1, 2)) : Tensor(),
+            a.needs_grad(1) ? a.input(0).transpose(1, 2).bmm(a.grad()) : Tensor()};
+  });
+  // addmm(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor
+  //   self: grad * beta    mat1: grad.mm(mat2.t()) * alpha    mat2: mat1.t().mm(grad) * alpha
+  m.def(OpId::addmm, save_inputs({1, 2}), [](const BackwardArgs& a) -> Grads {
+    const AddmmParams& ab = a.p.get<AddmmParams>();
+    const double beta = ab.beta.to_double(), alpha = ab.alpha.to_double();
+    return {a.needs_grad(0) ? a.grad() * beta : Tensor(),
+            a.needs_grad(1) ? a.grad().mm(a.input(2).t()) * alpha : Tensor(),
+            a.needs_grad(2) ? a.input(1).t().mm(a.grad()) * alpha : Tensor()};
+  });
+  // dot(Tensor self, Tensor tensor) -> Tensor
+  //   self: grad * tensor              tensor: grad * self
+  m.def(OpId::dot, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
+    return {a.needs_grad(0) ? a.grad() * a.input(1) : Tensor(),
+            a.needs_grad(1) ? a.grad() * a.input(0) : Tensor()};
+  });
+  // mv(Tensor self, Tensor vec) -> Tensor
+  //   self: grad.outer(vec)            vec: self.t().mv(grad)
+  m.def(OpId::mv, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
+    return {a.needs_grad(0) ? outer(a.grad(), a.input(1)) : Tensor(),
+            a.needs_grad(1) ? a.input(0).t().mv(a.grad()) : Tensor()};
+  });
+  // outer(Tensor self, Tensor vec2) -> Tensor
+  //   self: grad.mv(vec2)              vec2: grad.t().mv(self)
+  m.def(OpId::outer, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& g = a.grad();
+    return {a.needs_grad(0) ? g.mv(like(a.input(1), g)) : Tensor(),
+            a.needs_grad(1) ? g.t().mv(like(a.input(0), g)) : Tensor()};
+  });
+}
+
+}  // namespace ts::autograd

@@ -1,9 +1,11 @@
 #pragma once
 // Shared meta helpers: argument checks, broadcasting, output preparation, elementwise driver.
-// Used by every op family in lib/src/ops; kernels never see unchecked arguments.
+// Used by every op family in lib/src/ops; kernels never see unchecked arguments. The broadcast
+// and overlap checks are geometry.h's (Note [Meta layering]).
 #include <initializer_list>
 #include <optional>
 
+#include "geometry.h"
 #include "touchstone/dispatch.h"
 #include "touchstone/op_scope.h"
 #include "touchstone/promotion.h"
@@ -20,10 +22,8 @@ const char* arg_name(OpId op, size_t i);
 // functional and out= calls the op (add).
 const char* op_name(OpId op, Variant v);
 
-// The broadcast shape of all operands; ATen's message on mismatch, naming the argument by
-// `args`' schema when given.
-DimVector broadcast_shapes(const char* op, TensorList tensors,
-                           std::optional<OpId> args = std::nullopt);
+// broadcast_shapes (geometry.h) naming the operands by `args`' schema.
+DimVector broadcast_shapes(const char* op, TensorList tensors, OpId args);
 
 void check_defined(const char* op, const Tensor& t, const char* arg);
 // Every defined operand on one device; CPU 0-dim tensors may join any device (as in ATen).
@@ -40,11 +40,6 @@ void check_out(const char* op, const Tensor& out, IntArrayRef shape, ScalarType 
 // mode). Checked before any output is resized, so a refused call leaves them untouched.
 void check_out_no_grad(OpId op, TensorList outs, TensorList inputs);
 void resize_out(const Tensor& out, IntArrayRef shape);
-// `arg`, `out_arg`, `in_arg`: the arguments the message names (the written-to tensor is
-// `out` for out= calls, `self` for in-place ones).
-void check_no_internal_overlap(const char* op, const Tensor& t, const char* arg = "out");
-void check_no_partial_overlap(const char* op, const Tensor& out, const Tensor& in,
-                              const char* out_arg = "out", const char* in_arg = "input");
 // A Scalar argument must fit dtype `t` as ATen's Scalar::to<T>() (c10 checked_convert) demands:
 // in range, NaN only for floating dtypes, negative integers wrap into unsigned ones.
 void check_scalar_fits(const char* op, const Scalar& v, ScalarType t, const char* arg = "value");
@@ -69,18 +64,9 @@ void copy_into_new(const Tensor& self, const Tensor& src);
 void fill_with_kind(const Tensor& self, const Scalar& value, CallKind kind);
 void fill_new(const Tensor& self, const Scalar& value);
 
-// A new tensor of `shape` laid out like the inputs (contiguous when they are), as ATen does.
+// A new tensor of `shape` laid out like the inputs (contiguous when they are), as ATen does:
+// TensorIterator::output_strides_like's order.
 Tensor allocate_like(IntArrayRef shape, ScalarType dtype, Device device, TensorList inputs);
-
-// Refuses an out= that resizing to `shape` would make overlap an input, or that is an input
-// (Note [Resized out= tensors]): prepare_output and elementwise check it; an op with two outputs
-// checks both before resizing either.
-void check_out_resizable(const char* op, const Tensor& out, IntArrayRef shape, TensorList inputs,
-                         const char* arg = "out");
-
-// Two out= tensors of one call (max's values and indices) must not overlap once resized.
-void check_resized_outs_disjoint(const char* op, const Tensor& a, const Tensor& b,
-                                 IntArrayRef shape, const char* arg_a, const char* arg_b);
 
 // Prepares the result of a non-elementwise op: allocates (Functional) or checks and resizes
 // (Out) — the caller has done every other check. Errors name `op`.

@@ -1,0 +1,142 @@
+// Catalog entries of the unary (elementwise, one input) ops: conformance samples from 0-dim to
+// a few thousand elements plus the edge values; benchmark cases on a contiguous vector through
+// the out= form (the functional form where there is none), plus exp on a transposed matrix.
+#include <cmath>
+#include <utility>
+
+#include "catalog/bench.h"
+
+namespace ts::catalog {
+namespace {
+
+// Shapes from 0-dim and empty to a few thousand elements; odd sizes leave SIMD tails.
+std::vector<Sample> unary_samples(const SampleContext& ctx, Range r) {
+  const NamedShapes shapes = {{"scalar", {}},     {"empty", {0}},      {"vec7", {7}},
+                              {"mat3x4", {3, 4}}, {"cube", {2, 3, 5}}, {"empty3d", {2, 0, 3}},
+                              {"big", {37, 53}},  {"size1", {5, 1, 4}}};
+  return one_input_samples(ctx, shapes, r);
+}
+
+// One benchmark case: `shape` (a square matrix read through its transpose when `transposed`).
+void unary_case(const OpEntry& e, CaseList& list, ScalarType t, std::vector<int64_t> shape,
+                bool transposed) {
+  const ScalarType out_t = result_dtype(e, {t});
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  BenchCase c =
+      make_case("unary", e.name, t, shape_str(shape), transposed ? "transposed" : "contiguous",
+                nbytes(n, t) + nbytes(n, out_t), e.flops * static_cast<double>(n), {e.id});
+  c.setup = [=, r = e.ranges.at(0), run = e.run, run_out = e.run_out](Device d) {
+    Tensor in = make_input(shape, t, r, d);
+    if (transposed) in = in.t();
+    const std::vector<Tensor> ins{in}, outs{empty(in.sizes(), TensorOptions(out_t).device(d))};
+    return run_out ? std::function<void()>([=] { run_out(outs, ins, {}); })
+                   : std::function<void()>([=] { (void)run(ins, {}); });
+  };
+  list.add(std::move(c));
+}
+
+void unary_bench(const OpEntry& e, CaseList& list) {
+  for (ScalarType t : plain_dtypes(e, list)) unary_case(e, list, t, {list.numel()}, false);
+}
+
+template <typename Fn, typename OutFn>
+OpEntry unary(std::string name, Range r, Fn fn, OutFn out_fn) {
+  OpEntry e;
+  e.name = std::move(name);
+  e.family = "unary";
+  e.ranges = {r};
+  e.samples = [r](const SampleContext& ctx) { return unary_samples(ctx, r); };
+  e.run = [fn](const std::vector<Tensor>& in, const SampleArgs&) {
+    return std::vector<Tensor>{fn(in[0])};
+  };
+  e.run_out = [out_fn](const std::vector<Tensor>& outs, const std::vector<Tensor>& in,
+                       const SampleArgs&) { out_fn(outs[0], in[0]); };
+  e.bench = unary_bench;
+  return e;
+}
+
+// Sets the in-place form: `fn(self)` runs the op over self and returns what the op returned.
+template <typename Fn>
+OpEntry with_inplace(OpEntry e, Fn fn) {
+  e.run_inplace = [fn](const Tensor& self, const std::vector<Tensor>&, const SampleArgs&) {
+    return Tensor(fn(self));
+  };
+  return e;
+}
+
+// A plain unary op (functional, out= and in-place forms) with inputs in [lo, hi): its
+// conformance samples, benchmark case and fuzzer statements all come from this one line.
+#define TS_UNARY_ENTRY(op, lo, hi)                                                    \
+  with_inplace(unary(                                                                 \
+                   #op, Range{lo, hi}, [](const Tensor& x) { return ts::op(x); },     \
+                   [](const Tensor& out, const Tensor& x) { ts::op##_out(out, x); }), \
+               [](const Tensor& x) -> Tensor& { return ts::op##_(x); })
+
+}  // namespace
+
+std::vector<OpEntry> unary_entries() {
+  std::vector<OpEntry> v = {
+      TS_UNARY_ENTRY(neg, -4, 4),         TS_UNARY_ENTRY(abs, -4, 4),
+      TS_UNARY_ENTRY(sign, -4, 4),        TS_UNARY_ENTRY(exp, -4, 4),
+      TS_UNARY_ENTRY(expm1, -4, 4),       TS_UNARY_ENTRY(log, 0.05, 8),
+      TS_UNARY_ENTRY(log1p, -0.9, 4),     TS_UNARY_ENTRY(sqrt, 0, 8),
+      TS_UNARY_ENTRY(rsqrt, 0.05, 8),     TS_UNARY_ENTRY(reciprocal, 0.1, 4),
+      TS_UNARY_ENTRY(sin, -4, 4),         TS_UNARY_ENTRY(cos, -4, 4),
+      TS_UNARY_ENTRY(tanh, -4, 4),        TS_UNARY_ENTRY(sigmoid, -6, 6),
+      TS_UNARY_ENTRY(relu, -4, 4),        TS_UNARY_ENTRY(silu, -4, 4),
+      TS_UNARY_ENTRY(erf, -3, 3),         TS_UNARY_ENTRY(floor, -4, 4),
+      TS_UNARY_ENTRY(ceil, -4, 4),        TS_UNARY_ENTRY(round, -4, 4),
+      TS_UNARY_ENTRY(trunc, -4, 4),       TS_UNARY_ENTRY(logical_not, -2, 2),
+      TS_UNARY_ENTRY(bitwise_not, -4, 4),
+  };
+  OpEntry isnan_entry = unary(
+      "isnan", Range{}, [](const Tensor& x) { return ts::isnan(x); },
+      [](const Tensor&, const Tensor&) {});
+  isnan_entry.run_out = nullptr;  // isnan has no out= form
+  v.push_back(std::move(isnan_entry));
+  v.push_back(with_inplace(unary(
+                               "gelu", Range{-4, 4}, [](const Tensor& x) { return ts::gelu(x); },
+                               [](const Tensor& out, const Tensor& x) { ts::gelu_out(out, x); }),
+                           [](const Tensor& x) -> Tensor& { return ts::gelu_(x); }));
+  OpEntry gelu_tanh = with_inplace(
+      unary(
+          "gelu.tanh", Range{-4, 4}, [](const Tensor& x) { return ts::gelu(x, "tanh"); },
+          [](const Tensor& out, const Tensor& x) { ts::gelu_out(out, x, "tanh"); }),
+      [](const Tensor& x) -> Tensor& { return ts::gelu_(x, "tanh"); });
+  gelu_tanh.op = "gelu";
+  gelu_tanh.bench = nullptr;  // gelu's entry has the benchmark case
+  v.push_back(std::move(gelu_tanh));
+  v.push_back(
+      with_inplace(unary(
+                       "clamp", Range{-4, 4}, [](const Tensor& x) { return ts::clamp(x, -1, 2); },
+                       [](const Tensor& out, const Tensor& x) { ts::clamp_out(out, x, -1, 2); }),
+                   [](const Tensor& x) -> Tensor& { return ts::clamp_(x, -1, 2); }));
+  // FLOPs per element beyond one (Note [Bytes and FLOPs]); bool and bitwise results count zero.
+  for (const auto& [name, flops] :
+       std::vector<std::pair<std::string, double>>{{"rsqrt", 2},
+                                                   {"sigmoid", 3},
+                                                   {"gelu", 4},
+                                                   {"silu", 4},
+                                                   {"clamp", 2},
+                                                   {"isnan", 0},
+                                                   {"logical_not", 0},
+                                                   {"bitwise_not", 0}}) {
+    entry_named(v, name).flops = flops;
+  }
+  entry_named(v, "logical_not").bench_dtype = kBool;
+  // exp also on a transposed matrix: the kernel walks its operand against its strides.
+  entry_named(v, "exp").bench = [](const OpEntry& e, CaseList& list) {
+    unary_bench(e, list);
+    for (ScalarType t : list.dtypes(DTypeSet::floating())) {
+      unary_case(e, list, t, {list.side(), list.side()}, true);
+    }
+  };
+  entry_named(v, "exp").known.push_back(
+      {kDouble, [] {
+         return known_answer("known", {tensor({0., 1.}, kDouble)}, {tensor({1., M_E}, kDouble)});
+       }});
+  return v;
+}
+
+}  // namespace ts::catalog

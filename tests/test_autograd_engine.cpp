@@ -5,31 +5,14 @@
 
 #include <thread>
 
+#include "autograd_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
 using ::testing::HasSubstr;
 using ts::Tensor;
-
-Tensor vec(std::initializer_list<double> v, ts::ScalarType dtype = ts::kDouble) {
-  return ts::tensor(v, dtype);
-}
-
-std::vector<double> values(const Tensor& t) {
-  ts::NoGradGuard g;
-  Tensor c = t.to(ts::kDouble).contiguous();
-  return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using namespace ts::autograd_test;
 
 TEST(AutogradEngine, HandComputedGradients) {
   Tensor x = vec({1, 2, 3}).requires_grad_();
@@ -121,12 +104,12 @@ TEST(AutogradEngine, RequiresGradPropagation) {
 TEST(AutogradEngine, RequiresGradErrors) {
   Tensor i = ts::tensor({1, 2}, ts::kLong);
   EXPECT_THAT(
-      error_of([&] { i.requires_grad_(); }),
+      error_text([&] { i.requires_grad_(); }),
       HasSubstr("requires_grad_: only Tensors of floating point dtype can require gradients"));
   Tensor x = vec({1}).requires_grad_();
   Tensor y = x * 2;
   EXPECT_THAT(
-      error_of([&] { y.requires_grad_(false); }),
+      error_text([&] { y.requires_grad_(false); }),
       HasSubstr("requires_grad_: you can only change requires_grad flags of leaf variables."));
   x.requires_grad_(false);
   EXPECT_FALSE(x.requires_grad());
@@ -162,10 +145,10 @@ TEST(AutogradEngine, BackwardTwiceFailsWithoutRetainGraph) {
   Tensor x = vec({1, 2}).requires_grad_();
   Tensor y = (x * x).sum();
   y.backward();
-  EXPECT_THAT(error_of([&] { y.backward(); }),
+  EXPECT_THAT(error_text([&] { y.backward(); }),
               HasSubstr("Trying to backward through the graph a second time (or directly access "
                         "saved tensors after they have already been freed)."));
-  EXPECT_THAT(error_of([&] { y.backward(); }), HasSubstr("Specify retain_graph=true"));
+  EXPECT_THAT(error_text([&] { y.backward(); }), HasSubstr("Specify retain_graph=true"));
 }
 
 TEST(AutogradEngine, RetainGraphAllowsASecondBackward) {
@@ -177,19 +160,19 @@ TEST(AutogradEngine, RetainGraphAllowsASecondBackward) {
   // autograd::grad frees the graph too.
   Tensor z = (x * x).sum();
   (void)ts::autograd::grad({z}, {x});
-  EXPECT_THAT(error_of([&] { (void)ts::autograd::grad({z}, {x}); }),
+  EXPECT_THAT(error_text([&] { (void)ts::autograd::grad({z}, {x}); }),
               HasSubstr("Trying to backward through the graph a second time"));
 }
 
 TEST(AutogradEngine, NonScalarBackwardNeedsAGradient) {
   Tensor x = vec({1, 2}).requires_grad_();
   Tensor y = x * 2;
-  EXPECT_THAT(error_of([&] { y.backward(); }),
+  EXPECT_THAT(error_text([&] { y.backward(); }),
               HasSubstr("backward: grad can be implicitly created only for scalar outputs"));
   y.backward(vec({1, 10}));
   EXPECT_EQ(values(x.grad()), (std::vector<double>{2, 20}));
   EXPECT_THAT(
-      error_of([&] {
+      error_text([&] {
         (x * 2).backward(vec({1, 2, 3}));
       }),
       HasSubstr("backward: Mismatch in shape: grad_output[0] has a shape of [3] and output[0] has "
@@ -199,11 +182,11 @@ TEST(AutogradEngine, NonScalarBackwardNeedsAGradient) {
 TEST(AutogradEngine, BackwardOnATensorThatDoesNotRequireGrad) {
   Tensor x = vec({1, 2});
   EXPECT_THAT(
-      error_of([&] { x.sum().backward(); }),
+      error_text([&] { x.sum().backward(); }),
       HasSubstr(
           "backward: element 0 of tensors does not require grad and does not have a grad_fn"));
   Tensor w = vec({1}).requires_grad_();
-  EXPECT_THAT(error_of([&] {
+  EXPECT_THAT(error_text([&] {
                 ts::autograd::backward({w.sum(), x.sum()});
               }),
               HasSubstr("element 1 of tensors does not require grad"));
@@ -214,13 +197,13 @@ TEST(AutogradEngine, InPlaceOnLeafThatRequiresGrad) {
   const std::string msg =
       "a leaf Variable that requires grad is being used in an in-place operation (argument "
       "'self').";
-  EXPECT_EQ(error_of([&] { x.add_(1); }), "add_: " + msg);
-  EXPECT_EQ(error_of([&] { x.copy_(vec({3, 4})); }), "copy_: " + msg);
-  EXPECT_EQ(error_of([&] { x.fill_(0); }), "fill_: " + msg);
-  EXPECT_EQ(error_of([&] { x.zero_(); }), "zero_: fill_: " + msg);
+  EXPECT_EQ(error_text([&] { x.add_(1); }), "add_: " + msg);
+  EXPECT_EQ(error_text([&] { x.copy_(vec({3, 4})); }), "copy_: " + msg);
+  EXPECT_EQ(error_text([&] { x.fill_(0); }), "fill_: " + msg);
+  EXPECT_EQ(error_text([&] { x.zero_(); }), "zero_: fill_: " + msg);
   EXPECT_EQ(values(x), (std::vector<double>{1, 2}));  // untouched
   EXPECT_EQ(x._version(), 0u);
-  EXPECT_THAT(error_of([&] { x.narrow(0, 0, 1).mul_(2); }),
+  EXPECT_THAT(error_text([&] { x.narrow(0, 0, 1).mul_(2); }),
               HasSubstr("mul_: a view of a leaf Variable that requires grad is being used in "
                         "an in-place operation"));
   {
@@ -239,7 +222,7 @@ TEST(AutogradEngine, VersionCounterError) {
   Tensor b = a * a;  // saves a at version 1
   a.mul_(3);         // version 2
   EXPECT_EQ(
-      error_of([&] { b.sum().backward(); }),
+      error_text([&] { b.sum().backward(); }),
       "backward: one of the variables needed for gradient computation has been modified by an "
       "inplace "
       "operation: [float32 [3]], which is output 0 of MulBackward0, is at version 2; expected "
@@ -250,7 +233,7 @@ TEST(AutogradEngine, VersionCounterError) {
   Tensor c = vec({3, 4});
   Tensor d = w * c;
   c.add_(1);
-  EXPECT_THAT(error_of([&] { d.sum().backward(); }),
+  EXPECT_THAT(error_text([&] { d.sum().backward(); }),
               HasSubstr("[float64 [2]] is at version 1; expected version 0 instead."));
   Tensor e = w.exp();
   Tensor f = e.sum();
@@ -258,7 +241,7 @@ TEST(AutogradEngine, VersionCounterError) {
     ts::NoGradGuard g;
     e.add_(1);
   }
-  EXPECT_THAT(error_of([&] { f.backward(); }),
+  EXPECT_THAT(error_text([&] { f.backward(); }),
               HasSubstr("[float64 [2]], which is output 0 of ExpBackward0, is at version 1"));
 }
 
@@ -287,15 +270,15 @@ TEST(AutogradEngine, VersionCounter) {
 TEST(AutogradEngine, OutRequiresGradErrors) {
   Tensor x = vec({1, 2}).requires_grad_();
   Tensor out = ts::empty({2}, ts::kDouble);
-  EXPECT_EQ(error_of([&] { ts::add_out(out, x, x); }),
+  EXPECT_EQ(error_text([&] { ts::add_out(out, x, x); }),
             "add: functions with out=... arguments don't support automatic differentiation, but "
             "one of the arguments requires grad (argument 'self').");
-  EXPECT_THAT(error_of([&] { ts::exp_out(out, x); }), HasSubstr("exp: functions with out=..."));
-  EXPECT_THAT(error_of([&] { ts::sum_out(out.narrow(0, 0, 1), x, {0}, true); }),
+  EXPECT_THAT(error_text([&] { ts::exp_out(out, x); }), HasSubstr("exp: functions with out=..."));
+  EXPECT_THAT(error_text([&] { ts::sum_out(out.narrow(0, 0, 1), x, {0}, true); }),
               HasSubstr("sum: functions with out=..."));
   // out itself requiring grad.
   Tensor leaf_out = ts::empty({2}, ts::kDouble).requires_grad_();
-  EXPECT_THAT(error_of([&] {
+  EXPECT_THAT(error_text([&] {
                 ts::add_out(leaf_out, vec({1, 2}), vec({1, 2}));
               }),
               HasSubstr("add: functions with out=... arguments don't support automatic "
@@ -316,9 +299,12 @@ TEST(AutogradEngine, OutRequiresGradErrors) {
 TEST(AutogradEngine, OutCallsAreRefusedBeforeResizingAndNonDifferentiableOnesWrite) {
   Tensor x = vec({1, 2}).requires_grad_();
   Tensor out = ts::empty({0}, ts::kDouble);
-  EXPECT_THAT(error_of([&] { ts::var_out(out, x, {0}); }), HasSubstr("var: functions with out="));
-  EXPECT_THAT(error_of([&] { ts::exp_out(out, x); }), HasSubstr("exp: functions with out="));
-  EXPECT_THAT(error_of([&] { ts::stack_out(out, {x, x}); }), HasSubstr("cat: functions with out="));
+  EXPECT_THAT(error_text([&] { ts::var_out(out, x, {0}); }), HasSubstr("var: functions with out="));
+  EXPECT_THAT(error_text([&] { ts::exp_out(out, x); }), HasSubstr("exp: functions with out="));
+  EXPECT_THAT(error_text([&] {
+                ts::stack_out(out, {x, x});
+              }),
+              HasSubstr("cat: functions with out="));
   EXPECT_EQ(out.sizes(), ts::IntArrayRef({0}));
   Tensor leaf = ts::zeros({2}).requires_grad_();
   ts::eq_out(leaf, vec({1, 2}), vec({1, 3}));
@@ -361,7 +347,7 @@ TEST(AutogradEngine, Detach) {
   z.detach_();
   EXPECT_FALSE(z.requires_grad());
   EXPECT_TRUE(z.is_leaf());
-  EXPECT_THAT(error_of([&] { (x * 1).narrow(0, 0, 1).detach_(); }),
+  EXPECT_THAT(error_text([&] { (x * 1).narrow(0, 0, 1).detach_(); }),
               HasSubstr("detach_: Can't detach views in-place. Use detach() instead."));
 }
 
@@ -376,7 +362,7 @@ TEST(AutogradEngine, RetainGrad) {
   EXPECT_EQ(values(y.grad()), (std::vector<double>{4, 8}));  // 2y
   EXPECT_EQ(values(x.grad()), (std::vector<double>{13, 21}));
   EXPECT_FALSE(unretained.grad().defined());
-  EXPECT_THAT(error_of([&] { vec({1}).retain_grad(); }),
+  EXPECT_THAT(error_text([&] { vec({1}).retain_grad(); }),
               HasSubstr("retain_grad: can't retain_grad on Tensor that has requires_grad=False"));
   // An in-place op moves the hook to the tensor's new node.
   Tensor a = x * 1;
@@ -404,7 +390,7 @@ TEST(AutogradEngine, GradDoesNotTouchLeafGrads) {
 TEST(AutogradEngine, GradErrorsAndAllowUnused) {
   Tensor x = vec({1, 2}).requires_grad_();
   Tensor unused = vec({1, 2}).requires_grad_();
-  EXPECT_THAT(error_of([&] {
+  EXPECT_THAT(error_text([&] {
                 (void)ts::autograd::grad({(x * x).sum()}, {x, unused});
               }),
               HasSubstr("grad: One of the differentiated Tensors (inputs[1]) appears to not have "
@@ -414,7 +400,7 @@ TEST(AutogradEngine, GradErrorsAndAllowUnused) {
   EXPECT_EQ(values(g[0]), (std::vector<double>{2, 4}));
   EXPECT_FALSE(g[1].defined());
   EXPECT_THAT(
-      error_of([&] { (void)ts::autograd::grad({(x * x).sum()}, {vec({1})}); }),
+      error_text([&] { (void)ts::autograd::grad({(x * x).sum()}, {vec({1})}); }),
       HasSubstr("grad: One of the differentiated Tensors does not require grad (inputs[0])"));
 }
 

@@ -5,37 +5,15 @@
 
 #include <cmath>
 
+#include "autograd_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
 using ::testing::HasSubstr;
 using ts::Tensor;
+using namespace ts::autograd_test;
 using Fn = ts::autograd::GradcheckFn;
-
-Tensor vec(std::initializer_list<double> v) {
-  return ts::tensor(v, ts::kDouble);
-}
-
-std::vector<double> values(const Tensor& t) {
-  ts::NoGradGuard g;
-  Tensor c = t.to(ts::kDouble).contiguous();
-  return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
-}
-
-Tensor input(ts::IntArrayRef shape, uint64_t seed) {
-  ts::manual_seed(seed);
-  return ts::randn(shape, ts::kDouble).requires_grad_();
-}
-
-void expect_gradchecks(const Fn& f, const std::vector<Tensor>& inputs) {
-  ts::autograd::GradcheckOptions o;
-  o.raise_exception = false;
-  const auto first = ts::autograd::gradcheck(f, inputs, o);
-  EXPECT_TRUE(first.ok) << first.message;
-  const auto second = ts::autograd::gradgradcheck(f, inputs, {}, o);
-  EXPECT_TRUE(second.ok) << second.message;
-}
 
 TEST(AutogradNN, SoftmaxAndLogSoftmax) {
   for (int64_t dim : {0, 1, -1}) {
@@ -43,13 +21,13 @@ TEST(AutogradNN, SoftmaxAndLogSoftmax) {
         [dim](const std::vector<Tensor>& in) -> std::vector<Tensor> {
           return {ts::softmax(in[0], dim), ts::log_softmax(in[0], dim)};
         },
-        {input({3, 4}, 1)});
+        {randn_input({3, 4}, 1)});
   }
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         return {ts::log_softmax(in[0].t(), 1) * in[0].t()};
       },
-      {input({4, 3}, 2)});
+      {randn_input({4, 3}, 2)});
 }
 
 TEST(AutogradNN, LayerNorm) {
@@ -57,17 +35,17 @@ TEST(AutogradNN, LayerNorm) {
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         return {ts::layer_norm(in[0], {4}, in[1], in[2])};
       },
-      {input({3, 4}, 3), input({4}, 4), input({4}, 5)});
+      {randn_input({3, 4}, 3), randn_input({4}, 4), randn_input({4}, 5)});
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         return {ts::layer_norm(in[0], {2, 3})};
       },
-      {input({2, 2, 3}, 6)});
+      {randn_input({2, 2, 3}, 6)});
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         return {ts::layer_norm(in[0], {3}, in[1], {}, 1e-3)};
       },
-      {input({3}, 7), input({3}, 8)});
+      {randn_input({3}, 7), randn_input({3}, 8)});
 }
 
 TEST(AutogradNN, Losses) {
@@ -80,30 +58,30 @@ TEST(AutogradNN, Losses) {
           return {ts::nll_loss(ts::log_softmax(in[0], 1), target, weight, r),
                   ts::nll_loss(in[0], ignored, {}, r)};
         },
-        {input({3, 3}, 9)});
+        {randn_input({3, 3}, 9)});
     expect_gradchecks(
         [&](const std::vector<Tensor>& in) -> std::vector<Tensor> {
           return {ts::cross_entropy(in[0], target, weight, r, -100, 0.1)};
         },
-        {input({3, 3}, 10)});
+        {randn_input({3, 3}, 10)});
     expect_gradchecks(
         [&](const std::vector<Tensor>& in) -> std::vector<Tensor> {
           return {ts::mse_loss(in[0], in[1], r)};
         },
-        {input({2, 3}, 11), input({3}, 12)});
+        {randn_input({2, 3}, 11), randn_input({3}, 12)});
   }
   // 1-D input and a K-dimensional one.
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         return {ts::nll_loss(in[0], ts::tensor({1}, ts::kLong).reshape({}))};
       },
-      {input({3}, 13)});
+      {randn_input({3}, 13)});
   const Tensor t2 = ts::tensor({0, 1, 1, 0}, ts::kLong).reshape({2, 2});
   expect_gradchecks(
       [t2](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         return {ts::cross_entropy(in[0], t2)};
       },
-      {input({2, 3, 2}, 14)});
+      {randn_input({2, 3, 2}, 14)});
   // Hand-computed: mean nll over two rows with weights 2 and 1.
   Tensor x = ts::zeros({2, 2}, ts::kDouble).requires_grad_();
   ts::nll_loss(x, ts::tensor({0, 1}, ts::kLong), vec({2, 1})).backward();
@@ -123,7 +101,7 @@ TEST(AutogradNN, LinearAndDropout) {
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         return {ts::linear(in[0], in[1], in[2]).tanh()};
       },
-      {input({2, 3}, 15), input({4, 3}, 16), input({4}, 17)});
+      {randn_input({2, 3}, 15), randn_input({4, 3}, 16), randn_input({4}, 17)});
   // dropout: the kept elements get grad / (1 - p), the dropped ones 0.
   Tensor x = ts::ones({1000}, ts::kDouble).requires_grad_();
   ts::manual_seed(3);
@@ -136,36 +114,36 @@ TEST(AutogradNN, LinearAndDropout) {
 TEST(AutogradLinalg, Products) {
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> { return {in[0].mm(in[1])}; },
-      {input({2, 3}, 20), input({3, 4}, 21)});
+      {randn_input({2, 3}, 20), randn_input({3, 4}, 21)});
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         return {in[0].t().mm(in[1].t())};
       },
-      {input({3, 2}, 22), input({4, 3}, 23)});
+      {randn_input({3, 2}, 22), randn_input({4, 3}, 23)});
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> { return {in[0].bmm(in[1])}; },
-      {input({2, 2, 3}, 24), input({2, 3, 2}, 25)});
+      {randn_input({2, 2, 3}, 24), randn_input({2, 3, 2}, 25)});
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         return {ts::addmm(in[0], in[1], in[2], 0.5, -2)};
       },
-      {input({3}, 26), input({2, 4}, 27), input({4, 3}, 28)});
+      {randn_input({3}, 26), randn_input({2, 4}, 27), randn_input({4, 3}, 28)});
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         Tensor y = in[0] * 1;
         y.addmm_(in[1], in[2]);
         return {y};
       },
-      {input({2, 3}, 29), input({2, 2}, 30), input({2, 3}, 31)});
+      {randn_input({2, 3}, 29), randn_input({2, 2}, 30), randn_input({2, 3}, 31)});
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> { return {in[0].dot(in[1])}; },
-      {input({4}, 32), input({4}, 33)});
+      {randn_input({4}, 32), randn_input({4}, 33)});
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> { return {in[0].mv(in[1])}; },
-      {input({3, 4}, 34), input({4}, 35)});
+      {randn_input({3, 4}, 34), randn_input({4}, 35)});
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> { return {in[0].outer(in[1])}; },
-      {input({3}, 36), input({2}, 37)});
+      {randn_input({3}, 36), randn_input({2}, 37)});
   for (auto [sa, sb] :
        std::vector<std::pair<ts::DimVector, ts::DimVector>>{{{3}, {3}},
                                                             {{2, 3}, {3}},
@@ -176,7 +154,7 @@ TEST(AutogradLinalg, Products) {
                                                             {{2, 1, 2, 3}, {2, 3, 2}}}) {
     expect_gradchecks(
         [](const std::vector<Tensor>& in) -> std::vector<Tensor> { return {in[0].matmul(in[1])}; },
-        {input(sa, 38), input(sb, 39)});
+        {randn_input(sa, 38), randn_input(sb, 39)});
   }
   // outer promotes: the gradient comes back in each input's dtype.
   Tensor a = ts::tensor({1.0f, 2.0f}).requires_grad_();
@@ -193,43 +171,43 @@ TEST(AutogradIndex, IndexOps) {
       [idx](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         return {in[0].index_select(1, idx) * in[0].index_select(1, idx)};
       },
-      {input({2, 3}, 40)});
+      {randn_input({2, 3}, 40)});
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         return {in[0].index_select(0, ts::tensor({1, 1}, ts::kInt))};
       },
-      {input({3}, 41)});
+      {randn_input({3}, 41)});
   const Tensor gidx = ts::tensor({0, 1, 1, 2, 0, 0}, ts::kLong).reshape({2, 3});
   expect_gradchecks(
       [gidx](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         Tensor g = in[0].gather(1, gidx);
         return {g * g};
       },
-      {input({2, 3}, 42)});
+      {randn_input({2, 3}, 42)});
   const Tensor sidx = ts::tensor({0, 2, 2, 1}, ts::kLong).reshape({2, 2});
   expect_gradchecks(
       [sidx](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         Tensor s = in[0].scatter_add(1, sidx, in[1]);
         return {s * s};
       },
-      {input({2, 3}, 43), input({2, 3}, 44)});  // index smaller than src
+      {randn_input({2, 3}, 43), randn_input({2, 3}, 44)});  // index smaller than src
   expect_gradchecks(
       [sidx](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         Tensor s = in[0] * 1;
         s.scatter_add_(1, sidx, in[1]);
         return {s * in[0]};
       },
-      {input({2, 3}, 45), input({2, 2}, 46)});
+      {randn_input({2, 3}, 45), randn_input({2, 2}, 46)});
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         return {ts::cat({in[0], in[1] * in[1], ts::empty({0}, ts::kDouble)}, 0)};
       },
-      {input({2, 3}, 47), input({1, 3}, 48)});
+      {randn_input({2, 3}, 47), randn_input({1, 3}, 48)});
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> {
         return {ts::stack({in[0], in[1]}, 1) * in[0].sum()};
       },
-      {input({2, 3}, 49), input({2, 3}, 50)});
+      {randn_input({2, 3}, 49), randn_input({2, 3}, 50)});
   // gather sends every repeat of an index back to its source.
   Tensor x = vec({1, 2, 3}).requires_grad_();
   x.gather(0, ts::tensor({2, 2, 0}, ts::kLong)).sum().backward();

@@ -6,25 +6,17 @@
 
 #include <cmath>
 
+#include "autograd_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
 using ::testing::HasSubstr;
 using ts::Tensor;
+using namespace ts::autograd_test;
 using Fn = ts::autograd::GradcheckFn;
 using Unary = std::function<Tensor(const Tensor&)>;
 using Binary = std::function<Tensor(const Tensor&, const Tensor&)>;
-
-Tensor vec(std::initializer_list<double> v) {
-  return ts::tensor(v, ts::kDouble);
-}
-
-std::vector<double> values(const Tensor& t) {
-  ts::NoGradGuard g;
-  Tensor c = t.to(ts::kDouble).contiguous();
-  return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
-}
 
 // Random float64 values in [lo, hi), kept `gap` away from 0 (the kink of abs, relu, ...).
 Tensor input(ts::IntArrayRef shape, uint64_t seed, double lo = -2, double hi = 2,
@@ -34,16 +26,6 @@ Tensor input(ts::IntArrayRef shape, uint64_t seed, double lo = -2, double hi = 2
   Tensor away = ts::where(ts::lt(r.abs(), gap), r.sign() * gap + r, r);
   ts::NoGradGuard g;
   return away.detach().requires_grad_();
-}
-
-void expect_gradchecks(const Fn& f, const std::vector<Tensor>& inputs, bool second = true) {
-  ts::autograd::GradcheckOptions o;
-  o.raise_exception = false;
-  const auto first = ts::autograd::gradcheck(f, inputs, o);
-  EXPECT_TRUE(first.ok) << first.message;
-  if (!second) return;
-  const auto r = ts::autograd::gradgradcheck(f, inputs, {}, o);
-  EXPECT_TRUE(r.ok) << r.message;
 }
 
 Fn unary_fn(Unary op) {

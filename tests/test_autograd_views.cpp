@@ -3,47 +3,15 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "autograd_util.h"
 #include "touchstone/touchstone.h"
 
 namespace {
 
 using ::testing::HasSubstr;
 using ts::Tensor;
+using namespace ts::autograd_test;
 using Fn = ts::autograd::GradcheckFn;
-
-Tensor vec(std::initializer_list<double> v) {
-  return ts::tensor(v, ts::kDouble);
-}
-
-std::vector<double> values(const Tensor& t) {
-  ts::NoGradGuard g;
-  Tensor c = t.to(ts::kDouble).contiguous();
-  return std::vector<double>(c.data_ptr<double>(), c.data_ptr<double>() + c.numel());
-}
-
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
-
-Tensor rand_input(ts::IntArrayRef shape, uint64_t seed) {
-  ts::manual_seed(seed);
-  return ts::randn(shape, ts::kDouble).requires_grad_();
-}
-
-// gradcheck and gradgradcheck of f at `inputs`.
-void expect_gradchecks(const Fn& f, const std::vector<Tensor>& inputs) {
-  ts::autograd::GradcheckOptions o;
-  o.raise_exception = false;
-  const auto first = ts::autograd::gradcheck(f, inputs, o);
-  EXPECT_TRUE(first.ok) << first.message;
-  const auto second = ts::autograd::gradgradcheck(f, inputs, {}, o);
-  EXPECT_TRUE(second.ok) << second.message;
-}
 
 // y * y for a view y of x: a non-linear function of the view, so gradgradcheck means something.
 Fn squared(std::function<Tensor(const Tensor&)> view) {
@@ -77,7 +45,7 @@ TEST(AutogradViews, HandComputedViewGradients) {
 }
 
 TEST(AutogradViews, ViewNodeNames) {
-  Tensor x = rand_input({2, 3}, 1);
+  Tensor x = randn_input({2, 3}, 1);
   EXPECT_EQ(x.narrow(1, 0, 2).grad_fn()->name(), "SliceBackward0");
   EXPECT_EQ(x.select(0, 1).grad_fn()->name(), "SelectBackward0");
   EXPECT_EQ(x.t().grad_fn()->name(), "TransposeBackward0");
@@ -96,7 +64,7 @@ TEST(AutogradViews, ViewNodeNames) {
 }
 
 TEST(AutogradViews, GradcheckEveryView) {
-  const Tensor x = rand_input({3, 4}, 2);
+  const Tensor x = randn_input({3, 4}, 2);
   expect_gradchecks(squared([](const Tensor& t) { return t.narrow(1, 1, 2); }), {x});
   expect_gradchecks(squared([](const Tensor& t) { return t.slice(1, 0, 4, 3); }), {x});
   expect_gradchecks(squared([](const Tensor& t) { return t.slice(0, -2); }), {x});
@@ -130,9 +98,9 @@ TEST(AutogradViews, GradcheckEveryView) {
                     {x});
   // A non-contiguous input and a 0-dim one.
   expect_gradchecks(squared([](const Tensor& t) { return t.narrow(0, 1, 2); }),
-                    {rand_input({4, 3}, 3).detach().t().requires_grad_()});
+                    {randn_input({4, 3}, 3).detach().t().requires_grad_()});
   expect_gradchecks(squared([](const Tensor& t) { return t.unsqueeze(0).expand({3}); }),
-                    {rand_input({}, 4)});
+                    {randn_input({}, 4)});
 }
 
 TEST(AutogradViews, InPlaceOnAViewOfANonLeaf) {
@@ -235,7 +203,7 @@ TEST(AutogradViews, ALeafViewWhoseRootGotHistoryIsNoLeafAskedOrNot) {
     if (ask) {
       EXPECT_FALSE(leaf.is_leaf());
     }
-    EXPECT_EQ(error_of([&] { leaf.mul_(2); }), "<no error>") << ask;
+    EXPECT_EQ(error_text([&] { leaf.mul_(2); }), "") << ask;
     EXPECT_FALSE(leaf.is_leaf()) << ask;
   }
 }
@@ -272,7 +240,7 @@ TEST(AutogradViews, GradcheckInPlaceOnViews) {
     b.t().narrow(0, 0, 1).sigmoid_();
     return {b};
   };
-  expect_gradchecks(f, {rand_input({4, 2}, 5), rand_input({2, 2}, 6)});
+  expect_gradchecks(f, {randn_input({4, 2}, 5), randn_input({2, 2}, 6)});
   const Fn g = [](const std::vector<Tensor>& in) -> std::vector<Tensor> {
     Tensor buf = ts::zeros({3, 2}, ts::kDouble);
     buf.select(1, 0).copy_(in[0]);
@@ -280,7 +248,7 @@ TEST(AutogradViews, GradcheckInPlaceOnViews) {
     buf.narrow(0, 1, 1).exp_();
     return {buf * buf};
   };
-  expect_gradchecks(g, {rand_input({3}, 7)});
+  expect_gradchecks(g, {randn_input({3}, 7)});
 }
 
 TEST(AutogradViews, SavedTensorModifiedThroughAView) {
@@ -288,7 +256,7 @@ TEST(AutogradViews, SavedTensorModifiedThroughAView) {
   Tensor y = x * 1;
   Tensor z = y * y;
   y.narrow(0, 0, 1).add_(1);
-  EXPECT_THAT(error_of([&] { z.sum().backward(); }),
+  EXPECT_THAT(error_text([&] { z.sum().backward(); }),
               HasSubstr("has been modified by an inplace operation: [float64 [2]]"));
 }
 

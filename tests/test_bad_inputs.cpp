@@ -24,6 +24,7 @@
 #include <thread>
 #include <vector>
 
+#include "error_text.h"
 #include "touchstone/autograd.h"
 #include "touchstone/op_scope.h"
 #include "touchstone/parallel.h"
@@ -884,17 +885,10 @@ TEST(ScalarArguments, AnyValueConvertsToBool) {
 
 // ---- Note [Errors name the op the user called] ----
 
-std::string error_of(void (*f)()) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  return "<no error>";
-}
+using ts::testing::error_text;
 
 TEST(UserOpScope, OutermostScopePrefixesInnerErrors) {
-  EXPECT_EQ(error_of([] {
+  EXPECT_EQ(error_text([] {
               const ts::UserOpScope outer("outer");
               const ts::UserOpScope inner("inner");
               TS_ERROR("add: something");
@@ -903,13 +897,13 @@ TEST(UserOpScope, OutermostScopePrefixesInnerErrors) {
 }
 
 TEST(UserOpScope, MessageNamingTheScopeIsLeftAlone) {
-  EXPECT_EQ(error_of([] {
+  EXPECT_EQ(error_text([] {
               const ts::UserOpScope scope("linear");
               TS_ERROR("linear: bad weight");
             }),
             "linear: bad weight");
   // A longer op name that merely starts with the scope's is still prefixed.
-  EXPECT_EQ(error_of([] {
+  EXPECT_EQ(error_text([] {
               const ts::UserOpScope scope("add");
               TS_ERROR("add_: x");
             }),
@@ -917,12 +911,12 @@ TEST(UserOpScope, MessageNamingTheScopeIsLeftAlone) {
 }
 
 TEST(UserOpScope, ScopeEndsWithItsOpEvenWhenUnwound) {
-  EXPECT_EQ(error_of([] {
+  EXPECT_EQ(error_text([] {
               const ts::UserOpScope scope("zeros");
               TS_ERROR("empty: x");
             }),
             "zeros: empty: x");
-  EXPECT_EQ(error_of([] { TS_ERROR("empty: x"); }), "empty: x");
+  EXPECT_EQ(error_text([] { TS_ERROR("empty: x"); }), "empty: x");
 }
 
 // parallel_for's worker threads inherit the caller's op.
@@ -949,20 +943,20 @@ TEST(UserOpScope, WorkerThreadErrorsNameTheOp) {
 
 // Composites keep the inner op as context; before the scopes these errors named the inner op.
 TEST(UserOpScope, CompositesNameTheOpTheUserCalled) {
-  EXPECT_EQ(error_of([] {
+  EXPECT_EQ(error_text([] {
               ts::zeros({2, -3});
             }),
             "zeros: empty: Trying to create tensor with negative dimension -3: [2, -3]");
-  EXPECT_EQ(error_of([] {
+  EXPECT_EQ(error_text([] {
               ts::cross_entropy(ts::zeros({2, 3}), ts::tensor({0, 3}, ts::kLong));
             }),
             "cross_entropy: nll_loss: Target 3 is out of bounds.");
-  EXPECT_EQ(error_of([] {
+  EXPECT_EQ(error_text([] {
               ts::stack_out(ts::zeros({0}, ts::kLong), {ts::zeros({2}), ts::zeros({2})});
             }),
             "stack: cat: result type float32 can't be cast to the desired output type int64 "
             "(argument 'out')");
-  EXPECT_EQ(error_of([] { ts::ones({3}).requires_grad_().zero_(); }),
+  EXPECT_EQ(error_text([] { ts::ones({3}).requires_grad_().zero_(); }),
             "zero_: fill_: a leaf Variable that requires grad is being used in an in-place "
             "operation (argument 'self').");
 }

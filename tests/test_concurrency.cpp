@@ -16,13 +16,10 @@
 #include <thread>
 #include <vector>
 
+#include "test_plugin_path.h"
 #include "test_util.h"
 #include "touchstone/parallel.h"
 #include "touchstone/touchstone.h"
-
-#ifndef TS_TEST_PLUGIN_PATH
-#error "tests/CMakeLists.txt passes TS_TEST_PLUGIN_PATH (the test plug-in's file)"
-#endif
 
 namespace {
 

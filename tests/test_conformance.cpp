@@ -16,6 +16,7 @@
 #include "conformance/layouts.h"
 #include "conformance/report.h"
 #include "conformance/runner.h"
+#include "error_text.h"
 #include "reports/files.h"
 #include "reports/text.h"
 #include "touchstone/touchstone.h"
@@ -24,6 +25,7 @@ namespace {
 
 using namespace ts::conformance;
 using ts::kDouble, ts::kFloat, ts::kInt, ts::kHalf, ts::Tensor;
+using ts::testing::error_text;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
@@ -373,17 +375,6 @@ TEST(ConformanceRunner, ShardsPartitionTheGroups) {
   EXPECT_THROW(run_conformance(o), ts::Error);
 }
 
-// The message of the ts::Error `fn` throws ("" when it throws none).
-template <typename Fn>
-std::string error_of(Fn fn) {
-  try {
-    fn();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  return "";
-}
-
 TEST(ConformanceMerge, RefusesGapsDuplicatesAndOtherRuns) {
   RunOptions o;
   o.ops = "neg";
@@ -395,11 +386,11 @@ TEST(ConformanceMerge, RefusesGapsDuplicatesAndOtherRuns) {
     o.shard_index = i;
     r.push_back(report_json(run_conformance(o), o));
   }
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(error_text([&] {
               merge_reports({r[0], r[2]}, {"a.json", "c.json"});
             }).find("merge: shard 2/3 missing (given: 1/3, 3/3)"),
             std::string::npos);
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(error_text([&] {
               merge_reports({r[0], r[1], r[1], r[2]}, {"a", "b", "b2", "c"});
             }).find("merge: shard 2/3 is given twice ('b' and 'b2')"),
             std::string::npos);
@@ -407,7 +398,7 @@ TEST(ConformanceMerge, RefusesGapsDuplicatesAndOtherRuns) {
   o.dtypes = {kFloat};
   o.shard_index = 2;
   const nlohmann::json other = report_json(run_conformance(o), o);
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(error_text([&] {
               merge_reports({r[0], other, r[2]}, {"a", "b", "c"});
             })
                 .find("merge: 'b' and 'a' are not shards of one run: options.dtypes is "
@@ -415,22 +406,22 @@ TEST(ConformanceMerge, RefusesGapsDuplicatesAndOtherRuns) {
             std::string::npos);
   nlohmann::json other_set = r[1];
   other_set["kernel_set"] = "reference";
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(error_text([&] {
               merge_reports({r[0], other_set, r[2]});
             }).find("kernel_set is \"reference\" in report 2 and \"optimized\" in report 1"),
             std::string::npos);
   nlohmann::json old = r[1];
   old["schema_version"] = 2;
-  EXPECT_NE(error_of([&] {
+  EXPECT_NE(error_text([&] {
               merge_reports({r[0], old, r[2]});
             }).find("merge: report 2 has schema_version 2; this touchstone merges version 3"),
             std::string::npos);
-  EXPECT_EQ(error_of([&] { merge_reports({r[1], r[2], r[0]}); }), "");
+  EXPECT_EQ(error_text([&] { merge_reports({r[1], r[2], r[0]}); }), "");
 }
 
 TEST(ConformanceRunner, OptionsAreValidated) {
   auto fails = [](RunOptions o, const std::string& message) {
-    const std::string e = error_of([&] { run_conformance(o); });
+    const std::string e = error_text([&] { run_conformance(o); });
     EXPECT_NE(e.find(message), std::string::npos) << "got: " << e;
   };
   RunOptions o;

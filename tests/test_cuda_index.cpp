@@ -9,7 +9,6 @@ using ts::Tensor;
 namespace {
 
 using CudaIndex = CudaTest;
-using Ts = std::vector<Tensor>;
 
 TEST_F(CudaIndex, GatherAndIndexSelectMatchReference) {
   for (ts::ScalarType t : {kFloat, kDouble, kHalf, kByte, kShort, kLong, kBool}) {

@@ -8,9 +8,6 @@ using ts::Tensor;
 namespace {
 
 using CudaNn = CudaTest;
-using Ts = std::vector<Tensor>;
-
-constexpr ts::ScalarType kFloating[] = {kFloat, kDouble, kHalf, kBFloat16};
 
 TEST_F(CudaNn, SoftmaxMatchesReference) {
   for (ts::ScalarType t : kFloating) {

@@ -9,9 +9,6 @@ using ts::Tensor;
 namespace {
 
 using CudaReduce = CudaTest;
-using Ts = std::vector<Tensor>;
-
-constexpr ts::ScalarType kFloating[] = {kFloat, kDouble, kHalf, kBFloat16};
 
 // Reductions of a [37, 129, 5] input over dims that make inner, outer and mixed geometries,
 // on the input as is and permuted (so no dim is contiguous in the reduced order).

@@ -28,6 +28,8 @@ class CudaTest : public ::testing::Test {
 
 inline const Device kCuda = Device("cuda:0");
 
+using Ts = std::vector<Tensor>;
+
 inline Tensor to_cuda(const Tensor& t) {
   return ts::cuda::to_device(t, kCuda);
 }

@@ -311,45 +311,82 @@ TEST(Half, DecodeKnownPatterns) {
   EXPECT_EQ(half_value(0x8000), 0.0f);
 }
 
-TEST(Half, NumericLimits) {
-  using L = std::numeric_limits<ts::Half>;
-  EXPECT_EQ(static_cast<float>(L::max()), 65504.0f);
-  EXPECT_EQ(static_cast<float>(L::lowest()), -65504.0f);
-  EXPECT_EQ(static_cast<float>(L::min()), std::ldexp(1.0f, -14));
-  EXPECT_EQ(static_cast<float>(L::epsilon()), std::ldexp(1.0f, -10));
-  EXPECT_EQ(static_cast<float>(L::denorm_min()), std::ldexp(1.0f, -24));
+// numeric_limits<T> of a 16-bit float type: the largest finite value, the smallest normal, the
+// epsilon and the smallest subnormal (lowest is -max), and its mantissa digits.
+template <typename T>
+void expect_limits(float max, float min, float epsilon, float denorm_min, int digits) {
+  using L = std::numeric_limits<T>;
+  EXPECT_TRUE(L::is_specialized);
+  EXPECT_TRUE(L::is_signed);
+  EXPECT_FALSE(L::is_integer);
+  EXPECT_EQ(L::digits, digits);
+  EXPECT_EQ(static_cast<float>(L::max()), max);
+  EXPECT_EQ(static_cast<float>(L::lowest()), -max);
+  EXPECT_EQ(static_cast<float>(L::min()), min);
+  EXPECT_EQ(static_cast<float>(L::epsilon()), epsilon);
+  EXPECT_EQ(static_cast<float>(L::denorm_min()), denorm_min);
   EXPECT_TRUE(std::isinf(static_cast<float>(L::infinity())));
   EXPECT_TRUE(std::isnan(static_cast<float>(L::quiet_NaN())));
 }
 
-// binary16 decoded from the definition: (-1)^s * 2^(e-15) * 1.m, or 2^-14 * 0.m for e == 0.
-double decode_half_by_hand(uint16_t h) {
-  const int s = h >> 15, e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  const double v = e == 0 ? std::ldexp(m, -24) : std::ldexp(1024 + m, e - 25);
+// A 16-bit float format: a sign bit, `exponent_bits` and `mantissa_bits` (binary16: 5 and 10,
+// bfloat16: 8 and 7), and its conversions.
+struct Format16 {
+  int exponent_bits, mantissa_bits;
+  float (*value)(uint16_t);
+  uint16_t (*bits)(float);
+};
+
+// x decoded from the definition (mb: mantissa bits): (-1)^s * 2^(e - bias) * 1.m, or 2^(1 - bias) *
+// 0.m for e == 0, with bias = 2^(exponent_bits - 1) - 1 (binary16: 2^(e-15) * 1.m or 2^-14 * 0.m;
+// bfloat16: 2^(e-127) * 1.m or 2^-126 * 0.m).
+double decode_by_hand(int exponent_bits, int mb, uint16_t x) {
+  const int bias = (1 << (exponent_bits - 1)) - 1;
+  const int s = x >> 15, e = (x >> mb) & ((1 << exponent_bits) - 1), m = x & ((1 << mb) - 1);
+  const double v = e == 0 ? std::ldexp(m, 1 - bias - mb) : std::ldexp((1 << mb) + m, e - bias - mb);
   return s ? -v : v;
 }
 
-TEST(Half, EveryBitPatternDecodesAndRoundTrips) {
+// Every bit pattern decodes to the value by hand (NaN to NaN, infinity to infinity, the sign
+// kept) and encodes back to itself; a NaN encodes back to a quiet NaN (top mantissa bit set).
+void expect_every_pattern_round_trips(const Format16& fmt) {
+  const uint16_t exponent_mask = ((1 << fmt.exponent_bits) - 1) << fmt.mantissa_bits;
+  const uint16_t mantissa_mask = (1 << fmt.mantissa_bits) - 1;
+  const uint16_t quiet_bit = 1 << (fmt.mantissa_bits - 1);
   for (uint32_t i = 0; i < 65536; ++i) {
-    const uint16_t h = static_cast<uint16_t>(i);
-    const float f = half_value(h);
-    const bool is_nan = (h & 0x7c00) == 0x7c00 && (h & 0x3ff) != 0;
-    const bool is_inf = (h & 0x7fff) == 0x7c00;
+    const uint16_t x = static_cast<uint16_t>(i);
+    const float f = fmt.value(x);
+    const bool is_nan = (x & exponent_mask) == exponent_mask && (x & mantissa_mask) != 0;
+    const bool is_inf = (x & 0x7fff) == exponent_mask;
     if (is_nan) {
       ASSERT_TRUE(std::isnan(f)) << std::hex << i;
-      const uint16_t back = half_bits(f);
-      ASSERT_EQ(back & 0x7c00, 0x7c00) << std::hex << i;
-      ASSERT_NE(back & 0x0200, 0) << std::hex << i;  // quiet
+      const uint16_t back = fmt.bits(f);
+      ASSERT_EQ(back & exponent_mask, exponent_mask) << std::hex << i;
+      ASSERT_NE(back & quiet_bit, 0) << std::hex << i;
       continue;
     }
     if (is_inf) {
       ASSERT_TRUE(std::isinf(f)) << std::hex << i;
     } else {
-      ASSERT_EQ(static_cast<double>(f), decode_half_by_hand(h)) << std::hex << i;
+      ASSERT_EQ(static_cast<double>(f), decode_by_hand(fmt.exponent_bits, fmt.mantissa_bits, x))
+          << std::hex << i;
     }
-    ASSERT_EQ(std::signbit(f), (h & 0x8000) != 0) << std::hex << i;
-    ASSERT_EQ(half_bits(f), h) << std::hex << i;
+    ASSERT_EQ(std::signbit(f), (x & 0x8000) != 0) << std::hex << i;
+    ASSERT_EQ(fmt.bits(f), x) << std::hex << i;
   }
+}
+
+TEST(Half, NumericLimits) {
+  expect_limits<ts::Half>(65504.0f, std::ldexp(1.0f, -14), std::ldexp(1.0f, -10),
+                          std::ldexp(1.0f, -24), 11);
+}
+
+TEST(Half, EveryBitPatternDecodesAndRoundTrips) {
+  expect_every_pattern_round_trips({5, 10, half_value, half_bits});
+  // Spot checks of the decoding by hand: 2^-24 (smallest subnormal), 65504 (largest), -2.
+  EXPECT_EQ(decode_by_hand(5, 10, 0x0001), std::ldexp(1.0, -24));
+  EXPECT_EQ(decode_by_hand(5, 10, 0x7bff), 65504.0);
+  EXPECT_EQ(decode_by_hand(5, 10, 0xc000), -2.0);
 }
 
 // ---- BFloat16 ----
@@ -387,41 +424,17 @@ TEST(BFloat16, NaNStaysQuietNaN) {
 }
 
 TEST(BFloat16, NumericLimits) {
-  using L = std::numeric_limits<ts::BFloat16>;
-  EXPECT_EQ(static_cast<float>(L::max()), std::ldexp(255.0f, 120));  // (2 - 2^-7) * 2^127
-  EXPECT_EQ(static_cast<float>(L::lowest()), -std::ldexp(255.0f, 120));
-  EXPECT_EQ(static_cast<float>(L::min()), std::ldexp(1.0f, -126));
-  EXPECT_EQ(static_cast<float>(L::epsilon()), std::ldexp(1.0f, -7));
-  EXPECT_EQ(static_cast<float>(L::denorm_min()), std::ldexp(1.0f, -133));
-  EXPECT_TRUE(std::isinf(static_cast<float>(L::infinity())));
-  EXPECT_TRUE(std::isnan(static_cast<float>(L::quiet_NaN())));
-}
-
-// bfloat16 decoded from the definition: (-1)^s * 2^(e-127) * 1.m, or 2^-126 * 0.m for e == 0.
-double decode_bf16_by_hand(uint16_t b) {
-  const int s = b >> 15, e = (b >> 7) & 0xff, m = b & 0x7f;
-  const double v = e == 0 ? std::ldexp(m, -133) : std::ldexp(128 + m, e - 134);
-  return s ? -v : v;
+  // max is (2 - 2^-7) * 2^127.
+  expect_limits<ts::BFloat16>(std::ldexp(255.0f, 120), std::ldexp(1.0f, -126), std::ldexp(1.0f, -7),
+                              std::ldexp(1.0f, -133), 8);
 }
 
 TEST(BFloat16, EveryBitPatternDecodesAndRoundTrips) {
-  for (uint32_t i = 0; i < 65536; ++i) {
-    const uint16_t b = static_cast<uint16_t>(i);
-    const float f = bf16_value(b);
-    const bool is_nan = (b & 0x7f80) == 0x7f80 && (b & 0x7f) != 0;
-    const bool is_inf = (b & 0x7fff) == 0x7f80;
-    if (is_nan) {
-      ASSERT_TRUE(std::isnan(f)) << std::hex << i;
-      ASSERT_NE(bf16_bits(f) & 0x40, 0) << std::hex << i;
-      continue;
-    }
-    if (is_inf) {
-      ASSERT_TRUE(std::isinf(f)) << std::hex << i;
-    } else {
-      ASSERT_EQ(static_cast<double>(f), decode_bf16_by_hand(b)) << std::hex << i;
-    }
-    ASSERT_EQ(bf16_bits(f), b) << std::hex << i;
-  }
+  expect_every_pattern_round_trips({8, 7, bf16_value, bf16_bits});
+  // Spot checks of the decoding by hand: 2^-133 (smallest subnormal), 1, -(2 - 2^-7) * 2^127.
+  EXPECT_EQ(decode_by_hand(8, 7, 0x0001), std::ldexp(1.0, -133));
+  EXPECT_EQ(decode_by_hand(8, 7, 0x3f80), 1.0);
+  EXPECT_EQ(decode_by_hand(8, 7, 0xff7f), -std::ldexp(255.0, 120));
 }
 
 }  // namespace

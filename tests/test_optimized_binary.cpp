@@ -14,19 +14,11 @@ namespace {
 
 using ::testing::HasSubstr;
 using ts::Tensor;
-using ts::testing::expect_close;
-using ts::testing::expect_matches_reference;
-using ts::testing::kAll;
-using ts::testing::kInf;
-using ts::testing::kNaN;
-using ts::testing::layouts;
-using ts::testing::make;
-using ts::testing::sample;
-using ts::testing::values;
+using namespace ts::testing;  // make, values, kAll, kInf, kNaN, sample, layouts, ...
 
 constexpr ts::DTypeSet kAllSet = ts::DTypeSet::all();
 constexpr ts::DTypeSet kNoBool = kAllSet - ts::DTypeSet{ts::kBool};
-constexpr ts::DTypeSet kFloating = ts::DTypeSet::floating();
+constexpr ts::DTypeSet kFloatingSet = ts::DTypeSet::floating();
 constexpr ts::DTypeSet kIntegralAndBool = ts::DTypeSet::integral(true);
 
 // Integer-valued samples in [lo, hi) of any dtype: many ties, exact multiples and zeros.
@@ -65,7 +57,7 @@ std::vector<OpCase> op_cases() {
       {"pow", kNoBool, Inputs::kPow, [](T a, T b) { return ts::pow(a, b); }},
       {"maximum", kAllSet, Inputs::kIntegerValued, [](T a, T b) { return ts::maximum(a, b); }},
       {"minimum", kAllSet, Inputs::kIntegerValued, [](T a, T b) { return ts::minimum(a, b); }},
-      {"atan2", kFloating, Inputs::kGeneral, [](T a, T b) { return ts::atan2(a, b); }},
+      {"atan2", kFloatingSet, Inputs::kGeneral, [](T a, T b) { return ts::atan2(a, b); }},
       {"eq", kAllSet, Inputs::kIntegerValued, [](T a, T b) { return ts::eq(a, b); }},
       {"ne", kAllSet, Inputs::kIntegerValued, [](T a, T b) { return ts::ne(a, b); }},
       {"lt", kAllSet, Inputs::kIntegerValued, [](T a, T b) { return ts::lt(a, b); }},
@@ -108,7 +100,7 @@ std::pair<Tensor, Tensor> operands(Inputs kind, ts::IntArrayRef sizes, ts::Scala
 }
 
 std::string describe(const std::string& op, ts::ScalarType dt, const std::string& how) {
-  return op + " " + std::string(ts::dtype_name(dt)) + " " + how;
+  return op + " " + name(dt) + " " + how;
 }
 
 class OptimizedBinaryOp : public ::testing::TestWithParam<OpCase> {};
@@ -210,29 +202,25 @@ void expect_matches_reference_signed(const std::function<Tensor()>& f, const std
     ts::KernelSetGuard g("reference");
     want = f();
   }
-  const ts::testing::Values w = values(want);
-  const std::string before = ts::cpu::capability();
-  for (const std::string& cap : ts::cpu::supported_capabilities()) {
-    ts::cpu::set_capability(cap);
-    ts::KernelSetGuard g("optimized");
+  const Values w = values(want);
+  for_each_capability([&](const std::string& cap) {
     Tensor got = f();
     expect_close(got, want, what + " [" + cap + "]");
-    const ts::testing::Values v = values(got);
+    const Values v = values(got);
     for (size_t i = 0; i < w.size() && i < v.size(); ++i) {
       if (w[i] == 0 && v[i] == 0) {
         EXPECT_EQ(std::signbit(v[i]), std::signbit(w[i]))
             << what << " [" << cap << "]: sign of the zero at element " << i;
       }
     }
-  }
-  ts::cpu::set_capability(before);
+  });
 }
 
 // Every pair of special and ordinary values, broadcast (stride 0) and materialized.
 TEST(OptimizedBinary, SpecialFloatingValues) {
-  const ts::testing::Values v = {kNaN, kInf, -kInf, 0.0,  -0.0,   1.0,   -1.0,  0.5,   -0.5,
-                                 2.0,  -2.0, 3.0,   -3.0, 0.1,    7.5,   -7.5,  1e-30, -1e30,
-                                 1e30, 4.0,  -8.0,  1e-7, 123.25, 65504, 5e-324};
+  const Values v = {kNaN, kInf, -kInf, 0.0,  -0.0,   1.0,   -1.0,  0.5,   -0.5,
+                    2.0,  -2.0, 3.0,   -3.0, 0.1,    7.5,   -7.5,  1e-30, -1e30,
+                    1e30, 4.0,  -8.0,  1e-7, 123.25, 65504, 5e-324};
   const int64_t n = static_cast<int64_t>(v.size());
   const std::vector<std::pair<std::string, std::function<Tensor(const Tensor&, const Tensor&)>>>
       ops = {
@@ -254,7 +242,7 @@ TEST(OptimizedBinary, SpecialFloatingValues) {
           {"logical_and", [](const Tensor& a, const Tensor& b) { return ts::logical_and(a, b); }},
           {"logical_or", [](const Tensor& a, const Tensor& b) { return ts::logical_or(a, b); }},
       };
-  for (ts::ScalarType dt : {ts::kFloat, ts::kDouble, ts::kHalf, ts::kBFloat16}) {
+  for (ts::ScalarType dt : kFloating) {
     const Tensor col = make(dt, v, {n, 1});
     const Tensor row = make(dt, v, {1, n});
     Tensor a, b;
@@ -275,8 +263,8 @@ TEST(OptimizedBinary, SpecialFloatingValues) {
 
 // pow with a broadcast scalar exponent takes fast paths for 2, 3, 0.5 and -1.
 TEST(OptimizedBinary, PowScalarExponents) {
-  const ts::testing::Values special = {kNaN, kInf, -kInf, 0.0, -0.0, 1.0, -1.0, 4.0, -4.0, 1e-3};
-  for (ts::ScalarType dt : {ts::kFloat, ts::kDouble, ts::kHalf, ts::kBFloat16}) {
+  const Values special = {kNaN, kInf, -kInf, 0.0, -0.0, 1.0, -1.0, 4.0, -4.0, 1e-3};
+  for (ts::ScalarType dt : kFloating) {
     const Tensor a = sample({31, 17}, dt, -6, 6, 61);
     const Tensor s = make(dt, special);
     for (double e : {2.0, 3.0, 0.5, -1.0, 2.5, -2.0, 0.0, 1.0}) {
@@ -325,7 +313,6 @@ TEST(OptimizedBinary, Float32PowAndAtan2WithinOneUlp) {
       {"pow", [&] { return ts::pow(base, exponent); }},
       {"atan2", [&] { return ts::atan2(y, x); }},
   };
-  const std::string before = ts::cpu::capability();
   for (const auto& name_f : cases) {
     const auto& name = name_f.first;
     const auto& f = name_f.second;
@@ -334,9 +321,7 @@ TEST(OptimizedBinary, Float32PowAndAtan2WithinOneUlp) {
       ts::KernelSetGuard g("reference");
       want = f();
     }
-    for (const std::string& cap : ts::cpu::supported_capabilities()) {
-      ts::cpu::set_capability(cap);
-      ts::KernelSetGuard g("optimized");
+    for_each_capability([&](const std::string& cap) {
       const Tensor got = f();
       int64_t worst = 0;
       const float* pg = got.data_ptr<float>();
@@ -345,9 +330,8 @@ TEST(OptimizedBinary, Float32PowAndAtan2WithinOneUlp) {
       EXPECT_LE(worst, 1) << name << " [" << cap << "]";
       std::printf("float32 %s [%s]: at most %lld ULP from the reference\n", name, cap.c_str(),
                   static_cast<long long>(worst));
-    }
+    });
   }
-  ts::cpu::set_capability(before);
 }
 
 // ---- hand-computed values (Python's and PyTorch's documented semantics) ----
@@ -385,13 +369,13 @@ TEST(OptimizedBinary, IntegerMinDividedByMinusOneWraps) {
     EXPECT_TENSOR(ts::div(a, b, "floor"), dts[k], {3}, {m, -7, 7});
     EXPECT_TENSOR(ts::remainder(a, b), dts[k], {3}, {0, 0, 0});
   }
-  const Tensor a = ts::testing::make_long({INT64_MIN, INT64_MIN, INT64_MAX});
-  const Tensor b = ts::testing::make_long({-1, 2, -1});
-  EXPECT_EQ(ts::testing::long_values(ts::div(a, b, "trunc")),
+  const Tensor a = make_long({INT64_MIN, INT64_MIN, INT64_MAX});
+  const Tensor b = make_long({-1, 2, -1});
+  EXPECT_EQ(long_values(ts::div(a, b, "trunc")),
             (std::vector<int64_t>{INT64_MIN, INT64_MIN / 2, -INT64_MAX}));
-  EXPECT_EQ(ts::testing::long_values(ts::div(a, b, "floor")),
+  EXPECT_EQ(long_values(ts::div(a, b, "floor")),
             (std::vector<int64_t>{INT64_MIN, INT64_MIN / 2, -INT64_MAX}));
-  EXPECT_EQ(ts::testing::long_values(ts::remainder(a, b)), (std::vector<int64_t>{0, 0, 0}));
+  EXPECT_EQ(long_values(ts::remainder(a, b)), (std::vector<int64_t>{0, 0, 0}));
 }
 
 TEST(OptimizedBinary, IntegerDivisionByZeroThrowsAndWritesNothing) {
@@ -414,9 +398,8 @@ TEST(OptimizedBinary, IntegerDivisionByZeroThrowsAndWritesNothing) {
     EXPECT_ERROR(ts::div(a, make(dt, {0}, {}), "trunc"), "div: ZeroDivisionError");
   }
   const Tensor i8 = make(ts::kChar, {1, 2});
-  EXPECT_ERROR(ts::remainder(i8, ts::testing::make_long({256}, {})),
-               "remainder: ZeroDivisionError");
-  EXPECT_TENSOR(ts::remainder(i8, ts::testing::make_long({258}, {})), ts::kChar, {2}, {1, 0});
+  EXPECT_ERROR(ts::remainder(i8, make_long({256}, {})), "remainder: ZeroDivisionError");
+  EXPECT_TENSOR(ts::remainder(i8, make_long({258}, {})), ts::kChar, {2}, {1, 0});
 }
 
 // Found by fuzz/ (issue 12): the bool add ignored alpha (false + false * true gave true).
@@ -465,9 +448,9 @@ TEST(OptimizedBinary, DivisorsAnOverlappingSelfTurnsToZeroDoNotCrash) {
 
 TEST(OptimizedBinary, PowByHand) {
   ts::KernelSetGuard g("optimized");
-  const Tensor base = ts::testing::make_long({2, 3, -2, -1, 1, 0, 2, -1, 3});
-  const Tensor e = ts::testing::make_long({10, 3, 3, -3, -5, 0, -1, -4, 40});
-  EXPECT_EQ(ts::testing::long_values(ts::pow(base, e)),
+  const Tensor base = make_long({2, 3, -2, -1, 1, 0, 2, -1, 3});
+  const Tensor e = make_long({10, 3, 3, -3, -5, 0, -1, -4, 40});
+  EXPECT_EQ(long_values(ts::pow(base, e)),
             (std::vector<int64_t>{1024, 27, -8, -1, 1, 1, 0, 1, -6289078614652622815}));
   EXPECT_TENSOR(ts::pow(make(ts::kChar, {2, -3}), make(ts::kChar, {7, 5})), ts::kChar, {2},
                 {-128, 13});
@@ -477,7 +460,7 @@ TEST(OptimizedBinary, PowByHand) {
   // pow(-0, 0.5) == +0, pow(-inf, 0.5) == inf, pow(nan, 0) == 1, pow(1, nan) == 1.
   const Tensor s = ts::pow(make(ts::kFloat, {-0.0, -kInf, 4, -4}), 0.5);
   EXPECT_TENSOR(s, ts::kFloat, {4}, {0, kInf, 2, kNaN});
-  EXPECT_FALSE(ts::testing::signbit_at(s, 0));
+  EXPECT_FALSE(signbit_at(s, 0));
   EXPECT_TENSOR(
       ts::pow(make(ts::kFloat, {kNaN, 1, -2, -8}), make(ts::kFloat, {0, kNaN, 3, 1.0 / 3})),
       ts::kFloat, {4}, {1, 1, -8, kNaN});
@@ -567,38 +550,32 @@ TEST(OptimizedBinary, InPlaceAndOutVariants) {
     const Tensor d = nonzero(ints({12, 9}, dt, -5, 6, 92), 2);
     const Tensor e = ints({9}, dt, 0, 4, 93);
     const Tensor t = ints({9, 12}, dt, -3, 4, 94).t();  // transposed operand
-    const auto check = [&](const char* what, const std::function<void(Tensor&)>& f) {
-      expect_matches_reference(
-          [&] {
-            Tensor a = fresh();
-            f(a);
-            return a;
-          },
-          describe(what, dt, "in-place"));
+    const auto check = [&](const char* what, const std::function<void(const Tensor&)>& f) {
+      expect_matches_reference(into(fresh, f), describe(what, dt, "in-place"));
     };
-    check("div_ trunc", [&](Tensor& a) { a.div_(d, "trunc"); });
-    check("div_ floor", [&](Tensor& a) { a.div_(d, "floor"); });
-    check("remainder_", [&](Tensor& a) { a.remainder_(d); });
-    check("remainder_ scalar", [&](Tensor& a) { a.remainder_(-3); });
-    check("pow_", [&](Tensor& a) { a.pow_(e); });
-    check("pow_ scalar", [&](Tensor& a) { a.pow_(2); });
-    check("sub_ transposed", [&](Tensor& a) { a.sub_(t); });
-    check("eq_", [&](Tensor& a) { a.eq_(t); });
-    check("ne_", [&](Tensor& a) { a.ne_(t); });
-    check("lt_", [&](Tensor& a) { a.lt_(t); });
-    check("le_ scalar", [&](Tensor& a) { a.le_(1); });
-    check("gt_", [&](Tensor& a) { a.gt_(e); });
-    check("ge_", [&](Tensor& a) { a.ge_(t); });
-    check("logical_and_", [&](Tensor& a) { a.logical_and_(t); });
-    check("logical_or_", [&](Tensor& a) { a.logical_or_(t); });
-    check("self aliasing", [&](Tensor& a) { a.mul_(a); });
+    check("div_ trunc", [&](const Tensor& a) { a.div_(d, "trunc"); });
+    check("div_ floor", [&](const Tensor& a) { a.div_(d, "floor"); });
+    check("remainder_", [&](const Tensor& a) { a.remainder_(d); });
+    check("remainder_ scalar", [&](const Tensor& a) { a.remainder_(-3); });
+    check("pow_", [&](const Tensor& a) { a.pow_(e); });
+    check("pow_ scalar", [&](const Tensor& a) { a.pow_(2); });
+    check("sub_ transposed", [&](const Tensor& a) { a.sub_(t); });
+    check("eq_", [&](const Tensor& a) { a.eq_(t); });
+    check("ne_", [&](const Tensor& a) { a.ne_(t); });
+    check("lt_", [&](const Tensor& a) { a.lt_(t); });
+    check("le_ scalar", [&](const Tensor& a) { a.le_(1); });
+    check("gt_", [&](const Tensor& a) { a.gt_(e); });
+    check("ge_", [&](const Tensor& a) { a.ge_(t); });
+    check("logical_and_", [&](const Tensor& a) { a.logical_and_(t); });
+    check("logical_or_", [&](const Tensor& a) { a.logical_or_(t); });
+    check("self aliasing", [&](const Tensor& a) { a.mul_(a); });
     if (ts::is_floating_type(dt)) {
-      check("atan2_", [&](Tensor& a) { a.atan2_(t); });
-      check("div_", [&](Tensor& a) { a.div_(d); });
+      check("atan2_", [&](const Tensor& a) { a.atan2_(t); });
+      check("div_", [&](const Tensor& a) { a.div_(d); });
     } else {
-      check("bitwise_and_", [&](Tensor& a) { a.bitwise_and_(t); });
-      check("bitwise_or_", [&](Tensor& a) { a.bitwise_or_(t); });
-      check("bitwise_xor_", [&](Tensor& a) { a.bitwise_xor_(3); });
+      check("bitwise_and_", [&](const Tensor& a) { a.bitwise_and_(t); });
+      check("bitwise_or_", [&](const Tensor& a) { a.bitwise_or_(t); });
+      check("bitwise_xor_", [&](const Tensor& a) { a.bitwise_xor_(3); });
     }
   }
   // out=: empty outputs resized, wider dtypes, bool results into other dtypes, strided outputs.
@@ -625,49 +602,21 @@ TEST(OptimizedBinary, InPlaceAndOutVariants) {
       {"bitwise_or_out", [&](const Tensor& o) { ts::bitwise_or_out(o, a, d); }},
       {"bitwise_xor_out", [&](const Tensor& o) { ts::bitwise_xor_out(o, a, d); }},
   };
+  const Maker transposed = [] { return ts::zeros({9, 12}, ts::kDouble).t(); };
+  const Maker strided_bool = [] {
+    return ts::zeros({12, 18}, ts::kBool).slice(1, 0, std::nullopt, 2);
+  };
   for (const auto& name_fn : outs) {
-    const auto& name = name_fn.first;
-    const auto& fn = name_fn.second;
-    expect_matches_reference(
-        [&] {
-          Tensor o = ts::empty({0}, ts::kDouble);
-          fn(o);
-          return o;
-        },
-        std::string(name) + " into empty float64");
-    expect_matches_reference(
-        [&] {
-          Tensor o;
-          {
-            ts::KernelSetGuard g("reference");
-            o = ts::zeros({9, 12}, ts::kDouble).t();
-          }
-          fn(o);
-          return o;
-        },
-        std::string(name) + " into transposed float64");
+    const std::string name = name_fn.first;
+    const Out& fn = name_fn.second;
+    expect_matches_reference(into(empty_out({0}, ts::kDouble), fn), name + " into empty float64");
+    expect_matches_reference(into(transposed, fn), name + " into transposed float64");
   }
   for (const auto& name_fn : {outs[6], outs[9], outs[12]}) {
-    const auto& name = name_fn.first;
-    const auto& fn = name_fn.second;
-    expect_matches_reference(
-        [&] {
-          Tensor o = ts::empty({12, 9}, ts::kBool);
-          fn(o);
-          return o;
-        },
-        std::string(name) + " into bool");
-    expect_matches_reference(
-        [&] {
-          Tensor o;
-          {
-            ts::KernelSetGuard g("reference");
-            o = ts::zeros({12, 18}, ts::kBool).slice(1, 0, std::nullopt, 2);
-          }
-          fn(o);
-          return o;
-        },
-        std::string(name) + " into strided bool");
+    const std::string name = name_fn.first;
+    const Out& fn = name_fn.second;
+    expect_matches_reference(into(empty_out({12, 9}, ts::kBool), fn), name + " into bool");
+    expect_matches_reference(into(strided_bool, fn), name + " into strided bool");
   }
 }
 

@@ -13,29 +13,10 @@
 namespace {
 
 using ts::Tensor;
+using namespace ts::testing;  // kAll, kFloating, name, expect_same_bits, ...
 
-constexpr ts::ScalarType kFloating[] = {ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
 constexpr ts::ScalarType kNumeric[] = {ts::kByte, ts::kChar,     ts::kShort, ts::kInt,   ts::kLong,
                                        ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
-constexpr ts::ScalarType kAll[] = {ts::kBool, ts::kByte, ts::kChar,     ts::kShort, ts::kInt,
-                                   ts::kLong, ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
-constexpr int kThreads[] = {1, 2, 3};
-
-// Sizes, dtype and every byte equal (both are fresh contiguous tensors).
-void expect_same_bits(const Tensor& got, const Tensor& want, const std::string& what) {
-  ASSERT_EQ(got.sizes(), want.sizes()) << what;
-  ASSERT_EQ(got.dtype(), want.dtype()) << what;
-  ASSERT_TRUE(got.is_contiguous() && want.is_contiguous()) << what;
-  const auto* a = static_cast<const unsigned char*>(got.data_ptr());
-  const auto* b = static_cast<const unsigned char*>(want.data_ptr());
-  const size_t es = got.element_size();
-  for (size_t i = 0; i < got.nbytes(); i += es) {
-    if (std::memcmp(a + i, b + i, es) != 0) {
-      ADD_FAILURE() << what << ": element " << i / es << " differs from the reference";
-      return;
-    }
-  }
-}
 
 // Runs `f` from generator state `state` under the reference set, then under the optimized set
 // for every supported capability and 1, 2 and 3 threads; expects the same bits, and the same
@@ -50,27 +31,17 @@ void expect_bitwise(const std::function<Tensor()>& f, const std::string& what,
     want = f();
     after = ts::philox_state();
   }
-  const std::string cap_before = ts::cpu::capability();
-  const int threads_before = ts::get_num_threads();
-  for (const std::string& cap : ts::cpu::supported_capabilities()) {
-    ts::cpu::set_capability(cap);
-    for (int threads : kThreads) {
-      ts::set_num_threads(threads);
-      ts::KernelSetGuard g("optimized");
+  for_each_capability([&](const std::string& cap) {
+    for_each_thread_count({1, 2, 3}, [&](int threads) {
       ts::set_philox_state(state);
       Tensor got = f();
       const std::string where = what + " [" + cap + ", " + std::to_string(threads) + " threads]";
+      EXPECT_TRUE(got.is_contiguous() && want.is_contiguous()) << where;  // fresh tensors
       expect_same_bits(got, want, where);
       EXPECT_EQ(ts::philox_state().offset, after.offset) << where;
       EXPECT_EQ(ts::philox_state().seed, after.seed) << where;
-    }
-  }
-  ts::set_num_threads(threads_before);
-  ts::cpu::set_capability(cap_before);
-}
-
-std::string name(ts::ScalarType t) {
-  return std::string(ts::dtype_name(t));
+    });
+  });
 }
 
 // ---- random ----
@@ -85,27 +56,30 @@ const ts::PhiloxState kStates[] = {
     {7, 0xfffffffbull},            // the counter's low word wraps inside the first vector
     {42, 0xfffffffffffffff0ull}};  // the counter wraps modulo 2^64
 
-TEST(OptimizedFactories, RandMatchesTheReferenceBitwise) {
+// `op` (rand or randn, called as f) in every floating dtype, shape and generator state.
+void expect_floating_bitwise(const std::string& op,
+                             const std::function<Tensor(ts::IntArrayRef, ts::ScalarType)>& f,
+                             const std::vector<std::vector<int64_t>>& shapes) {
   for (ts::ScalarType dt : kFloating) {
-    for (const auto& shape : kRandomShapes) {
+    for (const auto& shape : shapes) {
       for (const ts::PhiloxState& s : kStates) {
-        expect_bitwise([&] { return ts::rand(shape, dt); },
-                       "rand " + name(dt) + " seed " + std::to_string(s.seed), s);
+        expect_bitwise([&] { return f(shape, dt); },
+                       op + " " + name(dt) + " seed " + std::to_string(s.seed), s);
       }
     }
   }
 }
 
+TEST(OptimizedFactories, RandMatchesTheReferenceBitwise) {
+  expect_floating_bitwise(
+      "rand", [](ts::IntArrayRef shape, ts::ScalarType dt) { return ts::rand(shape, dt); },
+      kRandomShapes);
+}
+
 TEST(OptimizedFactories, RandnMatchesTheReferenceBitwise) {
-  const std::vector<std::vector<int64_t>> shapes = {{}, {0}, {5}, {17, 31}, {3000}};
-  for (ts::ScalarType dt : kFloating) {
-    for (const auto& shape : shapes) {
-      for (const ts::PhiloxState& s : kStates) {
-        expect_bitwise([&] { return ts::randn(shape, dt); },
-                       "randn " + name(dt) + " seed " + std::to_string(s.seed), s);
-      }
-    }
-  }
+  expect_floating_bitwise(
+      "randn", [](ts::IntArrayRef shape, ts::ScalarType dt) { return ts::randn(shape, dt); },
+      {{}, {0}, {5}, {17, 31}, {3000}});
 }
 
 TEST(OptimizedFactories, RandintMatchesTheReferenceBitwiseForEveryRangeKind) {

@@ -13,33 +13,7 @@
 namespace {
 
 using ts::Tensor;
-using ts::testing::layouts;
-using ts::testing::sample;
-
-constexpr ts::ScalarType kAll[] = {ts::kBool, ts::kByte, ts::kChar,     ts::kShort, ts::kInt,
-                                   ts::kLong, ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
-constexpr int kThreads[] = {1, 2, 3};
-
-std::string name(ts::ScalarType t) {
-  return std::string(ts::dtype_name(t));
-}
-
-// Sizes, dtype and every element's bytes equal.
-void expect_same_bits(const Tensor& got, const Tensor& want, const std::string& what) {
-  ASSERT_EQ(got.sizes(), want.sizes()) << what;
-  ASSERT_EQ(got.dtype(), want.dtype()) << what;
-  ts::KernelSetGuard g("reference");
-  const Tensor a = got.contiguous(), b = want.contiguous();
-  const auto* pa = static_cast<const unsigned char*>(a.data_ptr());
-  const auto* pb = static_cast<const unsigned char*>(b.data_ptr());
-  const size_t es = a.element_size();
-  for (size_t i = 0; i < a.nbytes(); i += es) {
-    if (std::memcmp(pa + i, pb + i, es) != 0) {
-      ADD_FAILURE() << what << ": element " << i / es << " differs from the reference";
-      return;
-    }
-  }
-}
+using namespace ts::testing;  // sample, layouts, kAll, name, expect_same_bits, ...
 
 // Runs `f` under the reference set, then under the optimized set for every supported SIMD
 // capability and 1, 2 and 3 threads, and expects the same bits.
@@ -49,22 +23,11 @@ void expect_bitwise(const std::function<Tensor()>& f, const std::string& what) {
     ts::KernelSetGuard g("reference");
     want = f();
   }
-  const std::string cap_before = ts::cpu::capability();
-  const int threads_before = ts::get_num_threads();
-  for (const std::string& cap : ts::cpu::supported_capabilities()) {
-    ts::cpu::set_capability(cap);
-    for (int threads : kThreads) {
-      ts::set_num_threads(threads);
-      Tensor got;
-      {
-        ts::KernelSetGuard g("optimized");
-        got = f();
-      }
-      expect_same_bits(got, want, what + " [" + cap + ", " + std::to_string(threads) + " threads]");
-    }
-  }
-  ts::set_num_threads(threads_before);
-  ts::cpu::set_capability(cap_before);
+  for_each_capability([&](const std::string& cap) {
+    for_each_thread_count({1, 2, 3}, [&](int threads) {
+      expect_same_bits(f(), want, what + " [" + cap + ", " + std::to_string(threads) + " threads]");
+    });
+  });
 }
 
 // Index values in [0, n), with repeats, in `dtype` (int64 or int32).
@@ -79,20 +42,12 @@ Tensor permuted_layout(const Tensor& t) {
   return t.permute({2, 0, 1}).contiguous().permute({1, 2, 0});
 }
 
-// An out= tensor of `sizes` whose strides are transposed (the last two dims swapped).
-Tensor transposed_out(std::vector<int64_t> sizes, ts::ScalarType dtype) {
-  std::swap(sizes[0], sizes[1]);
-  return ts::empty(sizes, dtype).transpose(0, 1);
-}
-
 // ---- index_select ----
 
 TEST(OptimizedIndexSelect, EveryDtypeLayoutDimAndIndexType) {
   for (ts::ScalarType dt : kAll) {
     const Tensor x = sample({13, 17}, dt, -50, 50, 1);
-    for (const auto& layout_t : layouts(x)) {
-      const auto& layout = layout_t.first;
-      const auto& t = layout_t.second;
+    for_each_layout(layouts(x), [&](const std::string& layout, const Tensor& t) {
       for (int64_t dim : {0, 1, -1, -2}) {
         const int64_t n = t.size(dim);
         for (ts::ScalarType it : {ts::kLong, ts::kInt}) {
@@ -104,7 +59,7 @@ TEST(OptimizedIndexSelect, EveryDtypeLayoutDimAndIndexType) {
           expect_bitwise([&] { return ts::index_select(t, dim, strided); }, what + " strided");
         }
       }
-    }
+    });
   }
 }
 
@@ -136,33 +91,14 @@ TEST(OptimizedIndexSelect, ThreeDimsLargeZeroDimAndEmpty) {
 TEST(OptimizedIndexSelect, OutVariants) {
   const Tensor x = sample({20, 30}, ts::kFloat);
   const Tensor index = indices({25}, 30, 9, ts::kInt);
+  const auto select = [&](const Tensor& out) { ts::index_select_out(out, x, 1, index); };
+  expect_bitwise(into(empty_out({0}, ts::kFloat), select), "out resized");
+  expect_bitwise(into(transposed_out({20, 25}, ts::kFloat), select), "out transposed");
+  expect_bitwise(into(transposed_out({20, 25}, ts::kDouble), select), "out float64");
+  const Tensor longs = sample({20, 30}, ts::kLong, -300, 300);
   expect_bitwise(
-      [&] {
-        const Tensor out = ts::empty({0}, ts::kFloat);
-        ts::index_select_out(out, x, 1, index);
-        return out;
-      },
-      "out resized");
-  expect_bitwise(
-      [&] {
-        const Tensor out = transposed_out({20, 25}, ts::kFloat);
-        ts::index_select_out(out, x, 1, index);
-        return out;
-      },
-      "out transposed");
-  expect_bitwise(
-      [&] {
-        const Tensor out = transposed_out({20, 25}, ts::kDouble);
-        ts::index_select_out(out, x, 1, index);
-        return out;
-      },
-      "out float64");
-  expect_bitwise(
-      [&] {
-        const Tensor out = ts::empty({0}, ts::kBFloat16);
-        ts::index_select_out(out, sample({20, 30}, ts::kLong, -300, 300), 0, indices({7}, 20, 10));
-        return out;
-      },
+      into(empty_out({0}, ts::kBFloat16),
+           [&](const Tensor& out) { ts::index_select_out(out, longs, 0, indices({7}, 20, 10)); }),
       "int64 into bfloat16 (rounded once)");
 }
 
@@ -171,9 +107,7 @@ TEST(OptimizedIndexSelect, OutVariants) {
 TEST(OptimizedGather, EveryDtypeLayoutAndDim) {
   for (ts::ScalarType dt : kAll) {
     const Tensor x = sample({13, 17}, dt, -50, 50, 11);
-    for (const auto& layout_t : layouts(x)) {
-      const auto& layout = layout_t.first;
-      const auto& t = layout_t.second;
+    for_each_layout(layouts(x), [&](const std::string& layout, const Tensor& t) {
       for (int64_t dim : {0, 1, -1}) {
         const int64_t n = t.size(dim);
         const std::string what =
@@ -188,7 +122,7 @@ TEST(OptimizedGather, EveryDtypeLayoutAndDim) {
         expect_bitwise([&] { return ts::gather(t, dim, other); }, what + " other shape");
         expect_bitwise([&] { return ts::gather(t, dim, transposed); }, what + " transposed index");
       }
-    }
+    });
   }
 }
 
@@ -213,20 +147,9 @@ TEST(OptimizedGather, ThreeDimsLargeZeroDimEmptyAndOut) {
   expect_bitwise([&] { return ts::gather(big, 1, ts::empty({0}, ts::kLong)); }, "empty index");
   expect_bitwise([&] { return ts::gather(big, 0, ts::empty({0, 300}, ts::kLong)); }, "no rows");
   const Tensor index = indices({9, 30}, 300, 18);
-  expect_bitwise(
-      [&] {
-        const Tensor out = transposed_out({9, 30}, ts::kFloat);
-        ts::gather_out(out, big, 1, index);
-        return out;
-      },
-      "out transposed");
-  expect_bitwise(
-      [&] {
-        const Tensor out = ts::empty({0}, ts::kDouble);
-        ts::gather_out(out, big, 1, index);
-        return out;
-      },
-      "out float64");
+  const auto gather = [&](const Tensor& out) { ts::gather_out(out, big, 1, index); };
+  expect_bitwise(into(transposed_out({9, 30}, ts::kFloat), gather), "out transposed");
+  expect_bitwise(into(empty_out({0}, ts::kDouble), gather), "out float64");
 }
 
 // ---- scatter_add ----
@@ -235,9 +158,7 @@ TEST(OptimizedGather, ThreeDimsLargeZeroDimEmptyAndOut) {
 TEST(OptimizedScatterAdd, EveryDtypeLayoutAndDimWithCollisions) {
   for (ts::ScalarType dt : kAll) {
     const Tensor self = sample({13, 17}, dt, -50, 50, 21);
-    for (const auto& ls_s : layouts(self)) {
-      const auto& ls = ls_s.first;
-      const auto& s = ls_s.second;
+    for_each_layout(layouts(self), [&](const std::string& ls, const Tensor& s) {
       for (int64_t dim : {0, 1, -2}) {
         const int64_t d = dim < 0 ? dim + 2 : dim;
         std::vector<int64_t> sizes{13, 17};
@@ -253,15 +174,11 @@ TEST(OptimizedScatterAdd, EveryDtypeLayoutAndDimWithCollisions) {
               return ts::scatter_add(s, dim, index.t().contiguous().t(), src.t().contiguous().t());
             },
             what + " transposed index and src");
-        expect_bitwise(
-            [&] {
-              const Tensor t = s.clone();
-              t.scatter_add_(dim, index, src);
-              return t;
-            },
-            what + " in place");
+        expect_bitwise(into([&] { return s.clone(); },
+                            [&](const Tensor& t) { t.scatter_add_(dim, index, src); }),
+                       what + " in place");
       }
-    }
+    });
   }
 }
 
@@ -316,20 +233,13 @@ TEST(OptimizedScatterAdd, LargeParallelThreeDimsZeroDimEmptyAndOut) {
       "empty");
   const Tensor self = sample({12, 7}, ts::kHalf), index = indices({30, 7}, 12, 32);
   const Tensor src = sample({30, 7}, ts::kHalf, -4, 4, 33);
-  expect_bitwise(
-      [&] {
-        const Tensor out = transposed_out({12, 7}, ts::kFloat);
-        ts::scatter_add_out(out, self, 0, index, src);  // rounded to float16 first
-        return out;
-      },
-      "float16 into float32 out");
-  expect_bitwise(
-      [&] {
-        const Tensor out = ts::empty({0}, ts::kHalf);
-        ts::scatter_add_out(out, self, 0, index, src);
-        return out;
-      },
-      "out resized");
+  const auto scatter_add = [&](const Tensor& out) {
+    ts::scatter_add_out(out, self, 0, index, src);
+  };
+  // Into float32, the sums are rounded to float16 first.
+  expect_bitwise(into(transposed_out({12, 7}, ts::kFloat), scatter_add),
+                 "float16 into float32 out");
+  expect_bitwise(into(empty_out({0}, ts::kHalf), scatter_add), "out resized");
 }
 
 // ---- cat and stack ----
@@ -338,12 +248,8 @@ TEST(OptimizedCat, EveryDtypeLayoutAndDim) {
   for (ts::ScalarType dt : kAll) {
     const Tensor a = sample({13, 17}, dt, -50, 50, 41);
     const Tensor b = sample({13, 17}, dt, -50, 50, 42);
-    for (const auto& la_ta : layouts(a)) {
-      const auto& la = la_ta.first;
-      const auto& ta = la_ta.second;
-      for (const auto& lb_tb : layouts(b)) {
-        const auto& lb = lb_tb.first;
-        const auto& tb = lb_tb.second;
+    for_each_layout(layouts(a), [&](const std::string& la, const Tensor& ta) {
+      for_each_layout(layouts(b), [&](const std::string& lb, const Tensor& tb) {
         const std::string what = "cat " + name(dt) + " " + la + " + " + lb;
         for (int64_t dim : {0, 1, -1}) {
           expect_bitwise(
@@ -352,8 +258,8 @@ TEST(OptimizedCat, EveryDtypeLayoutAndDim) {
               },
               what + " dim " + std::to_string(dim));
         }
-      }
-    }
+      });
+    });
     const Tensor narrow = sample({13, 4}, dt, -50, 50, 43);
     expect_bitwise(
         [&] {
@@ -396,34 +302,21 @@ TEST(OptimizedCat, MixedDtypesLegacyEmptyLargeAndManyInputs) {
 
 TEST(OptimizedCat, OutVariants) {
   const Tensor a = sample({7, 9}, ts::kFloat), b = sample({7, 3}, ts::kFloat);
-  expect_bitwise(
-      [&] {
-        const Tensor out = transposed_out({7, 12}, ts::kFloat);
-        ts::cat_out(out, {a, b}, 1);
-        return out;
-      },
-      "out transposed");
-  expect_bitwise(
-      [&] {
-        const Tensor out = ts::empty({0}, ts::kDouble);
-        ts::cat_out(out, {a, b}, 1);
-        return out;
-      },
-      "out float64");
-  expect_bitwise(
-      [&] {
-        const Tensor out = ts::empty({7, 12}, ts::kDouble);  // int64 -> float32 -> float64
-        ts::cat_out(out, {ts::full({7, 9}, int64_t{(int64_t{1} << 30) + 1}, ts::kLong), b}, 1);
-        return out;
-      },
-      "two roundings as the reference");
-  expect_bitwise(
-      [&] {
-        const Tensor out = ts::empty({0}, ts::kFloat);
-        ts::stack_out(out, {a, a}, 0);
-        return out;
-      },
-      "stack_out");
+  const auto cat = [&](const Tensor& out) { ts::cat_out(out, {a, b}, 1); };
+  expect_bitwise(into(transposed_out({7, 12}, ts::kFloat), cat), "out transposed");
+  expect_bitwise(into(empty_out({0}, ts::kDouble), cat), "out float64");
+  // int64 -> float32 -> float64.
+  const Tensor big = ts::full({7, 9}, int64_t{(int64_t{1} << 30) + 1}, ts::kLong);
+  expect_bitwise(into(empty_out({7, 12}, ts::kDouble),
+                      [&](const Tensor& out) {
+                        ts::cat_out(out, {big, b}, 1);
+                      }),
+                 "two roundings as the reference");
+  expect_bitwise(into(empty_out({0}, ts::kFloat),
+                      [&](const Tensor& out) {
+                        ts::stack_out(out, {a, a}, 0);
+                      }),
+                 "stack_out");
 }
 
 TEST(OptimizedIndex, EveryKernelIsRegisteredForTheReferenceDtypes) {

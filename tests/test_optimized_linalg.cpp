@@ -11,18 +11,10 @@
 namespace {
 
 using ts::Tensor;
-using ts::testing::default_atol;
-using ts::testing::default_rtol;
-using ts::testing::expect_matches_reference;
-using ts::testing::layouts;
-using ts::testing::sample;
+using namespace ts::testing;  // sample, layouts, name, default_atol, ...
 
 constexpr ts::ScalarType kNoBool[] = {ts::kByte, ts::kChar,     ts::kShort, ts::kInt,   ts::kLong,
                                       ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
-
-std::string name(ts::ScalarType t) {
-  return std::string(ts::dtype_name(t));
-}
 
 double product_atol(ts::ScalarType t, int64_t k) {
   if (!ts::is_floating_type(t)) return 0;
@@ -37,11 +29,6 @@ Tensor operand(ts::IntArrayRef sizes, ts::ScalarType t, uint64_t seed) {
                                  : sample(sizes, t, -100, 100, seed);
 }
 
-Tensor ref_clone(const Tensor& t) {
-  ts::KernelSetGuard g("reference");
-  return t.clone();
-}
-
 void expect_product(const std::function<Tensor()>& f, const std::string& what, ts::ScalarType t,
                     int64_t k) {
   expect_matches_reference(f, what, ts::is_floating_type(t) ? default_rtol(t) : 0,
@@ -54,16 +41,12 @@ TEST(OptimizedMm, EveryDtypeAndEveryPairOfLayouts) {
   for (ts::ScalarType dt : kNoBool) {
     const Tensor a = operand({23, 29}, dt, 1);
     const Tensor b = operand({29, 31}, dt, 2);
-    for (const auto& la_ta : layouts(a)) {
-      const auto& la = la_ta.first;
-      const auto& ta = la_ta.second;
-      for (const auto& lb_tb : layouts(b)) {
-        const auto& lb = lb_tb.first;
-        const auto& tb = lb_tb.second;
+    for_each_layout(layouts(a), [&](const std::string& la, const Tensor& ta) {
+      for_each_layout(layouts(b), [&](const std::string& lb, const Tensor& tb) {
         expect_product([&] { return ts::mm(ta, tb); }, "mm " + name(dt) + " " + la + " @ " + lb, dt,
                        29);
-      }
-    }
+      });
+    });
   }
 }
 
@@ -149,16 +132,13 @@ TEST(OptimizedMm, OutVariantsAliasingAndThreads) {
         },
         "mm_out(x, x, b) " + name(dt), dt, 20);
   }
-  const int before = ts::get_num_threads();
-  for (int threads : {1, 3}) {
-    ts::set_num_threads(threads);
+  for_each_thread_count({1, 3}, [&](int threads) {
     expect_product(
         [&] {
           return ts::mm(operand({70, 90}, ts::kFloat, 17), operand({90, 80}, ts::kFloat, 18));
         },
         "mm with " + std::to_string(threads) + " threads", ts::kFloat, 90);
-  }
-  ts::set_num_threads(before);
+  });
 }
 
 // ---- bmm ----
@@ -239,7 +219,7 @@ TEST(OptimizedAddmm, BetaZeroIgnoresNaNAndKZero) {
   }
   const Tensor m1 = operand({6, 7}, ts::kFloat, 35);
   const Tensor m2 = operand({7, 5}, ts::kFloat, 36);
-  for (ts::ScalarType dt : {ts::kFloat, ts::kDouble, ts::kHalf, ts::kBFloat16}) {
+  for (ts::ScalarType dt : kFloating) {
     Tensor s, a, b;
     {
       ts::KernelSetGuard g("reference");
@@ -311,14 +291,12 @@ TEST(OptimizedMv, EveryDtypeLayoutAndVectorStride) {
     const Tensor x = operand({33}, dt, 51);
     const Tensor xs = ref_clone(operand({66}, dt, 52)).slice(0, 0, std::nullopt, 2);
     const Tensor xe = operand({1}, dt, 53).expand({33});
-    for (const auto& la_ta : layouts(a)) {
-      const auto& la = la_ta.first;
-      const auto& ta = la_ta.second;
+    for_each_layout(layouts(a), [&](const std::string& la, const Tensor& ta) {
       const std::string what = name(dt) + " " + la;
       expect_product([&] { return ts::mv(ta, x); }, "mv " + what, dt, 33);
       expect_product([&] { return ts::mv(ta, xs); }, "mv stepped vec " + what, dt, 33);
       expect_product([&] { return ts::mv(ta, xe); }, "mv expanded vec " + what, dt, 33);
-    }
+    });
     expect_product(
         [&] {
           return ts::mv(ts::empty({4, 0}, dt), ts::empty({0}, dt));

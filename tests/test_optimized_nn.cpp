@@ -12,23 +12,7 @@ namespace {
 
 using ts::Reduction;
 using ts::Tensor;
-using ts::testing::expect_matches_reference;
-using ts::testing::layouts;
-using ts::testing::sample;
-
-constexpr ts::ScalarType kFloating[] = {ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-std::string name(ts::ScalarType t) {
-  return std::string(ts::dtype_name(t));
-}
-
-// A copy of `t` (under the reference set, so the code under test never makes inputs).
-Tensor ref_clone(const Tensor& t) {
-  ts::KernelSetGuard g("reference");
-  return t.clone();
-}
+using namespace ts::testing;  // sample, layouts, name, ref_clone, kFloating, kNaN, ...
 
 // ---- softmax, log_softmax ----
 
@@ -41,13 +25,11 @@ TEST(OptimizedSoftmax, EveryDimLayoutAndDtype) {
   for (ts::ScalarType dt : kFloating) {
     // 45 fills vectors along a row; 37 rows make column panels with a partial last block.
     const Tensor x = sample({37, 45}, dt, -6, 6, 1);
-    for (const auto& layout_t : layouts(x)) {
-      const auto& layout = layout_t.first;
-      const auto& t = layout_t.second;
+    for_each_layout(layouts(x), [&](const std::string& layout, const Tensor& t) {
       for (int64_t dim : {0, 1, -1}) {
         expect_softmaxes(t, dim, name(dt) + " " + layout + " dim " + std::to_string(dim));
       }
-    }
+    });
   }
 }
 
@@ -150,16 +132,14 @@ TEST(OptimizedLayerNorm, EveryDtypeLayoutAndAffineCombination) {
     const Tensor x = sample({13, 70}, dt, -3, 5, 20);
     const Tensor w = sample({70}, dt, 0.5, 2, 21);
     const Tensor b = sample({70}, dt, -1, 1, 22);
-    for (const auto& layout_t : layouts(x)) {
-      const auto& layout = layout_t.first;
-      const auto& t = layout_t.second;
+    for_each_layout(layouts(x), [&](const std::string& layout, const Tensor& t) {
       const std::string what = name(dt) + " " + layout;
       expect_matches_reference([&] { return ts::layer_norm(t, {70}); }, "plain " + what);
       expect_matches_reference([&] { return ts::layer_norm(t, {70}, w, b, 1e-3); },
                                "affine " + what);
       expect_matches_reference([&] { return ts::layer_norm(t, {70}, w); }, "weight " + what);
       expect_matches_reference([&] { return ts::layer_norm(t, {70}, {}, b); }, "bias " + what);
-    }
+    });
   }
 }
 
@@ -237,15 +217,13 @@ TEST(OptimizedMseLoss, EveryDtypeLayoutAndReduction) {
   for (ts::ScalarType dt : kFloating) {
     const Tensor a = sample({37, 45}, dt, -3, 3, 40);
     const Tensor b = sample({37, 45}, dt, -3, 3, 41);
-    for (const auto& la_ta : layouts(a)) {
-      const auto& la = la_ta.first;
-      const auto& ta = la_ta.second;
+    for_each_layout(layouts(a), [&](const std::string& la, const Tensor& ta) {
       for (Reduction r : {Reduction::None, Reduction::Mean, Reduction::Sum}) {
         const std::string what =
             name(dt) + " " + la + " reduction " + std::to_string(static_cast<int>(r));
         expect_matches_reference([&] { return ts::mse_loss(ta, b, r); }, what);
       }
-    }
+    });
   }
 }
 
@@ -278,14 +256,11 @@ TEST(OptimizedLosses, SumsAreBitwiseIdenticalForAnyThreadCount) {
   const Tensor x = sample({70001, 3}, ts::kFloat, -3, 0, 52);
   const Tensor t = targets({70001}, 3, ts::kLong, 53);
   ts::KernelSetGuard g("optimized");
-  const int before = ts::get_num_threads();
   std::vector<double> results;
-  for (int threads : {1, 2, 3, 8}) {
-    ts::set_num_threads(threads);
+  for_each_thread_count({1, 2, 3, 8}, [&](int) {
     results.push_back(ts::mse_loss(a, b, Reduction::Sum).item<double>());
     results.push_back(ts::nll_loss(x, t, {}, Reduction::Mean).item<double>());
-  }
-  ts::set_num_threads(before);
+  });
   for (size_t i = 2; i < results.size(); ++i) EXPECT_EQ(results[i], results[i % 2]) << i;
 }
 

@@ -16,35 +16,24 @@
 namespace {
 
 using ts::Tensor;
-using ts::testing::expect_matches_reference;
-using ts::testing::kAll;
-using ts::testing::kInf;
-using ts::testing::kNaN;
-using ts::testing::layouts;
-using ts::testing::sample;
-
-constexpr ts::ScalarType kFloating[] = {ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
-
-std::string name(ts::ScalarType t) {
-  return std::string(ts::dtype_name(t));
-}
+using namespace ts::testing;  // sample, layouts, name, kAll, kFloating, kNaN, ...
 
 // Extra absolute tolerance for a float64 result summing n values of magnitude <= mag.
 double sum_atol(ts::ScalarType t, int64_t n, double mag) {
-  const double base = ts::testing::default_atol(t);
+  const double base = default_atol(t);
   return t == ts::kDouble ? base + static_cast<double>(n) * mag * std::ldexp(1.0, -40) : base;
 }
 
 // `t` (contiguous) with NaN written at every `every`-th element from `first`.
 Tensor with_nans(Tensor t, int64_t every, int64_t first = 0) {
   for (int64_t i = first; i < t.numel(); i += every) {
-    ts::testing::store(ts::testing::element_ptr(t, i), t.dtype(), kNaN);
+    store(element_ptr(t, i), t.dtype(), kNaN);
   }
   return t;
 }
 
 // 3-D inputs in layouts whose reduced dims are not simply innermost or outermost.
-std::vector<std::pair<std::string, Tensor>> layouts3(const Tensor& t) {
+Layouts layouts3(const Tensor& t) {
   ts::KernelSetGuard g("reference");
   auto out = layouts(t);
   out.emplace_back("permuted", t.permute({2, 0, 1}).contiguous().permute({1, 2, 0}));
@@ -73,9 +62,7 @@ TEST(OptimizedReduce, SumMeanProdOnEveryDtypeLayoutAndDims) {
   for (ts::ScalarType dt : kAll) {
     const Tensor a = sample({37, 45}, dt, -8, 8, 1);
     const Tensor small = sample({37, 45}, dt, 0.5, 1.5, 2);  // products stay finite
-    for (const auto& la_ta : layouts(a)) {
-      const auto& la = la_ta.first;
-      const auto& ta = la_ta.second;
+    for_each_layout(layouts(a), [&](const std::string& la, const Tensor& ta) {
       for (const DimCase& d : kDims2) {
         const std::string what = name(dt) + " " + la + " " + dims_name(d);
         expect_matches_reference([&] { return ts::sum(ta, d.dims, d.keepdim); }, "sum " + what, -1,
@@ -84,24 +71,20 @@ TEST(OptimizedReduce, SumMeanProdOnEveryDtypeLayoutAndDims) {
           expect_matches_reference([&] { return ts::mean(ta, d.dims, d.keepdim); }, "mean " + what);
         }
       }
-    }
-    for (const auto& la_t : layouts(small)) {
-      const auto& la = la_t.first;
-      const auto& t = la_t.second;
+    });
+    for_each_layout(layouts(small), [&](const std::string& la, const Tensor& t) {
       const std::string what = name(dt) + " " + la;
       expect_matches_reference([&] { return ts::prod(t, 0, false); }, "prod dim 0 " + what);
       expect_matches_reference([&] { return ts::prod(t, -1, true); }, "prod dim -1 " + what);
       expect_matches_reference([&] { return ts::prod(t.narrow(0, 0, 3)); }, "prod all " + what);
-    }
+    });
   }
 }
 
 TEST(OptimizedReduce, SumOverThreeDimsAndLayouts) {
   for (ts::ScalarType dt : {ts::kFloat, ts::kDouble, ts::kHalf, ts::kInt, ts::kBool}) {
     const Tensor a = sample({6, 7, 40}, dt, -4, 4, 3);
-    for (const auto& la_ta : layouts3(a)) {
-      const auto& la = la_ta.first;
-      const auto& ta = la_ta.second;
+    for_each_layout(layouts3(a), [&](const std::string& la, const Tensor& ta) {
       for (const DimCase& d : kDims3) {
         const std::string what = name(dt) + " " + la + " " + dims_name(d);
         expect_matches_reference([&] { return ts::sum(ta, d.dims, d.keepdim); }, "sum " + what, -1,
@@ -112,7 +95,7 @@ TEST(OptimizedReduce, SumOverThreeDimsAndLayouts) {
           expect_matches_reference([&] { return ts::amax(ta, d.dims, d.keepdim); }, "amax " + what);
         }
       }
-    }
+    });
   }
 }
 
@@ -128,10 +111,9 @@ TEST(OptimizedReduce, SumDtypeArgumentAndIntegerWrap) {
   expect_matches_reference([&] { return ts::mean(h, {1}, false, ts::kDouble); }, "half -> f64");
   expect_matches_reference([&] { return ts::sum(f.t(), {1}, true, ts::kBFloat16); }, "f -> bf16");
   // int64 wraps like two's complement in both sets.
-  const Tensor big = ts::testing::make_long({ts::testing::kI64Max, 1, 5}, {3});
+  const Tensor big = make_long({kI64Max, 1, 5}, {3});
   ts::KernelSetGuard g("optimized");
-  EXPECT_EQ(ts::testing::long_values(ts::sum(big)),
-            (std::vector<int64_t>{ts::testing::kI64Min + 5}));
+  EXPECT_EQ(long_values(ts::sum(big)), (std::vector<int64_t>{kI64Min + 5}));
 }
 
 // Values whose sum needs more precision than the dtype has: only wider accumulation gets them.
@@ -143,14 +125,13 @@ TEST(OptimizedReduce, ReducedAndSinglePrecisionSumsAccumulateWide) {
                 {1}, {1000});  // bfloat16 would stop at 256
   // 2^24 + 1 + 1 + ... in float32: each 1 alone is lost; together they are 4096.
   Tensor f = ts::ones({4097}, ts::kFloat);
-  ts::testing::store(ts::testing::element_ptr(f, 0), ts::kFloat, 16777216.0);
+  store(element_ptr(f, 0), ts::kFloat, 16777216.0);
   EXPECT_TENSOR(ts::sum(f), ts::kFloat, {}, {16777216.0 + 4096});
   // Catastrophic cancellation: 1e8 + 1 - 1e8 per row, 3 rows, in float32 gives 1 per row.
-  const Tensor c =
-      ts::testing::make(ts::kFloat, {1e8, 1, -1e8, 1e8, 1, -1e8, 1e8, 1, -1e8}, {3, 3});
+  const Tensor c = make(ts::kFloat, {1e8, 1, -1e8, 1e8, 1, -1e8, 1e8, 1, -1e8}, {3, 3});
   EXPECT_TENSOR(ts::sum(c, {1}), ts::kFloat, {3}, {1, 1, 1});
   EXPECT_TENSOR(ts::sum(c.t(), {0}), ts::kFloat, {3}, {1, 1, 1});
-  EXPECT_TENSOR(ts::mean(ts::testing::make(ts::kFloat, {1e8, 3, -1e8, 1})), ts::kFloat, {}, {1});
+  EXPECT_TENSOR(ts::mean(make(ts::kFloat, {1e8, 3, -1e8, 1})), ts::kFloat, {}, {1});
 }
 
 // ---- extremes ----
@@ -160,9 +141,7 @@ TEST(OptimizedReduce, AmaxAminMaxMinArgmaxOnEveryDtypeLayoutWithTiesAndNaN) {
     // Few distinct values: many ties, so the first index must win.
     Tensor a = sample({23, 41}, dt, -3, 3, 7);
     if (ts::is_floating_type(dt)) a = with_nans(a, 97, 5);  // a NaN in some rows and columns
-    for (const auto& la_ta : layouts(a)) {
-      const auto& la = la_ta.first;
-      const auto& ta = la_ta.second;
+    for_each_layout(layouts(a), [&](const std::string& la, const Tensor& ta) {
       const std::string what = name(dt) + " " + la;
       for (const DimCase& d : kDims2) {
         expect_matches_reference([&] { return ts::amax(ta, d.dims, d.keepdim); },
@@ -195,7 +174,7 @@ TEST(OptimizedReduce, AmaxAminMaxMinArgmaxOnEveryDtypeLayoutWithTiesAndNaN) {
         expect_matches_reference([&] { return ts::argmin(ta, std::nullopt, true); },
                                  "argmin all " + what);
       }
-    }
+    });
   }
 }
 
@@ -204,21 +183,20 @@ TEST(OptimizedReduce, ArgmaxGivesTheFirstNaNAndTheFirstTie) {
   for (ts::ScalarType dt : kFloating) {
     // Long enough for vector lanes and a tail: 5 at 3 and 40, NaN at 17 and 9 (of 45).
     Tensor t = ts::zeros({45}, dt);
-    for (int64_t i : {3, 40}) ts::testing::store(ts::testing::element_ptr(t, i), dt, 5);
-    EXPECT_EQ(ts::testing::long_values(ts::argmax(t)), std::vector<int64_t>{3}) << name(dt);
-    EXPECT_EQ(ts::testing::long_values(ts::argmin(t.neg())), std::vector<int64_t>{3}) << name(dt);
-    for (int64_t i : {17, 9}) ts::testing::store(ts::testing::element_ptr(t, i), dt, kNaN);
-    EXPECT_EQ(ts::testing::long_values(ts::argmax(t)), std::vector<int64_t>{9}) << name(dt);
-    EXPECT_EQ(ts::testing::long_values(ts::argmin(t)), std::vector<int64_t>{9}) << name(dt);
-    EXPECT_TRUE(std::isnan(ts::testing::get(ts::amax(t, {0})))) << name(dt);
-    EXPECT_TRUE(std::isnan(ts::testing::get(ts::min(t)))) << name(dt);
+    for (int64_t i : {3, 40}) store(element_ptr(t, i), dt, 5);
+    EXPECT_EQ(long_values(ts::argmax(t)), std::vector<int64_t>{3}) << name(dt);
+    EXPECT_EQ(long_values(ts::argmin(t.neg())), std::vector<int64_t>{3}) << name(dt);
+    for (int64_t i : {17, 9}) store(element_ptr(t, i), dt, kNaN);
+    EXPECT_EQ(long_values(ts::argmax(t)), std::vector<int64_t>{9}) << name(dt);
+    EXPECT_EQ(long_values(ts::argmin(t)), std::vector<int64_t>{9}) << name(dt);
+    EXPECT_TRUE(std::isnan(get(ts::amax(t, {0})))) << name(dt);
+    EXPECT_TRUE(std::isnan(get(ts::min(t)))) << name(dt);
     // Transposed: the index is PyTorch's row-major one, not the memory order.
-    Tensor m = ts::zeros({3, 4}, dt).t();                       // 4 x 3, column-major memory
-    ts::testing::store(ts::testing::element_ptr(m, 7), dt, 2);  // (2, 1)
-    ts::testing::store(ts::testing::element_ptr(m, 5), dt, 2);  // (1, 2): earlier in row-major
-    EXPECT_EQ(ts::testing::long_values(ts::argmax(m)), std::vector<int64_t>{5}) << name(dt);
-    EXPECT_EQ(ts::testing::long_values(std::get<1>(ts::max(m, 0))), (std::vector<int64_t>{0, 2, 1}))
-        << name(dt);
+    Tensor m = ts::zeros({3, 4}, dt).t();  // 4 x 3, column-major memory
+    store(element_ptr(m, 7), dt, 2);       // (2, 1)
+    store(element_ptr(m, 5), dt, 2);       // (1, 2): earlier in row-major
+    EXPECT_EQ(long_values(ts::argmax(m)), std::vector<int64_t>{5}) << name(dt);
+    EXPECT_EQ(long_values(std::get<1>(ts::max(m, 0))), (std::vector<int64_t>{0, 2, 1})) << name(dt);
   }
 }
 
@@ -227,9 +205,7 @@ TEST(OptimizedReduce, ArgmaxGivesTheFirstNaNAndTheFirstTie) {
 TEST(OptimizedReduce, VarStdNormLogsumexpOnFloatingDtypesLayoutsAndDims) {
   for (ts::ScalarType dt : kFloating) {
     const Tensor a = sample({29, 47}, dt, -3, 5, 8);
-    for (const auto& la_ta : layouts(a)) {
-      const auto& la = la_ta.first;
-      const auto& ta = la_ta.second;
+    for_each_layout(layouts(a), [&](const std::string& la, const Tensor& ta) {
       for (const DimCase& d : kDims2) {
         const std::string what = name(dt) + " " + la + " " + dims_name(d);
         for (double corr : {0.0, 1.0, 2.5}) {
@@ -245,14 +221,13 @@ TEST(OptimizedReduce, VarStdNormLogsumexpOnFloatingDtypesLayoutsAndDims) {
         expect_matches_reference([&] { return ts::logsumexp(ta, d.dims, d.keepdim); },
                                  "logsumexp " + what);
       }
-    }
+    });
   }
 }
 
 TEST(OptimizedReduce, SpecialValuesInVarNormLogsumexp) {
   // Rows: plain, with +inf, with -inf everywhere, with NaN, with a lone +inf and -infs.
-  const Tensor x =
-      ts::testing::make(ts::kFloat, {1,     2,     3, 4,    1, kInf, 3,     4,    -kInf, -kInf,
+  const Tensor x = make(ts::kFloat, {1,     2,     3, 4,    1, kInf, 3,     4,    -kInf, -kInf,
                                      -kInf, -kInf, 1, kNaN, 3, 4,    -kInf, kInf, -kInf, -kInf},
                         {5, 4});
   for (const Tensor& t : {x, x.to(ts::kDouble), x.to(ts::kHalf), x.t().contiguous().t()}) {
@@ -269,7 +244,7 @@ TEST(OptimizedReduce, SpecialValuesInVarNormLogsumexp) {
   EXPECT_TENSOR(ts::logsumexp(x, {1}).narrow(0, 1, 4), ts::kFloat, {4}, {kInf, -kInf, kNaN, kInf});
   EXPECT_TENSOR(ts::var(x, {1}).narrow(0, 0, 1), ts::kFloat, {1}, {5.0 / 3}, 1e-6);
   // Correction >= N: var of 1 element with correction 1 is 0 / 0.
-  EXPECT_TENSOR(ts::var(ts::testing::make(ts::kFloat, {2}), {0}), ts::kFloat, {}, {kNaN});
+  EXPECT_TENSOR(ts::var(make(ts::kFloat, {2}), {0}), ts::kFloat, {}, {kNaN});
 }
 
 TEST(OptimizedReduce, LogsumexpOfIntegersAndOutDtypes) {
@@ -299,13 +274,11 @@ TEST(OptimizedReduce, AllAnyOnEveryDtypeAndLayout) {
     }
     Tensor holes = mostly.clone();
     for (int64_t k = 0; k < holes.numel(); k += 50) {
-      ts::testing::store(ts::testing::element_ptr(holes, k), dt, 0);
+      store(element_ptr(holes, k), dt, 0);
     }
     if (ts::is_floating_type(dt)) holes = with_nans(holes, 31, 1);  // NaN is true
     for (const Tensor& t : {holes, sparse}) {
-      for (const auto& la_ta : layouts(t)) {
-        const auto& la = la_ta.first;
-        const auto& ta = la_ta.second;
+      for_each_layout(layouts(t), [&](const std::string& la, const Tensor& ta) {
         const std::string what = name(dt) + " " + la;
         expect_matches_reference([&] { return ts::all(ta); }, "all " + what);
         expect_matches_reference([&] { return ts::any(ta); }, "any " + what);
@@ -313,7 +286,7 @@ TEST(OptimizedReduce, AllAnyOnEveryDtypeAndLayout) {
           expect_matches_reference([&] { return ts::all(ta, dim, dim == 1); }, "all dim " + what);
           expect_matches_reference([&] { return ts::any(ta, dim, false); }, "any dim " + what);
         }
-      }
+      });
     }
   }
   expect_matches_reference(
@@ -330,27 +303,23 @@ TEST(OptimizedReduce, AllAnyOnEveryDtypeAndLayout) {
 TEST(OptimizedReduce, CumsumOnEveryDtypeLayoutAndDim) {
   for (ts::ScalarType dt : kAll) {
     const Tensor a = sample({19, 33}, dt, -6, 6, 12);
-    for (const auto& la_ta : layouts(a)) {
-      const auto& la = la_ta.first;
-      const auto& ta = la_ta.second;
+    for_each_layout(layouts(a), [&](const std::string& la, const Tensor& ta) {
       for (int64_t dim : {0, 1, -1}) {
         const std::string what = name(dt) + " " + la + " dim " + std::to_string(dim);
         expect_matches_reference([&] { return ts::cumsum(ta, dim); }, "cumsum " + what, -1,
                                  sum_atol(dt, 33, 6));
       }
-    }
+    });
   }
   const Tensor i8 = sample({7, 9, 11}, ts::kChar, -100, 100, 13);
-  for (const auto& la_t : layouts3(i8)) {
-    const auto& la = la_t.first;
-    const auto& t = la_t.second;
+  for_each_layout(layouts3(i8), [&](const std::string& la, const Tensor& t) {
     for (int64_t dim : {0, 1, 2}) {
       expect_matches_reference([&] { return ts::cumsum(t, dim); }, "cumsum int8 " + la);
       expect_matches_reference([&] { return ts::cumsum(t, dim, ts::kChar); }, "int8 wrap " + la);
       expect_matches_reference([&] { return ts::cumsum(t, dim, ts::kHalf); }, "int8 -> f16 " + la);
       expect_matches_reference([&] { return ts::cumsum(t, dim, ts::kBool); }, "-> bool " + la);
     }
-  }
+  });
 }
 
 TEST(OptimizedReduce, CumsumLongLinesInPiecesInPlaceAndOut) {
@@ -484,15 +453,8 @@ TEST(OptimizedReduce, ExpandedInputsAndStridedOutputs) {
 // Large reductions over inner and outer dims (full sums that split into many fixed chunks,
 // outer reductions with many row partials, long scans in pieces) must give the same bits with 1,
 // 2, 3 and 8 threads.
-bool same_bits(const Tensor& a, const Tensor& b) {
-  ts::KernelSetGuard g("reference");
-  const Tensor ca = a.contiguous(), cb = b.contiguous();
-  return ca.sizes() == cb.sizes() && ca.dtype() == cb.dtype() &&
-         std::memcmp(ca.data_ptr(), cb.data_ptr(), ca.nbytes()) == 0;
-}
 
 TEST(OptimizedReduce, ResultsAreBitwiseIdenticalForAnyThreadCount) {
-  const int before = ts::get_num_threads();
   const Tensor flat = sample({400000}, ts::kFloat, -3, 5, 21);
   const Tensor tall = sample({9000, 70}, ts::kFloat, -3, 5, 22);     // outer: 3 row partials
   const Tensor narrow = sample({30000, 3}, ts::kDouble, -3, 5, 23);  // outer: 6 row partials
@@ -525,18 +487,16 @@ TEST(OptimizedReduce, ResultsAreBitwiseIdenticalForAnyThreadCount) {
     const auto& what = what_f.first;
     const auto& f = what_f.second;
     Tensor first;
-    for (int threads : {1, 2, 3, 8}) {
-      ts::set_num_threads(threads);
+    for_each_thread_count({1, 2, 3, 8}, [&](int threads) {
       ts::KernelSetGuard g("optimized");
       const Tensor r = f();
       if (!first.defined()) {
         first = r;
       } else {
-        EXPECT_TRUE(same_bits(r, first)) << what << " differs with " << threads << " threads";
+        expect_same_bits(r, first, what + " with " + std::to_string(threads) + " threads");
       }
-    }
+    });
   }
-  ts::set_num_threads(before);
   // And they are right: the full sum against the reference.
   expect_matches_reference([&] { return ts::sum(flat); }, "sum flat");
   expect_matches_reference([&] { return ts::sum(tall, {0}); }, "sum tall dim 0");

@@ -8,42 +8,20 @@
 namespace {
 
 using ts::Tensor;
-using ts::testing::expect_matches_reference;
-using ts::testing::layouts;
-using ts::testing::sample;
-using namespace ts::testing;  // make, values, kAll, kInf, kNaN, ...
-
-void for_each_capability(const std::function<void()>& f) {
-  const std::string before = ts::cpu::capability();
-  for (const std::string& cap : ts::cpu::supported_capabilities()) {
-    ts::cpu::set_capability(cap);
-    ts::KernelSetGuard g("optimized");
-    SCOPED_TRACE(cap);
-    f();
-  }
-  ts::cpu::set_capability(before);
-}
-
-std::string name(ts::ScalarType dt) {
-  return std::string(ts::dtype_name(dt));
-}
+using namespace ts::testing;  // make, values, kAll, kInf, kNaN, sample, layouts, ...
 
 TEST(OptimizedTernary, WhereOnEveryDtypeAndLayout) {
   const Tensor cond = sample({37, 29}, kBool, 0, 1, 1);
   for (ts::ScalarType dt : kAll) {
     const Tensor a = sample({37, 29}, dt, -50, 50, 2);
     const Tensor b = sample({37, 29}, dt, -50, 50, 3);
-    for (const auto& lc_tc : layouts(cond)) {
-      const auto& lc = lc_tc.first;
-      const auto& tc = lc_tc.second;
-      for (const auto& la_ta : layouts(a)) {
-        const auto& la = la_ta.first;
-        const auto& ta = la_ta.second;
+    for_each_layout(layouts(cond), [&](const std::string& lc, const Tensor& tc) {
+      for_each_layout(layouts(a), [&](const std::string& la, const Tensor& ta) {
         const std::string what = name(dt) + " cond " + lc + " self " + la;
         expect_matches_reference([&] { return ts::where(tc, ta, b); }, "where " + what);
         expect_matches_reference([&] { return ts::where(tc, b, ta.t().t()); }, "where' " + what);
-      }
-    }
+      });
+    });
   }
 }
 
@@ -88,7 +66,7 @@ TEST(OptimizedTernary, WhereBroadcastScalarsAndMixedDtypes) {
         return ts::where(big_cond, sample({300, 257}, kDouble), sample({257}, kDouble));
       },
       "large (parallel), broadcast other");
-  for_each_capability([] {
+  for_each_capability([](const std::string&) {
     const Tensor c = make(kBool, {1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1});
     const Tensor s = iota({17}, ts::kLong);
     EXPECT_TENSOR(ts::where(c, s, -1), ts::kLong, {17},
@@ -100,24 +78,20 @@ TEST(OptimizedTernary, WhereBroadcastScalarsAndMixedDtypes) {
 }
 
 TEST(OptimizedTernary, LerpScalarAndTensorWeights) {
-  for (ts::ScalarType dt : {kFloat, kDouble, kHalf, kBFloat16}) {
+  for (ts::ScalarType dt : kFloating) {
     const Tensor s = sample({37, 29}, dt, -5, 5, 1);
     const Tensor e = sample({37, 29}, dt, -5, 5, 2);
     const Tensor w = sample({37, 29}, dt, -1, 2, 3);  // both sides of |weight| < 0.5
-    for (const auto& ls_ts_ : layouts(s)) {
-      const auto& ls = ls_ts_.first;
-      const auto& ts_ = ls_ts_.second;
-      for (const auto& lw_tw : layouts(w)) {
-        const auto& lw = lw_tw.first;
-        const auto& tw = lw_tw.second;
+    for_each_layout(layouts(s), [&](const std::string& ls, const Tensor& ts_) {
+      for_each_layout(layouts(w), [&](const std::string& lw, const Tensor& tw) {
         const std::string what = name(dt) + " start " + ls + " weight " + lw;
         expect_matches_reference([&] { return ts::lerp(ts_, e, tw); }, "lerp " + what);
-      }
+      });
       expect_matches_reference([&] { return ts::lerp(ts_, e, 0.3); }, "lerp 0.3 " + name(dt) + ls);
       expect_matches_reference([&] { return ts::lerp(e, ts_, 0.75); },
                                "lerp 0.75 " + name(dt) + ls);
       expect_matches_reference([&] { return ts::lerp(ts_, e, 0.1); }, "lerp 0.1 " + name(dt) + ls);
-    }
+    });
     expect_matches_reference([&] { return ts::lerp(s, e, w.select(0, 0)); }, "broadcast weight");
     expect_matches_reference([&] { return ts::lerp(s, e.select(1, 3).unsqueeze(1), w); },
                              "broadcast end column");
@@ -149,7 +123,7 @@ TEST(OptimizedTernary, LerpScalarAndTensorWeights) {
         return out;
       },
       "lerp_out into float64");
-  for_each_capability([] {
+  for_each_capability([](const std::string&) {
     const Tensor s = make(kFloat, {1, 1, 1, 1, 0, kInf});
     const Tensor e = make(kFloat, {3, 3, 3, 3, kNaN, kInf});
     const Tensor w = make(kFloat, {0, 0.25, 0.5, 1, 0.5, 0.5});
@@ -167,17 +141,13 @@ TEST(OptimizedTernary, AddcmulOnEveryDtypeAndLayout) {
     const Tensor t1 = sample({37, 29}, dt, -20, 20, 2);
     const Tensor t2 = sample({37, 29}, dt, -20, 20, 3);
     const ts::Scalar value = ts::is_floating_type(dt) ? ts::Scalar(0.3) : ts::Scalar(3);
-    for (const auto& ls_tss : layouts(s)) {
-      const auto& ls = ls_tss.first;
-      const auto& tss = ls_tss.second;
-      for (const auto& l1_tt1 : layouts(t1)) {
-        const auto& l1 = l1_tt1.first;
-        const auto& tt1 = l1_tt1.second;
+    for_each_layout(layouts(s), [&](const std::string& ls, const Tensor& tss) {
+      for_each_layout(layouts(t1), [&](const std::string& l1, const Tensor& tt1) {
         const std::string what = name(dt) + " self " + ls + " tensor1 " + l1;
         expect_matches_reference([&] { return ts::addcmul(tss, tt1, t2, value); },
                                  "addcmul " + what);
-      }
-    }
+      });
+    });
   }
   expect_matches_reference(
       [] {
@@ -199,7 +169,7 @@ TEST(OptimizedTernary, AddcmulOnEveryDtypeAndLayout) {
         return out;
       },
       "addcmul_out int32 into int64");
-  for_each_capability([] {
+  for_each_capability([](const std::string&) {
     EXPECT_TENSOR(ts::addcmul(make(kFloat, {1, 0, kInf}), make(kFloat, {2, kInf, 1}),
                               make(kFloat, {3, 0, 1}), 2),
                   kFloat, {3}, {13, kNaN, kInf});
@@ -225,16 +195,12 @@ TEST(OptimizedTernary, MaskedFillOnEveryDtypeAndLayout) {
     const ts::Scalar value = dt == kBool                ? ts::Scalar(true)
                              : ts::is_floating_type(dt) ? ts::Scalar(0.1)
                                                         : ts::Scalar(-7);
-    for (const auto& ls_tss : layouts(s)) {
-      const auto& ls = ls_tss.first;
-      const auto& tss = ls_tss.second;
-      for (const auto& lm_tm : layouts(mask)) {
-        const auto& lm = lm_tm.first;
-        const auto& tm = lm_tm.second;
+    for_each_layout(layouts(s), [&](const std::string& ls, const Tensor& tss) {
+      for_each_layout(layouts(mask), [&](const std::string& lm, const Tensor& tm) {
         const std::string what = name(dt) + " self " + ls + " mask " + lm;
         expect_matches_reference([&] { return ts::masked_fill(tss, tm, value); },
                                  "masked_fill " + what);
-      }
+      });
       expect_matches_reference([&] { return ts::masked_fill(tss, mask.select(0, 2), value); },
                                "masked_fill row mask " + name(dt) + " " + ls);
       expect_matches_reference(
@@ -244,7 +210,7 @@ TEST(OptimizedTernary, MaskedFillOnEveryDtypeAndLayout) {
             return a;
           },
           "masked_fill_ " + name(dt) + " " + ls);
-    }
+    });
   }
   expect_matches_reference(
       [] { return ts::masked_fill(sample({}, kFloat), sample({}, kBool), 1.5); }, "0-dim");
@@ -258,7 +224,7 @@ TEST(OptimizedTernary, MaskedFillOnEveryDtypeAndLayout) {
         return ts::masked_fill(sample({300, 257}, kFloat), sample({257}, kBool, 0, 1, 3), kInf);
       },
       "large, broadcast mask");
-  for_each_capability([] {
+  for_each_capability([](const std::string&) {
     // The value is rounded once to self's dtype: 0.1 in float16 is 0.0999755859375.
     EXPECT_TENSOR(ts::masked_fill(make(kHalf, {1, 2}), make(kBool, {0, 1}), 0.1), kHalf, {2},
                   {1, 0.0999755859375});
@@ -281,7 +247,7 @@ TEST(OptimizedTernary, MaskedFillInPlaceOnAnExpandedTensor) {
         return base;
       },
       "masked_fill_ on an expanded self");
-  for_each_capability([&] {
+  for_each_capability([&](const std::string&) {
     Tensor base = ts::zeros({1, 300}, kFloat);
     base.expand({400, 300}).masked_fill_(mask, 5);
     const Values v = values(base);

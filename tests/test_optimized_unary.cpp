@@ -13,22 +13,7 @@ namespace {
 
 using ts::DTypeSet;
 using ts::Tensor;
-using ts::testing::expect_matches_reference;
-using ts::testing::layouts;
-using ts::testing::sample;
-using namespace ts::testing;  // make, values, kAll, kInf, kNaN, ...
-
-// Runs f under the optimized set once per SIMD capability this CPU supports.
-void for_each_capability(const std::function<void(const std::string&)>& f) {
-  const std::string before = ts::cpu::capability();
-  for (const std::string& cap : ts::cpu::supported_capabilities()) {
-    ts::cpu::set_capability(cap);
-    ts::KernelSetGuard g("optimized");
-    SCOPED_TRACE(cap);
-    f(cap);
-  }
-  ts::cpu::set_capability(before);
-}
+using namespace ts::testing;  // make, values, kAll, kInf, kNaN, sample, layouts, ...
 
 struct UnaryCase {
   const char* name;
@@ -80,13 +65,10 @@ TEST(OptimizedUnary, EveryOpDtypeAndLayout) {
       if (!c.dtypes.has(dt)) continue;
       // Values that round to halves too (round half to even), and integers beyond +-4.
       Tensor x = sample({37, 29}, dt, -6.5, 6.5, 11);
-      for (const auto& layout_t : layouts(x)) {
-        const auto& layout = layout_t.first;
-        const auto& t = layout_t.second;
-        const std::string what =
-            std::string(c.name) + " " + std::string(ts::dtype_name(dt)) + " " + layout;
+      for_each_layout(layouts(x), [&](const std::string& layout, const Tensor& t) {
+        const std::string what = std::string(c.name) + " " + name(dt) + " " + layout;
         expect_matches_reference([&] { return c.f(t); }, what);
-      }
+      });
     }
   }
 }
@@ -107,12 +89,12 @@ Values special_values(ts::ScalarType dt) {
 }
 
 TEST(OptimizedUnary, SpecialValuesMatchTheReference) {
-  for (ts::ScalarType dt : {kFloat, kDouble, kHalf, kBFloat16}) {
+  for (ts::ScalarType dt : kFloating) {
     const Tensor x = make(dt, special_values(dt));
     for (const UnaryCase& c : cases()) {
       if (!c.dtypes.has(dt)) continue;
       expect_matches_reference([&] { return c.f(x); },
-                               std::string(c.name) + " special " + std::string(ts::dtype_name(dt)));
+                               std::string(c.name) + " special " + name(dt));
     }
   }
 }

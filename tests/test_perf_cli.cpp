@@ -44,6 +44,14 @@ bool has(const Outcome& r, const std::string& part) {
   return r.output.find(part) != std::string::npos;
 }
 
+using ts_test::kBase;
+// kBase with mul four times slower: a regression.
+const std::vector<ts_test::Timing> kMulSlower = [] {
+  std::vector<ts_test::Timing> t = kBase;
+  t[1] = {"mul/float32/16/contiguous", "binary", "optimized", 4.0};
+  return t;
+}();
+
 class PerfCli : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -59,6 +67,12 @@ class PerfCli : public ::testing::Test {
     return path;
   }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
+
+  // `touchstone compare BASE NEW EXTRA`: kBase written to b.json, `neu` to n.json.
+  Outcome compare(const std::vector<ts_test::Timing>& neu, const std::string& extra = "") {
+    return touchstone("compare " + write("b.json", ts_test::make_report(kBase, 1)) + " " +
+                      write("n.json", ts_test::make_report(neu, 1)) + extra);
+  }
 
   // `touchstone bench` on the tiny selection, with `changes` replacing or adding flags (an
   // empty value: a flag without one).
@@ -77,38 +91,30 @@ class PerfCli : public ::testing::Test {
   fs::path dir_;
 };
 
-const std::vector<ts_test::Timing> kBase = ts_test::kBase;
-ts_test::Timing kMulSlower = {"mul/float32/16/contiguous", "binary", "optimized", 4.0};
-
 // ---- compare ----------------------------------------------------------------------------------
 
 TEST_F(PerfCli, CompareWithoutACommonCaseIsAnError) {
-  const std::string base = write("base.json", ts_test::make_report(kBase, 1));
-  const std::string neu =
-      write("new.json",
-            ts_test::make_report({{"neg/float32/16/contiguous", "unary", "optimized", 1}}, 1));
-  const Outcome r = touchstone("compare " + base + " " + neu);
+  const Outcome r = compare({{"neg/float32/16/contiguous", "unary", "optimized", 1}});
   EXPECT_EQ(r.status, 2) << r.output;  // before: 0, "0 case/set pairs"
   EXPECT_TRUE(has(r,
                   "touchstone: compare: nothing to compare, no case/set pair is measured in "
                   "both reports: no op in common. BASE '" +
-                      base + "': 4 ok results"))
+                      path("b.json") + "': 4 ok results"))
       << r.output;
 }
 
 TEST_F(PerfCli, CasesMissingFromNewFailUnlessAllowed) {
-  const std::string base = write("base.json", ts_test::make_report(kBase, 1));
   std::vector<ts_test::Timing> fewer = kBase;
   fewer.erase(fewer.begin() + 1);  // mul
-  const std::string neu = write("new.json", ts_test::make_report(fewer, 1));
-  const Outcome r = touchstone("compare " + base + " " + neu);
+  const Outcome r = compare(fewer);
   EXPECT_EQ(r.status, 1) << r.output;  // before: 0
   EXPECT_TRUE(has(r,
                   "-- 1 case/set pairs measured in base are missing from new (a failure; "
                   "--allow-missing accepts) --\n  mul/float32/16/contiguous/optimized\n"))
       << r.output;
   EXPECT_TRUE(has(r, "result: FAIL (1 pairs missing from new)")) << r.output;
-  const Outcome allowed = touchstone("compare --allow-missing " + base + " " + neu);
+  const Outcome allowed =
+      touchstone("compare --allow-missing " + path("b.json") + " " + path("n.json"));
   EXPECT_EQ(allowed.status, 0) << allowed.output;
   EXPECT_TRUE(has(allowed, "(allowed by --allow-missing)")) << allowed.output;
 }
@@ -116,8 +122,7 @@ TEST_F(PerfCli, CasesMissingFromNewFailUnlessAllowed) {
 TEST_F(PerfCli, CasesOnlyInNewAreListedAndPass) {
   std::vector<ts_test::Timing> more = kBase;
   more.push_back({"neg/float32/16/contiguous", "unary", "optimized", 1.0});
-  const Outcome r = touchstone("compare " + write("b.json", ts_test::make_report(kBase, 1)) + " " +
-                               write("n.json", ts_test::make_report(more, 1)));
+  const Outcome r = compare(more);
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_TRUE(has(r,
                   "-- 1 case/set pairs only in new (not compared) --\n"
@@ -126,12 +131,8 @@ TEST_F(PerfCli, CasesOnlyInNewAreListedAndPass) {
 }
 
 TEST_F(PerfCli, ARegressionExitsOneAndWritesThePage) {
-  std::vector<ts_test::Timing> slower = kBase;
-  slower[1] = kMulSlower;
   const std::string html = path("page.html");
-  const Outcome r =
-      touchstone("compare " + write("b.json", ts_test::make_report(kBase, 1)) + " " +
-                 write("n.json", ts_test::make_report(slower, 1)) + " --html " + html);
+  const Outcome r = compare(kMulSlower, " --html " + html);
   EXPECT_EQ(r.status, 1) << r.output;
   EXPECT_TRUE(has(r, "REGRESSION")) << r.output;
   std::ifstream in(html);
@@ -142,12 +143,8 @@ TEST_F(PerfCli, ARegressionExitsOneAndWritesThePage) {
 
 // An unwritable --html is found before comparing, so that 1 always means a regression.
 TEST_F(PerfCli, AnUnwritableHtmlPathExitsTwoBeforeComparing) {
-  std::vector<ts_test::Timing> slower = kBase;
-  slower[1] = kMulSlower;
   const std::string html = path("no/such/dir/page.html");
-  const Outcome r =
-      touchstone("compare " + write("b.json", ts_test::make_report(kBase, 1)) + " " +
-                 write("n.json", ts_test::make_report(slower, 1)) + " --html " + html);
+  const Outcome r = compare(kMulSlower, " --html " + html);
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_EQ(r.output, "touchstone: compare: --html: cannot write '" + html + "': directory '" +
                           path("no/such/dir") + "': No such file or directory\n");

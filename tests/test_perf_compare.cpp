@@ -6,6 +6,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "error_text.h"
 #include "perf_test_reports.h"
 #include "reports/compare.h"
 #include "reports/json_schema.h"
@@ -15,6 +16,7 @@ namespace {
 
 using nlohmann::json;
 
+using ts::testing::error_text;
 using ts_test::kBase;
 using ts_test::make_report;
 
@@ -24,17 +26,6 @@ ts::reports::Comparison compare(const json& base, const json& neu, double thresh
   o.threshold = threshold;
   o.allow_missing = allow_missing;
   return ts::reports::compare_reports(base, neu, o);
-}
-
-// The message of the ts::Error `f` throws ("" when it throws none).
-template <typename F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const ts::Error& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(PerfCompare, HandMadeReportsMatchTheSchema) {
@@ -109,7 +100,7 @@ TEST(PerfCompare, SkippedResultsAreNotCompared) {
 // Before: 0 pairs compared, exit status 0, whatever the reports held.
 TEST(PerfCompare, NothingMatchedIsAnErrorThatSaysWhy) {
   const json base = make_report(kBase, 1);
-  const std::string no_op = error_of([&] {
+  const std::string no_op = error_text([&] {
     compare(base, make_report({{"neg/float32/16/contiguous", "unary", "optimized", 1.0}}, 1), 0.05);
   });
   EXPECT_EQ(no_op.rfind("compare: nothing to compare", 0), 0u) << no_op;
@@ -117,11 +108,11 @@ TEST(PerfCompare, NothingMatchedIsAnErrorThatSaysWhy) {
   EXPECT_NE(no_op.find("BASE: 4 ok results, ops add, exp, mul; kernel sets optimized, reference"),
             std::string::npos)
       << no_op;
-  const std::string no_set = error_of([&] {
+  const std::string no_set = error_text([&] {
     compare(base, make_report({{"add/float32/16/contiguous", "binary", "aten", 1.0}}, 1), 0.05);
   });
   EXPECT_NE(no_set.find("no kernel set in common"), std::string::npos) << no_set;
-  const std::string no_case = error_of([&] {
+  const std::string no_case = error_text([&] {
     compare(base, make_report({{"add/float32/64/contiguous", "binary", "optimized", 1.0}}, 1),
             0.05);
   });
@@ -129,7 +120,7 @@ TEST(PerfCompare, NothingMatchedIsAnErrorThatSaysWhy) {
       << no_case;
   json skipped = make_report({{"add/float32/16/contiguous", "binary", "optimized", 1.0}}, 1);
   skipped["cases"][0]["results"]["optimized"] = {{"status", "skipped"}, {"reason", "no kernel"}};
-  const std::string no_ok = error_of([&] { compare(base, skipped, 0.05); });
+  const std::string no_ok = error_text([&] { compare(base, skipped, 0.05); });
   EXPECT_NE(no_ok.find("NEW has no ok result"), std::string::npos) << no_ok;
 }
 

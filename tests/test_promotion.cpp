@@ -190,12 +190,15 @@ TEST(ResultType, DimTensorWithZeroDimTensor) {
   }
 }
 
-TEST(ResultType, DimTensorWithWrappedScalar) {
+// A tensor of `tier` (Dim or ZeroDim) in every dtype with each wrapped number: result_type with
+// the number as a Scalar and as a wrapped tensor on either side, and add both ways.
+void expect_with_wrapped_scalars(Tier tier) {
+  const char* kind = tier == Tier::Dim ? "dim" : "0-dim";
   for (ScalarType a : kAll) {
     for (const ts::Scalar& s : kScalars) {
-      const ScalarType want = result_type_by_hand({{a, Tier::Dim}, {s.type(), Tier::Wrapped}});
-      const Tensor ta = ones_dim(a);
-      const std::string what = name(a, "dim", s.type(), "wrapped");
+      const ScalarType want = result_type_by_hand({{a, tier}, {s.type(), Tier::Wrapped}});
+      const Tensor ta = tier == Tier::Dim ? ones_dim(a) : ones_0dim(a);
+      const std::string what = name(a, kind, s.type(), "wrapped");
       EXPECT_EQ(ts::result_type(ta, s), want) << what;
       EXPECT_EQ(ts::result_type(ta, ts::wrapped_scalar_tensor(s)), want) << what;
       EXPECT_EQ(ts::result_type(ts::wrapped_scalar_tensor(s), ta), want) << what;
@@ -203,6 +206,10 @@ TEST(ResultType, DimTensorWithWrappedScalar) {
       expect_add(ts::add(ts::wrapped_scalar_tensor(s), ta), want, what + " (swapped)");
     }
   }
+}
+
+TEST(ResultType, DimTensorWithWrappedScalar) {
+  expect_with_wrapped_scalars(Tier::Dim);
 }
 
 TEST(ResultType, ZeroDimWithZeroDim) {
@@ -221,16 +228,7 @@ TEST(ResultType, ZeroDimWithZeroDim) {
 }
 
 TEST(ResultType, ZeroDimWithWrappedScalar) {
-  for (ScalarType a : kAll) {
-    for (const ts::Scalar& s : kScalars) {
-      const ScalarType want = result_type_by_hand({{a, Tier::ZeroDim}, {s.type(), Tier::Wrapped}});
-      const Tensor ta = ones_0dim(a);
-      const std::string what = name(a, "0-dim", s.type(), "wrapped");
-      EXPECT_EQ(ts::result_type(ta, s), want) << what;
-      EXPECT_EQ(ts::result_type(ts::wrapped_scalar_tensor(s), ta), want) << what;
-      expect_add(ts::add(ta, s), want, what);
-    }
-  }
+  expect_with_wrapped_scalars(Tier::ZeroDim);
 }
 
 TEST(ResultType, WrappedScalarWithWrappedScalar) {
@@ -308,27 +306,30 @@ TEST(ResultType, DocumentationExamples) {
   // 5 is an int64, but does not have higher category than int_tensor so is not considered.
   EXPECT_EQ(ts::result_type(int_tensor, 5), i32);
   EXPECT_EQ(add_dtype(int_tensor, 5), i32);
-  EXPECT_EQ(ts::result_type(int_tensor, long_zerodim), i32);
-  EXPECT_EQ(add_dtype(int_tensor, long_zerodim), i32);
-  EXPECT_EQ(ts::result_type(long_tensor, int_tensor), i64);
-  EXPECT_EQ(add_dtype(long_tensor, int_tensor), i64);
-  EXPECT_EQ(ts::result_type(bool_tensor, long_tensor), i64);
-  EXPECT_EQ(add_dtype(bool_tensor, long_tensor), i64);
-  EXPECT_EQ(ts::result_type(bool_tensor, uint_tensor), u8);
-  EXPECT_EQ(add_dtype(bool_tensor, uint_tensor), u8);
-  EXPECT_EQ(ts::result_type(float_tensor, double_tensor), f64);
-  EXPECT_EQ(add_dtype(float_tensor, double_tensor), f64);
-  EXPECT_EQ(ts::result_type(bool_tensor, int_tensor), i32);
-  EXPECT_EQ(add_dtype(bool_tensor, int_tensor), i32);
-  // Since long is a different kind than float, result dtype only needs to be large enough to
-  // hold the float.
-  EXPECT_EQ(ts::result_type(long_tensor, float_tensor), f32);
-  EXPECT_EQ(add_dtype(long_tensor, float_tensor), f32);
-
-  // torch.result_type's own examples.
+  // result_type of two tensors and the dtype add gives them agree.
+  const struct {
+    const char* what;
+    Tensor a, b;
+    ScalarType want;
+  } examples[] = {
+      {"int_tensor, long_zerodim", int_tensor, long_zerodim, i32},
+      {"long_tensor, int_tensor", long_tensor, int_tensor, i64},
+      {"bool_tensor, long_tensor", bool_tensor, long_tensor, i64},
+      {"bool_tensor, uint_tensor", bool_tensor, uint_tensor, u8},
+      {"float_tensor, double_tensor", float_tensor, double_tensor, f64},
+      {"bool_tensor, int_tensor", bool_tensor, int_tensor, i32},
+      // Since long is a different kind than float, result dtype only needs to be large enough
+      // to hold the float.
+      {"long_tensor, float_tensor", long_tensor, float_tensor, f32},
+      // torch.result_type's own example.
+      {"uint_tensor, 0-dim int64", uint_tensor, ones_0dim(i64), u8},
+  };
+  for (const auto& e : examples) {
+    EXPECT_EQ(ts::result_type(e.a, e.b), e.want) << e.what;
+    EXPECT_EQ(add_dtype(e.a, e.b), e.want) << e.what;
+  }
+  // torch.result_type's other example.
   EXPECT_EQ(ts::result_type(int_tensor, 1.0), f32);
-  EXPECT_EQ(ts::result_type(uint_tensor, ones_0dim(i64)), u8);
-  EXPECT_EQ(add_dtype(uint_tensor, ones_0dim(i64)), u8);
 }
 
 TEST(ResultType, FloatScalarsAndZeroDimFloats) {

@@ -12,8 +12,11 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "error_text.h"
+#include "touchstone/dispatch_macros.h"
 #include "touchstone/touchstone.h"
 
 namespace ts::testing {
@@ -27,6 +30,8 @@ using ts::kBFloat16, ts::kBool, ts::kByte, ts::kChar, ts::kDouble, ts::kFloat, t
 // Every dtype, in ScalarType order.
 inline constexpr ScalarType kAll[] = {kBool, kByte, kChar,     kShort, kInt,
                                       kLong, kHalf, kBFloat16, kFloat, kDouble};
+// The floating dtypes, in ScalarType order.
+inline constexpr ScalarType kFloating[] = {kHalf, kBFloat16, kFloat, kDouble};
 
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -48,57 +53,25 @@ T load_as(const void* p) {
 }
 
 // Writes v to the element at p as `dtype`: bool as v != 0, integers through int64 (wrapping),
-// float16/bfloat16 through float.
+// float16/bfloat16/float32 through float.
 inline void store(void* p, ScalarType dtype, double v) {
-  const auto i = [v] { return static_cast<int64_t>(v); };
-  switch (dtype) {
-    case kBool:
-      return store_as<bool>(p, v != 0);
-    case kByte:
-      return store_as<uint8_t>(p, static_cast<uint8_t>(i()));
-    case kChar:
-      return store_as<int8_t>(p, static_cast<int8_t>(i()));
-    case kShort:
-      return store_as<int16_t>(p, static_cast<int16_t>(i()));
-    case kInt:
-      return store_as<int32_t>(p, static_cast<int32_t>(i()));
-    case kLong:
-      return store_as<int64_t>(p, i());
-    case kHalf:
-      return store_as<Half>(p, Half(static_cast<float>(v)));
-    case kBFloat16:
-      return store_as<BFloat16>(p, BFloat16(static_cast<float>(v)));
-    case kFloat:
-      return store_as<float>(p, static_cast<float>(v));
-    default:
-      return store_as<double>(p, v);
-  }
+  TS_DISPATCH_ALL_DTYPES(dtype, "store", [&] {
+    if constexpr (std::is_same_v<scalar_t, bool>) {
+      store_as<bool>(p, v != 0);
+    } else if constexpr (std::is_integral_v<scalar_t>) {
+      store_as<scalar_t>(p, static_cast<scalar_t>(static_cast<int64_t>(v)));
+    } else if constexpr (std::is_same_v<scalar_t, double>) {
+      store_as<double>(p, v);
+    } else {
+      store_as<scalar_t>(p, scalar_t(static_cast<float>(v)));
+    }
+  });
 }
 
 // The element at p of `dtype`, as double (float16/bfloat16 through float).
 inline double load(const void* p, ScalarType dtype) {
-  switch (dtype) {
-    case kBool:
-      return load_as<bool>(p);
-    case kByte:
-      return load_as<uint8_t>(p);
-    case kChar:
-      return load_as<int8_t>(p);
-    case kShort:
-      return load_as<int16_t>(p);
-    case kInt:
-      return load_as<int32_t>(p);
-    case kLong:
-      return static_cast<double>(load_as<int64_t>(p));
-    case kHalf:
-      return static_cast<float>(load_as<Half>(p));
-    case kBFloat16:
-      return static_cast<float>(load_as<BFloat16>(p));
-    case kFloat:
-      return load_as<float>(p);
-    default:
-      return load_as<double>(p);
-  }
+  return TS_DISPATCH_ALL_DTYPES(dtype, "load",
+                                [&] { return static_cast<double>(load_as<scalar_t>(p)); });
 }
 
 // The address of element i of t, counting in row-major order over t's shape, through its strides.
@@ -193,13 +166,12 @@ inline bool signbit_at(const Tensor& t, int64_t i) {
 // Runs f and returns the message of the ts::Error it throws; a test failure if it throws none.
 template <typename F>
 std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return e.what();
+  std::string message = error_text(f);
+  if (message.empty()) {
+    ADD_FAILURE() << "expected a ts::Error";
+    return "<no error>";
   }
-  ADD_FAILURE() << "expected a ts::Error";
-  return "<no error>";
+  return message;
 }
 
 // Checks dtype, shape and values: exact (NaN matches NaN), or within rtol * |want| if rtol > 0

@@ -7,38 +7,36 @@
 
 namespace ts {
 
-template <typename T, size_t N, typename index_t = int64_t>
-class TensorAccessor {
+// What TensorAccessor<T, N> and its 1-D case share: a pointer and borrowed sizes and strides.
+template <typename T, typename index_t>
+class TensorAccessorBase {
  public:
-  TensorAccessor(T* data, const index_t* sizes, const index_t* strides)
+  TensorAccessorBase(T* data, const index_t* sizes, const index_t* strides)
       : data_(data), sizes_(sizes), strides_(strides) {}
-  TensorAccessor<T, N - 1, index_t> operator[](index_t i) const {
-    return {data_ + i * strides_[0], sizes_ + 1, strides_ + 1};
-  }
   index_t size(size_t d) const { return sizes_[d]; }
   index_t stride(size_t d) const { return strides_[d]; }
   T* data() const { return data_; }
 
- private:
+ protected:
   T* data_;
   const index_t* sizes_;
   const index_t* strides_;
 };
 
-template <typename T, typename index_t>
-class TensorAccessor<T, 1, index_t> {
+template <typename T, size_t N, typename index_t = int64_t>
+class TensorAccessor : public TensorAccessorBase<T, index_t> {
  public:
-  TensorAccessor(T* data, const index_t* sizes, const index_t* strides)
-      : data_(data), sizes_(sizes), strides_(strides) {}
-  T& operator[](index_t i) const { return data_[i * strides_[0]]; }
-  index_t size(size_t d) const { return sizes_[d]; }
-  index_t stride(size_t d) const { return strides_[d]; }
-  T* data() const { return data_; }
+  using TensorAccessorBase<T, index_t>::TensorAccessorBase;
+  TensorAccessor<T, N - 1, index_t> operator[](index_t i) const {
+    return {this->data_ + i * this->strides_[0], this->sizes_ + 1, this->strides_ + 1};
+  }
+};
 
- private:
-  T* data_;
-  const index_t* sizes_;
-  const index_t* strides_;
+template <typename T, typename index_t>
+class TensorAccessor<T, 1, index_t> : public TensorAccessorBase<T, index_t> {
+ public:
+  using TensorAccessorBase<T, index_t>::TensorAccessorBase;
+  T& operator[](index_t i) const { return this->data_[i * this->strides_[0]]; }
 };
 
 template <typename T, size_t N>

@@ -33,56 +33,56 @@ inline float bf16_bits_to_float(uint16_t b) {
 
 struct FromBits {};
 
-struct Half {
+namespace detail {
+// The bits of a 16-bit float, converted from and to float by ToBits and FromBitsFn.
+template <uint16_t (*ToBits)(float), float (*FromBitsFn)(uint16_t)>
+struct Float16Storage {
   uint16_t x = 0;
-  Half() = default;
-  constexpr Half(uint16_t bits, FromBits) : x(bits) {}
-  Half(float f) : x(detail::float_to_half_bits(f)) {}               // NOLINT(implicit)
-  operator float() const { return detail::half_bits_to_float(x); }  // NOLINT(implicit)
+  Float16Storage() = default;
+  constexpr Float16Storage(uint16_t bits, FromBits) : x(bits) {}
+  Float16Storage(float f) : x(ToBits(f)) {}         // NOLINT(implicit)
+  operator float() const { return FromBitsFn(x); }  // NOLINT(implicit)
+};
+}  // namespace detail
+
+struct Half : detail::Float16Storage<detail::float_to_half_bits, detail::half_bits_to_float> {
+  using Float16Storage::Float16Storage;
 };
 
-struct BFloat16 {
-  uint16_t x = 0;
-  BFloat16() = default;
-  constexpr BFloat16(uint16_t bits, FromBits) : x(bits) {}
-  BFloat16(float f) : x(detail::float_to_bf16_bits(f)) {}           // NOLINT(implicit)
-  operator float() const { return detail::bf16_bits_to_float(x); }  // NOLINT(implicit)
+struct BFloat16 : detail::Float16Storage<detail::float_to_bf16_bits, detail::bf16_bits_to_float> {
+  using Float16Storage::Float16Storage;
 };
 
 }  // namespace ts
 
-template <>
-class std::numeric_limits<ts::Half> {
+namespace ts::detail {
+// std::numeric_limits of a 16-bit float type, from the bit patterns of its special values.
+template <typename T, int Digits, uint16_t Lowest, uint16_t Min, uint16_t Max, uint16_t Epsilon,
+          uint16_t Infinity, uint16_t QuietNaN>
+class Float16Limits {
  public:
   static constexpr bool is_specialized = true;
   static constexpr bool is_signed = true;
   static constexpr bool is_integer = false;
   static constexpr bool has_infinity = true;
   static constexpr bool has_quiet_NaN = true;
-  static constexpr int digits = 11;
-  static constexpr ts::Half lowest() { return {0xFBFF, ts::FromBits()}; }
-  static constexpr ts::Half min() { return {0x0400, ts::FromBits()}; }
-  static constexpr ts::Half max() { return {0x7BFF, ts::FromBits()}; }
-  static constexpr ts::Half epsilon() { return {0x1400, ts::FromBits()}; }
-  static constexpr ts::Half infinity() { return {0x7C00, ts::FromBits()}; }
-  static constexpr ts::Half quiet_NaN() { return {0x7E00, ts::FromBits()}; }
-  static constexpr ts::Half denorm_min() { return {0x0001, ts::FromBits()}; }
+  static constexpr int digits = Digits;
+  static constexpr T lowest() { return {Lowest, FromBits()}; }
+  static constexpr T min() { return {Min, FromBits()}; }
+  static constexpr T max() { return {Max, FromBits()}; }
+  static constexpr T epsilon() { return {Epsilon, FromBits()}; }
+  static constexpr T infinity() { return {Infinity, FromBits()}; }
+  static constexpr T quiet_NaN() { return {QuietNaN, FromBits()}; }
+  static constexpr T denorm_min() { return {0x0001, FromBits()}; }
 };
+}  // namespace ts::detail
 
 template <>
-class std::numeric_limits<ts::BFloat16> {
- public:
-  static constexpr bool is_specialized = true;
-  static constexpr bool is_signed = true;
-  static constexpr bool is_integer = false;
-  static constexpr bool has_infinity = true;
-  static constexpr bool has_quiet_NaN = true;
-  static constexpr int digits = 8;
-  static constexpr ts::BFloat16 lowest() { return {0xFF7F, ts::FromBits()}; }
-  static constexpr ts::BFloat16 min() { return {0x0080, ts::FromBits()}; }
-  static constexpr ts::BFloat16 max() { return {0x7F7F, ts::FromBits()}; }
-  static constexpr ts::BFloat16 epsilon() { return {0x3C00, ts::FromBits()}; }
-  static constexpr ts::BFloat16 infinity() { return {0x7F80, ts::FromBits()}; }
-  static constexpr ts::BFloat16 quiet_NaN() { return {0x7FC0, ts::FromBits()}; }
-  static constexpr ts::BFloat16 denorm_min() { return {0x0001, ts::FromBits()}; }
-};
+class std::numeric_limits<ts::Half>
+    : public ts::detail::Float16Limits<ts::Half, 11, 0xFBFF, 0x0400, 0x7BFF, 0x1400, 0x7C00,
+                                       0x7E00> {};
+
+template <>
+class std::numeric_limits<ts::BFloat16>
+    : public ts::detail::Float16Limits<ts::BFloat16, 8, 0xFF7F, 0x0080, 0x7F7F, 0x3C00, 0x7F80,
+                                       0x7FC0> {};

@@ -295,6 +295,24 @@ TEST(Dispatch, CustomSetKernelRuns) {
   EXPECT_EQ(ts::lookup_kernel(OpId::add, ts::kFloat, ts::kCPU), &answer_add_kernel);
 }
 
+// A call whose parameter struct is not the one op_list.def declares for its op is refused
+// before the kernel runs, naming both structs; the output is untouched.
+TEST(Dispatch, CallWithTheWrongParamsStructIsRefused) {
+  Tensor out = make(ts::kFloat, {7, 7});
+  const Tensor ins[] = {make(ts::kFloat, {1, 1}), make(ts::kFloat, {1, 1})};
+  ts::OpParams p;
+  p.compute_dtype = ts::kFloat;
+  p.set(ts::DivParams{});  // add declares AlphaParams
+  EXPECT_ERROR(
+      ts::dispatch(ts::KernelCall{OpId::add, ts::ArrayRef<Tensor>(&out, 1), ins, p}, ts::kCPU),
+      "add: internal error: the call carries DivParams but op_list.def declares AlphaParams");
+  EXPECT_EQ(out.data_ptr<float>()[0], 7.0f);
+  p.args = {};  // NoParams
+  EXPECT_ERROR(
+      ts::dispatch(ts::KernelCall{OpId::add, ts::ArrayRef<Tensor>(&out, 1), ins, p}, ts::kCPU),
+      "carries NoParams but op_list.def declares AlphaParams");
+}
+
 // Note [Version counters]: the core bumps the version of every tensor a kernel writes, autograd
 // only reads it; with the autograd slot removed the counts are the same as with it.
 TEST(Dispatch, KernelCallsBumpVersionsWithoutAutograd) {

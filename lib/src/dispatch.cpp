@@ -225,6 +225,12 @@ void set_autograd_slot(AutogradSlot slot) {
 // tensors and bump nothing. Autograd only reads versions: a tensor saved for backward whose
 // version moved was modified in place, and backward refuses it.
 void detail::call_kernel(KernelFn fn, const KernelCall& call) {
+  // A meta function fills the struct op_list.def names; a kernel reads it without checking.
+  const size_t declared = op_info(call.op).params;
+  if (call.p.args.index() != declared) [[unlikely]] {
+    TS_ERROR(op_info(call.op).name, ": internal error: the call carries ",
+             params_name(call.p.args.index()), " but op_list.def declares ", params_name(declared));
+  }
   fn(call);
   if (call.kind == CallKind::Functional) return;
   for (const Tensor& o : call.outputs) {

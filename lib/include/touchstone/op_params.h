@@ -135,16 +135,6 @@ struct OpParams {
   P& set(P value) {
     return args.emplace<P>(std::move(value));
   }
-
-  // Transitional: the untyped slots, read by the families not yet converted to typed params.
-  std::optional<Scalar> s0, s1, s2;
-  DimVector dims;
-  int64_t dim = 0;
-  int64_t i0 = 0, i1 = 0;
-  double d0 = 0, d1 = 0;
-  bool keepdim = false;
-  int mode = 0;
-  uint64_t seed = 0, offset = 0;
 };
 
 // The ReduceParams of any reduction's struct (var's and std's VarParams, norm's NormParams

@@ -77,18 +77,31 @@ OpEntry with_inplace(OpEntry e, Fn fn) {
 
 std::vector<OpEntry> unary_entries() {
   std::vector<OpEntry> v = {
-      TS_UNARY_ENTRY(neg, -4, 4),         TS_UNARY_ENTRY(abs, -4, 4),
-      TS_UNARY_ENTRY(sign, -4, 4),        TS_UNARY_ENTRY(exp, -4, 4),
-      TS_UNARY_ENTRY(expm1, -4, 4),       TS_UNARY_ENTRY(log, 0.05, 8),
-      TS_UNARY_ENTRY(log1p, -0.9, 4),     TS_UNARY_ENTRY(sqrt, 0, 8),
-      TS_UNARY_ENTRY(rsqrt, 0.05, 8),     TS_UNARY_ENTRY(reciprocal, 0.1, 4),
-      TS_UNARY_ENTRY(sin, -4, 4),         TS_UNARY_ENTRY(cos, -4, 4),
-      TS_UNARY_ENTRY(tanh, -4, 4),        TS_UNARY_ENTRY(sigmoid, -6, 6),
-      TS_UNARY_ENTRY(relu, -4, 4),        TS_UNARY_ENTRY(silu, -4, 4),
-      TS_UNARY_ENTRY(erf, -3, 3),         TS_UNARY_ENTRY(floor, -4, 4),
-      TS_UNARY_ENTRY(ceil, -4, 4),        TS_UNARY_ENTRY(round, -4, 4),
-      TS_UNARY_ENTRY(trunc, -4, 4),       TS_UNARY_ENTRY(logical_not, -2, 2),
+      // clang-format off
+      TS_UNARY_ENTRY(neg, -4, 4),
+      TS_UNARY_ENTRY(abs, -4, 4),
+      TS_UNARY_ENTRY(sign, -4, 4),
+      TS_UNARY_ENTRY(exp, -4, 4),
+      TS_UNARY_ENTRY(expm1, -4, 4),
+      TS_UNARY_ENTRY(log, 0.05, 8),
+      TS_UNARY_ENTRY(log1p, -0.9, 4),
+      TS_UNARY_ENTRY(sqrt, 0, 8),
+      TS_UNARY_ENTRY(rsqrt, 0.05, 8),
+      TS_UNARY_ENTRY(reciprocal, 0.1, 4),
+      TS_UNARY_ENTRY(sin, -4, 4),
+      TS_UNARY_ENTRY(cos, -4, 4),
+      TS_UNARY_ENTRY(tanh, -4, 4),
+      TS_UNARY_ENTRY(sigmoid, -6, 6),
+      TS_UNARY_ENTRY(relu, -4, 4),
+      TS_UNARY_ENTRY(silu, -4, 4),
+      TS_UNARY_ENTRY(erf, -3, 3),
+      TS_UNARY_ENTRY(floor, -4, 4),
+      TS_UNARY_ENTRY(ceil, -4, 4),
+      TS_UNARY_ENTRY(round, -4, 4),
+      TS_UNARY_ENTRY(trunc, -4, 4),
+      TS_UNARY_ENTRY(logical_not, -2, 2),
       TS_UNARY_ENTRY(bitwise_not, -4, 4),
+      // clang-format on
   };
   OpEntry isnan_entry = unary(
       "isnan", Range{}, [](const Tensor& x) { return ts::isnan(x); },

@@ -37,12 +37,31 @@ namespace {
 // clang-format off
 // One row per plain unary op: its ATen function and the dtypes of op_list.def's that ATen 1.13's
 // CPU backend lacks (most of its math kernels are not instantiated for float16).
-#define TS_ATEN_UNARY_OPS(_)                                                                 \
-  _(neg, {}) _(abs, {}) _(sign, {}) _(exp, {kHalf}) _(expm1, {kHalf}) _(log, {kHalf})       \
-  _(log1p, {kHalf}) _(sqrt, {kHalf}) _(rsqrt, {kHalf}) _(reciprocal, {}) _(sin, {kHalf})    \
-  _(cos, {kHalf}) _(tanh, {kHalf}) _(sigmoid, {kHalf}) _(relu, {kHalf}) _(silu, {kHalf})    \
-  _(erf, {kHalf}) _(floor, {kHalf}) _(ceil, {kHalf}) _(round, {kHalf}) _(trunc, {kHalf})    \
-  _(isnan, {}) _(logical_not, {}) _(bitwise_not, {})
+#define TS_ATEN_UNARY_OPS(_) \
+  _(neg, {}) \
+  _(abs, {}) \
+  _(sign, {}) \
+  _(exp, {kHalf}) \
+  _(expm1, {kHalf}) \
+  _(log, {kHalf}) \
+  _(log1p, {kHalf}) \
+  _(sqrt, {kHalf}) \
+  _(rsqrt, {kHalf}) \
+  _(reciprocal, {}) \
+  _(sin, {kHalf}) \
+  _(cos, {kHalf}) \
+  _(tanh, {kHalf}) \
+  _(sigmoid, {kHalf}) \
+  _(relu, {kHalf}) \
+  _(silu, {kHalf}) \
+  _(erf, {kHalf}) \
+  _(floor, {kHalf}) \
+  _(ceil, {kHalf}) \
+  _(round, {kHalf}) \
+  _(trunc, {kHalf}) \
+  _(isnan, {}) \
+  _(logical_not, {}) \
+  _(bitwise_not, {})
 // clang-format on
 
 #define TS_ATEN_UNARY_KERNEL(name, lacks)                                                  \

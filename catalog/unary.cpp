@@ -90,6 +90,7 @@ std::vector<OpEntry> unary_entries() {
       TS_UNARY_ENTRY(reciprocal, 0.1, 4),
       TS_UNARY_ENTRY(sin, -4, 4),
       TS_UNARY_ENTRY(cos, -4, 4),
+      TS_UNARY_ENTRY(tan, -1.2, 1.2),
       TS_UNARY_ENTRY(tanh, -4, 4),
       TS_UNARY_ENTRY(sigmoid, -6, 6),
       TS_UNARY_ENTRY(relu, -4, 4),

@@ -43,6 +43,7 @@ constexpr UnaryFormula kFormulas[] = {
     {OpId::rsqrt, [](double x) { return 1.0 / std::sqrt(x); }},
     {OpId::reciprocal, [](double x) { return 1.0 / x; }},
     {OpId::sin, [](double x) { return std::sin(x); }},
+    {OpId::tan, [](double x) { return std::tan(x); }},
     {OpId::cos, [](double x) { return std::cos(x); }},
     {OpId::tanh, [](double x) { return std::tanh(x); }},
     {OpId::sigmoid, [](double x) { return 1.0 / (1.0 + std::exp(-x)); }},

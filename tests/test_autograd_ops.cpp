@@ -83,6 +83,8 @@ TEST(AutogradOps, Unary) {
   check_unary(
       "cos", [](const Tensor& x) { return x.cos(); }, -3, 3, [](const Tensor& y) { y.cos_(); });
   check_unary(
+      "tan", [](const Tensor& x) { return x.tan(); }, -1.2, 1.2, [](const Tensor& y) { y.tan_(); });
+  check_unary(
       "tanh", [](const Tensor& x) { return x.tanh(); }, -2, 2, [](const Tensor& y) { y.tanh_(); });
   check_unary(
       "sigmoid", [](const Tensor& x) { return x.sigmoid(); }, -3, 3,

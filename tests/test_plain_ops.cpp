@@ -27,11 +27,11 @@ std::vector<std::string> plain_op_names(PlainOp arity) {
 
 TEST(PlainOps, KernelOpsOfAnElementwiseSignatureWithoutParametersArePlain) {
   EXPECT_EQ(plain_op_names(PlainOp::Unary),
-            (std::vector<std::string>{"neg",   "abs",   "sign",        "exp",        "expm1",
-                                      "log",   "log1p", "sqrt",        "rsqrt",      "reciprocal",
-                                      "sin",   "cos",   "tanh",        "sigmoid",    "relu",
-                                      "silu",  "erf",   "floor",       "ceil",       "round",
-                                      "trunc", "isnan", "logical_not", "bitwise_not"}));
+            (std::vector<std::string>{"neg",   "abs",   "sign",  "exp",         "expm1",
+                                      "log",   "log1p", "sqrt",  "rsqrt",       "reciprocal",
+                                      "sin",   "cos",   "tan",   "tanh",        "sigmoid",
+                                      "relu",  "silu",  "erf",   "floor",       "ceil",
+                                      "round", "trunc", "isnan", "logical_not", "bitwise_not"}));
   EXPECT_EQ(plain_op_names(PlainOp::Binary),
             (std::vector<std::string>{"mul", "remainder", "pow", "maximum", "minimum", "atan2",
                                       "eq", "ne", "lt", "le", "gt", "ge", "logical_and",

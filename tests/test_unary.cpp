@@ -138,6 +138,19 @@ TEST(Trig, SinCosTanh) {
   EXPECT_TENSOR(ts::tanh(make(kFloat, {1})), kFloat, {1}, {0.7615941762924194});
 }
 
+TEST(Trig, TanValuesSignedZeroAndGradient) {
+  EXPECT_TENSOR(ts::tan(make(kDouble, {0, 1, -1.5, kInf})), kDouble, {4},
+                {0, 1.5574077246549023, -14.101419947171719, kNaN}, 1e-15);
+  EXPECT_TENSOR(ts::tan(make(kFloat, {1, 0.5})), kFloat, {2},
+                {1.5574077367782593, 0.5463024973869324});
+  EXPECT_TENSOR(ts::tan(make(kInt, {0})), kFloat, {1}, {0});  // integers give float32
+  EXPECT_TRUE(signbit_at(ts::tan(make(kDouble, {-0.0})), 0));
+  // d/dx tan x = 1 + tan^2 x: 3.42551882081476 at x = 1.
+  const Tensor x = make(kDouble, {1}).requires_grad_();
+  ts::tan(x).sum().backward();
+  EXPECT_TENSOR(x.grad(), kDouble, {1}, {3.42551882081476}, 1e-14);
+}
+
 TEST(SigmoidErf, ValuesInEveryFloatingDtype) {
   EXPECT_TENSOR(ts::sigmoid(make(kDouble, {0, 1, -1, kInf, -kInf})), kDouble, {5},
                 {0.5, 0.7310585786300049, 0.2689414213699951, 1, 0}, 1e-15);

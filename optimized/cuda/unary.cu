@@ -55,6 +55,8 @@ struct UnaryOp {
       return ::sin(x);
     } else if constexpr (op == OpId::cos) {
       return ::cos(x);
+    } else if constexpr (op == OpId::tan) {
+      return ::tan(x);
     } else if constexpr (op == OpId::tanh) {
       return ::tanh(x);
     } else if constexpr (op == OpId::sigmoid) {

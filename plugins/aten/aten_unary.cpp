@@ -26,6 +26,7 @@
 #include <ATen/ops/silu.h>
 #include <ATen/ops/sin.h>
 #include <ATen/ops/sqrt.h>
+#include <ATen/ops/tan.h>
 #include <ATen/ops/tanh.h>
 #include <ATen/ops/trunc.h>
 
@@ -50,6 +51,7 @@ namespace {
   _(reciprocal, {}) \
   _(sin, {kHalf}) \
   _(cos, {kHalf}) \
+  _(tan, {kHalf}) \
   _(tanh, {kHalf}) \
   _(sigmoid, {kHalf}) \
   _(relu, {kHalf}) \

@@ -180,6 +180,9 @@ TS_REGISTER_DERIVATIVES(unary) {
   // cos(Tensor self) -> Tensor                     self: grad * -self.sin()
   m.def(OpId::cos, save_inputs({0}),
         [](const BackwardArgs& a) -> Grads { return {a.grad() * -a.input(0).sin()}; });
+  // tan(Tensor self) -> Tensor                     self: grad * (1 + result * result)
+  m.def(OpId::tan, save_output(),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() * (a.output() * a.output() + 1)}; });
   // tanh(Tensor self) -> Tensor                    self: grad * (1 - result * result)
   m.def(OpId::tanh, save_output(), [](const BackwardArgs& a) -> Grads {
     return {a.grad() * rsub(a.output() * a.output(), 1)};

@@ -712,6 +712,75 @@ void run_binary_scalar(Tally& tally, const std::string& set) {
   }
 }
 
+// add and sub with an alpha (an int, a negative int, a float, a bool) on same-dtype operands.
+void run_alpha(Tally& tally, const std::string& set) {
+  const std::pair<ts::Scalar, std::string> kAlphas[] = {{ts::Scalar(int64_t{2}), "int:2"},
+                                                        {ts::Scalar(int64_t{-1}), "int:-1"},
+                                                        {ts::Scalar(0.5), "float:0.5"},
+                                                        {ts::Scalar(true), "bool:true"}};
+  for (const bool add : {true, false}) {
+    for (ScalarType d : kDtypes) {
+      for (const auto& alpha : kAlphas) {
+        const ts::Scalar ts_a = alpha.first;
+        const at::Scalar at_a = to_aten(ts_a);
+        const std::string dtypes = short_name(d) + "," + short_name(d) + ",alpha=" + alpha.second;
+        const Layout l = Layout::Contiguous;
+        Call c{add ? "add" : "sub", "", dtypes, layout_name(l), {{d, l, 0}, {d, l, 1}}};
+        run_forms(
+            tally, set, c, d,
+            [&](const TsVec& in) {
+              return add ? ts::add(in[0], in[1], ts_a) : ts::sub(in[0], in[1], ts_a);
+            },
+            [&](const AtVec& in) {
+              return add ? at::add(in[0], in[1], at_a) : at::sub(in[0], in[1], at_a);
+            },
+            [&](const TsVec& in) { add ? in[0].add_(in[1], ts_a) : in[0].sub_(in[1], ts_a); },
+            [&](AtVec& in) { add ? in[0].add_(in[1], at_a) : in[0].sub_(in[1], at_a); },
+            [&](const TsT& o, const TsVec& in) {
+              add ? ts::add_out(o, in[0], in[1], ts_a) : ts::sub_out(o, in[0], in[1], ts_a);
+            },
+            [&](AtT& o, const AtVec& in) {
+              add ? at::add_out(o, in[0], in[1], at_a) : at::sub_out(o, in[0], in[1], at_a);
+            });
+      }
+    }
+  }
+}
+
+// The comparison itself: equal results give no difference, and each class is found.
+TEST(Parity, CompareFindsEachClassOfDifference) {
+  Side<ts::Tensor> t;
+  Side<at::Tensor> a;
+  t.result = ts::tensor({1.0, 2.0, 3.0, 4.0, 5.0, 6.0}, ts::kFloat).view({2, 3});
+  a.result = at::tensor({1.0, 2.0, 3.0, 4.0, 5.0, 6.0}, at::kFloat).view({2, 3});
+  EXPECT_TRUE(compare(t, a, ts::kFloat).empty());
+  // Within float32's tolerance, no difference.
+  a.result = at::tensor({1.0, 2.0, 3.0, 4.0, 5.0, 6.0 + 1e-6}, at::kFloat).view({2, 3});
+  EXPECT_TRUE(compare(t, a, ts::kFloat).empty());
+  // The same values transposed in float64, then one changed: dtype, layout, value.
+  a.result = at::tensor({1.0, 4.0, 2.0, 5.0, 3.0, 7.0}, at::kDouble).view({3, 2}).t();
+  std::vector<Difference> d = compare(t, a, ts::kFloat);
+  ASSERT_EQ(d.size(), 3u);
+  EXPECT_EQ(d[0].cls, "dtype");
+  EXPECT_EQ(d[1].cls, "layout");
+  EXPECT_EQ(d[1].detail,
+            "touchstone float32[2, 3] strides [3, 1] | aten Double[2, 3] strides [1, 2]");
+  EXPECT_EQ(d[2].cls, "value");
+  EXPECT_EQ(d[2].detail.substr(0, 32), "element 5: touchstone 6, aten 7 ");
+  // Integers compare exactly: a relative tolerance would hide 1000001 vs 1000000.
+  t.result = ts::tensor({int64_t{1000001}});
+  a.result = at::tensor({int64_t{1000000}});
+  d = compare(t, a, ts::kFloat);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].cls, "value");
+  // One side throws: accept.
+  a.error = "boom";
+  d = compare(t, a, ts::kFloat);
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].cls, "accept");
+  EXPECT_EQ(d[0].detail, "touchstone returns int64[1] strides [1] | aten throws 'boom'");
+}
+
 // Adding a plain op to op_list.def without its row here fails, so the test grows with the list.
 TEST(Parity, CoversEveryPlainOp) {
   ts::for_each_plain_op<ts::PlainOp::Unary>([](auto op) {
@@ -733,6 +802,7 @@ TEST(Parity, PlainOpsAgreeWithATen) {
     run_unary(tally, set);
     run_binary(tally, set);
     run_binary_scalar(tally, set);
+    run_alpha(tally, set);
   }
   tally.print_summary();
 }

@@ -37,29 +37,12 @@ using ts::aten::wrap;
 constexpr ScalarType kDtypes[] = {ts::kBool, ts::kByte, ts::kChar,     ts::kShort, ts::kInt,
                                   ts::kLong, ts::kHalf, ts::kBFloat16, ts::kFloat, ts::kDouble};
 
+// The dtypes' names in the call keys, in kDtypes' order.
+const char* const kDtypeNames[] = {"b",   "u8",  "i8",   "i16", "i32",
+                                   "i64", "f16", "bf16", "f32", "f64"};
+
 std::string short_name(ScalarType d) {
-  switch (d) {
-    case ts::kBool:
-      return "b";
-    case ts::kByte:
-      return "u8";
-    case ts::kChar:
-      return "i8";
-    case ts::kShort:
-      return "i16";
-    case ts::kInt:
-      return "i32";
-    case ts::kLong:
-      return "i64";
-    case ts::kHalf:
-      return "f16";
-    case ts::kBFloat16:
-      return "bf16";
-    case ts::kFloat:
-      return "f32";
-    default:
-      return "f64";
-  }
+  return kDtypeNames[std::find(std::begin(kDtypes), std::end(kDtypes), d) - std::begin(kDtypes)];
 }
 
 // ---- inputs: the same values seen through the same view calls in both libraries ----
@@ -69,20 +52,9 @@ constexpr Layout kLayouts[] = {Layout::Contiguous, Layout::Transposed, Layout::S
                                Layout::Expanded,   Layout::ZeroDim,    Layout::Empty};
 
 const char* layout_name(Layout l) {
-  switch (l) {
-    case Layout::Contiguous:
-      return "contiguous";
-    case Layout::Transposed:
-      return "transposed";
-    case Layout::Strided:
-      return "step2";
-    case Layout::Expanded:
-      return "expand";
-    case Layout::ZeroDim:
-      return "0-dim";
-    default:
-      return "empty";
-  }
+  static const char* const kNames[] = {"contiguous", "transposed", "step2",
+                                       "expand",     "0-dim",      "empty"};
+  return kNames[static_cast<int>(l)];
 }
 
 // A 2x3 view (or 0-dim, or 0x3) of a 12-element base; ts::Tensor and at::Tensor share the calls.
@@ -151,29 +123,11 @@ std::string first_line(const std::string& s) {
   return line.size() > 160 ? line.substr(0, 160) + "..." : line;
 }
 
-Side<ts::Tensor> run_ts(const std::function<ts::Tensor(const std::vector<ts::Tensor>&)>& f,
-                        std::vector<ts::Tensor>& in) {
-  Side<ts::Tensor> s;
-  try {
-    s.result = f(in);
-  } catch (const std::exception& e) {
-    s.error = first_line(e.what());
-    return s;
-  }
-  if (!s.result.requires_grad()) return s;
-  if (s.result.grad_fn()) s.grad_fn = s.result.grad_fn()->name();
-  try {
-    ts::sum(s.result).backward();
-    for (const ts::Tensor& t : in) s.grads.push_back(t.grad());
-  } catch (const std::exception& e) {
-    s.grad_error = first_line(e.what());
-  }
-  return s;
-}
-
-Side<at::Tensor> run_at(const std::function<at::Tensor(const std::vector<at::Tensor>&)>& f,
-                        std::vector<at::Tensor>& in) {
-  Side<at::Tensor> s;
+// One side of a call (T is ts::Tensor or at::Tensor): its result or error, then, when the result
+// requires grad, its grad_fn name and the gradients of its sum for every input.
+template <class T>
+Side<T> run_side(const std::function<T(const std::vector<T>&)>& f, std::vector<T>& in) {
+  Side<T> s;
   try {
     s.result = f(in);
   } catch (const std::exception& e) {
@@ -184,7 +138,7 @@ Side<at::Tensor> run_at(const std::function<at::Tensor(const std::vector<at::Ten
   if (s.result.grad_fn()) s.grad_fn = s.result.grad_fn()->name();
   try {
     s.result.sum().backward();
-    for (const at::Tensor& t : in) s.grads.push_back(t.grad());
+    for (const T& t : in) s.grads.push_back(t.grad());
   } catch (const std::exception& e) {
     s.grad_error = first_line(e.what());
   }
@@ -193,22 +147,17 @@ Side<at::Tensor> run_at(const std::function<at::Tensor(const std::vector<at::Ten
 
 // ---- comparison ----
 
-template <class A>
-std::string dims(A a) {
+// "float32[2, 3] strides [3, 1]" (ATen's dtype names on the aten side: "Float[2, 3] ...").
+template <class T>
+std::string describe(const T& t) {
   std::ostringstream os;
-  os << "[";
-  for (size_t i = 0; i < a.size(); ++i) os << (i ? ", " : "") << a[i];
-  os << "]";
+  if constexpr (std::is_same_v<T, ts::Tensor>) {
+    os << ts::dtype_name(t.dtype());
+  } else {
+    os << c10::toString(t.scalar_type());
+  }
+  os << t.sizes() << " strides " << t.strides();
   return os.str();
-}
-
-std::string describe(const ts::Tensor& t) {
-  return std::string(ts::dtype_name(t.dtype())) + dims(t.sizes()) + " strides " + dims(t.strides());
-}
-
-std::string describe(const at::Tensor& t) {
-  return std::string(c10::toString(t.scalar_type())) + dims(t.sizes()) + " strides " +
-         dims(t.strides());
 }
 
 // Strides of dims of size 0 or 1 carry no layout (ATen's own contiguity rule).
@@ -403,8 +352,8 @@ class Tally {
 
   void run(const std::string& set, const Call& c) {
     Inputs in = make_inputs(c.inputs, c.grad);
-    const Side<ts::Tensor> t = run_ts(c.ts_fn, in.ts);
-    const Side<at::Tensor> a = run_at(c.at_fn, in.at);
+    const Side<ts::Tensor> t = run_side(c.ts_fn, in.ts);
+    const Side<at::Tensor> a = run_side(c.at_fn, in.at);
     ++calls_;
     const std::vector<Difference> diffs = compare(t, a, compute_dtype(c.inputs));
     if (diffs.empty()) ++agreements_;

@@ -70,6 +70,24 @@ TEST(AutogradEngine, GradFnNamesAndLeaves) {
   EXPECT_EQ((x + y).grad_fn()->name(), "AddBackward0");
   EXPECT_EQ((x * y).grad_fn()->name(), "MulBackward0");
   EXPECT_EQ((x - y).grad_fn()->name(), "SubBackward0");
+  // A Scalar operand names ATen's other overload (Note [Overload node names]; libtorch 1.13).
+  EXPECT_EQ((x + 2).grad_fn()->name(), "AddBackward1");
+  EXPECT_EQ((x - 2).grad_fn()->name(), "SubBackward1");
+  EXPECT_EQ((x * 2).grad_fn()->name(), "MulBackward1");
+  EXPECT_EQ((x / 2).grad_fn()->name(), "DivBackward1");
+  EXPECT_EQ((x / y).grad_fn()->name(), "DivBackward0");
+  EXPECT_EQ(ts::div(x, y, "floor").grad_fn()->name(), "DivBackward2");
+  EXPECT_EQ(ts::div(x, 2, "floor").grad_fn()->name(), "DivBackward3");
+  EXPECT_EQ(ts::pow(x, y).grad_fn()->name(), "PowBackward1");
+  EXPECT_EQ(ts::pow(x, 2).grad_fn()->name(), "PowBackward0");
+  EXPECT_EQ(ts::pow(2, x).grad_fn()->name(), "PowBackward2");
+  EXPECT_EQ(ts::remainder(x, y).grad_fn()->name(), "RemainderBackward1");
+  EXPECT_EQ(ts::remainder(x, 2).grad_fn()->name(), "RemainderBackward0");
+  EXPECT_EQ(ts::clamp(x, 0, 1).grad_fn()->name(), "ClampBackward1");
+  EXPECT_EQ((x + ts::scalar_tensor(2.0)).grad_fn()->name(), "AddBackward0");  // a 0-dim Tensor
+  Tensor z = x.clone();
+  z.add_(2);
+  EXPECT_EQ(z.grad_fn()->name(), "AddBackward1");
   EXPECT_EQ(x.expand({2, 3}).grad_fn()->name(), "ExpandBackward0");
   EXPECT_EQ(x.sum().grad_fn()->name(), "SumBackward0");
   EXPECT_EQ(x.clone().grad_fn()->name(), "CloneBackward0");
@@ -220,12 +238,12 @@ TEST(AutogradEngine, VersionCounterError) {
   Tensor a = x * 1;
   a.mul_(2);         // version 1
   Tensor b = a * a;  // saves a at version 1
-  a.mul_(3);         // version 2
+  a.mul_(3);         // version 2; mul_ with a Scalar is ATen's MulBackward1
   EXPECT_EQ(
       error_text([&] { b.sum().backward(); }),
       "backward: one of the variables needed for gradient computation has been modified by an "
       "inplace "
-      "operation: [float32 [3]], which is output 0 of MulBackward0, is at version 2; expected "
+      "operation: [float32 [3]], which is output 0 of MulBackward1, is at version 2; expected "
       "version 1 instead. Hint: the tensor was changed in place after the forward pass saved it "
       "for backward; modify a clone() of it instead.");
   // A saved leaf has no grad_fn to name; a saved output names its own node.

@@ -3,7 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <thread>
+#include <vector>
 
 #include "autograd_util.h"
 #include "touchstone/touchstone.h"
@@ -148,6 +150,48 @@ TEST(AutogradEngine, LeafAccumulatesAcrossBackwardCalls) {
   w.sum().backward();
   EXPECT_EQ(values(w.grad()), (std::vector<double>{2, 2, 2}));
   EXPECT_TRUE(w.grad().is_contiguous());
+}
+
+// Note [Gradient layout contract]; every stride below is what libtorch 1.13 gives its .grad.
+TEST(AutogradEngine, LeafGradFollowsTheLeafsLayout) {
+  using Strides = std::vector<int64_t>;
+  auto strides = [](const Tensor& t) { return Strides(t.strides().begin(), t.strides().end()); };
+  const Tensor w = ts::arange(12, ts::kDouble).reshape({4, 3});
+  // A contiguous leaf used through .t(): the incoming gradient is transposed, the grad is not.
+  Tensor x = ts::zeros({3, 4}, ts::kDouble).requires_grad_();
+  (x.t() * w).sum().backward();
+  EXPECT_EQ(strides(x.grad()), (Strides{4, 1}));
+  EXPECT_EQ(values(x.grad().view({-1})),
+            (std::vector<double>{0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11}));  // w.t()
+  (x.t() * w).sum().backward();  // added into the existing grad, which keeps its layout
+  EXPECT_EQ(strides(x.grad()), (Strides{4, 1}));
+  EXPECT_EQ(values(x.grad())[1], 6);
+  // A transposed (dense) leaf: its grad is transposed too, even from a contiguous gradient.
+  Tensor y = ts::zeros({4, 3}, ts::kDouble).t().requires_grad_();
+  (y.contiguous() * 2).sum().backward();
+  EXPECT_EQ(strides(y.grad()), (Strides{1, 3}));
+  EXPECT_EQ(values(y.grad()), std::vector<double>(12, 2));
+  Tensor p = ts::zeros({2, 3, 4}, ts::kDouble).permute({2, 0, 1}).requires_grad_();
+  (p * 2).sum().backward();
+  EXPECT_EQ(strides(p.grad()), (Strides{1, 12, 4}));
+  // Leaves with gaps or overlaps: a contiguous grad.
+  Tensor z = ts::zeros({24}, ts::kDouble).as_strided({4, 3}, {6, 2}).requires_grad_();
+  (z * 2).sum().backward();
+  EXPECT_EQ(strides(z.grad()), (Strides{3, 1}));
+  Tensor e = ts::zeros({3}, ts::kDouble).expand({2, 3}).requires_grad_();
+  (e * 2).sum().backward();
+  EXPECT_EQ(strides(e.grad()), (Strides{3, 1}));
+  // Under create_graph the first grad is a copy laid out the same way.
+  Tensor c = ts::zeros({3, 4}, ts::kDouble).requires_grad_();
+  (c.t() * w * w).sum().backward({}, std::nullopt, /*create_graph=*/true);
+  EXPECT_EQ(strides(c.grad()), (Strides{4, 1}));
+  EXPECT_EQ(values(c.grad())[1], 9);  // w[1][0]^2
+  // An existing grad keeps its own layout, even one that breaks the contract.
+  Tensor q = ts::zeros({3, 4}, ts::kDouble).requires_grad_();
+  q.mutable_grad() = ts::zeros({4, 3}, ts::kDouble).t();
+  (q * 2).sum().backward();
+  EXPECT_EQ(strides(q.grad()), (Strides{1, 3}));
+  EXPECT_EQ(values(q.grad()), std::vector<double>(12, 2));
 }
 
 TEST(AutogradEngine, AccumulatedGradDoesNotAliasTheIncomingGradient) {

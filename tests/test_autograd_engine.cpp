@@ -3,7 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <thread>
+#include <vector>
 
 #include "autograd_util.h"
 #include "touchstone/touchstone.h"
@@ -70,6 +72,24 @@ TEST(AutogradEngine, GradFnNamesAndLeaves) {
   EXPECT_EQ((x + y).grad_fn()->name(), "AddBackward0");
   EXPECT_EQ((x * y).grad_fn()->name(), "MulBackward0");
   EXPECT_EQ((x - y).grad_fn()->name(), "SubBackward0");
+  // A Scalar operand names ATen's other overload (Note [Overload node names]; libtorch 1.13).
+  EXPECT_EQ((x + 2).grad_fn()->name(), "AddBackward1");
+  EXPECT_EQ((x - 2).grad_fn()->name(), "SubBackward1");
+  EXPECT_EQ((x * 2).grad_fn()->name(), "MulBackward1");
+  EXPECT_EQ((x / 2).grad_fn()->name(), "DivBackward1");
+  EXPECT_EQ((x / y).grad_fn()->name(), "DivBackward0");
+  EXPECT_EQ(ts::div(x, y, "floor").grad_fn()->name(), "DivBackward2");
+  EXPECT_EQ(ts::div(x, 2, "floor").grad_fn()->name(), "DivBackward3");
+  EXPECT_EQ(ts::pow(x, y).grad_fn()->name(), "PowBackward1");
+  EXPECT_EQ(ts::pow(x, 2).grad_fn()->name(), "PowBackward0");
+  EXPECT_EQ(ts::pow(2, x).grad_fn()->name(), "PowBackward2");
+  EXPECT_EQ(ts::remainder(x, y).grad_fn()->name(), "RemainderBackward1");
+  EXPECT_EQ(ts::remainder(x, 2).grad_fn()->name(), "RemainderBackward0");
+  EXPECT_EQ(ts::clamp(x, 0, 1).grad_fn()->name(), "ClampBackward1");
+  EXPECT_EQ((x + ts::scalar_tensor(2.0)).grad_fn()->name(), "AddBackward0");  // a 0-dim Tensor
+  Tensor z = x.clone();
+  z.add_(2);
+  EXPECT_EQ(z.grad_fn()->name(), "AddBackward1");
   EXPECT_EQ(x.expand({2, 3}).grad_fn()->name(), "ExpandBackward0");
   EXPECT_EQ(x.sum().grad_fn()->name(), "SumBackward0");
   EXPECT_EQ(x.clone().grad_fn()->name(), "CloneBackward0");
@@ -130,6 +150,48 @@ TEST(AutogradEngine, LeafAccumulatesAcrossBackwardCalls) {
   w.sum().backward();
   EXPECT_EQ(values(w.grad()), (std::vector<double>{2, 2, 2}));
   EXPECT_TRUE(w.grad().is_contiguous());
+}
+
+// Note [Gradient layout contract]; every stride below is what libtorch 1.13 gives its .grad.
+TEST(AutogradEngine, LeafGradFollowsTheLeafsLayout) {
+  using Strides = std::vector<int64_t>;
+  auto strides = [](const Tensor& t) { return Strides(t.strides().begin(), t.strides().end()); };
+  const Tensor w = ts::arange(12, ts::kDouble).reshape({4, 3});
+  // A contiguous leaf used through .t(): the incoming gradient is transposed, the grad is not.
+  Tensor x = ts::zeros({3, 4}, ts::kDouble).requires_grad_();
+  (x.t() * w).sum().backward();
+  EXPECT_EQ(strides(x.grad()), (Strides{4, 1}));
+  EXPECT_EQ(values(x.grad().view({-1})),
+            (std::vector<double>{0, 3, 6, 9, 1, 4, 7, 10, 2, 5, 8, 11}));  // w.t()
+  (x.t() * w).sum().backward();  // added into the existing grad, which keeps its layout
+  EXPECT_EQ(strides(x.grad()), (Strides{4, 1}));
+  EXPECT_EQ(values(x.grad())[1], 6);
+  // A transposed (dense) leaf: its grad is transposed too, even from a contiguous gradient.
+  Tensor y = ts::zeros({4, 3}, ts::kDouble).t().requires_grad_();
+  (y.contiguous() * 2).sum().backward();
+  EXPECT_EQ(strides(y.grad()), (Strides{1, 3}));
+  EXPECT_EQ(values(y.grad()), std::vector<double>(12, 2));
+  Tensor p = ts::zeros({2, 3, 4}, ts::kDouble).permute({2, 0, 1}).requires_grad_();
+  (p * 2).sum().backward();
+  EXPECT_EQ(strides(p.grad()), (Strides{1, 12, 4}));
+  // Leaves with gaps or overlaps: a contiguous grad.
+  Tensor z = ts::zeros({24}, ts::kDouble).as_strided({4, 3}, {6, 2}).requires_grad_();
+  (z * 2).sum().backward();
+  EXPECT_EQ(strides(z.grad()), (Strides{3, 1}));
+  Tensor e = ts::zeros({3}, ts::kDouble).expand({2, 3}).requires_grad_();
+  (e * 2).sum().backward();
+  EXPECT_EQ(strides(e.grad()), (Strides{3, 1}));
+  // Under create_graph the first grad is a copy laid out the same way.
+  Tensor c = ts::zeros({3, 4}, ts::kDouble).requires_grad_();
+  (c.t() * w * w).sum().backward({}, std::nullopt, /*create_graph=*/true);
+  EXPECT_EQ(strides(c.grad()), (Strides{4, 1}));
+  EXPECT_EQ(values(c.grad())[1], 9);  // w[1][0]^2
+  // An existing grad keeps its own layout, even one that breaks the contract.
+  Tensor q = ts::zeros({3, 4}, ts::kDouble).requires_grad_();
+  q.mutable_grad() = ts::zeros({4, 3}, ts::kDouble).t();
+  (q * 2).sum().backward();
+  EXPECT_EQ(strides(q.grad()), (Strides{1, 3}));
+  EXPECT_EQ(values(q.grad()), std::vector<double>(12, 2));
 }
 
 TEST(AutogradEngine, AccumulatedGradDoesNotAliasTheIncomingGradient) {
@@ -220,12 +282,12 @@ TEST(AutogradEngine, VersionCounterError) {
   Tensor a = x * 1;
   a.mul_(2);         // version 1
   Tensor b = a * a;  // saves a at version 1
-  a.mul_(3);         // version 2
+  a.mul_(3);         // version 2; mul_ with a Scalar is ATen's MulBackward1
   EXPECT_EQ(
       error_text([&] { b.sum().backward(); }),
       "backward: one of the variables needed for gradient computation has been modified by an "
       "inplace "
-      "operation: [float32 [3]], which is output 0 of MulBackward0, is at version 2; expected "
+      "operation: [float32 [3]], which is output 0 of MulBackward1, is at version 2; expected "
       "version 1 instead. Hint: the tensor was changed in place after the forward pass saved it "
       "for backward; modify a clone() of it instead.");
   // A saved leaf has no grad_fn to name; a saved output names its own node.

@@ -393,4 +393,23 @@ TEST(AutogradOps, FastModeAndFailureReport) {
   }
 }
 
+// Note [Degenerate var and std]: one element with correction 1 gives NaN, value and gradient.
+TEST(AutogradOps, VarAndStdOfOneElementAreNaNWithANaNGradient) {
+  for (const bool is_var : {true, false}) {
+    for (const bool zero_dim : {false, true}) {
+      for (const bool along_dim : {false, true}) {
+        if (zero_dim && along_dim) continue;
+        Tensor x = (zero_dim ? ts::full({}, 2.0, ts::kDouble) : vec({2})).requires_grad_();
+        const std::vector<int64_t> dims =
+            along_dim ? std::vector<int64_t>{0} : std::vector<int64_t>{};
+        Tensor y = is_var ? x.var(dims, 1, false) : x.std(dims, 1, false);
+        EXPECT_TRUE(std::isnan(values(y)[0]));
+        y.backward();
+        EXPECT_TRUE(std::isnan(values(x.grad())[0]))
+            << (is_var ? "var" : "std") << " zero_dim=" << zero_dim;
+      }
+    }
+  }
+}
+
 }  // namespace

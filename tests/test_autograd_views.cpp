@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "autograd_util.h"
 #include "touchstone/touchstone.h"
 
@@ -271,6 +273,49 @@ TEST(AutogradViews, ViewsMadeWithoutGradModeAreNotTracked) {
   EXPECT_FALSE(v.requires_grad());
   Tensor d = (x * 2).detach();
   EXPECT_FALSE(d.is_view());
+}
+
+// Note [Views made in no_grad mode]: ATen 1.13 refuses each of these with "A view was created in
+// no_grad mode and is being modified inplace with grad mode enabled. ..."; recorded, x's
+// gradient would ignore the in-place op.
+TEST(AutogradViews, InPlaceOnANoGradViewWithGradModeOnIsRefused) {
+  const std::string msg =
+      "a view was created in no_grad mode and is being modified inplace with grad mode enabled. "
+      "Given that this use case is ambiguous and error-prone, it is forbidden. You can clarify "
+      "your code by moving both the view and the inplace either both inside the no_grad block "
+      "(if you don't want the inplace to be tracked) or both outside (if you want the inplace to "
+      "be tracked).";
+  Tensor x = vec({1, 2, 3, 4}).requires_grad_();
+  Tensor a = x * 2;
+  Tensor leaf_view, view, row, plain;
+  {
+    ts::NoGradGuard g;
+    leaf_view = x.view({2, 2});
+    view = a.view({2, 2});
+    row = a.narrow(0, 1, 2);
+    plain = vec({1, 2}).narrow(0, 0, 1);
+  }
+  EXPECT_EQ(error_text([&] { leaf_view.mul_(2); }), "mul_: " + msg);
+  EXPECT_EQ(error_text([&] { view.add_(1); }), "add_: " + msg);
+  EXPECT_EQ(error_text([&] { row.copy_(vec({7, 8})); }), "copy_: " + msg);
+  EXPECT_EQ(error_text([&] { row.zero_(); }), "zero_: fill_: " + msg);
+  // A view of the no_grad view, made with grad mode on, is one too (ATen propagates it).
+  EXPECT_EQ(error_text([&] { view.view({4}).mul_(2); }), "mul_: " + msg);
+  // A root that needs no grad: refused only when another operand requires grad.
+  Tensor w = vec({3}).requires_grad_();
+  EXPECT_EQ(error_text([&] { plain.mul_(w); }), "mul_: " + msg);
+  plain.mul_(5);
+  EXPECT_EQ(values(plain), (std::vector<double>{5}));
+  EXPECT_EQ(values(a), (std::vector<double>{2, 4, 6, 8}));  // every refused call left a alone
+  // Both inside no_grad, or both outside: allowed, as ATen.
+  {
+    ts::NoGradGuard g;
+    view.mul_(10);
+  }
+  EXPECT_EQ(values(a), (std::vector<double>{20, 40, 60, 80}));
+  a.narrow(0, 0, 2).mul_(3);
+  a.sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{6, 6, 2, 2}));
 }
 
 }  // namespace

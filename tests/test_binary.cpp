@@ -58,6 +58,32 @@ TEST(AddSubMul, BoolAddIsOrAndMulIsAnd) {
   EXPECT_TENSOR(ts::mul(a, b), kBool, {4}, {1, 0, 0, 0});
   EXPECT_TENSOR(a + b, kBool, {4}, {1, 1, 1, 0});
   EXPECT_TENSOR(a * b, kBool, {4}, {1, 0, 0, 0});
+  // ATen 1.13 converts alpha to bool (nonzero is true): add(b, f, alpha=-1) is b | f, [1, 1, 1];
+  // alpha=0 gives self (Note [Alpha in the compute dtype]).
+  EXPECT_TENSOR(ts::add(a, b, -1), kBool, {4}, {1, 1, 1, 0});
+  EXPECT_TENSOR(ts::add(a, b, 0), kBool, {4}, {1, 1, 0, 0});
+  EXPECT_TENSOR(ts::add(a, true, -1), kBool, {4}, {1, 1, 1, 1});
+  const Tensor c = make(kBool, {1, 1, 0, 0});
+  c.add_(b, -1);
+  EXPECT_TENSOR(c, kBool, {4}, {1, 1, 1, 0});
+}
+
+TEST(AddSubMul, AlphaMustFitTheComputeDtype) {
+  // ATen 1.13: "value cannot be converted to type uint8_t without overflow"; -1 wraps to 255.
+  const Tensor u8 = make(kByte, {1, 2, 3});
+  EXPECT_ERROR(ts::add(u8, u8, 300),
+               "add: value cannot be converted to type uint8 without overflow (argument 'alpha')");
+  EXPECT_ERROR(ts::sub(u8, u8, 300), "sub: value cannot be converted to type uint8");
+  EXPECT_ERROR(u8.add_(u8, 256), "add_: value cannot be converted to type uint8");
+  EXPECT_TENSOR(u8, kByte, {3}, {1, 2, 3});
+  EXPECT_ERROR(ts::add(ts::empty({0}, kByte), ts::empty({0}, kByte), 300), "add: value cannot");
+  EXPECT_TENSOR(ts::add(u8, u8, -1), kByte, {3}, {0, 0, 0});
+  EXPECT_ERROR(ts::add(make(kChar, {1}), make(kChar, {1}), -200), "to type int8 without overflow");
+  EXPECT_ERROR(ts::add(make(kHalf, {1}), make(kHalf, {1}), 1e10),
+               "to type float16 without overflow");
+  EXPECT_ERROR(ts::add(make(kFloat, {1}), make(kFloat, {1}), 1e300),
+               "to type float32 without overflow");
+  EXPECT_TENSOR(ts::add(make(kDouble, {1}), make(kDouble, {1}), 1e300), kDouble, {1}, {1e300});
 }
 
 TEST(AddSubMul, Errors) {
@@ -68,6 +94,23 @@ TEST(AddSubMul, Errors) {
   EXPECT_ERROR(b - b, "Subtraction, the `-` operator");
   EXPECT_ERROR(ts::sub(b, true), "Subtraction, the `-` operator");
   EXPECT_ERROR(b.sub_(b), "sub_: Subtraction, the `-` operator");
+  // ATen's sub_check refuses one bool operand too, a Tensor or a Scalar.
+  const char* one_bool =
+      "Subtraction, the `-` operator, with a bool tensor is not supported (argument '";
+  const char* hint =
+      "'). If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.";
+  const Tensor l = make(kLong, {1, 2});
+  EXPECT_ERROR(ts::sub(b, l), std::string("sub: ") + one_bool + "self" + hint);
+  EXPECT_ERROR(ts::sub(l, b), std::string("sub: ") + one_bool + "other" + hint);
+  EXPECT_ERROR(ts::sub(b, 1), std::string("sub: ") + one_bool + "self" + hint);
+  EXPECT_ERROR(ts::sub(l, true), std::string("sub: ") + one_bool + "other" + hint);
+  EXPECT_ERROR(make(kFloat, {1, 2}) - b, one_bool);
+  EXPECT_ERROR(l.sub_(b), "sub_: Subtraction, the `-` operator, with a bool tensor");
+  const Tensor out = ts::empty({0}, kLong);
+  EXPECT_ERROR(ts::sub_out(out, l, b), "sub: Subtraction, the `-` operator, with a bool tensor");
+  EXPECT_ERROR(ts::sub(ts::empty({0}, kBool), 1), one_bool);
+  EXPECT_TENSOR(l, kLong, {2}, {1, 2});
+  EXPECT_EQ(out.numel(), 0);
   const Tensor i = make(kInt, {1, 2});
   EXPECT_ERROR(
       ts::add(i, i, 2.5),
@@ -281,6 +324,28 @@ TEST(Pow, Errors) {
   EXPECT_TENSOR(i, kInt, {2}, {2, 3});
   i.pow_(2);
   EXPECT_TENSOR(i, kInt, {2}, {4, 9});
+}
+
+TEST(Pow, ScalarExponentMustFitTheComputeDtype) {
+  // ATen 1.13's CPU kernel converts the exponent to the compute dtype: pow(u8, 300) says "value
+  // cannot be converted to type uint8_t without overflow"; float32 and float64 take a double.
+  const Tensor u8 = make(kByte, {1, 2, 3});
+  EXPECT_ERROR(ts::pow(u8, 300),
+               "pow: value cannot be converted to type uint8 without overflow (argument "
+               "'exponent')");
+  EXPECT_ERROR(u8.pow_(256), "pow_: value cannot be converted to type uint8");
+  EXPECT_TENSOR(u8, kByte, {3}, {1, 2, 3});
+  EXPECT_TENSOR(ts::pow(u8, 255), kByte, {3}, {1, 0, 171});  // ATen: 1, 0, 171 (wraps)
+  EXPECT_ERROR(ts::pow(make(kChar, {1}), 300), "pow: value cannot be converted to type int8");
+  EXPECT_ERROR(ts::pow(ts::empty({0}, kChar), 300), "to type int8 without overflow");
+  EXPECT_ERROR(ts::pow(make(kInt, {1}), int64_t{10000000000}), "to type int32 without overflow");
+  EXPECT_ERROR(ts::pow(make(kHalf, {1}), 1e10), "to type float16 without overflow");
+  EXPECT_ERROR(ts::pow(make(kBFloat16, {1}), 1e300), "to type bfloat16 without overflow");
+  EXPECT_TENSOR(ts::pow(make(kHalf, {1, 2}), kInf), kHalf, {2}, {1, kInf});
+  EXPECT_TENSOR(ts::pow(make(kFloat, {1, 2}), 1e300), kFloat, {2}, {1, kInf});
+  EXPECT_TENSOR(ts::pow(u8, 300.0), kFloat, {3}, {1, kInf, kInf});  // a float32 result
+  // pow(Scalar, Tensor) and a 0-dim exponent tensor are Tensor-Tensor: no check (ATen: 44).
+  EXPECT_TENSOR(ts::pow(300, make(kByte, {1})), kByte, {1}, {44});
 }
 
 // ---- maximum, minimum, atan2 ----

@@ -94,12 +94,12 @@ TEST(OptimizedIndexSelect, OutVariants) {
   const auto select = [&](const Tensor& out) { ts::index_select_out(out, x, 1, index); };
   expect_bitwise(into(empty_out({0}, ts::kFloat), select), "out resized");
   expect_bitwise(into(transposed_out({20, 25}, ts::kFloat), select), "out transposed");
-  expect_bitwise(into(transposed_out({20, 25}, ts::kDouble), select), "out float64");
+  // ATen 1.13 refuses out= of another dtype ("self and result must have the same scalar type").
   const Tensor longs = sample({20, 30}, ts::kLong, -300, 300);
   expect_bitwise(
-      into(empty_out({0}, ts::kBFloat16),
+      into(empty_out({0}, ts::kLong),
            [&](const Tensor& out) { ts::index_select_out(out, longs, 0, indices({7}, 20, 10)); }),
-      "int64 into bfloat16 (rounded once)");
+      "int64 into an empty int64 out");
 }
 
 // ---- gather ----

@@ -191,9 +191,12 @@ TEST(Gelu, ExactAndTanhApproximation) {
   const Tensor y = make(kFloat, {0, 1});
   EXPECT_TRUE(ts::gelu_(y, "tanh").is_same(y));
   EXPECT_TENSOR(y, kFloat, {2}, {0, 0.8411920070648193});
-  const Tensor out = ts::empty({0}, kDouble);
+  const Tensor out = ts::empty({0}, kFloat);
   ts::gelu_out(out, make(kFloat, {1}));
-  EXPECT_TENSOR(out, kDouble, {1}, {0.8413447737693787});  // rounded to float32 first
+  EXPECT_TENSOR(out, kFloat, {1}, {0.8413447737693787});
+  // ATen 1.13: gelu_out(float64 out, float32 self) is "Found dtype Double but expected Float".
+  EXPECT_ERROR(ts::gelu_out(ts::empty({0}, kDouble), make(kFloat, {1})),
+               "gelu: Found dtype float64 but expected float32 (argument 'out')");
 }
 
 TEST(Gelu, IntegersAndBadApproximationAreErrors) {
@@ -339,9 +342,13 @@ TEST(Clamp, InPlaceAndOut) {
   const Tensor y = make(kInt, {-2, 5});
   ts::clamp_(y, 0);
   EXPECT_TENSOR(y, kInt, {2}, {0, 5});
-  const Tensor out = ts::empty({0}, kDouble);
+  const Tensor out = ts::empty({0}, kLong);
   ts::clamp_out(out, make(kLong, {-3, 3}), -1, 1);
-  EXPECT_TENSOR(out, kDouble, {2}, {-1, 1});
+  EXPECT_TENSOR(out, kLong, {2}, {-1, 1});
+  // A float bound makes the result float32: out= must be float32 (Note [Unary out= dtype]).
+  const Tensor float_out = ts::empty({0}, kFloat);
+  ts::clamp_out(float_out, make(kByte, {0, 3}), 0.5);
+  EXPECT_TENSOR(float_out, kFloat, {2}, {0.5, 3});
 }
 
 TEST(Clamp, Errors) {
@@ -389,9 +396,36 @@ TEST(UnaryVariants, OutComputesInTheResultDtypeThenCasts) {
   const Tensor half_out = ts::empty({1}, kHalf);
   ts::exp_out(half_out, make(kFloat, {1}));
   EXPECT_TENSOR(half_out, kHalf, {1}, {2.71875});
-  const Tensor int_out = ts::empty({2}, kLong);
-  ts::neg_out(int_out, make(kChar, {-128, 5}));  // wraps in int8, then widens
-  EXPECT_TENSOR(int_out, kLong, {2}, {-128, -5});
+  // exp_out(float64 out, uint8 self) computes in float32 (ATen 1.13: 2.7183, 7.3891, 20.0855).
+  const Tensor wide = ts::empty({0}, kDouble);
+  ts::exp_out(wide, make(kByte, {0, 1}));
+  EXPECT_TENSOR(wide, kDouble, {2}, {1, kE32});
+}
+
+// ATen 1.13 refuses out= of another dtype for the Unary class, wider or not (neg_out(float64
+// out, uint8 self): "Found dtype Double but expected Byte"); exp, logical_not accept it.
+TEST(UnaryVariants, OutOfAnotherDtypeIsRefusedForTheUnaryClass) {
+  const Tensor out = ts::empty({0}, kDouble);
+  const char* msg = ": Found dtype float64 but expected uint8 (argument 'out')";
+  const Tensor u8 = make(kByte, {1, 2});
+  EXPECT_ERROR(ts::neg_out(out, u8), std::string("neg") + msg);
+  EXPECT_ERROR(ts::abs_out(out, u8), std::string("abs") + msg);
+  EXPECT_ERROR(ts::sign_out(out, u8), std::string("sign") + msg);
+  EXPECT_ERROR(ts::floor_out(out, u8), std::string("floor") + msg);
+  EXPECT_ERROR(ts::ceil_out(out, u8), std::string("ceil") + msg);
+  EXPECT_ERROR(ts::round_out(out, u8), std::string("round") + msg);
+  EXPECT_ERROR(ts::trunc_out(out, u8), std::string("trunc") + msg);
+  EXPECT_ERROR(ts::bitwise_not_out(out, u8), std::string("bitwise_not") + msg);
+  EXPECT_ERROR(ts::clamp_out(out, u8, 0, 2), std::string("clamp") + msg);
+  EXPECT_ERROR(ts::silu_out(out, make(kHalf, {1})),
+               "silu: Found dtype float64 but expected float16");
+  EXPECT_ERROR(ts::neg_out(ts::empty({2}, kLong), make(kChar, {-128, 5})),
+               "neg: Found dtype int64 but expected int8");
+  // clamp's result dtype is the promoted one: a float bound gives float32 (ATen "expected Float").
+  EXPECT_ERROR(ts::clamp_out(out, u8, 0.5), "clamp: Found dtype float64 but expected float32");
+  EXPECT_EQ(out.numel(), 0);  // never resized
+  ts::logical_not_out(out, u8);
+  EXPECT_TENSOR(out, kDouble, {2}, {0, 0});
 }
 
 TEST(UnaryVariants, EmptyOutIsResizedAndStridedOutIsWrittenInPlace) {
@@ -421,7 +455,7 @@ TEST(UnaryVariants, OutErrorsLeaveOutUntouched) {
   EXPECT_TENSOR(int_out, kInt, {2}, {7, 7});
   const Tensor bool_out = make(kBool, {1, 1});
   EXPECT_ERROR(ts::abs_out(bool_out, make(kInt, {-1, 1})),
-               "abs: result type int32 can't be cast to the desired output type bool");
+               "abs: Found dtype bool but expected int32 (argument 'out')");
   EXPECT_TENSOR(bool_out, kBool, {2}, {1, 1});
   const Tensor empty_out = ts::empty({0}, kFloat);
   EXPECT_ERROR(ts::gelu_out(empty_out, make(kLong, {1})), "gelu: not implemented for dtype int64");

@@ -70,20 +70,24 @@ int64_t Tensor::stride(int64_t d) const {
 }
 
 bool Tensor::is_non_overlapping_and_dense() const {
-  if (is_contiguous()) return true;
+  return is_contiguous() || ts::is_non_overlapping_and_dense(sizes(), strides());
+}
+
+bool is_non_overlapping_and_dense(IntArrayRef sizes, IntArrayRef strides) {
   // Sort dims by stride; dense when each stride equals the product of the smaller dims' sizes.
-  DimVector perm(static_cast<size_t>(dim()));
-  for (int64_t i = 0; i < dim(); ++i) perm[i] = i;
+  const auto ndim = static_cast<int64_t>(sizes.size());
+  DimVector perm(static_cast<size_t>(ndim));
+  for (int64_t i = 0; i < ndim; ++i) perm[i] = i;
   std::sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
-    if (sizes()[a] < 2) return false;
-    if (sizes()[b] < 2) return true;
-    return strides()[a] < strides()[b];
+    if (sizes[a] < 2) return false;
+    if (sizes[b] < 2) return true;
+    return strides[a] < strides[b];
   });
   int64_t expected = 1;
   for (int64_t d : perm) {
-    const int64_t s = sizes()[d];
+    const int64_t s = sizes[d];
     if (s == 1) continue;
-    if (strides()[d] != expected) return false;
+    if (strides[d] != expected) return false;
     expected *= s;
   }
   return true;
@@ -119,10 +123,15 @@ DimVector contiguous_strides(IntArrayRef sizes) {
 Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t offset) {
   Tensor view(
       intrusive_ptr<TensorImpl>::make(base.storage(), base.dtype(), sizes, strides, offset));
-  // Autograd tracks views made in grad mode (Note [Differentiable views] in autograd.h).
+  // Autograd tracks views made in grad mode (Note [Differentiable views] in autograd.h) and
+  // remembers the root of the others (Note [Views made in no_grad mode]).
+  const TensorImpl* b = base.impl();
+  const intrusive_ptr<TensorImpl>& root = b->view_base() ? b->view_base_ptr() : base.impl_ptr();
   if (GradMode::is_enabled()) {
-    const TensorImpl* b = base.impl();
-    view.impl()->set_view_base(b->view_base() ? b->view_base_ptr() : base.impl_ptr());
+    view.impl()->set_view_base(root);
+    if (b->no_grad_view_base()) view.impl()->set_no_grad_view_base(b->no_grad_view_base_ptr());
+  } else {
+    view.impl()->set_no_grad_view_base(b->no_grad_view_base() ? b->no_grad_view_base_ptr() : root);
   }
   return view;
 }

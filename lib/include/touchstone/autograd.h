@@ -16,7 +16,16 @@
 // the root's gradient is the incoming one with the view's part replaced by what the op's
 // formula gives for the view's old value. A view whose storage changed since its grad_fn was
 // set (the version counter says so) gets a fresh AsStridedBackward0 node from the root.
-// Views made under NoGradGuard are plain aliases for autograd.
+//
+// Note [Views made in no_grad mode]
+// A view made under NoGradGuard is a plain alias for autograd (no history, no requires_grad)
+// but remembers its root (TensorImpl::no_grad_view_base; a view of it inherits that). An
+// in-place op on it with grad mode on, while its root or another operand requires grad, is
+// refused as ATen does ("A view was created in no_grad mode and is being modified inplace with
+// grad mode enabled"): recorded, the root's gradient would silently ignore the op.
+// Deliberate differences: ATen reports such a view as requires_grad() and is_view() (it is a
+// leaf and gets no gradient either way); touchstone has no multi-output views (unbind, split)
+// nor inference mode, whose sibling rules therefore do not arise.
 #include <cstdint>
 #include <functional>
 #include <memory>

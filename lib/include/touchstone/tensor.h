@@ -62,6 +62,13 @@ class TensorImpl : public RefCounted {
   TensorImpl* view_base() const { return view_base_.get(); }
   const intrusive_ptr<TensorImpl>& view_base_ptr() const { return view_base_; }
   void set_view_base(intrusive_ptr<TensorImpl> base) { view_base_ = std::move(base); }
+  // For a view made with grad mode off (or a view of one): the root of its view chain, which
+  // autograd does not follow (Note [Views made in no_grad mode] in autograd.h).
+  TensorImpl* no_grad_view_base() const { return no_grad_view_base_.get(); }
+  const intrusive_ptr<TensorImpl>& no_grad_view_base_ptr() const { return no_grad_view_base_; }
+  void set_no_grad_view_base(intrusive_ptr<TensorImpl> base) {
+    no_grad_view_base_ = std::move(base);
+  }
 
  private:
   void refresh();
@@ -75,6 +82,7 @@ class TensorImpl : public RefCounted {
   bool wrapped_number_ = false;
   std::unique_ptr<AutogradMetaInterface> autograd_meta_;
   intrusive_ptr<TensorImpl> view_base_;
+  intrusive_ptr<TensorImpl> no_grad_view_base_;
 };
 
 class Tensor;
@@ -292,6 +300,8 @@ std::string to_string(const Tensor& t);
 Tensor make_view(const Tensor& base, IntArrayRef sizes, IntArrayRef strides, int64_t offset);
 // Contiguous strides for `sizes`.
 DimVector contiguous_strides(IntArrayRef sizes);
+// Whether a geometry covers its memory once, with no gaps (Tensor::is_non_overlapping_and_dense).
+bool is_non_overlapping_and_dense(IntArrayRef sizes, IntArrayRef strides);
 // Wraps a possibly negative dim into [0, ndim); names the op in the error.
 int64_t wrap_dim(int64_t dim, int64_t ndim, const char* op = nullptr);
 

@@ -36,13 +36,30 @@ std::string backward_name(std::string_view op) {
 
 }  // namespace
 
-void DerivativeRegistrar::def(OpId op, Saves saves, Formula formula, const char* name) {
+namespace {
+
+void register_derivative(OpId op, const Derivative& d) {
   TS_INTERNAL_ASSERT(op_info(op).differentiable, "derivative registered for ", op_info(op).name,
                      ", which op_list.def marks non-differentiable");
   TS_INTERNAL_ASSERT(!table().registered[static_cast<size_t>(op)], "two derivatives for ",
                      op_info(op).name);
-  table().entries[static_cast<size_t>(op)] = Derivative{saves, formula, name};
+  table().entries[static_cast<size_t>(op)] = d;
   table().registered[static_cast<size_t>(op)] = true;
+}
+
+}  // namespace
+
+void DerivativeRegistrar::def(OpId op, Saves saves, Formula formula, const char* name) {
+  register_derivative(op, Derivative{saves, formula, name});
+}
+
+void DerivativeRegistrar::def(OpId op, Saves saves, Formula formula, NameFn name_of_call) {
+  register_derivative(op, Derivative{saves, formula, nullptr, name_of_call});
+}
+
+bool is_scalar_argument(const Tensor& t) {
+  const TensorImpl* base = t.impl()->view_base();
+  return t.impl()->is_wrapped_number() || (base != nullptr && base->is_wrapped_number());
 }
 
 const Derivative* find_derivative(OpId op) {
@@ -100,6 +117,7 @@ const char* BackwardArgs::op_name() const {
 
 OpNode::OpNode(const KernelCall& call, const Derivative* d)
     : op_(call.op), kind_(call.kind), p_(call.p), d_(d) {
+  if (d != nullptr && d->name_of_call != nullptr) name_override_ = d->name_of_call(call);
   forward_inputs_.reserve(call.inputs.size());
   input_metadata_.reserve(call.outputs.size());
   for (const Tensor& t : call.inputs) {
@@ -122,8 +140,7 @@ void OpNode::save_inputs(const KernelCall& call) {
     Tensor t = call.inputs[i];
     // A broadcast Scalar argument: keep the 0-dim wrapped number, so formulas promote as the
     // forward did.
-    if (const TensorImpl* base = t.impl()->view_base();
-        base != nullptr && base->is_wrapped_number()) {
+    if (is_scalar_argument(t) && !t.impl()->is_wrapped_number()) {
       t = Tensor(t.impl()->view_base_ptr());
     }
     bool aliases_output = false;

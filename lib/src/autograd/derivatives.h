@@ -94,11 +94,18 @@ constexpr Saves save_output(int i = 0) {
   return {0, 1u << i};
 }
 
+// The node's name when it depends on the overload called (Note [Overload node names]).
+using NameFn = const char* (*)(const KernelCall& call);
+
 struct Derivative {
   Saves saves;
   Formula formula = nullptr;
-  const char* name = nullptr;  // the node's name; default "<Op>Backward0" from the op's name
+  const char* name = nullptr;     // the node's name; default "<Op>Backward0" from the op's name
+  NameFn name_of_call = nullptr;  // else this names it from the call
 };
+
+// Whether a KernelCall input is a Scalar argument: a wrapped number, maybe broadcast.
+bool is_scalar_argument(const Tensor& t);
 
 // The node the autograd slot builds for a kernel call of a differentiable op (or for an
 // in-place call of a non-differentiable one, whose result then depends on nothing).
@@ -130,6 +137,7 @@ const Derivative* find_derivative(OpId op);
 class DerivativeRegistrar {
  public:
   void def(OpId op, Saves saves, Formula formula, const char* name = nullptr);
+  void def(OpId op, Saves saves, Formula formula, NameFn name_of_call);
 };
 
 }  // namespace ts::autograd

@@ -68,7 +68,9 @@ bool any_requires_grad(TensorList tensors) {
 // The cheap filter: a tensor autograd never touched has neither metadata nor a view root.
 bool may_require_grad(TensorList tensors) {
   for (const Tensor& t : tensors) {
-    if (t.defined() && (t.impl()->autograd_meta() != nullptr || t.impl()->view_base() != nullptr)) {
+    const TensorImpl* impl = t.impl();
+    if (impl != nullptr && (impl->autograd_meta() != nullptr || impl->view_base() != nullptr ||
+                            impl->no_grad_view_base() != nullptr)) {
       return true;
     }
   }
@@ -84,9 +86,18 @@ void run_below_autograd(KernelFn fn, const KernelCall& call) {
 }
 
 // The errors name the in-place method the user called (add_, copy_), as meta::op_name does.
-void check_inplace(const OpInfo& info, const Tensor& self) {
+void check_inplace(const OpInfo& info, const KernelCall& call, const Tensor& self) {
   const std::string_view name = info.name;
   const char* suffix = name.ends_with('_') ? "" : "_";
+  // Note [Views made in no_grad mode] in autograd.h.
+  if (const TensorImpl* root = self.impl()->no_grad_view_base()) {
+    TS_CHECK(!requires_grad(root) && !any_requires_grad(call.inputs), name, suffix,
+             ": a view was created in no_grad mode and is being modified inplace with grad mode "
+             "enabled. Given that this use case is ambiguous and error-prone, it is forbidden. "
+             "You can clarify your code by moving both the view and the inplace either both "
+             "inside the no_grad block (if you don't want the inplace to be tracked) or both "
+             "outside (if you want the inplace to be tracked).");
+  }
   if (const TensorImpl* base = self.impl()->view_base()) {
     TS_CHECK(!is_leaf_requiring_grad(base), name, suffix,
              ": a view of a leaf Variable that requires grad is being used in an in-place "
@@ -116,7 +127,7 @@ void record(KernelFn fn, const KernelCall& call) {
   const bool inplace = call.kind == CallKind::InPlace;
   if (!inplace && !info.differentiable) return run_below_autograd(fn, call);
   const Tensor* self = inplace ? &call.outputs[0] : nullptr;
-  if (inplace) check_inplace(info, *self);
+  if (inplace) check_inplace(info, call, *self);
 
   // Outputs that can carry history (floating); without one there is nothing to record.
   bool any_floating_output = false;

@@ -215,24 +215,56 @@ AccumulateGrad::AccumulateGrad(const Tensor& variable) : variable_(variable.impl
   sequence_nr_ = UINT64_MAX;  // run as soon as ready, as in ATen
 }
 
+namespace {
+
+// Note [Gradient layout contract]
+// As ATen's AccumulateGrad: a leaf's new grad() has the leaf's strides when the leaf is
+// non-overlapping and dense, else contiguous ones, so grad().view(...) works wherever the leaf's
+// does (a contiguous leaf used through .t() gets a contiguous grad, not the transposed incoming
+// one). An incoming gradient already laid out so (strides of size-1 dims aside, but never 0) is
+// kept without a copy; an existing grad() keeps whatever layout it has.
+bool obeys_layout_contract(const Tensor& grad, const TensorImpl& variable) {
+  const IntArrayRef sizes = variable.sizes(), strides = variable.strides();
+  if (!variable.is_contiguous() && !is_non_overlapping_and_dense(sizes, strides)) {
+    return grad.is_contiguous();
+  }
+  for (size_t d = 0; d < sizes.size(); ++d) {
+    if (grad.sizes()[d] != 1 ? grad.strides()[d] != strides[d] : grad.strides()[d] == 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A copy of `grad` laid out by the contract (recorded as a copy_ in grad mode).
+Tensor clone_obey_contract(const Tensor& grad, const TensorImpl& variable) {
+  const IntArrayRef sizes = variable.sizes(), strides = variable.strides();
+  if (variable.is_contiguous() || is_non_overlapping_and_dense(sizes, strides)) {
+    return empty_strided(sizes, strides, grad.options()).copy_(grad);
+  }
+  return empty(sizes, grad.options()).copy_(grad);
+}
+
+}  // namespace
+
 // Note [Gradient accumulation]
-// Without create_graph the first gradient is stored as is when nothing else holds it (else a
-// clone) and later ones are added in place; with create_graph grad() = grad() + new keeps the
-// history, so a second backward can differentiate through the first.
+// Without create_graph the first gradient is kept as is when nothing else holds it and it obeys
+// Note [Gradient layout contract] (else a copy that does) and later ones are added in place; with
+// create_graph grad() = grad() + new keeps the history, so a second backward can differentiate
+// through the first.
 std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>&& grads) {
   Tensor g = std::move(grads[0]);
   if (!g.defined()) return {};
   const std::lock_guard<std::mutex> lock(mutex_);
   if (variable_ == nullptr) return {};
   AutogradMeta& m = materialize_meta(variable_);
-  if (GradMode::is_enabled()) {
-    m.grad_ = m.grad_.defined() ? m.grad_ + g : g;
-  } else if (!m.grad_.defined()) {
-    // Keep g only when nothing else can see its memory (not even a view of it) and later
-    // gradients can be added into it (no expanded, overlapping layout).
-    const bool owned =
-        g.use_count() == 1 && g.storage().use_count() == 1 && g.is_non_overlapping_and_dense();
-    m.grad_ = owned ? g : g.clone();
+  if (!m.grad_.defined()) {
+    // Nothing else may see g's memory (not even a view of it): later gradients go into it.
+    const bool steal = !GradMode::is_enabled() && g.use_count() == 1 &&
+                       g.storage().use_count() == 1 && obeys_layout_contract(g, *variable_);
+    m.grad_ = steal ? g : clone_obey_contract(g, *variable_);
+  } else if (GradMode::is_enabled()) {
+    m.grad_ = m.grad_ + g;
   } else {
     m.grad_.add_(g);
   }

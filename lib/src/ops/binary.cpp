@@ -46,20 +46,35 @@ void check_alpha(const char* op, ScalarType dtype, const Scalar& alpha) {
            ": For integral input tensors, argument alpha must not be a floating point number.");
 }
 
+// ATen's sub_check: any bool operand (a Scalar one too) is refused, two with their own message.
+void check_sub_operands(const char* op, const Tensor& a, const Tensor& b) {
+  TS_CHECK(a.dtype() != kBool || b.dtype() != kBool, op,
+           ": Subtraction, the `-` operator, with two bool tensors is not supported (arguments "
+           "'self' and 'other'). Use the `^` or `logical_xor()` operator instead.");
+  TS_CHECK(a.dtype() != kBool && b.dtype() != kBool, op,
+           ": Subtraction, the `-` operator, with a bool tensor is not supported (argument '",
+           a.dtype() == kBool ? "self" : "other",
+           "'). If you are trying to invert a mask, use the `~` or `logical_not()` operator "
+           "instead.");
+}
+
+// Note [Alpha in the compute dtype]
+// ATen's add kernel converts alpha to the compute dtype with Scalar::to<T>() before computing
+// self + alpha * other: a value the dtype cannot hold is refused (add(u8, u8, alpha=300):
+// "value cannot be converted to type uint8_t without overflow"; float32 with 1e300 too), and
+// for bool alpha becomes `alpha != 0`, so add(bool, bool, alpha=-1) is self | other (ATen: 1;
+// computing 1 + -1 * 1 = 0 would be wrong). Meta converts alpha once; every kernel set sees it.
 Tensor add_sub(OpId op, Variant v, const Tensor& out, const Tensor& a, const Tensor& b,
                const Scalar& alpha) {
   const char* name = meta::op_name(op, v);
   meta::check_defined(name, a, "self");
   meta::check_defined(name, b, "other");
+  if (op == OpId::sub) check_sub_operands(name, a, b);
   const ScalarType common = result_type(a, b);
-  if (op == OpId::sub) {
-    TS_CHECK(common != kBool, name,
-             ": Subtraction, the `-` operator, with two bool tensors is not supported (arguments "
-             "'self' and 'other'). Use the `^` or `logical_xor()` operator instead.");
-  }
   check_alpha(name, common, alpha);
+  meta::check_scalar_fits(name, alpha, common, "alpha");
   OpParams p;
-  p.set(AlphaParams{alpha});
+  p.set(AlphaParams{common == kBool ? Scalar(alpha.to_bool()) : alpha});
   return binary(op, v, out, a, b, p);
 }
 
@@ -124,6 +139,12 @@ Tensor scalar_operand(OpId op, Variant v, const Tensor& self, const Scalar& othe
     TS_CHECK(!(is_integral_type(self.dtype(), /*include_bool=*/true) &&
                other.is_integral(/*include_bool=*/true) && other.to_long() < 0),
              name, ": Integers to negative integer powers are not allowed (argument 'exponent').");
+    // ATen's CPU kernel converts the exponent to the compute dtype (float32 and float64 take it
+    // as a double): pow(u8, 300) and pow(f16, 1e10) are refused.
+    const ScalarType common = result_type(self, other);
+    if (common != kFloat && common != kDouble) {
+      meta::check_scalar_fits(name, other, common, "exponent");
+    }
   }
   return ws(other);
 }
@@ -277,61 +298,99 @@ Grads extremum(const BackwardArgs& a, Tensor (*loses)(const Tensor&, const Tenso
           a.needs_grad(1) ? shared.masked_fill(loses(other, self), 0) : Tensor()};
 }
 
+// Note [Overload node names]
+// ATen names a node after the overload called, so the same formula has several names (probed
+// with libtorch 1.13's grad_fn()->name()): add/sub/mul/div with a Tensor other are
+// <Op>Backward0, with a Scalar <Op>Backward1; div with a rounding mode DivBackward2 (Tensor) or
+// DivBackward3 (Scalar); pow and remainder with a Scalar are <Op>Backward0, with a Tensor
+// <Op>Backward1, pow(Scalar, Tensor) PowBackward2. A Scalar argument is a wrapped number here.
+bool scalar_other(const KernelCall& c) {
+  return is_scalar_argument(c.inputs[1]);
+}
+
 }  // namespace
 
 TS_REGISTER_DERIVATIVES(binary) {
   // add.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
   //   self: grad                      other: grad * alpha
-  m.def(OpId::add, save_nothing(), [](const BackwardArgs& a) -> Grads {
-    const double alpha = alpha_of(a);
-    return {a.grad(), a.needs_grad(1) ? (alpha == 1 ? a.grad() : a.grad() * alpha) : Tensor()};
-  });
+  m.def(
+      OpId::add, save_nothing(),
+      [](const BackwardArgs& a) -> Grads {
+        const double alpha = alpha_of(a);
+        return {a.grad(), a.needs_grad(1) ? (alpha == 1 ? a.grad() : a.grad() * alpha) : Tensor()};
+      },
+      [](const KernelCall& c) { return scalar_other(c) ? "AddBackward1" : "AddBackward0"; });
   // sub.Tensor(Tensor self, Tensor other, *, Scalar alpha=1) -> Tensor
   //   self: grad                      other: -grad * alpha
-  m.def(OpId::sub, save_nothing(), [](const BackwardArgs& a) -> Grads {
-    return {a.grad(), a.needs_grad(1) ? a.grad() * -alpha_of(a) : Tensor()};
-  });
+  m.def(
+      OpId::sub, save_nothing(),
+      [](const BackwardArgs& a) -> Grads {
+        return {a.grad(), a.needs_grad(1) ? a.grad() * -alpha_of(a) : Tensor()};
+      },
+      [](const KernelCall& c) { return scalar_other(c) ? "SubBackward1" : "SubBackward0"; });
   // mul.Tensor(Tensor self, Tensor other) -> Tensor
   //   self: grad * other              other: grad * self
-  m.def(OpId::mul, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
-    return {a.needs_grad(0) ? a.grad() * a.input(1) : Tensor(),
-            a.needs_grad(1) ? a.grad() * a.input(0) : Tensor()};
-  });
+  m.def(
+      OpId::mul, save_inputs({0, 1}),
+      [](const BackwardArgs& a) -> Grads {
+        return {a.needs_grad(0) ? a.grad() * a.input(1) : Tensor(),
+                a.needs_grad(1) ? a.grad() * a.input(0) : Tensor()};
+      },
+      [](const KernelCall& c) { return scalar_other(c) ? "MulBackward1" : "MulBackward0"; });
   // div.Tensor_mode(Tensor self, Tensor other, *, str? rounding_mode=None) -> Tensor
   //   self: grad / other              other: -grad * self / other^2
   //   with a rounding mode the result is piecewise constant: zeros
-  m.def(OpId::div, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
-    if (a.p.get<DivParams>().rounding_mode != RoundingMode::None) {
-      return {a.needs_grad(0) ? zeros_like(a.grad()) : Tensor(),
-              a.needs_grad(1) ? zeros_like(a.grad()) : Tensor()};
-    }
-    const Tensor& self = a.input(0);
-    const Tensor& other = a.input(1);
-    return {a.needs_grad(0) ? a.grad() / other : Tensor(),
-            a.needs_grad(1) ? -a.grad() * ((self / other) / other) : Tensor()};
-  });
+  m.def(
+      OpId::div, save_inputs({0, 1}),
+      [](const BackwardArgs& a) -> Grads {
+        if (a.p.get<DivParams>().rounding_mode != RoundingMode::None) {
+          return {a.needs_grad(0) ? zeros_like(a.grad()) : Tensor(),
+                  a.needs_grad(1) ? zeros_like(a.grad()) : Tensor()};
+        }
+        const Tensor& self = a.input(0);
+        const Tensor& other = a.input(1);
+        return {a.needs_grad(0) ? a.grad() / other : Tensor(),
+                a.needs_grad(1) ? -a.grad() * ((self / other) / other) : Tensor()};
+      },
+      [](const KernelCall& c) {
+        if (c.p.get<DivParams>().rounding_mode == RoundingMode::None) {
+          return scalar_other(c) ? "DivBackward1" : "DivBackward0";
+        }
+        return scalar_other(c) ? "DivBackward3" : "DivBackward2";
+      });
   // remainder.Tensor(Tensor self, Tensor other) -> Tensor
   //   self: grad                      other: -grad * self.div(other, rounding_mode="floor")
-  m.def(OpId::remainder, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
-    return {a.grad(),
-            a.needs_grad(1) ? -a.grad() * div(a.input(0), a.input(1), "floor") : Tensor()};
-  });
+  m.def(
+      OpId::remainder, save_inputs({0, 1}),
+      [](const BackwardArgs& a) -> Grads {
+        return {a.grad(),
+                a.needs_grad(1) ? -a.grad() * div(a.input(0), a.input(1), "floor") : Tensor()};
+      },
+      [](const KernelCall& c) {
+        return scalar_other(c) ? "RemainderBackward0" : "RemainderBackward1";
+      });
   // pow.Tensor_Tensor(Tensor self, Tensor exponent) -> Tensor
   //   self: where(eq(exponent, 0), 0, grad * exponent * self^(exponent - 1))
   //   exponent: grad * where(self == 0 & exponent >= 0, 0, result * log(self))
-  m.def(OpId::pow, save_inputs({0, 1}) | save_output(), [](const BackwardArgs& a) -> Grads {
-    const Tensor& self = a.input(0);
-    const Tensor& exponent = a.input(1);
-    Tensor gself, gexp;
-    if (a.needs_grad(0)) {
-      gself = where(eq(exponent, 0), 0, a.grad() * exponent * pow(self, exponent - 1));
-    }
-    if (a.needs_grad(1)) {
-      const Tensor at_zero = logical_and(eq(self, 0), ge(exponent, 0));
-      gexp = a.grad() * where(at_zero, 0, a.output() * log(self));
-    }
-    return {gself, gexp};
-  });
+  m.def(
+      OpId::pow, save_inputs({0, 1}) | save_output(),
+      [](const BackwardArgs& a) -> Grads {
+        const Tensor& self = a.input(0);
+        const Tensor& exponent = a.input(1);
+        Tensor gself, gexp;
+        if (a.needs_grad(0)) {
+          gself = where(eq(exponent, 0), 0, a.grad() * exponent * pow(self, exponent - 1));
+        }
+        if (a.needs_grad(1)) {
+          const Tensor at_zero = logical_and(eq(self, 0), ge(exponent, 0));
+          gexp = a.grad() * where(at_zero, 0, a.output() * log(self));
+        }
+        return {gself, gexp};
+      },
+      [](const KernelCall& c) {
+        if (is_scalar_argument(c.inputs[0])) return "PowBackward2";
+        return scalar_other(c) ? "PowBackward0" : "PowBackward1";
+      });
   // maximum(Tensor self, Tensor other) -> Tensor
   //   self: where(self == other, grad / 2, grad).masked_fill(self < other, 0)
   //   other: where(self == other, grad / 2, grad).masked_fill(self > other, 0)

@@ -133,6 +133,9 @@ Tensor index_select_impl(Variant v, const Tensor& out, const Tensor& self, int64
   TS_CHECK(index.dim() <= 1, "index_select: Index is supposed to be a vector");
   TS_CHECK(index.dtype() == kLong || index.dtype() == kInt,
            "index_select: Expected dtype int32 or int64 for index");
+  // ATen's index_select_out_cpu_ requires out= of self's dtype, whatever it can be cast to.
+  TS_CHECK(v != Variant::Out || !out.defined() || out.dtype() == self.dtype(),
+           "index_select: self and result must have the same scalar type (argument 'out')");
   const int64_t n = index.numel();
   TS_CHECK(self.dim() > 0 || n == 1, "index_select: Index to scalar can have only 1 value, got ", n,
            " value(s)");

@@ -263,6 +263,11 @@ size_t dtype_source(TensorList inputs, ScalarType common) {
 
 }  // namespace
 
+// Note [Unary out= dtype]
+// ATen builds the Unary class (neg, abs, sign, floor, ceil, round, trunc, bitwise_not, silu,
+// gelu, clamp) with TensorIterator's check_all_same_dtype: out= must have the result's dtype,
+// wider or not ("Found dtype Double but expected Byte"). UnaryFloat ops (exp: computed in float,
+// cast to out), UnaryBool and every Binary class cast the result to any out= it can be cast to.
 ElementwiseSpec elementwise_spec(OpId op) {
   const OpInfo& info = op_info(op);
   switch (info.sig) {
@@ -272,6 +277,8 @@ ElementwiseSpec elementwise_spec(OpId op) {
     case OpSignature::UnaryBool:
     case OpSignature::BinaryBool:
       return {op, info.dtypes, false, /*bool_result=*/true};
+    case OpSignature::Unary:
+      return {op, info.dtypes, false, false, /*same_dtype_out=*/true};
     default:
       return {op, info.dtypes};
   }
@@ -307,6 +314,8 @@ Tensor elementwise(const ElementwiseSpec& spec, Variant v, const Tensor& out, Te
       check_no_partial_overlap(op, target, inputs[i], "self", arg_name(spec.op, i));
     }
   } else if (v == Variant::Out) {
+    TS_CHECK(!spec.same_dtype_out || !out.defined() || out.dtype() == result, op, ": Found dtype ",
+             out.dtype(), " but expected ", result, " (argument 'out')");
     check_out(op, out, shape, result);
     TS_CHECK(out.device() == device, op, ": Expected out tensor to be on device ", device,
              " but got ", out.device(), " (argument 'out')");

@@ -48,12 +48,14 @@ void check_scalar_fits(const char* op, const Scalar& v, ScalarType t, const char
 struct ElementwiseSpec {
   OpId op;
   DTypeSet supported = DTypeSet::all();  // dtypes the op is defined for (common dtype)
-  bool int_to_float = false;  // integer and bool inputs compute in the default float dtype
-  bool bool_result = false;   // the result is bool (comparisons, logical ops, isnan)
+  bool int_to_float = false;    // integer and bool inputs compute in the default float dtype
+  bool bool_result = false;     // the result is bool (comparisons, logical ops, isnan)
+  bool same_dtype_out = false;  // an out= tensor must have the result's dtype (Unary ops)
 };
 // The spec op_list.def gives `op`: its dtypes, except that UnaryFloat and BinaryFloat ops take
 // every dtype and compute integers and bool in the default float dtype (their kernels' dtypes
-// are the op's); UnaryBool and BinaryBool ops give a bool result.
+// are the op's); UnaryBool and BinaryBool ops give a bool result; Unary ops write an out=
+// tensor of the result's dtype only (Note [Unary out= dtype]).
 ElementwiseSpec elementwise_spec(OpId op);
 
 // Promotes, broadcasts, checks and prepares the output, then dispatches. For InPlace the output

@@ -616,6 +616,12 @@ Grads evenly_to_ties(const BackwardArgs& a) {
 }
 
 // The gradient of var for grad `g` (already restored): 2 / (N - correction) * g * (x - mean).
+// Note [Degenerate var and std]
+// With N == correction (one element, correction 1) var and std are NaN and so is the gradient
+// (inf * 0), as current PyTorch gives for every form. libtorch 1.13 differs and is not followed:
+// it raises "Function VarBackward0 returned an invalid gradient at index 0 - got [] but expected
+// shape compatible with [1]" (StdBackward0 alike) for a full reduction of a 1-D tensor and gives
+// inf for a 0-dim one, both artifacts of its formula; along a dim it gives NaN, as here.
 Tensor var_backward(const Tensor& g, const BackwardArgs& a) {
   const Tensor& x = a.input(0);
   const double n = static_cast<double>(reduced_count(a));

@@ -229,18 +229,21 @@ TS_REGISTER_DERIVATIVES(unary) {
   m.def(OpId::trunc, save_nothing(), zero_grad);
   // clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
   //   self: where((self >= min) & (self <= max), grad, 0)   (a bound passes the gradient)
-  m.def(OpId::clamp, save_inputs({0, 1, 2}), [](const BackwardArgs& a) -> Grads {
-    const ClampParams& bounds = a.p.get<ClampParams>();
-    const Tensor& x = a.input(0);
-    Tensor mask;
-    size_t next = 1;
-    if (bounds.has_min) mask = ge(x, a.input(next++));
-    if (bounds.has_max) {
-      const Tensor below = le(x, a.input(next));
-      mask = mask.defined() ? logical_and(mask, below) : below;
-    }
-    return {where(mask, a.grad(), 0)};
-  });
+  m.def(
+      OpId::clamp, save_inputs({0, 1, 2}),
+      [](const BackwardArgs& a) -> Grads {
+        const ClampParams& bounds = a.p.get<ClampParams>();
+        const Tensor& x = a.input(0);
+        Tensor mask;
+        size_t next = 1;
+        if (bounds.has_min) mask = ge(x, a.input(next++));
+        if (bounds.has_max) {
+          const Tensor below = le(x, a.input(next));
+          mask = mask.defined() ? logical_and(mask, below) : below;
+        }
+        return {where(mask, a.grad(), 0)};
+      },
+      "ClampBackward1");  // ATen's clamp with Scalar bounds (Note [Overload node names])
 }
 
 }  // namespace ts::autograd

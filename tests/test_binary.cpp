@@ -326,6 +326,14 @@ TEST(Pow, Errors) {
   EXPECT_TENSOR(i, kInt, {2}, {4, 9});
 }
 
+// pow(x, true) is x (PowBackward0): its gradient is 1 * x^0 = 1, as in ATen, whose
+// `exponent - 1` of a Scalar is Scalar arithmetic (sub refuses a bool tensor).
+TEST(Pow, BoolScalarExponentHasAGradient) {
+  const Tensor x = make(kDouble, {-2, 0.5, 3}).requires_grad_();
+  ts::pow(x, ts::Scalar(true)).sum().backward();
+  EXPECT_TENSOR(x.grad(), kDouble, {3}, {1, 1, 1});
+}
+
 TEST(Pow, ScalarExponentMustFitTheComputeDtype) {
   // ATen 1.13's CPU kernel converts the exponent to the compute dtype: pow(u8, 300) says "value
   // cannot be converted to type uint8_t without overflow"; float32 and float64 take a double.

@@ -379,7 +379,11 @@ TS_REGISTER_DERIVATIVES(binary) {
         const Tensor& exponent = a.input(1);
         Tensor gself, gexp;
         if (a.needs_grad(0)) {
-          gself = where(eq(exponent, 0), 0, a.grad() * exponent * pow(self, exponent - 1));
+          // A bool exponent counts as 0 and 1 (ATen forms a Scalar's `exponent - 1` as a number).
+          // (0-dim: the saved Scalar; a 0-dim bool Tensor exponent, refused by ATen, passes too.)
+          const bool bool_scalar = exponent.dtype() == kBool && exponent.dim() == 0;
+          const Tensor e = bool_scalar ? exponent.to(kLong) : exponent;
+          gself = where(eq(e, 0), 0, a.grad() * e * pow(self, e - 1));
         }
         if (a.needs_grad(1)) {
           const Tensor at_zero = logical_and(eq(self, 0), ge(exponent, 0));

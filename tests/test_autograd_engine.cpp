@@ -78,6 +78,10 @@ TEST(AutogradEngine, GradFnNamesAndLeaves) {
   EXPECT_EQ((x * 2).grad_fn()->name(), "MulBackward1");
   EXPECT_EQ((x / 2).grad_fn()->name(), "DivBackward1");
   EXPECT_EQ((x / y).grad_fn()->name(), "DivBackward0");
+  // ATen title-cases: a letter after a digit is upper case, a digit at the end changes nothing.
+  EXPECT_EQ(ts::log1p(x).grad_fn()->name(), "Log1PBackward0");
+  EXPECT_EQ(ts::expm1(x).grad_fn()->name(), "Expm1Backward0");
+  EXPECT_EQ(ts::atan2(x, y).grad_fn()->name(), "Atan2Backward0");
   EXPECT_EQ(ts::div(x, y, "floor").grad_fn()->name(), "DivBackward2");
   EXPECT_EQ(ts::div(x, 2, "floor").grad_fn()->name(), "DivBackward3");
   EXPECT_EQ(ts::pow(x, y).grad_fn()->name(), "PowBackward1");

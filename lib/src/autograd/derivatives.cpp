@@ -19,7 +19,8 @@ Table& table() {
   return t;
 }
 
-// "log_softmax" -> "LogSoftmaxBackward0", "fill_" -> "FillBackward0" (ATen's node names).
+// "log_softmax" -> "LogSoftmaxBackward0", "fill_" -> "FillBackward0", "log1p" ->
+// "Log1PBackward0": ATen's node names title-case each part, so a letter after a digit is upper.
 std::string backward_name(std::string_view op) {
   std::string out;
   bool upper = true;
@@ -29,7 +30,7 @@ std::string backward_name(std::string_view op) {
       continue;
     }
     out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
-    upper = false;
+    upper = std::isdigit(static_cast<unsigned char>(c)) != 0;
   }
   return out + "Backward0";
 }

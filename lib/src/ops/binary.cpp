@@ -293,9 +293,10 @@ double alpha_of(const BackwardArgs& a) {
 Grads extremum(const BackwardArgs& a, Tensor (*loses)(const Tensor&, const Tensor&)) {
   const Tensor& self = a.input(0);
   const Tensor& other = a.input(1);
-  const Tensor shared = where(eq(self, other), a.grad() / 2, a.grad());
-  return {a.needs_grad(0) ? shared.masked_fill(loses(self, other), 0) : Tensor(),
-          a.needs_grad(1) ? shared.masked_fill(loses(other, self), 0) : Tensor()};
+  // In place, as ATen's formula: the gradient keeps where's layout (the condition's, self's).
+  auto shared = [&] { return where(eq(self, other), a.grad() / 2, a.grad()); };
+  return {a.needs_grad(0) ? shared().masked_fill_(loses(self, other), 0) : Tensor(),
+          a.needs_grad(1) ? shared().masked_fill_(loses(other, self), 0) : Tensor()};
 }
 
 // Note [Overload node names]
@@ -383,7 +384,8 @@ TS_REGISTER_DERIVATIVES(binary) {
           // (0-dim: the saved Scalar; a 0-dim bool Tensor exponent, refused by ATen, passes too.)
           const bool bool_scalar = exponent.dtype() == kBool && exponent.dim() == 0;
           const Tensor e = bool_scalar ? exponent.to(kLong) : exponent;
-          gself = where(eq(e, 0), 0, a.grad() * e * pow(self, e - 1));
+          // grad * (...) as ATen's pow_backward: the product takes self's layout, not grad's.
+          gself = where(eq(e, 0), 0, a.grad() * (e * pow(self, e - 1)));
         }
         if (a.needs_grad(1)) {
           const Tensor at_zero = logical_and(eq(self, 0), ge(exponent, 0));
@@ -404,12 +406,14 @@ TS_REGISTER_DERIVATIVES(binary) {
   //   other: where(self == other, grad / 2, grad).masked_fill(self < other, 0)
   m.def(OpId::minimum, save_inputs({0, 1}), [](const BackwardArgs& a) { return extremum(a, gt); });
   // atan2(Tensor self, Tensor other) -> Tensor
-  //   self: grad * other / (self^2 + other^2)      other: grad * -self / (self^2 + other^2)
+  //   self: grad * other * recip      other: grad * -self * recip, recip = 1 / (self^2 + other^2)
+  //   (ATen's atan2_backward, in its order: the gradient takes the layout of grad * other)
   m.def(OpId::atan2, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
     const Tensor& self = a.input(0);
     const Tensor& other = a.input(1);
-    const Tensor scale = a.grad() / (self * self + other * other);
-    return {a.needs_grad(0) ? scale * other : Tensor(), a.needs_grad(1) ? scale * -self : Tensor()};
+    const Tensor recip = (self * self + other * other).reciprocal();
+    return {a.needs_grad(0) ? a.grad() * other * recip : Tensor(),
+            a.needs_grad(1) ? a.grad() * -self * recip : Tensor()};
   });
 }
 

@@ -277,6 +277,22 @@ namespace ts::autograd {
 namespace {
 
 // t cast to the gradient's dtype (outer promotes its operands; the others need one dtype).
+// Note [mm gradient layout]
+// ATen's mm_mat1_backward / mm_mat2_backward give a column-major matrix (strides [1, rows]) a
+// column-major gradient, computing its transpose; libtorch 1.13: mm(x.t(), m) with x [2, 3]
+// gives x.t() the gradient strides [1, 3]. Used by mm and addmm (and so linear and matmul).
+bool column_major(const Tensor& t) {
+  return t.dim() == 2 && t.stride(0) == 1 && t.stride(1) == t.size(0);
+}
+
+Tensor mm_mat1_backward(const Tensor& grad, const Tensor& mat1, const Tensor& mat2) {
+  return column_major(mat1) ? mat2.mm(grad.t()).t() : grad.mm(mat2.t());
+}
+
+Tensor mm_mat2_backward(const Tensor& grad, const Tensor& mat1, const Tensor& mat2) {
+  return column_major(mat2) ? grad.t().mm(mat1).t() : mat1.t().mm(grad);
+}
+
 Tensor like(const Tensor& t, const Tensor& grad) {
   return t.dtype() == grad.dtype() ? t : t.to(grad.dtype());
 }
@@ -287,8 +303,8 @@ TS_REGISTER_DERIVATIVES(linalg) {
   // mm(Tensor self, Tensor mat2) -> Tensor
   //   self: grad.mm(mat2.t())          mat2: self.t().mm(grad)
   m.def(OpId::mm, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
-    return {a.needs_grad(0) ? a.grad().mm(a.input(1).t()) : Tensor(),
-            a.needs_grad(1) ? a.input(0).t().mm(a.grad()) : Tensor()};
+    return {a.needs_grad(0) ? mm_mat1_backward(a.grad(), a.input(0), a.input(1)) : Tensor(),
+            a.needs_grad(1) ? mm_mat2_backward(a.grad(), a.input(0), a.input(1)) : Tensor()};
   });
   // bmm(Tensor self, Tensor mat2) -> Tensor
   //   self: grad.bmm(mat2.transpose(1, 2))    mat2: self.transpose(1, 2).bmm(grad)
@@ -301,9 +317,10 @@ TS_REGISTER_DERIVATIVES(linalg) {
   m.def(OpId::addmm, save_inputs({1, 2}), [](const BackwardArgs& a) -> Grads {
     const AddmmParams& ab = a.p.get<AddmmParams>();
     const double beta = ab.beta.to_double(), alpha = ab.alpha.to_double();
-    return {a.needs_grad(0) ? a.grad() * beta : Tensor(),
-            a.needs_grad(1) ? a.grad().mm(a.input(2).t()) * alpha : Tensor(),
-            a.needs_grad(2) ? a.input(1).t().mm(a.grad()) * alpha : Tensor()};
+    return {
+        a.needs_grad(0) ? a.grad() * beta : Tensor(),
+        a.needs_grad(1) ? mm_mat1_backward(a.grad(), a.input(1), a.input(2)) * alpha : Tensor(),
+        a.needs_grad(2) ? mm_mat2_backward(a.grad(), a.input(1), a.input(2)) * alpha : Tensor()};
   });
   // dot(Tensor self, Tensor tensor) -> Tensor
   //   self: grad * tensor              tensor: grad * self

@@ -143,8 +143,30 @@ void check_out_no_grad(OpId op, TensorList outs, TensorList inputs) {
   }
 }
 
+std::optional<DimVector> strides_like(IntArrayRef shape, TensorList inputs) {
+  for (const Tensor& t : inputs) {
+    if (t.defined() && t.dim() > 0 && !t.is_contiguous()) {
+      return TensorIterator::output_strides_like(shape, inputs);
+    }
+  }
+  return std::nullopt;
+}
+
 void resize_out(const Tensor& out, IntArrayRef shape) {
   if (out.sizes() != shape) out.resize_(shape);
+}
+
+// Note [Resized out= layout]
+// ATen's TensorIterator resizes an out= tensor whose shape differs to the layout it would give a
+// new result (set_output_raw_strided: resize_output, then as_strided_ with the permuted strides);
+// one of the right shape keeps its strides. libtorch 1.13: neg_out(empty, x.t()) with x [2, 3]
+// gives out strides [1, 3]. Ops ATen resizes with plain resize_output use resize_out.
+void resize_out_like(const Tensor& out, IntArrayRef shape, TensorList inputs) {
+  if (out.sizes() == shape) return;
+  out.resize_(shape);  // dense storage for `shape`; a permutation of its strides fits it too
+  if (const auto strides = strides_like(shape, inputs)) {
+    out.impl()->set_geometry(shape, *strides, out.storage_offset());
+  }
 }
 
 namespace {
@@ -218,11 +240,8 @@ void check_scalar_fits(const char* op, const Scalar& v, ScalarType t, const char
 
 Tensor allocate_like(IntArrayRef shape, ScalarType dtype, Device device, TensorList inputs) {
   const TensorOptions options = TensorOptions(dtype).device(device);
-  for (const Tensor& t : inputs) {
-    if (t.defined() && t.dim() > 0 && !t.is_contiguous()) {
-      return empty_strided(shape, TensorIterator::output_strides_like(shape, inputs), options);
-    }
-  }
+  if (const auto strides = strides_like(shape, inputs))
+    return empty_strided(shape, *strides, options);
   return empty(shape, options);
 }
 
@@ -331,7 +350,7 @@ Tensor elementwise(const ElementwiseSpec& spec, Variant v, const Tensor& out, Te
   if (v == Variant::Functional) {
     target = allocate_like(shape, result, device, inputs);
   } else if (v == Variant::Out) {
-    resize_out(out, shape);
+    resize_out_like(out, shape, inputs);
     target = out;
   }
   SmallVector<Tensor, 4> expanded;

@@ -40,6 +40,9 @@ void check_out(const char* op, const Tensor& out, IntArrayRef shape, ScalarType 
 // mode). Checked before any output is resized, so a refused call leaves them untouched.
 void check_out_no_grad(OpId op, TensorList outs, TensorList inputs);
 void resize_out(const Tensor& out, IntArrayRef shape);
+// resize_out for an op ATen computes through TensorIterator: a resized `out` is laid out as a new
+// result would be (allocate_like's order; Note [Resized out= layout]).
+void resize_out_like(const Tensor& out, IntArrayRef shape, TensorList inputs);
 // A Scalar argument must fit dtype `t` as ATen's Scalar::to<T>() (c10 checked_convert) demands:
 // in range, NaN only for floating dtypes, negative integers wrap into unsigned ones.
 void check_scalar_fits(const char* op, const Scalar& v, ScalarType t, const char* arg = "value");
@@ -70,6 +73,9 @@ void copy_into_new(const Tensor& self, const Tensor& src);
 void fill_with_kind(const Tensor& self, const Scalar& value, CallKind kind);
 void fill_new(const Tensor& self, const Scalar& value);
 
+// The strides of a new result of `shape` laid out like the inputs (TensorIterator's order);
+// nullopt when every input is contiguous (the result is too).
+std::optional<DimVector> strides_like(IntArrayRef shape, TensorList inputs);
 // A new tensor of `shape` laid out like the inputs (contiguous when they are), as ATen does:
 // TensorIterator::output_strides_like's order.
 Tensor allocate_like(IntArrayRef shape, ScalarType dtype, Device device, TensorList inputs);

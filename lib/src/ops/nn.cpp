@@ -233,7 +233,11 @@ Tensor mse_loss(const Tensor& self, const Tensor& target, Reduction reduction) {
   p.set(LossParams{reduction});
   const KernelFn fn = lookup_kernel(OpId::mse_loss, common, device);
   const IntArrayRef out_shape = reduction == Reduction::None ? IntArrayRef(shape) : IntArrayRef();
-  Tensor result = empty(out_shape, TensorOptions(common).device(device));
+  // ATen computes reduction none through TensorIterator: laid out as the inputs (libtorch 1.13:
+  // a [3, 2] input with strides [1, 3] gives strides [1, 3]); a reduced result is 0-dim.
+  Tensor result = reduction == Reduction::None
+                      ? meta::allocate_like(out_shape, common, device, inputs)
+                      : empty(out_shape, TensorOptions(common).device(device));
   const Tensor expanded[] = {self.expand(shape), target.expand(shape)};
   run_kernel(fn, KernelCall{OpId::mse_loss, result, expanded, p});
   return result;
@@ -466,7 +470,8 @@ TS_REGISTER_DERIVATIVES(nn) {
   // mse_loss(Tensor self, Tensor target, int reduction=Mean) -> Tensor
   //   self: 2 * (self - target) * grad (/ numel for Mean)     target: the negation
   m.def(OpId::mse_loss, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
-    Tensor g = (a.input(0) - a.input(1)) * a.grad() * 2;
+    // Contiguous as ATen's mse_loss_backward, which writes into zeros_like(self, contiguous).
+    Tensor g = ((a.input(0) - a.input(1)) * a.grad() * 2).contiguous();
     if (a.p.get<LossParams>().reduction == Reduction::Mean) {
       g = g / static_cast<double>(a.input(0).numel());
     }

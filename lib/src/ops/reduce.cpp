@@ -678,8 +678,10 @@ TS_REGISTER_DERIVATIVES(reduce) {
     m.def(op, save_inputs({0}) | save_output(0) | save_output(1),
           [](const BackwardArgs& a) -> Grads {
             const DimVector& dims = dims_of(a);
-            if (dims.empty()) return {a.grad()};                 // a 0-dim input
-            if (a.num_outputs() == 1) return evenly_to_ties(a);  // max(), min()
+            if (dims.empty()) return {a.grad()};  // a 0-dim input
+            // max(), min(): contiguous as ATen's evenly_distribute_backward (a zeros_like of
+            // self in contiguous format, masked_fill_ed).
+            if (a.num_outputs() == 1) return {evenly_to_ties(a)[0].contiguous()};
             return {zeros(a.input_sizes(0), a.grad().options())
                         .scatter_add(dims[0], restore(a.output(1), a), restore(a.grad(), a))};
           });

@@ -105,6 +105,18 @@ TEST(SweepOracle, MidpointAdjacentInputsAgreeWithMpfr) {
   }
 }
 
+// sigmoid(x) = 1/2 + x/4 - x^3/48 + ...; at x = 3 * 2^-23 that is the float32 midpoint
+// 1/2 + 1.5 * 2^-24 less 2^-70: the answer is 1/2 + 2^-24. Double lands on the midpoint, and a
+// double-then-float rounding ties it to even, 1/2 + 2^-23 (as the reference set does).
+TEST(SweepOracle, SigmoidJustBelowAMidpoint) {
+  const double x = 3 * std::ldexp(1.0, -23);
+  const ts::sweep::Rounded r = correctly_rounded(*find_oracle("sigmoid"), x, f32());
+  EXPECT_TRUE(r.used_mpfr);
+  EXPECT_EQ(r.value, 0.5 + std::ldexp(1.0, -24));
+  EXPECT_EQ(static_cast<double>(static_cast<float>(1.0 / (1.0 + std::exp(-x)))),
+            0.5 + std::ldexp(1.0, -23));
+}
+
 // The double shortcut against MPFR alone over spread inputs of every op and format.
 TEST(SweepOracle, DoubleShortcutMatchesMpfr) {
   for (std::string_view op : ts::sweep::oracle_op_names()) {

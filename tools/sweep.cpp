@@ -33,18 +33,22 @@ std::pair<double, double> parse_range(const std::string& s) {
   return {lo, hi};
 }
 
+std::string format_number(double v, int precision) {
+  std::ostringstream os;
+  os << std::setprecision(precision) << v;
+  return os.str();
+}
+
 std::string format_input(uint32_t bits, const std::string& dtype) {
   const sweep::Format& fmt = sweep::format_of(parse_dtype(dtype), "sweep");
-  std::ostringstream os;
-  os << std::setprecision(9) << sweep::format_value(bits, fmt);
-  return os.str();
+  return format_number(sweep::format_value(bits, fmt), 9);
 }
 
 void print_table(const std::vector<sweep::SweepRow>& rows) {
   std::cout << std::left << std::setw(11) << "op" << std::setw(10) << "dtype" << std::setw(11)
-            << "kernels" << std::right << std::setw(11) << "inputs" << std::setw(9) << "max ulp"
-            << std::setw(7) << "steps" << std::setw(16) << "worst input" << std::setw(10) << "% CR"
-            << std::setw(7) << "NaN" << std::setw(7) << "inf" << std::setw(7) << "±0"
+            << "kernels" << std::right << std::setw(11) << "inputs" << std::setw(11) << "max ulp"
+            << std::setw(10) << "steps" << std::setw(16) << "worst input" << std::setw(10) << "% CR"
+            << std::setw(9) << "NaN" << std::setw(9) << "inf" << std::setw(9) << "±0"
             << std::setw(9) << "wall s"
             << "\n";
   for (const sweep::SweepRow& r : rows) {
@@ -57,12 +61,12 @@ void print_table(const std::vector<sweep::SweepRow>& rows) {
     }
     const double pct =
         100.0 * static_cast<double>(r.correctly_rounded) / static_cast<double>(r.inputs);
-    std::cout << std::setw(11) << r.inputs << std::setw(9) << std::fixed << std::setprecision(3)
-              << r.max_ulp << std::setw(7) << r.max_steps << std::setw(16)
-              << format_input(r.worst_input, r.dtype) << std::setw(10) << std::setprecision(4)
-              << pct << std::setw(7) << r.nan_mismatches << std::setw(7) << r.inf_mismatches
-              << std::setw(7) << r.zero_sign_mismatches << std::setw(9) << std::setprecision(2)
-              << r.wall_seconds << std::defaultfloat << "\n";
+    std::cout << std::setw(11) << r.inputs << std::setw(11) << format_number(r.max_ulp, 4)
+              << std::setw(10) << r.max_steps << std::setw(16)
+              << format_input(r.worst_input, r.dtype) << std::setw(10) << std::fixed
+              << std::setprecision(4) << pct << std::setw(9) << r.nan_mismatches << std::setw(9)
+              << r.inf_mismatches << std::setw(9) << r.zero_sign_mismatches << std::setw(9)
+              << std::setprecision(2) << r.wall_seconds << std::defaultfloat << "\n";
   }
 }
 

@@ -331,8 +331,10 @@ nlohmann::json sweep_to_json(const SweepOptions& o, const std::vector<SweepRow>&
       const double v = format_value(bits, fmt);
       return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(std::to_string(v));
     };
-    nlohmann::json hist = nlohmann::json::object();
-    for (size_t i = 0; i < kUlpBuckets.size(); ++i) hist[kUlpBuckets[i]] = r.histogram[i];
+    nlohmann::json hist = nlohmann::json::array();  // in bucket order: an object would sort
+    for (size_t i = 0; i < kUlpBuckets.size(); ++i) {
+      hist.push_back({{"steps", kUlpBuckets[i]}, {"count", r.histogram[i]}});
+    }
     nlohmann::json j = {{"op", r.op},
                         {"kernels", r.kernels},
                         {"dtype", r.dtype},
@@ -340,6 +342,10 @@ nlohmann::json sweep_to_json(const SweepOptions& o, const std::vector<SweepRow>&
                         {"supported", r.inputs > 0},
                         {"correctly_rounded", r.correctly_rounded},
                         {"not_correctly_rounded", r.inputs - r.correctly_rounded},
+                        {"fraction_not_correctly_rounded",
+                         r.inputs == 0 ? 0.0
+                                       : static_cast<double>(r.inputs - r.correctly_rounded) /
+                                             static_cast<double>(r.inputs)},
                         {"max_steps", r.max_steps},
                         {"max_ulp", r.max_ulp},
                         {"worst_input_bits", r.worst_input},

@@ -46,7 +46,8 @@ struct SweepRow {
   uint64_t mpfr_calls = 0;    // the oracle's MPFR fallbacks for this op and dtype
 };
 
-// One row per (op, dtype, kernel set). `threads` workers take batches (ts::parallel_for).
+// One row per (op, dtype, kernel set), in that order; ts::get_num_threads() workers take the
+// batches (ts::parallel_for), each running the kernels single-threaded.
 std::vector<SweepRow> run_sweep(const SweepOptions& options);
 
 // A kernel set "libm" whose kernels call glibc's float functions (expf, logf, ...) per element

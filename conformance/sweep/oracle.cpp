@@ -149,7 +149,7 @@ double round_mpfr(const mpfr_t y, const Format& fmt) {
 
 // The double evaluation when it settles the result without MPFR: NaN, infinities, zeros,
 // underflow (Note [Double first, MPFR where double cannot decide]).
-bool special_result(double y, const Format& fmt, Rounded& out) {
+bool special_result(double y, Rounded& out) {
   if (std::isnan(y) || std::isinf(y) || y == 0) {
     out.value = y;
     return true;
@@ -158,7 +158,6 @@ bool special_result(double y, const Format& fmt, Rounded& out) {
     out.value = std::copysign(0.0, y);
     return true;
   }
-  (void)fmt;
   return false;
 }
 
@@ -238,7 +237,7 @@ Rounded correctly_rounded(const UnaryOracle& op, double x, const Format& fmt) {
   Rounded out;
   const double y = op.f64(x);
   out.approx = y;
-  if (special_result(y, fmt, out)) return out;
+  if (special_result(y, out)) return out;
   const double d = std::fabs(y) * kDoubleMargin;
   const double lo = round_to_format(y - d, fmt);
   const double hi = round_to_format(y + d, fmt);
@@ -253,7 +252,7 @@ Rounded correctly_rounded_mpfr(const UnaryOracle& op, double x, const Format& fm
   Rounded out;
   const double y = op.f64(x);
   out.approx = y;
-  if (special_result(y, fmt, out)) return out;
+  if (special_result(y, out)) return out;
   return mpfr_rounded(op, x, y, fmt);
 }
 

@@ -20,6 +20,7 @@ Command add_bench_command(CLI::App& app);
 Command add_compare_command(CLI::App& app);
 Command add_env_command(CLI::App& app);
 Command add_merge_command(CLI::App& app);
+Command add_sweep_command(CLI::App& app);
 
 // Makes the kernel sets in `names` available: loads every --plugin library, then, for a set
 // that is still unknown and has a plug-in built in this tree (aten), loads that. Throws a

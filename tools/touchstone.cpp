@@ -147,6 +147,7 @@ int main(int argc, char** argv) {
   commands.push_back(add_bench_command(app));
 #endif
   commands.push_back(add_compare_command(app));
+  commands.push_back(add_sweep_command(app));
 #ifdef TS_HAVE_PERF
   commands.push_back(add_env_command(app));
 #endif

@@ -1,0 +1,259 @@
+// The correctly rounded oracle of the sweep (oracle.h).
+#include "conformance/sweep/oracle.h"
+
+#include <mpfr.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "touchstone/error.h"
+#include "touchstone/half.h"
+
+namespace ts::sweep {
+
+// Note [Double first, MPFR where double cannot decide]
+// The exact y = f(x) is transcendental for these ops (except at trivial inputs), so its rounding
+// to a 24-, 11- or 8-bit format is decided by any approximation close enough. The double
+// definition of each op (glibc's double functions, composed without cancellation) is within
+// 2^-45 of y relatively (glibc documents at most a few double ULPs, 2^-51 each; gelu's erfc
+// amplifies its argument's rounding at most ~200x over the range where gelu is a nonzero
+// float). We take the interval [y_d - 2^-40 |y_d|, y_d + 2^-40 |y_d|], a margin of 32x over
+// that bound, which holds y; rounding is monotone, so when both ends round to the same value of
+// the format, so does y, and that value is the answer. Otherwise y_d lies within 2^-40 of a
+// midpoint (or of the overflow threshold), about one float32 input in 2^15: MPFR then evaluates
+// f at 128, 320, then 1024 bits, each time with an interval 2^20 of its ULPs wide (covering the
+// composed ops' roundings), and the first precision whose interval ends agree decides. Ends that
+// still disagree at 1024 bits mean y is a midpoint itself; MPFR's value is then that midpoint
+// exactly and rounding it ties to even is IEEE's answer.
+// Results that underflow double (|y_d| < 2^-900) are zero in every target format (the least
+// subnormal is 2^-149), with y_d's sign; NaN and infinite results are IEEE's/ATen's, which the
+// double definitions reproduce (silu(-inf) = -inf/(1+inf) = NaN as in ATen, not the limit 0).
+namespace {
+
+constexpr double kDoubleMargin = 0x1p-40;
+constexpr int kMpfrSlackBits = 20;
+constexpr mpfr_prec_t kMpfrPrecisions[] = {128, 320, 1024};
+
+double sigmoid_d(double x) {
+  return 1.0 / (1.0 + std::exp(-x));
+}
+double silu_d(double x) {
+  return x / (1.0 + std::exp(-x));
+}
+// 0.5 x (1 + erf(x/sqrt2)) as 0.5 x erfc(-x/sqrt2): no cancellation for negative x.
+double gelu_d(double x) {
+  return 0.5 * x * std::erfc(-x * M_SQRT1_2);
+}
+double rsqrt_d(double x) {
+  return 1.0 / std::sqrt(x);
+}
+double reciprocal_d(double x) {
+  return 1.0 / x;
+}
+
+using MpfrFn = void (*)(mpfr_t y, const mpfr_t x, mpfr_prec_t prec);
+
+#define TS_MPFR_DIRECT(name, fn)                         \
+  void name##_m(mpfr_t y, const mpfr_t x, mpfr_prec_t) { \
+    fn(y, x, MPFR_RNDN);                                 \
+  }
+TS_MPFR_DIRECT(exp, mpfr_exp)
+TS_MPFR_DIRECT(expm1, mpfr_expm1)
+TS_MPFR_DIRECT(log, mpfr_log)
+TS_MPFR_DIRECT(log1p, mpfr_log1p)
+TS_MPFR_DIRECT(sqrt, mpfr_sqrt)
+TS_MPFR_DIRECT(rsqrt, mpfr_rec_sqrt)
+TS_MPFR_DIRECT(sin, mpfr_sin)
+TS_MPFR_DIRECT(cos, mpfr_cos)
+TS_MPFR_DIRECT(tan, mpfr_tan)
+TS_MPFR_DIRECT(tanh, mpfr_tanh)
+TS_MPFR_DIRECT(erf, mpfr_erf)
+#undef TS_MPFR_DIRECT
+
+void reciprocal_m(mpfr_t y, const mpfr_t x, mpfr_prec_t) {
+  mpfr_ui_div(y, 1, x, MPFR_RNDN);
+}
+void sigmoid_m(mpfr_t y, const mpfr_t x, mpfr_prec_t) {
+  mpfr_neg(y, x, MPFR_RNDN);
+  mpfr_exp(y, y, MPFR_RNDN);
+  mpfr_add_ui(y, y, 1, MPFR_RNDN);
+  mpfr_ui_div(y, 1, y, MPFR_RNDN);
+}
+void silu_m(mpfr_t y, const mpfr_t x, mpfr_prec_t prec) {
+  sigmoid_m(y, x, prec);
+  mpfr_mul(y, y, x, MPFR_RNDN);
+}
+void gelu_m(mpfr_t y, const mpfr_t x, mpfr_prec_t prec) {
+  mpfr_t s;
+  mpfr_init2(s, prec);
+  mpfr_sqrt_ui(s, 2, MPFR_RNDN);
+  mpfr_div(y, x, s, MPFR_RNDN);
+  mpfr_neg(y, y, MPFR_RNDN);
+  mpfr_erfc(y, y, MPFR_RNDN);
+  mpfr_mul(y, y, x, MPFR_RNDN);
+  mpfr_mul_2si(y, y, -1, MPFR_RNDN);
+  mpfr_clear(s);
+}
+
+}  // namespace
+
+struct UnaryOracle {
+  std::string_view name;
+  double (*f64)(double);
+  MpfrFn mpfr;
+};
+
+namespace {
+
+// op_list.def's unary float ops (UnaryFloat) and the float-only unary activations.
+const UnaryOracle kOracles[] = {
+    {"exp", [](double x) { return std::exp(x); }, exp_m},
+    {"expm1", [](double x) { return std::expm1(x); }, expm1_m},
+    {"log", [](double x) { return std::log(x); }, log_m},
+    {"log1p", [](double x) { return std::log1p(x); }, log1p_m},
+    {"sqrt", [](double x) { return std::sqrt(x); }, sqrt_m},
+    {"rsqrt", rsqrt_d, rsqrt_m},
+    {"reciprocal", reciprocal_d, reciprocal_m},
+    {"sin", [](double x) { return std::sin(x); }, sin_m},
+    {"cos", [](double x) { return std::cos(x); }, cos_m},
+    {"tan", [](double x) { return std::tan(x); }, tan_m},
+    {"tanh", [](double x) { return std::tanh(x); }, tanh_m},
+    {"sigmoid", sigmoid_d, sigmoid_m},
+    {"gelu", gelu_d, gelu_m},
+    {"silu", silu_d, silu_m},
+    {"erf", [](double x) { return std::erf(x); }, erf_m},
+};
+
+constexpr Format kFormats[] = {
+    {kFloat, 24, -126, 127}, {kHalf, 11, -14, 15}, {kBFloat16, 8, -126, 127}};
+
+double max_finite(const Format& fmt) {
+  return std::ldexp(2.0 - std::ldexp(1.0, 1 - fmt.precision), fmt.emax);
+}
+
+// An MPFR value rounded into `fmt`: scaled so that the format's ULP at its binade is 1, rounded
+// to an integer (ties to even), scaled back.
+double round_mpfr(const mpfr_t y, const Format& fmt) {
+  if (!mpfr_number_p(y) || mpfr_zero_p(y)) return mpfr_get_d(y, MPFR_RNDN);
+  const long e = std::max<long>(mpfr_get_exp(y) - 1, fmt.emin);
+  const long q = e - (fmt.precision - 1);
+  mpfr_t t;
+  mpfr_init2(t, mpfr_get_prec(y));
+  mpfr_mul_2si(t, y, -q, MPFR_RNDN);  // exact: an exponent change
+  mpfr_rint(t, t, MPFR_RNDN);
+  const double r = std::ldexp(mpfr_get_d(t, MPFR_RNDN), static_cast<int>(q));
+  mpfr_clear(t);
+  return std::fabs(r) > max_finite(fmt) ? std::copysign(HUGE_VAL, r) : r;
+}
+
+// The double evaluation when it settles the result without MPFR: NaN, infinities, zeros,
+// underflow (Note [Double first, MPFR where double cannot decide]).
+bool special_result(double y, Rounded& out) {
+  if (std::isnan(y) || std::isinf(y) || y == 0) {
+    out.value = y;
+    return true;
+  }
+  if (std::fabs(y) < 0x1p-900) {
+    out.value = std::copysign(0.0, y);
+    return true;
+  }
+  return false;
+}
+
+Rounded mpfr_rounded(const UnaryOracle& op, double x, double approx, const Format& fmt) {
+  Rounded out;
+  out.approx = approx;
+  out.used_mpfr = true;
+  for (const mpfr_prec_t prec : kMpfrPrecisions) {
+    mpfr_t mx, y, d, lo, hi;
+    mpfr_inits2(prec, mx, y, d, lo, hi, static_cast<mpfr_ptr>(nullptr));
+    mpfr_set_d(mx, x, MPFR_RNDN);  // exact: prec >= 53
+    op.mpfr(y, mx, prec);
+    mpfr_abs(d, y, MPFR_RNDN);
+    mpfr_mul_2si(d, d, kMpfrSlackBits - prec, MPFR_RNDN);
+    mpfr_sub(lo, y, d, MPFR_RNDD);
+    mpfr_add(hi, y, d, MPFR_RNDU);
+    const double rlo = round_mpfr(lo, fmt);
+    const double rhi = round_mpfr(hi, fmt);
+    const bool last = prec == kMpfrPrecisions[std::size(kMpfrPrecisions) - 1];
+    const bool decided = rlo == rhi && std::signbit(rlo) == std::signbit(rhi);
+    if (decided || last) out.value = decided ? rlo : round_mpfr(y, fmt);
+    mpfr_clears(mx, y, d, lo, hi, static_cast<mpfr_ptr>(nullptr));
+    if (decided || last) break;
+  }
+  return out;
+}
+
+}  // namespace
+
+const Format& format_of(ScalarType dtype, std::string_view what) {
+  for (const Format& f : kFormats) {
+    if (f.dtype == dtype) return f;
+  }
+  TS_ERROR(what, ": dtype ", dtype_name(dtype),
+           " is not swept (expected float32, float16 or bfloat16)");
+}
+
+double round_to_format(double y, const Format& fmt) {
+  if (fmt.dtype == kFloat) return static_cast<float>(y);  // the hardware rounds RN-even
+  if (!std::isfinite(y) || y == 0) return y;
+  const int e = std::max(std::ilogb(y), fmt.emin);
+  const double q = std::ldexp(1.0, e - (fmt.precision - 1));
+  const double r = std::nearbyint(y / q) * q;
+  return std::fabs(r) > max_finite(fmt) ? std::copysign(HUGE_VAL, y) : r;
+}
+
+uint32_t format_bits(double v, const Format& fmt) {
+  const float f = static_cast<float>(v);  // exact: v is a value of fmt
+  if (fmt.dtype == kFloat) return detail::float_bits(f);
+  if (fmt.dtype == kHalf) return detail::float_to_half_bits(f);
+  return detail::float_to_bf16_bits(f);
+}
+
+double format_value(uint32_t bits, const Format& fmt) {
+  if (fmt.dtype == kFloat) return detail::bits_float(bits);
+  const auto b = static_cast<uint16_t>(bits);
+  return fmt.dtype == kHalf ? detail::half_bits_to_float(b) : detail::bf16_bits_to_float(b);
+}
+
+const UnaryOracle* find_oracle(std::string_view name) {
+  for (const UnaryOracle& o : kOracles) {
+    if (o.name == name) return &o;
+  }
+  return nullptr;
+}
+
+const std::vector<std::string_view>& oracle_op_names() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> v;
+    for (const UnaryOracle& o : kOracles) v.push_back(o.name);
+    return v;
+  }();
+  return names;
+}
+
+Rounded correctly_rounded(const UnaryOracle& op, double x, const Format& fmt) {
+  Rounded out;
+  const double y = op.f64(x);
+  out.approx = y;
+  if (special_result(y, out)) return out;
+  const double d = std::fabs(y) * kDoubleMargin;
+  const double lo = round_to_format(y - d, fmt);
+  const double hi = round_to_format(y + d, fmt);
+  if (lo == hi && std::signbit(lo) == std::signbit(hi)) {
+    out.value = lo;
+    return out;
+  }
+  return mpfr_rounded(op, x, y, fmt);
+}
+
+Rounded correctly_rounded_mpfr(const UnaryOracle& op, double x, const Format& fmt) {
+  Rounded out;
+  const double y = op.f64(x);
+  out.approx = y;
+  if (special_result(y, out)) return out;
+  return mpfr_rounded(op, x, y, fmt);
+}
+
+}  // namespace ts::sweep

@@ -1,0 +1,223 @@
+// The exhaustive sweep (conformance/sweep/): the correctly rounded oracle on known values and
+// midpoint-adjacent inputs, rounding into the 16-bit formats, and a planted 2-ULP error found.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "conformance/sweep/engine.h"
+#include "conformance/sweep/oracle.h"
+#include "touchstone/half.h"
+#include "touchstone/parallel.h"
+#include "touchstone/touchstone.h"
+
+namespace {
+
+using ts::sweep::correctly_rounded;
+using ts::sweep::correctly_rounded_mpfr;
+using ts::sweep::find_oracle;
+using ts::sweep::Format;
+using ts::sweep::format_of;
+using ts::sweep::round_to_format;
+
+const Format& f32() {
+  return format_of(ts::kFloat, "test");
+}
+const Format& f16() {
+  return format_of(ts::kHalf, "test");
+}
+const Format& bf16() {
+  return format_of(ts::kBFloat16, "test");
+}
+
+double oracle(const char* op, double x, const Format& fmt = f32()) {
+  return correctly_rounded(*find_oracle(op), x, fmt).value;
+}
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+TEST(SweepOracle, KnownValues) {
+  EXPECT_EQ(oracle("exp", 0.0), 1.0);
+  EXPECT_EQ(oracle("log", 1.0), 0.0);
+  EXPECT_FALSE(std::signbit(oracle("log", 1.0)));  // log(1) = +0
+  EXPECT_EQ(oracle("exp", -kInf), 0.0);
+  EXPECT_FALSE(std::signbit(oracle("exp", -kInf)));
+  EXPECT_EQ(oracle("exp", kInf), kInf);
+  EXPECT_EQ(oracle("log", 0.0), -kInf);
+  EXPECT_TRUE(std::isnan(oracle("log", -1.0)));
+  EXPECT_TRUE(std::signbit(oracle("sqrt", -0.0)));  // sqrt(-0) = -0
+  EXPECT_EQ(oracle("rsqrt", 0.0), kInf);
+  EXPECT_EQ(oracle("reciprocal", -0.0), -kInf);
+  EXPECT_TRUE(std::signbit(oracle("tanh", -0.0)));
+  EXPECT_EQ(oracle("sigmoid", 0.0), 0.5);
+  EXPECT_EQ(oracle("erf", kInf), 1.0);
+  // ATen computes silu(-inf) = -inf / (1 + inf) = NaN, not the limit -0.
+  EXPECT_TRUE(std::isnan(oracle("silu", -kInf)));
+  // e = 2.718281828...: float32 0x402DF854; float16 and bfloat16 round it to 2.71875
+  // (1392 * 2^-9 and 174 * 2^-6).
+  EXPECT_EQ(oracle("exp", 1.0), static_cast<double>(ts::detail::bits_float(0x402DF854u)));
+  EXPECT_EQ(oracle("exp", 1.0, f16()), 2.71875);
+  EXPECT_EQ(oracle("exp", 1.0, bf16()), 2.71875);
+  // Underflow: e^-103 = 1.32 * 2^-149 rounds to the least subnormal, e^-104 = 0.486 * 2^-149
+  // to +0.
+  EXPECT_EQ(oracle("exp", -103.0), std::ldexp(1.0, -149));
+  EXPECT_EQ(oracle("exp", -104.0), 0.0);
+  // Overflow: e^88.5 < FLT_MAX = 3.4028235e38 < e^89; float16's max 65504 (ln = 11.0898).
+  EXPECT_TRUE(std::isfinite(oracle("exp", 88.5)));
+  EXPECT_EQ(oracle("exp", 89.0), kInf);
+  EXPECT_TRUE(std::isfinite(oracle("exp", 11.0859375, f16())));
+  EXPECT_EQ(oracle("exp", 11.09375, f16()), kInf);
+}
+
+TEST(SweepOracle, RoundsTiesToEvenIntoSixteenBitFormats) {
+  // float16: 11 bits. 1 + 2^-11 is the midpoint of 1 and 1 + 2^-10: ties to 1 (even).
+  EXPECT_EQ(round_to_format(1.0 + std::ldexp(1.0, -11), f16()), 1.0);
+  EXPECT_EQ(round_to_format(1.0 + 3 * std::ldexp(1.0, -11), f16()), 1.0 + std::ldexp(1.0, -9));
+  EXPECT_EQ(round_to_format(65519.0, f16()), 65504.0);
+  EXPECT_EQ(round_to_format(65520.0, f16()), kInf);              // the tie goes to 65536: overflow
+  EXPECT_EQ(round_to_format(std::ldexp(1.0, -25), f16()), 0.0);  // half the least subnormal
+  EXPECT_EQ(round_to_format(3 * std::ldexp(1.0, -25), f16()), std::ldexp(1.0, -23));
+  EXPECT_TRUE(std::signbit(round_to_format(-std::ldexp(1.0, -26), f16())));
+  // bfloat16: 8 bits, float32's exponent range.
+  EXPECT_EQ(round_to_format(1.0 + std::ldexp(1.0, -8), bf16()), 1.0);
+  EXPECT_EQ(round_to_format(1.0 + 3 * std::ldexp(1.0, -8), bf16()), 1.0 + std::ldexp(1.0, -6));
+  EXPECT_EQ(round_to_format(std::ldexp(1.0, 128), bf16()), kInf);
+}
+
+// Inputs whose double evaluation lies within 2^-40 of a float32 midpoint, where the oracle must
+// ask MPFR: its answer equals MPFR's alone, and the double value is indeed that close.
+TEST(SweepOracle, MidpointAdjacentInputsAgreeWithMpfr) {
+  for (const char* op : {"exp", "log", "sin", "tanh", "gelu", "sigmoid"}) {
+    int hard = 0;
+    const uint32_t start = ts::detail::float_bits(1.0f);
+    for (uint32_t b = start; b < start + (1u << 20); ++b) {
+      const double x = ts::detail::bits_float(b);
+      const ts::sweep::Rounded r = correctly_rounded(*find_oracle(op), x, f32());
+      if (!r.used_mpfr) continue;
+      ++hard;
+      EXPECT_EQ(r.value, correctly_rounded_mpfr(*find_oracle(op), x, f32()).value) << op << x;
+      const double ulp = std::ldexp(1.0, std::ilogb(r.value) - 23);
+      const double below = std::fabs(r.approx - (r.value - ulp / 2));
+      const double above = std::fabs(r.approx - (r.value + ulp / 2));
+      EXPECT_LE(std::min(below, above), std::ldexp(std::fabs(r.approx), -40)) << op << x;
+    }
+    EXPECT_GT(hard, 0) << op << ": no midpoint-adjacent input among 2^20";
+  }
+}
+
+// sigmoid(x) = 1/2 + x/4 - x^3/48 + ...; at x = 3 * 2^-23 that is the float32 midpoint
+// 1/2 + 1.5 * 2^-24 less 2^-70: the answer is 1/2 + 2^-24. Double lands on the midpoint, and a
+// double-then-float rounding ties it to even, 1/2 + 2^-23 (as the reference set does).
+TEST(SweepOracle, SigmoidJustBelowAMidpoint) {
+  const double x = 3 * std::ldexp(1.0, -23);
+  const ts::sweep::Rounded r = correctly_rounded(*find_oracle("sigmoid"), x, f32());
+  EXPECT_TRUE(r.used_mpfr);
+  EXPECT_EQ(r.value, 0.5 + std::ldexp(1.0, -24));
+  EXPECT_EQ(static_cast<double>(static_cast<float>(1.0 / (1.0 + std::exp(-x)))),
+            0.5 + std::ldexp(1.0, -23));
+}
+
+// The double shortcut against MPFR alone over spread inputs of every op and format.
+TEST(SweepOracle, DoubleShortcutMatchesMpfr) {
+  for (std::string_view op : ts::sweep::oracle_op_names()) {
+    for (const Format* fmt : {&f32(), &f16(), &bf16()}) {
+      for (uint32_t b = 0; b < 0xFFFFFFFFu - 7919u * 4099u; b += 7919u * 4099u) {
+        const double x = ts::detail::bits_float(b);
+        if (std::isnan(x)) continue;
+        const double want = correctly_rounded_mpfr(*find_oracle(op), x, *fmt).value;
+        const double got = correctly_rounded(*find_oracle(op), x, *fmt).value;
+        EXPECT_TRUE(got == want || (std::isnan(got) && std::isnan(want))) << op << " " << x;
+      }
+    }
+  }
+}
+
+// A test kernel set whose float32 exp is correctly rounded except at four planted inputs:
+// 0.75 is 2 ULPs above, exp(2) is NaN, exp(100) is FLT_MAX (not inf), exp(kTiny) is -0.
+constexpr float kPlanted = 0.75f;
+const float kTiny = ts::detail::bits_float(0xC34800FFu);  // -200.0039: in the --quick sample
+void planted_exp(const ts::KernelCall& c) {
+  const float* in = static_cast<const float*>(c.inputs[0].data_ptr());
+  auto* out = static_cast<float*>(c.outputs[0].data_ptr());
+  for (int64_t i = 0; i < c.outputs[0].numel(); ++i) {
+    out[i] = static_cast<float>(std::exp(static_cast<double>(in[i])));
+    if (in[i] == kPlanted) out[i] = ts::detail::bits_float(ts::detail::float_bits(out[i]) + 2);
+    if (in[i] == 2.0f) out[i] = std::numeric_limits<float>::quiet_NaN();
+    if (in[i] == 100.0f) out[i] = std::numeric_limits<float>::max();
+    if (in[i] == kTiny) out[i] = -0.0f;
+  }
+}
+
+ts::sweep::SweepOptions planted_options() {
+  ts::KernelRegistrar("sweep_planted").impl(ts::OpId::exp, ts::kCPU, {ts::kFloat}, planted_exp);
+  ts::sweep::SweepOptions o;
+  o.ops = {"exp"};
+  o.kernels = {"sweep_planted"};
+  o.dtypes = {ts::kFloat};
+  return o;
+}
+
+TEST(SweepEngine, FindsAPlantedTwoUlpErrorWithItsInput) {
+  ts::sweep::SweepOptions o = planted_options();
+  o.range = std::make_pair(0.5, 1.0);
+  o.batch = 1 << 18;  // several batches, split over the threads
+  for (int threads : {1, 2}) {
+    ts::set_num_threads(threads);
+    const std::vector<ts::sweep::SweepRow> rows = ts::sweep::run_sweep(o);
+    ASSERT_EQ(rows.size(), 1u);
+    const ts::sweep::SweepRow& r = rows[0];
+    EXPECT_EQ(r.inputs, (1u << 23) + 1);  // [0.5, 1) and 1.0
+    EXPECT_EQ(r.inputs - r.correctly_rounded, 1u);
+    EXPECT_EQ(r.max_steps, 2u);
+    EXPECT_EQ(r.worst_input, ts::detail::float_bits(kPlanted));
+    EXPECT_EQ(r.worst_result, r.worst_expected + 2);
+    EXPECT_GT(r.max_ulp, 1.5);
+    EXPECT_LT(r.max_ulp, 2.5);
+    EXPECT_EQ(r.histogram[2], 1u);  // the "2" bucket
+    EXPECT_EQ(r.nan_mismatches + r.inf_mismatches + r.zero_sign_mismatches, 0u);
+  }
+}
+
+// --quick (every 256th float32 and the special values) holds all four planted inputs.
+TEST(SweepEngine, QuickFindsTheSpecialValueMismatches) {
+  ts::sweep::SweepOptions o = planted_options();
+  o.quick = true;
+  const std::vector<ts::sweep::SweepRow> rows = ts::sweep::run_sweep(o);
+  ASSERT_EQ(rows.size(), 1u);
+  const ts::sweep::SweepRow& r = rows[0];
+  // 2^32 / 256 sampled, and the 14 of the 24 special values not among them (+-0, +-inf, NaN,
+  // min normal, 0.5, 1, 2, -FLT_MAX, -(1 - 2^-25) and -(min normal - 2^-149) are).
+  EXPECT_EQ(r.inputs, (1u << 24) + 14);
+  EXPECT_EQ(r.nan_mismatches, 1u);
+  EXPECT_EQ(r.inf_mismatches, 1u);
+  EXPECT_EQ(r.zero_sign_mismatches, 1u);
+  EXPECT_EQ(r.inputs - r.correctly_rounded, 4u);
+  EXPECT_EQ(r.max_steps, 2u);
+  EXPECT_EQ(r.worst_input, ts::detail::float_bits(kPlanted));
+  ASSERT_TRUE(r.first_special.has_value());
+  EXPECT_EQ(*r.first_special, ts::detail::float_bits(kTiny));  // inputs run in value order
+}
+
+// A --range runs every value between its ends: float16 -inf .. -0 and +0.
+TEST(SweepEngine, RangeRunsEveryValueBetweenItsEnds) {
+  ts::sweep::SweepOptions o;
+  o.ops = {"sqrt"};
+  o.kernels = {"libm"};
+  o.dtypes = {ts::kHalf};
+  o.range = std::make_pair(-kInf, 0.0);
+  const std::vector<ts::sweep::SweepRow> rows = ts::sweep::run_sweep(o);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].inputs, 0x7C00u + 2);                // 0x8000 (-0) .. 0xFC00 (-inf), and +0
+  EXPECT_EQ(rows[0].correctly_rounded, rows[0].inputs);  // NaN below zero, ±0 kept
+}
+
+TEST(SweepEngine, RejectsUnknownOpsAndDtypes) {
+  ts::sweep::SweepOptions o;
+  o.ops = {"relu"};
+  o.kernels = {"reference"};
+  o.dtypes = {ts::kFloat};
+  EXPECT_THROW(ts::sweep::run_sweep(o), ts::Error);
+  EXPECT_THROW(format_of(ts::kDouble, "sweep: --dtypes"), ts::Error);
+}
+
+}  // namespace

@@ -317,7 +317,6 @@ TEST(OptimizedReduce, CumsumOnEveryDtypeLayoutAndDim) {
       expect_matches_reference([&] { return ts::cumsum(t, dim); }, "cumsum int8 " + la);
       expect_matches_reference([&] { return ts::cumsum(t, dim, ts::kChar); }, "int8 wrap " + la);
       expect_matches_reference([&] { return ts::cumsum(t, dim, ts::kHalf); }, "int8 -> f16 " + la);
-      expect_matches_reference([&] { return ts::cumsum(t, dim, ts::kBool); }, "-> bool " + la);
     }
   });
 }

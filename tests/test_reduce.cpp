@@ -23,7 +23,8 @@ ts::Tensor x23(ts::ScalarType dtype = kFloat) {
   return make(dtype, {1, 2, 3, 4, 5, 6}, {2, 3});
 }
 
-// `op`'s out= form over dim 0 of x23() refuses an int64 out for its float32 result and a float32
+// `op`'s out= form over dim 0 of x23() refuses an int64 out for its float32 result (mean only:
+// sum, prod and cumsum compute in out's dtype, Note [Reduction out= dtypes]) and a float32
 // out for dtype=float64, leaving both outs untouched.
 void expect_out_dtype_errors(
     const std::string& op,
@@ -188,9 +189,10 @@ TEST(SumOut, ComputesInTheOutDtype) {
 }
 
 TEST(SumOut, Errors) {
-  expect_out_dtype_errors("sum", [](const ts::Tensor& out, std::optional<ts::ScalarType> dtype) {
-    ts::sum_out(out, x23(), {0}, false, dtype);
-  });
+  ts::Tensor f_out = ts::empty({0}, kFloat);
+  EXPECT_ERROR(ts::sum_out(f_out, x23(), {0}, false, kDouble),
+               "sum: Expected out tensor to have dtype float64, but got float32 instead");
+  EXPECT_EQ(shape_of(f_out), Shape{0});
   ts::Tensor wrong = ts::empty({2}, kFloat);
   EXPECT_ERROR(ts::sum_out(wrong, x23(), {0}), "sum: output with shape [2] doesn't match");
   ts::Tensor x = x23();
@@ -289,9 +291,6 @@ TEST(Prod, Errors) {
   ts::Tensor out = ts::empty({0}, kFloat);
   EXPECT_ERROR(ts::prod_out(out, x23(), 0, false, kDouble),
                "prod: Expected out tensor to have dtype float64, but got float32 instead");
-  ts::Tensor b = ts::empty({0}, kBool);
-  EXPECT_ERROR(ts::prod_out(b, make(kInt, {1, 2}, {2}), 0),
-               "prod: result type int64 can't be cast to the desired output type bool");
   EXPECT_EQ(shape_of(out), Shape{0});
 }
 
@@ -419,9 +418,14 @@ TEST(Cumsum, Errors) {
   ts::Tensor f = ts::empty({0}, kFloat);
   EXPECT_ERROR(ts::cumsum_out(f, x, 0, kDouble),
                "cumsum: Expected out tensor to have dtype float64, but got float32 instead");
-  ts::Tensor l = ts::empty({0}, kLong);
-  EXPECT_ERROR(ts::cumsum_out(l, x, 0),
-               "cumsum: result type float32 can't be cast to the desired output type int64");
+  // ATen: "cumsum_out_cpu" not implemented for 'Bool'.
+  ts::Tensor b = ts::empty({0}, kBool);
+  EXPECT_ERROR(ts::cumsum_out(b, x, 0), "cumsum: not implemented for dtype bool (argument 'out')");
+  EXPECT_ERROR(ts::cumsum(x, 0, kBool),
+               "cumsum: not implemented for dtype bool (argument 'dtype')");
+  ts::Tensor xb = make(kBool, {1, 0}, {2});
+  EXPECT_ERROR(xb.cumsum_(0), "cumsum_: not implemented for dtype bool (argument 'self')");
+  EXPECT_EQ(shape_of(b), Shape{0});
   ts::Tensor wrong = ts::empty({3, 2}, kFloat);
   EXPECT_ERROR(ts::cumsum_out(wrong, x, 0), "cumsum: output with shape [3, 2] doesn't match");
   EXPECT_EQ(shape_of(f), Shape{0});
@@ -550,3 +554,26 @@ TEST(ReduceParams, VarStdNormAndCumsumCarryTheirOwnStructs) {
 }
 
 }  // namespace
+
+// Note [Reduction out= dtypes]: with no dtype=, out's dtype is the dtype= (ATen 1.13's
+// get_dtype_from_result): each element is cast first, so 0.5 and 0.7 count 0 in an int64 sum.
+TEST(ReductionOut, OutDtypeIsTheComputeDtype) {
+  const ts::Tensor x = make(kFloat, {0.5, 0.5, 0.7, 1.5, -0.5, 2}, {2, 3});
+  ts::Tensor s = ts::empty({0}, kLong);
+  ts::sum_out(s, x, {1});
+  EXPECT_TENSOR_NEAR(s, kLong, {2}, {0, 3});  // [0 + 0 + 0, 1 + 0 + 2]
+  ts::Tensor c = ts::empty({0}, kInt);
+  ts::cumsum_out(c, x, 1);
+  EXPECT_TENSOR_NEAR(c, kInt, {2, 3}, {0, 0, 0, 1, 1, 3});
+  ts::Tensor p = ts::empty({0}, kByte);
+  ts::prod_out(p, make(kFloat, {2.5, 3.9, 1, 2}, {2, 2}), 1);
+  EXPECT_TENSOR_NEAR(p, kByte, {2}, {6, 2});  // [2 * 3, 1 * 2]
+  // Into bool, a sum is an any and a product an all (200 + 100 does not wrap to a uint8 44).
+  const ts::Tensor u = make(kByte, {200, 100, 0, 3, 0, 0}, {2, 3});
+  ts::Tensor sb = ts::empty({0}, kBool);
+  ts::sum_out(sb, u, {1});
+  EXPECT_TENSOR_NEAR(sb, kBool, {2}, {1, 1});
+  ts::Tensor pb = ts::empty({0}, kBool);
+  ts::prod_out(pb, make(kInt, {2, -1, 0, 5}, {2, 2}), 1);
+  EXPECT_TENSOR_NEAR(pb, kBool, {2}, {1, 0});
+}

@@ -27,11 +27,11 @@
 // output has the input's shape.
 //
 // Note [Reduction out= dtypes]
-// As in ATen, sum/prod/mean/cumsum with out= and no dtype= compute in the out tensor's dtype
-// (the input is cast to it first); with dtype= the out tensor must have exactly that dtype. The
-// result dtype must still can_cast to out (so no float sum into an integer out, which ATen
-// allows). amax/amin/max/min values must match the input's dtype, indices and argmax/argmin are
-// int64, all/any write bool or uint8 (ATen's uint8 compatibility).
+// As in ATen, sum/prod/cumsum with out= and no dtype= take the out tensor's dtype as dtype=: the
+// input is cast to it first, whatever the dtypes (a float32 sum into an int64 out truncates each
+// element; any sum into a bool out is an any). mean keeps its floating check. With dtype= the out
+// tensor must have exactly that dtype. amax/amin/max/min values must match the input's dtype,
+// indices and argmax/argmin are int64, all/any write bool or uint8 (ATen's uint8 compatibility).
 #include <algorithm>
 #include <cmath>
 
@@ -131,6 +131,10 @@ ScalarType accumulate_dtype(const Tensor& self, std::optional<ScalarType> dtype)
 Tensor accumulate(OpId op, Variant v, const Tensor& out, const Tensor& self, ReduceParams params,
                   std::optional<ScalarType> dtype) {
   const char* name = name_of(op);
+  if (v == Variant::Out && !dtype && op != OpId::mean) {
+    meta::check_defined(name, out, "out");
+    dtype = out.dtype();
+  }
   const ScalarType result = accumulate_dtype(self, dtype);
   if (op == OpId::mean) {
     TS_CHECK(is_floating_type(result), "mean: could not infer output dtype. ",
@@ -326,10 +330,22 @@ Tensor cumsum_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim
   const char* op = meta::op_name(OpId::cumsum, v);
   const UserOpScope scope(op);
   meta::check_defined(op, self, "self");
+  if (v == Variant::Out && !dtype) {
+    meta::check_defined("cumsum", out, "out");
+    dtype = out.dtype();  // Note [Reduction out= dtypes]
+  }
   OpParams p;
   p.set(DimParams{wrap_dim(dim, self.dim(), op)});
   const ScalarType result = accumulate_dtype(self, dtype);
   p.compute_dtype = result;
+  // ATen's cumsum has no bool kernel ("cumsum_out_cpu" not implemented for 'Bool'): bool input
+  // sums in int64, but dtype=bool, a bool out= or cumsum_ on bool is refused.
+  const bool bool_compute = v == Variant::InPlace ? self.dtype() == kBool : result == kBool;
+  TS_CHECK(!bool_compute, op, ": not implemented for dtype bool (argument '",
+           v == Variant::InPlace ? "self"
+           : v == Variant::Out   ? "out"
+                                 : "dtype",
+           "')");
   const Tensor self1[] = {self};
   if (v == Variant::InPlace) {
     TS_CHECK(!dtype || *dtype == self.dtype(), "cumsum_: Bad in-place call: input tensor dtype ",

@@ -3,6 +3,7 @@
 // where the op takes integers, one in int64; integer negation wraps through uint64 so that it
 // never overflows. gelu and clamp, which have parameters, have kernels of their own.
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <numbers>
 
@@ -16,6 +17,60 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 int64_t wrapping_neg(int64_t x) {
   return static_cast<int64_t>(0 - static_cast<uint64_t>(x));
+}
+
+// Note [sigmoid, silu and gelu near zero]
+// Near 0 the double value of 1/(1+exp(-x)) can land exactly on a float32 midpoint while the
+// exact value lies just off it: sigmoid(3*2^-23) = 1/2 + 3*2^-25 - 9*2^-73 + ..., whose double is
+// the midpoint 1/2 + 3*2^-25, and double -> float ties it to even, one step up (silu at tiny x
+// the same way, x/2 + x^2/4; gelu: x/2 + x^2/sqrt(2 pi)). For |x| < 2^-12 we sum the series
+// instead, its leading terms exactly (Fast2Sum; x/4, x/2 and x^2/4 of a float32 x are exact
+// doubles; gelu's x^2/sqrt(2 pi) is rounded, far below any
+// midpoint distance), and return the double rounded to odd: a later rounding to float32, float16 or
+// bfloat16 (at most 51 bits) is then the correct one (Boldo & Melquiond). The truncated terms and
+// the tail's roundings are below 2^-100 relative; the sweep (touchstone sweep --ops
+// sigmoid,silu,gelu) checks every float32 input.
+constexpr double kSeriesBound = 0x1p-12;
+
+// a + b (|a| >= |b|) as a double rounded to odd: the neighbour of a + b's rounding on the side
+// of the exact sum when the sum is inexact and that rounding is even.
+double sum_round_to_odd(double a, double b) {
+  const double hi = a + b;
+  const double lo = b - (hi - a);  // Fast2Sum: hi + lo == a + b exactly
+  uint64_t bits = 0;
+  std::memcpy(&bits, &hi, sizeof bits);
+  if (lo == 0 || (bits & 1) != 0) return hi;
+  return std::nextafter(hi, lo > 0 ? HUGE_VAL : -HUGE_VAL);
+}
+
+// 1/2 + x/4 - x^3/48 + x^5/480 (|x| < 2^-12): 1/2 + x/4 exactly as hi + lo, then the tail.
+double sigmoid_near_zero(double x) {
+  const double q = x / 4, hi = 0.5 + q, lo = q - (hi - 0.5);
+  return sum_round_to_odd(hi, lo + x * x * x * (x * x / 480 - 1.0 / 48));
+}
+double sigmoid(double x) {
+  return std::fabs(x) < kSeriesBound ? sigmoid_near_zero(x) : 1.0 / (1.0 + std::exp(-x));
+}
+
+// x/2 + x^2/4 - x^4/48 + x^6/480 (|x| < 2^-12): x/2 + x^2/4 exactly as hi + lo, then the tail.
+double silu_near_zero(double x) {
+  const double a = x / 2, q = x * x / 4, hi = a + q, lo = q - (hi - a);
+  const double x2 = x * x;
+  return sum_round_to_odd(hi, lo + x2 * x2 * (x2 / 480 - 1.0 / 48));
+}
+double silu(double x) {
+  if (x == 0) return x;  // silu(-0) = -0: x/2 + x^2/4 would be +0
+  return std::fabs(x) < kSeriesBound ? silu_near_zero(x) : x / (1.0 + std::exp(-x));
+}
+
+// gelu(x) = x/2 + x^2/sqrt(2 pi) - x^4/(6 sqrt(2 pi)) + ... near 0, the same midpoints as silu
+// (x/2 of a subnormal); else 0.5 x erfc(-x/sqrt2), which does not cancel for x < -5 as
+// 0.5 x (1 + erf(x/sqrt2)) does (1 + erf rounds to a few bits there).
+double gelu(double x) {
+  constexpr double kInvSqrt2Pi = 0.398942280401432677940;
+  if (x == 0 || !(std::fabs(x) < kSeriesBound)) return 0.5 * x * std::erfc(-x * M_SQRT1_2);
+  const double a = x / 2, q = x * x * kInvSqrt2Pi, hi = a + q, lo = q - (hi - a);
+  return sum_round_to_odd(hi, lo - x * x * x * x * (kInvSqrt2Pi / 6));
 }
 
 // A plain unary op's formulas; UnaryFloat ops have no fi, integer-only ops no fd.
@@ -46,11 +101,11 @@ constexpr UnaryFormula kFormulas[] = {
     {OpId::tan, [](double x) { return std::tan(x); }},
     {OpId::cos, [](double x) { return std::cos(x); }},
     {OpId::tanh, [](double x) { return std::tanh(x); }},
-    {OpId::sigmoid, [](double x) { return 1.0 / (1.0 + std::exp(-x)); }},
+    {OpId::sigmoid, sigmoid},  // Note [sigmoid, silu and gelu near zero]
     // max(x, 0) keeps NaN and -0.0, as PyTorch's clamp_min(x, 0).
     {OpId::relu, [](double x) { return x < 0 ? 0.0 : x; },
      [](int64_t x) { return x < 0 ? int64_t{0} : x; }},
-    {OpId::silu, [](double x) { return x / (1.0 + std::exp(-x)); }},
+    {OpId::silu, silu},
     {OpId::erf, [](double x) { return std::erf(x); }},
     // The rounding ops are the identity on integers (PyTorch copies them); round is half to
     // even (nearbyint in the default rounding mode), as torch.round.
@@ -73,15 +128,14 @@ void unary_kernel(const KernelCall& c) {
   formula_kernel<1>(c, f->fd, f->fi);
 }
 
-// gelu: the exact form with erf, or the tanh approximation.
+// gelu: the exact form (gelu above), or the tanh approximation.
 void gelu_kernel(const KernelCall& c) {
   const auto integral = [](const int64_t*) -> int64_t {
     TS_ERROR("gelu: reference kernel called with an integral compute dtype");
   };
   if (c.params<GeluParams>().approximate == GeluApproximation::None) {
     elementwise<1>(
-        c, [](const double* v) { return v[0] * 0.5 * (1.0 + std::erf(v[0] / std::sqrt(2.0))); },
-        integral);
+        c, [](const double* v) { return gelu(v[0]); }, integral);
   } else {
     const double k = std::sqrt(2.0 / std::numbers::pi);
     elementwise<1>(

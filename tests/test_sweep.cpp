@@ -117,6 +117,59 @@ TEST(SweepOracle, SigmoidJustBelowAMidpoint) {
             0.5 + std::ldexp(1.0, -23));
 }
 
+// The reference set's float32 result of `op` at x (the kernels under test of the next tests).
+float reference_at(ts::Tensor (*fn)(const ts::Tensor&), float x) {
+  const ts::KernelSetGuard guard("reference");
+  return fn(ts::full({1}, x, ts::kFloat)).item<float>();
+}
+
+// The reference set now rounds sigmoid(3 * 2^-23) down, to the correctly rounded 1/2 + 2^-24
+// (Note [sigmoid, silu and gelu near zero]), and silu of a subnormal: silu(x) = x/2 + x^2/4 - ...,
+// x = -3 * 2^-149 gives the midpoint -1.5 * 2^-149 plus 2^-298: -2^-149 (toward zero), which a
+// double-then-float rounding ties to even, -2^-148.
+TEST(SweepOracle, ReferenceSigmoidAndSiluRoundCorrectlyAtMidpoints) {
+  const auto sigmoid = [](const ts::Tensor& t) { return ts::sigmoid(t); };
+  const auto silu = [](const ts::Tensor& t) { return ts::silu(t); };
+  EXPECT_EQ(reference_at(sigmoid, 3 * std::ldexp(1.0f, -23)), 0.5f + std::ldexp(1.0f, -24));
+  EXPECT_EQ(reference_at(sigmoid, -3 * std::ldexp(1.0f, -24)), 0.5f - std::ldexp(1.0f, -25));
+  const float tiny = -3 * std::ldexp(1.0f, -149);
+  EXPECT_EQ(reference_at(silu, tiny), -std::ldexp(1.0f, -149));
+  EXPECT_EQ(static_cast<float>(tiny / 2.0), -std::ldexp(1.0f, -148));  // the double rounding
+  EXPECT_EQ(reference_at(sigmoid, 2.0f), static_cast<float>(oracle("sigmoid", 2.0)));
+}
+
+// gelu(-6) = -6 Phi(-6) = -5.9195...e-9: 0.5 x (1 + erf(x/sqrt2)) had 1 + erf ~ 2^-29 to a few
+// bits. The reference (0.5 x erfc(-x/sqrt2)) is correctly rounded there, the optimized set within
+// 7 steps (Note [gelu's negative tail]); the old formula was off by 10^8 steps at -5.54.
+TEST(SweepOracle, GeluNegativeTailDoesNotCancel) {
+  const auto gelu = [](const ts::Tensor& t) { return ts::gelu(t); };
+  for (float x : {-6.0f, -5.5625f, -8.375f, -3.5f, -1.5f, -12.5f, -20.0f}) {
+    const auto want = static_cast<float>(oracle("gelu", x));
+    EXPECT_EQ(reference_at(gelu, x), want) << x;
+    const ts::KernelSetGuard guard("optimized");
+    const ts::Tensor y = ts::gelu(ts::full({16}, x, ts::kFloat));  // every lane in the tail
+    const auto got = static_cast<int64_t>(ts::detail::float_bits(y[15].item<float>()));
+    EXPECT_LE(std::llabs(got - static_cast<int64_t>(ts::detail::float_bits(want))), 7) << x;
+  }
+  EXPECT_NEAR(oracle("gelu", -6.0), -5.919525870e-9, 2.3e-16);  // half a float32 ULP there
+}
+
+// Note [The cheap boundary test]: integer-only rounding agrees with MPFR next to the midpoints
+// (the double 2^14 + 1 ULPs either side of one decides; 2^14 ULPs does not) and at binade
+// carries and the format's largest finite value.
+TEST(SweepOracle, CheapBoundaryTestNearMidpointsAndCarries) {
+  const double mid = 1.0 + std::ldexp(1.0, -24);  // a float32 midpoint
+  for (int k : {-(1 << 14) - 1, -(1 << 14), 1 << 14, (1 << 14) + 1}) {
+    const double y = mid + k * std::ldexp(1.0, -52);
+    const double want = k < 0 ? 1.0 : 1.0 + std::ldexp(1.0, -23);
+    EXPECT_EQ(correctly_rounded(*find_oracle("sqrt"), y * y, f32()).value, want) << k;
+  }
+  EXPECT_EQ(oracle("exp", std::log(2.0 - std::ldexp(1.0, -30))), 2.0);  // carries to 2
+  const double log_max = std::log(3.4028234663852886e38);               // log(FLT_MAX)
+  EXPECT_EQ(oracle("exp", log_max), 3.4028234663852886e38);             // not inf
+  EXPECT_EQ(oracle("exp", log_max + std::ldexp(1.0, -24)), kInf);       // past FLT_MAX + ulp/2
+}
+
 // The double shortcut against MPFR alone over spread inputs of every op and format.
 TEST(SweepOracle, DoubleShortcutMatchesMpfr) {
   for (std::string_view op : ts::sweep::oracle_op_names()) {

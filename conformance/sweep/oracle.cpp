@@ -161,6 +161,30 @@ bool special_result(double y, Rounded& out) {
   return false;
 }
 
+// Note [The cheap boundary test]
+// A normal result of the format below its largest finite value keeps 53 - p of its double's
+// low significand bits out of the format; the midpoint between two values of the format is the
+// pattern 100...0 of those bits. The margin 2^-40 |y| of Note [Double first, MPFR where double
+// cannot decide] is under 2^13 ULPs of y's double, so y decides its rounding when those bits
+// are more than 2^14 from the midpoint pattern: round to nearest is then adding half and
+// truncating the bits (a carry moves to the next binade, which is a value of the format too).
+// Subnormal, overflowing, zero, NaN and infinite results take the general path. Integer
+// operations only: no libm call per input.
+bool far_from_midpoint(double y, const Format& fmt, double& rounded) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, &y, sizeof bits);
+  const auto exponent = [](uint64_t b) { return static_cast<int>((b >> 52) & 0x7ff) - 1023; };
+  if (exponent(bits) < fmt.emin || exponent(bits) > fmt.emax) return false;  // NaN, inf too
+  const int drop = 53 - fmt.precision;
+  const uint64_t mask = (uint64_t{1} << drop) - 1, half = uint64_t{1} << (drop - 1);
+  const uint64_t low = bits & mask;
+  if ((low > half ? low - half : half - low) <= (uint64_t{1} << 14)) return false;
+  bits = (bits + half) & ~mask;
+  if (exponent(bits) > fmt.emax) return false;  // rounds to infinity
+  std::memcpy(&rounded, &bits, sizeof rounded);
+  return true;
+}
+
 Rounded mpfr_rounded(const UnaryOracle& op, double x, double approx, const Format& fmt) {
   Rounded out;
   out.approx = approx;
@@ -237,6 +261,7 @@ Rounded correctly_rounded(const UnaryOracle& op, double x, const Format& fmt) {
   Rounded out;
   const double y = op.f64(x);
   out.approx = y;
+  if (far_from_midpoint(y, fmt, out.value)) return out;
   if (special_result(y, out)) return out;
   const double d = std::fabs(y) * kDoubleMargin;
   const double lo = round_to_format(y - d, fmt);

@@ -38,7 +38,7 @@ constexpr bool has_scalar_formula(OpId op) {
 //   tan (sin / cos) 3.11 on the test's 2^18 inputs below
 //   silu 3.53 for x >= -87.3 (below, exp(x) is subnormal: 47 ULP on results under 2e-36)
 //   gelu 2.33 and gelu(tanh) 3.29 for x >= -1; below, 1 + erf (1 + tanh) cancels, as in ATen
-//   and in the reference's formula: absolute error at most 4.5e-7 there.
+//   (Note [gelu's negative tail]); gelu(tanh): absolute error at most 4.5e-7 there.
 // * sin and cos also over the 4096 floats around each of their zeros below 39000; beyond
 // 39000 the C library runs (Note [Vector sin and cos range]). No input breaks the float32
 // assert_close tolerances; NaN, +-inf, +-0, overflow and underflow match the reference.
@@ -111,6 +111,33 @@ struct VecOp {
   }
 };
 
+// Note [gelu's negative tail]
+// 1 + erf(x/sqrt2) cancels for x < 0: erf's 1.3 ULPs become ~2^k ULPs of gelu where 1 + erf is
+// 2^-k (ATen's float gelu too: 10^8 steps at x = -5.5, touchstone sweep). Float lanes with
+// x < -1 take 0.5 x erfc(|x|/sqrt2) instead, erfc(t) = exp(-t^2) tau exp(P(tau)), tau =
+// 1/(1 + t/2) (Numerical Recipes' erfcc, relative error < 1.2e-7) with t^2 = x^2/2 split exactly
+// (Dekker, no FMA needed) so that exp(-t^2) errs by exp's own ULP only; lanes with x < -13
+// (subnormal results) and float64 take 0.5 x erfc(-x/sqrt2) in double (the C library).
+template <class D, class V>
+HWY_INLINE V GeluNegativeTail(D d, V x) {
+  const V ax = hn::Abs(x);
+  const V big = hn::Mul(ax, hn::Set(d, 4097.0f));  // ax = xh + xl, 12-bit halves
+  const V xh = hn::Sub(big, hn::Sub(big, ax)), xl = hn::Sub(ax, xh);
+  const V hi = hn::Mul(ax, ax);  // ax^2 = hi + lo exactly
+  const V lo =
+      hn::Add(hn::Add(hn::Sub(hn::Mul(xh, xh), hi), hn::Mul(hn::Add(xh, xh), xl)), hn::Mul(xl, xl));
+  const V t = hn::Mul(ax, hn::Set(d, 0.70710678118654752440f));
+  const V tau = hn::Div(hn::Set(d, 1.0f), hn::MulAdd(t, hn::Set(d, 0.5f), hn::Set(d, 1.0f)));
+  constexpr float kP[] = {0.17087277f,  -0.82215223f, 1.48851587f, -1.13520398f, 0.27886807f,
+                          -0.18628806f, 0.09678418f,  0.37409196f, 1.00002368f,  -1.26551223f};
+  V p = hn::Set(d, kP[0]);
+  for (size_t i = 1; i < std::size(kP); ++i) p = hn::MulAdd(p, tau, hn::Set(d, kP[i]));
+  const V gauss = hn::Mul(hn::Exp(d, hn::Mul(hi, hn::Set(d, -0.5f))),
+                          hn::NegMulAdd(lo, hn::Set(d, 0.5f), hn::Set(d, 1.0f)));
+  const V erfc = hn::Mul(hn::Mul(tau, hn::Exp(d, p)), gauss);
+  return hn::Mul(hn::Mul(x, hn::Set(d, 0.5f)), erfc);
+}
+
 // gelu: x * 0.5 * (1 + erf(x / sqrt(2))), or 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
 template <GeluApproximation kApproximate>
 struct GeluOp {
@@ -118,8 +145,19 @@ struct GeluOp {
   HWY_INLINE V operator()(D d, V x) const {
     using T = hn::TFromD<D>;
     if constexpr (kApproximate == GeluApproximation::None) {
-      const V e = VecErf(d, hn::Mul(x, hn::Set(d, T(0.70710678118654752440))));
-      return hn::Mul(hn::Mul(x, hn::Set(d, T(0.5))), hn::Add(hn::Set(d, T(1)), e));
+      const auto exact = [](double v) { return 0.5 * v * std::erfc(-v * M_SQRT1_2); };
+      if constexpr (!kIsF32<D>) {
+        return ScalarMap(d, x, exact);  // Note [gelu's negative tail]
+      } else {
+        const V e = VecErf(d, hn::Mul(x, hn::Set(d, T(0.70710678118654752440))));
+        const V y = hn::Mul(hn::Mul(x, hn::Set(d, T(0.5))), hn::Add(hn::Set(d, T(1)), e));
+        const auto tail = hn::Lt(x, hn::Set(d, T(-1)));
+        if (hn::AllFalse(d, tail)) return y;
+        const V r = hn::IfThenElse(tail, GeluNegativeTail(d, x), y);
+        const auto subnormal = hn::Lt(x, hn::Set(d, T(-13)));
+        if (HWY_LIKELY(hn::AllFalse(d, subnormal))) return r;
+        return ScalarFallback(d, x, r, subnormal, exact);
+      }
     }
     const V x3 = hn::Mul(hn::Mul(x, x), x);
     const V inner =

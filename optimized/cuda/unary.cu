@@ -90,7 +90,8 @@ struct GeluOp {
   template <typename C>
   __device__ C operator()(C x) const {
     if constexpr (kApproximate == GeluApproximation::None) {
-      return x * C(0.5) * (C(1) + ::erf(x * C(0.70710678118654752440)));
+      // erfc, not 1 + erf: no cancellation for x < 0 (Note [gelu's negative tail], cpu/unary.cpp)
+      return C(0.5) * x * ::erfc(-x * C(0.70710678118654752440));
     } else {
       const C k = C(0.79788456080286535588);  // sqrt(2 / pi)
       return C(0.5) * x * (C(1) + ::tanh(k * (x + C(0.044715) * x * x * x)));

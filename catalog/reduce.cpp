@@ -205,8 +205,16 @@ std::vector<OpEntry> more_entries() {
       v.push_back(std::move(e));
     }
   }
-  for (const auto& [suffix, p] : std::vector<std::pair<std::string, double>>{
-           {"p1", 1.0}, {"inf", std::numeric_limits<double>::infinity()}}) {
+  // Every kind of p (Note [Norm of any p] in reference/reduce.cpp); norm (p = 2) is below.
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  for (const auto& [suffix, p] : std::vector<std::pair<std::string, double>>{{"p1", 1.0},
+                                                                             {"inf", kInf},
+                                                                             {"ninf", -kInf},
+                                                                             {"p0", 0.0},
+                                                                             {"p3", 3.0},
+                                                                             {"p0.5", 0.5},
+                                                                             {"p1.5", 1.5},
+                                                                             {"pm1.5", -1.5}}) {
     OpEntry e = reduce(
         "norm." + suffix, Dims::List, any,
         [p = p](const In& in, const SampleArgs& a) {
@@ -455,7 +463,7 @@ std::vector<OpEntry> reduce_entries() {
     const std::string& op = e.op_name();
     e.accumulates = op != "amax" && op != "amin" && op != "argmax" && op != "argmin" &&
                     op != "all" && op != "any" && op != "max" && op != "min" &&
-                    e.name != "norm.inf";
+                    e.name != "norm.inf" && e.name != "norm.ninf";
     // Note [Constant rows]: an expanded input makes reduced rows constant, where std == 0 and
     // its gradient is 0/0; the convention (nondiff_points.def) gives 0 only when std is exactly
     // 0, and each set's rounding of the mean decides whether it is.

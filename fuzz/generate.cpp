@@ -401,9 +401,10 @@ class Gen {
         static const double c[] = {1.0, 0.0, 2.0, 0.5};
         d.set("correction", Value::real(b_.pick(c)));
       } else if (p.name == "p") {
-        const Value ps[] = {Value::integer(2), Value::integer(1), Value::real(INFINITY),
-                            Value::real(2.0), Value::integer(3)};
-        d.set("p", ps[b_.below(5)]);
+        const Value ps[] = {Value::integer(2), Value::integer(1),      Value::real(INFINITY),
+                            Value::real(2.0),  Value::integer(3),      Value::integer(0),
+                            Value::real(0.5),  Value::real(-INFINITY), Value::real(-1.5)};
+        d.set("p", b_.pick(ps));
       }
     }
     if (n.rfind("max_out", 0) == 0 || n.rfind("min_out", 0) == 0) {

@@ -6,6 +6,7 @@
 
 #include "common.h"
 #include "touchstone/kernel_family.h"
+#include "touchstone/promotion.h"
 
 namespace ts::reference {
 namespace {
@@ -186,6 +187,21 @@ constexpr BinaryFormula kFormulas[] = {
     {OpId::bitwise_xor, nullptr, [](int64_t a, int64_t b) { return a ^ b; }},
 };
 
+// Note [float32 pow with a Scalar exponent]
+// ATen's pow(Tensor, Scalar) CPU kernel takes the exponent as a double for float32 (float16 and
+// bfloat16 round it to the dtype): pow(-1f, 9999999999.0) is -1, where rounding the exponent
+// to float32 (1e10, even) gives 1.
+void pow_kernel(const KernelCall& c) {
+  if (c.p.compute_dtype == kFloat && is_wrapped_number_or_view(c.inputs[1])) {
+    const double e = c.inputs[1].as_strided({}, {}).item().to_double();  // expanded
+    elementwise<2>(
+        c, [e](const double* v) { return std::pow(v[0], e); },
+        [](const int64_t* v) { return int_pow(v[0], v[1]); });
+    return;
+  }
+  formula_kernel<2>(c, find_formula(kFormulas, OpId::pow)->fd, int_pow);
+}
+
 template <OpId kOp>
 void binary_kernel(const KernelCall& c) {
   static constexpr const BinaryFormula* f = find_formula(kFormulas, kOp);
@@ -201,6 +217,7 @@ TS_REGISTER_KERNELS(reference, binary) {
   m.impl(OpId::add, kCPU, add_kernel);
   m.impl(OpId::sub, kCPU, sub_kernel);
   m.impl(OpId::div, kCPU, div_kernel);
+  m.impl(OpId::pow, kCPU, pow_kernel);
 }
 
 }  // namespace ts::reference

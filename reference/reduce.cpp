@@ -199,25 +199,43 @@ void var_std_kernel(const KernelCall& c, bool take_sqrt) {
   });
 }
 
-// p = 1: sum |x|; p = 2: sqrt(sum x^2); p = inf: max |x| (NaN propagates; 0 when empty).
+// Note [Norm of any p]
+// As ATen, every p: p = 0 counts the nonzero elements (NaN counts); p = inf / -inf take the
+// max / min of |x| (NaN propagates); any other p gives (sum |x|^p)^(1/p) (sum |x| and sqrt for
+// 1 and 2; a zero element with p < 0 adds inf, so the norm is 0). Empty reductions give 0.
 void norm_kernel(const KernelCall& c) {
   const Tensor& in = c.inputs[0];
   const ScalarType it = in.dtype(), ct = c.p.compute_dtype, ot = c.outputs[0].dtype();
   const NormParams& params = c.params<NormParams>();
   const double pv = params.p;
   for_each_output(c, 0, [&](IntArrayRef idx, char* o) {
-    double acc = 0;
+    double acc = std::isinf(pv) ? -pv : 0.0;  // max starts at -inf, min at +inf
+    int64_t n = 0;
     for_each_reduced(in, idx, params.dims, [&](const char* p, int64_t) {
       const double a = std::fabs(load_as_double(p, it, ct));
-      if (pv == 1) {
+      ++n;
+      if (pv == 0) {
+        acc += a != 0 ? 1 : 0;
+      } else if (pv == 1) {
         acc += a;
       } else if (pv == 2) {
         acc += a * a;
-      } else if (!std::isnan(acc) && (std::isnan(a) || a > acc)) {
-        acc = a;
+      } else if (std::isinf(pv)) {
+        const bool better = pv > 0 ? a > acc : a < acc;
+        if (!std::isnan(acc) && (std::isnan(a) || better)) acc = a;
+      } else {
+        acc += std::pow(a, pv);
       }
     });
-    store_double(o, ot, round_to(ct, pv == 2 ? std::sqrt(acc) : acc));
+    double r = acc;
+    if (n == 0) {
+      r = 0;
+    } else if (pv == 2) {
+      r = std::sqrt(acc);
+    } else if (pv != 0 && pv != 1 && !std::isinf(pv)) {
+      r = std::pow(acc, 1 / pv);
+    }
+    store_double(o, ot, round_to(ct, r));
   });
 }
 

@@ -304,6 +304,10 @@ TEST(AutogradOps, Reductions) {
       "norm1", [](const Tensor& t) { return t.norm(1) * t.norm(1); }, x);
   check(
       "norm_inf", [](const Tensor& t) { return t.norm(INFINITY, {0}); }, x);
+  for (const double p : {3.0, 0.5, 1.5, -1.5, -double(INFINITY)}) {
+    check(
+        "norm_p", [p](const Tensor& t) { return t.norm(p, {1}); }, x);
+  }
   check(
       "logsumexp", [](const Tensor& t) { return t.logsumexp({1}); }, x);
   check(
@@ -344,6 +348,32 @@ TEST(AutogradOps, ReductionNonDifferentiablePoints) {
   Tensor h = vec({-2, 1, 2}).requires_grad_();
   h.norm(INFINITY).backward();
   EXPECT_EQ(values(h.grad()), (std::vector<double>{-0.5, 0, 0.5}));
+}
+
+// Note [Norm gradients], by hand on x = [3, -4, 0] (ATen 1.13 gives the same values).
+TEST(AutogradOps, NormGradientsOfAnyP) {
+  const auto grad_of = [](double p, std::initializer_list<double> v) {
+    Tensor x = vec(v).requires_grad_();
+    x.norm(p).backward();
+    return x.grad();
+  };
+  // p = 0: no gradient at all (ATen: the leaf's .grad stays undefined).
+  EXPECT_FALSE(grad_of(0, {3, -4, 0}).defined());
+  // p = 3: x |x| / norm^2, norm^3 = 91.
+  const double n3 = std::cbrt(91.0);
+  EXPECT_THAT(values(grad_of(3, {3, -4, 0})),
+              ::testing::Pointwise(::testing::DoubleNear(1e-12),
+                                   std::vector<double>{9 / (n3 * n3), -16 / (n3 * n3), 0}));
+  // p = 0.5: sgn(x) |x|^-0.5 norm^0.5, norm^0.5 = sqrt(3) + 2; 0 at x = 0.
+  const double r = std::sqrt(3.0) + 2;
+  EXPECT_THAT(values(grad_of(0.5, {3, -4, 0})),
+              ::testing::Pointwise(::testing::DoubleNear(1e-12),
+                                   std::vector<double>{r / std::sqrt(3.0), -r / 2, 0}));
+  // p = -inf: the min of |x| is 0 at x = 0, whose sign is 0; ties split evenly.
+  EXPECT_EQ(values(grad_of(-INFINITY, {3, -4, 0})), (std::vector<double>{0, 0, 0}));
+  EXPECT_EQ(values(grad_of(-INFINITY, {1, -1, 2})), (std::vector<double>{0.5, -0.5, 0}));
+  // p = -1 with a zero element: the norm is 0, and so is the gradient.
+  EXPECT_EQ(values(grad_of(-1, {3, -4, 0})), (std::vector<double>{0, 0, 0}));
 }
 
 TEST(AutogradOps, EveryDifferentiableKernelOpHasAFormula) {

@@ -293,6 +293,20 @@ TEST(Pow, DocsExamplesAndFloatingSpecialValues) {
   EXPECT_TENSOR(ts::pow(2.0, make(kLong, {3})), kFloat, {1}, {8});
 }
 
+// Note [float32 pow with a Scalar exponent] (reference/binary.cpp), on both sets: ATen 1.13
+// gives -1 for pow(float32 -1, 9999999999.0) (the exponent stays odd in double) and 1 for
+// bfloat16 (rounded to bfloat16, it is even); a 0-dim Tensor exponent rounds to float32 (even).
+TEST(Pow, Float32ScalarExponentStaysDouble) {
+  for (const char* set : {"reference", "optimized"}) {
+    SCOPED_TRACE(set);
+    const ts::KernelSetGuard guard(set);
+    EXPECT_TENSOR(ts::pow(make(kFloat, {-1, -1}), 9999999999.0), kFloat, {2}, {-1, -1});
+    EXPECT_TENSOR(ts::pow(make(kBFloat16, {-1}), 9999999999.0), kBFloat16, {1}, {1});
+    EXPECT_TENSOR(ts::pow(make(kFloat, {-1}), ts::scalar_tensor(9999999999.0, kDouble)), kFloat,
+                  {1}, {1});
+  }
+}
+
 TEST(Pow, IntegersAreExactAndWrap) {
   EXPECT_TENSOR(ts::pow(make(kLong, {2, 3, -2, 0, 7}), 3), kLong, {5}, {8, 27, -8, 0, 343});
   EXPECT_TENSOR(ts::pow(make(kChar, {2, -2}), 7), kChar, {2}, {-128, -128});

@@ -381,15 +381,44 @@ TEST(Norm, OutAndErrors) {
   ts::Tensor l = ts::empty({0}, kLong);
   EXPECT_ERROR(ts::norm_out(l, x23()),
                "norm: result type float32 can't be cast to the desired output type int64");
-  EXPECT_ERROR(ts::norm(x23(), 3),
-               "norm: only p = 1, 2 and inf are supported, but got p = 3 (argument 'p')");
-  EXPECT_ERROR(ts::norm(x23(), 0), "but got p = 0");
-  EXPECT_ERROR(ts::norm(x23(), -kInf), "but got p = -inf");
-  EXPECT_ERROR(ts::norm(x23(), true), "but got p = True");
+  EXPECT_ERROR(ts::norm(x23(), true),
+               "norm: expects p to be an integer or float, but got True (argument 'p')");
   EXPECT_ERROR(ts::norm(make(kLong, {3, 4}, {2})),
                "norm: input dtype should be either floating point or complex. Got int64 "
                "instead (argument 'self').");
   EXPECT_ERROR(ts::norm(x23(), 2, {1, 1}), "norm: dim 1 appears multiple times");
+}
+
+// Every p, as ATen (Note [Norm of any p] in reference/reduce.cpp), on both kernel sets; values
+// by hand: |3|^p + |-4|^p (+ 0^p), the p-th root.
+TEST(Norm, AnyP) {
+  for (const char* set : {"reference", "optimized"}) {
+    SCOPED_TRACE(set);
+    const ts::KernelSetGuard guard(set);
+    const ts::Tensor v = make(kDouble, {3, -4, 0}, {3});
+    EXPECT_TENSOR_NEAR(ts::norm(v, 0), kDouble, {}, {2});
+    EXPECT_TENSOR_NEAR(ts::norm(v, 3), kDouble, {}, {std::cbrt(27.0 + 64.0)}, 1e-12);
+    // (sqrt 3 + 2)^2 = 7 + 4 sqrt 3
+    EXPECT_TENSOR_NEAR(ts::norm(v, 0.5), kDouble, {}, {7 + 4 * std::sqrt(3.0)}, 1e-12);
+    EXPECT_TENSOR_NEAR(ts::norm(v, 1.5), kDouble, {}, {std::pow(3 * std::sqrt(3.0) + 8, 1 / 1.5)},
+                       1e-12);
+    EXPECT_TENSOR_NEAR(ts::norm(v, -kInf), kDouble, {}, {0});
+    EXPECT_TENSOR_NEAR(ts::norm(v, -1), kDouble, {}, {0});  // 0^-1 = inf, inf^-1 = 0
+    const ts::Tensor w = make(kFloat, {3, -4, -6, 8}, {2, 2});
+    EXPECT_TENSOR_NEAR(ts::norm(w, -kInf, {1}), kFloat, {2}, {3, 6});
+    // 1 / (1/3 + 1/4) = 12/7 and 1 / (1/6 + 1/8) = 24/7
+    EXPECT_TENSOR_NEAR(ts::norm(w, -1, {1}), kFloat, {2}, {12.0 / 7, 24.0 / 7}, 1e-6);
+    EXPECT_TENSOR_NEAR(ts::norm(w.t(), 0, {0}, true), kFloat, {1, 2}, {2, 2});
+    EXPECT_TENSOR_NEAR(ts::norm(make(kHalf, {3}, {1}), 3), kHalf, {}, {3});
+    // NaN counts as nonzero, -0 does not (ATen 1.13: 2); -inf propagates NaN.
+    EXPECT_TENSOR_NEAR(ts::norm(make(kFloat, {kNaN, 0, -0.0, 2}, {4}), 0), kFloat, {}, {2});
+    EXPECT_TENSOR_NEAR(ts::norm(make(kFloat, {1, kNaN}, {2}), -kInf), kFloat, {}, {kNaN});
+    // Empty reductions give 0 for every p (ATen 1.13, -inf and p < 0 included).
+    for (const double p : {0.0, 3.0, -1.0, -kInf}) {
+      EXPECT_TENSOR_NEAR(ts::norm(make(kFloat, {}, {0}), p, {0}), kFloat, {}, {0});
+      EXPECT_TENSOR_NEAR(ts::norm(ts::empty({2, 0}), p, {1}), kFloat, {2}, {0, 0});
+    }
+  }
 }
 
 // ---- logsumexp ----

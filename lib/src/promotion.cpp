@@ -134,4 +134,9 @@ bool is_wrapped_number(const Tensor& t) {
   return t.impl()->is_wrapped_number();
 }
 
+bool is_wrapped_number_or_view(const Tensor& t) {
+  const TensorImpl* base = t.impl()->view_base();
+  return t.impl()->is_wrapped_number() || (base != nullptr && base->is_wrapped_number());
+}
+
 }  // namespace ts

@@ -267,6 +267,7 @@ HWY_AFTER_NAMESPACE();
 
 #include "optimized/cpu/binary.h"
 #include "touchstone/dispatch_macros.h"
+#include "touchstone/promotion.h"
 
 namespace ts::cpu {
 namespace {
@@ -514,6 +515,11 @@ void pow_kernel(const KernelCall& c) {
     const int kind = pow_special_kind(iter);
     if (kind >= 0) {
       HWY_DYNAMIC_DISPATCH(pow_special_floating)(iter, kind);
+    } else if (t == kFloat && is_wrapped_number_or_view(c.inputs[1])) {
+      // The reference's Note [float32 pow with a Scalar exponent]: the exponent in double.
+      const double e = c.inputs[1].as_strided({}, {}).item().to_double();  // expanded
+      scalar_loop<float, float, 2>(
+          iter, [e](float a, float) { return static_cast<float>(std::pow(double{a}, e)); });
     } else if (t == kDouble) {
       // Highway's double Exp/Log would lose ~|y log x| ULPs; the C library's pow is accurate.
       scalar_loop<double, double, 2>(iter, [](double a, double b) { return std::pow(a, b); });

@@ -168,6 +168,27 @@ struct SquareX : IdentityX {
   }
   static double post1(double x, double) { return x * x; }
 };
+// norm with p = 0: 1 for a nonzero x (NaN too), else 0.
+struct NonZeroX : IdentityX {
+  template <class D, class V>
+  static HWY_INLINE V post(D d, V x, V) {
+    return hn::IfThenZeroElse(hn::Eq(x, hn::Zero(d)), hn::Set(d, 1.0));
+  }
+  static double post1(double x, double) { return x != 0 ? 1.0 : 0.0; }
+};
+// norm with any other finite p: |x|^s, the shift being p (Highway has no Pow: lane by lane).
+struct PowAbsX : IdentityX {
+  static constexpr bool kShift = true;
+  template <class D, class V>
+  static HWY_INLINE V post(D d, V x, V s) {
+    alignas(64) double xs[HWY_MAX_BYTES / sizeof(double)], ps[HWY_MAX_BYTES / sizeof(double)];
+    hn::Store(x, d, xs);
+    hn::Store(s, d, ps);
+    for (size_t i = 0; i < hn::Lanes(d); ++i) xs[i] = post1(xs[i], ps[i]);
+    return hn::Load(d, xs);
+  }
+  static double post1(double x, double s) { return std::pow(std::fabs(x), s); }
+};
 struct DevSquareX : IdentityX {
   static constexpr bool kShift = true;
   template <class D, class V>

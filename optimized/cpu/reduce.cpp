@@ -44,10 +44,15 @@ void run_floating(const ReducePlan& p, const FloatJob& job) {
       return run_double<V, AddOp, IdentityX>(p, fin);
     case OpId::prod:
       return run_double<V, MulOp, IdentityX>(p, fin);
-    case OpId::norm:
+    case OpId::norm: {  // Note [Norm of any p] in reference/reduce.cpp
+      if (job.p == 0) return run_double<V, AddOp, NonZeroX>(p, fin);
       if (job.p == 1) return run_double<V, AddOp, AbsX>(p, fin);
       if (job.p == 2) return run_double<V, AddOp, SquareX>(p, fin);
-      return run_extreme<V, true, true>(p, fin);
+      if (job.p == INFINITY) return run_extreme<V, true, true>(p, fin);
+      if (job.p == -INFINITY) return run_extreme<V, false, true>(p, fin);
+      const std::vector<double> power(static_cast<size_t>(p.num_outputs), job.p);
+      return run_double<V, AddOp, PowAbsX>(p, fin, power.data());
+    }
     case OpId::amax:
       return run_extreme<V, true, false>(p, fin);
     case OpId::amin:
@@ -113,8 +118,13 @@ void Finisher::operator()(int64_t o, double acc, char* const* out) const {
       v = acc / n;
       break;
     case OpId::norm:
-      if (job.p == 2) v = std::sqrt(acc);
-      if (job.p == INFINITY) v = acc < 0 ? 0.0 : acc;  // empty: 0; NaN stays
+      if (n == 0) {
+        v = 0;  // every p, as ATen
+      } else if (job.p == 2) {
+        v = std::sqrt(acc);
+      } else if (job.p != 0 && job.p != 1 && !std::isinf(job.p)) {
+        v = std::pow(acc, 1 / job.p);
+      }
       break;
     case OpId::var:
     case OpId::std:

@@ -310,7 +310,7 @@ struct FloatJob {
   ScalarType ct = ScalarType::Undefined;  // the dtype the result is rounded to first
   ScalarType ot = ScalarType::Undefined;  // the output's dtype
   double correction = 0;                  // var, std
-  double p = 2;                           // norm: 1, 2 or inf
+  double p = 2;                           // norm: any p
 };
 
 // The per-target entry points (Highway dynamic dispatch); defined in reduce.cpp,

@@ -201,11 +201,17 @@ void var_std_kernel(const KernelCall& c) {
 
 void norm_kernel(const KernelCall& c) {
   const double pv = c.params<NormParams>().p;
-  const NormKind kind = pv == 1 ? NormKind::One : pv == 2 ? NormKind::Two : NormKind::Inf;
-  floating_reduce(c, [kind](const ReduceGeometry&, auto* tag) {
+  const NormKind kind = pv == 0           ? NormKind::Zero
+                        : pv == 1         ? NormKind::One
+                        : pv == 2         ? NormKind::Two
+                        : pv == INFINITY  ? NormKind::Max
+                        : pv == -INFINITY ? NormKind::Min
+                                          : NormKind::Pow;
+  floating_reduce(c, [kind, pv](const ReduceGeometry& g, auto* tag) {
     using T = std::remove_pointer_t<decltype(tag)>;
     NormOp<T> op;
-    op.kind = kind;
+    op.kind = g.num_reduced == 0 ? NormKind::Zero : kind;  // empty: 0 for every p
+    op.p = static_cast<acc_float_t<T>>(pv);
     return op;
   });
 }

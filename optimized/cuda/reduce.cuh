@@ -253,23 +253,40 @@ struct IntSumOp {
   }
 };
 
-// p = 1: sum |x|; p = 2: sqrt(sum x^2); p = inf: max |x| with NaN propagating (0 when empty).
-enum class NormKind { One, Two, Inf };
+// Note [Norm of any p] in reference/reduce.cpp: p = 0 counts nonzeros; inf / -inf: max / min of
+// |x| with NaN propagating; other p: (sum |x|^p)^(1/p). Empty reductions give 0 (the caller).
+enum class NormKind { Zero, One, Two, Max, Min, Pow };
 template <typename T>
 struct NormOp {
   using acc_t = acc_float_t<T>;
   NormKind kind = NormKind::Two;
-  __host__ __device__ acc_t identity() const { return 0; }
+  acc_t p = 2;  // NormKind::Pow
+  __host__ __device__ acc_t identity() const {
+    if (kind == NormKind::Max) return -INFINITY;
+    return kind == NormKind::Min ? INFINITY : 0;
+  }
   __host__ __device__ acc_t combine(acc_t a, acc_t b) const {
-    if (kind != NormKind::Inf) return a + b;
-    return isnan_(a) ? a : (isnan_(b) || b > a) ? b : a;
+    if (kind != NormKind::Max && kind != NormKind::Min) return a + b;
+    if (isnan_(a)) return a;
+    return (isnan_(b) || (kind == NormKind::Max ? b > a : b < a)) ? b : a;
   }
   __host__ __device__ acc_t reduce(acc_t a, compute_t<T> x, int64_t) const {
     const acc_t v = ::fabs(static_cast<acc_t>(x));
-    return combine(a, kind == NormKind::Two ? v * v : v);
+    switch (kind) {
+      case NormKind::Zero:
+        return a + (v != 0 ? acc_t(1) : acc_t(0));
+      case NormKind::Two:
+        return a + v * v;
+      case NormKind::Pow:
+        return a + ::pow(v, p);
+      default:
+        return combine(a, v);
+    }
   }
   __host__ __device__ void write(acc_t a, char* out, char*) const {
-    *reinterpret_cast<T*>(out) = convert<T>(kind == NormKind::Two ? ::sqrt(a) : a);
+    if (kind == NormKind::Two) a = ::sqrt(a);
+    if (kind == NormKind::Pow) a = ::pow(a, acc_t(1) / p);
+    *reinterpret_cast<T*>(out) = convert<T>(a);
   }
 };
 

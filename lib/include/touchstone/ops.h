@@ -181,7 +181,7 @@ Tensor& var_out(const Tensor& out, const Tensor& self, IntArrayRef dim = {}, dou
 Tensor std(const Tensor& self, IntArrayRef dim = {}, double correction = 1, bool keepdim = false);
 Tensor& std_out(const Tensor& out, const Tensor& self, IntArrayRef dim = {}, double correction = 1,
                 bool keepdim = false);
-// p: 1, 2 or +inf.
+// Any p but a bool, as ATen (p = 0 counts nonzeros, +-inf: max/min of |x|).
 Tensor norm(const Tensor& self, const Scalar& p = 2, IntArrayRef dim = {}, bool keepdim = false);
 Tensor& norm_out(const Tensor& out, const Tensor& self, const Scalar& p = 2, IntArrayRef dim = {},
                  bool keepdim = false);

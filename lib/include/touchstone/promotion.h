@@ -33,5 +33,7 @@ bool can_cast(ScalarType from, ScalarType to);
 // A 0-dim tensor holding `s` that promotion treats as a wrapped number (see Note [Three tiers]).
 Tensor wrapped_scalar_tensor(const Scalar& s, Device device = kCPU);
 bool is_wrapped_number(const Tensor& t);
+// A wrapped number or a view of one (meta expands the operands kernels receive).
+bool is_wrapped_number_or_view(const Tensor& t);
 
 }  // namespace ts

@@ -5,6 +5,7 @@
 #include <cctype>
 
 #include "touchstone/ops.h"
+#include "touchstone/promotion.h"
 
 namespace ts::autograd {
 namespace {
@@ -59,8 +60,7 @@ void DerivativeRegistrar::def(OpId op, Saves saves, Formula formula, NameFn name
 }
 
 bool is_scalar_argument(const Tensor& t) {
-  const TensorImpl* base = t.impl()->view_base();
-  return t.impl()->is_wrapped_number() || (base != nullptr && base->is_wrapped_number());
+  return is_wrapped_number_or_view(t);
 }
 
 const Derivative* find_derivative(OpId op) {

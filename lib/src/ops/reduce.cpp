@@ -9,7 +9,7 @@
 //     keepdim: as given; with dims, it tells kernels where the output's reduced dims are (see
 //       Note [Reduction outputs]). reduce_params(p) reads them from any reduction's struct.
 //   VarParams (var, std): ReduceParams + correction (divide by N - correction).
-//   NormParams (norm): ReduceParams + p, one of 1, 2 and inf.
+//   NormParams (norm): ReduceParams + p, any double (Note [Norm of any p] in reference/reduce.cpp).
 //   DimParams (cumsum): dim, the scanned dim, wrapped (0 for a 0-dim input).
 //   compute_dtype: the dtype the input is cast to before accumulating, and the kernel key.
 //     sum, prod, mean, cumsum: dtype= if given, else the out= tensor's dtype, else the result
@@ -283,12 +283,12 @@ Tensor var_std(OpId op, Variant v, const Tensor& out, const Tensor& self, IntArr
 
 Tensor norm_impl(Variant v, const Tensor& out, const Tensor& self, const Scalar& pv,
                  IntArrayRef dim, bool keepdim) {
-  const double pd = pv.to_double();
-  TS_CHECK(!pv.is_bool() && (pd == 1 || pd == 2 || pd == INFINITY),
-           "norm: only p = 1, 2 and inf are supported, but got p = ", pv, " (argument 'p')");
+  // ATen 1.13: "norm_kernel_tensor_iterator_impl expects norm to be integer or float".
+  TS_CHECK(!pv.is_bool(), "norm: expects p to be an integer or float, but got ", pv,
+           " (argument 'p')");
   NormParams params;
   params.keepdim = keepdim;
-  params.p = pd;
+  params.p = pv.to_double();
   return floating_reduction(OpId::norm, v, out, self, dim, std::move(params));
 }
 
@@ -632,6 +632,13 @@ Grads evenly_to_ties(const BackwardArgs& a) {
 }
 
 // The gradient of var for grad `g` (already restored): 2 / (N - correction) * g * (x - mean).
+// Note [Norm gradients]
+// Current PyTorch's norm_backward: p = 0 gives no gradient (undefined, as ATen: a leaf's .grad
+// stays unset); 1: grad * sgn(x); 2: x * grad / norm; inf / -inf: grad * sgn(x) split evenly
+// among the elements equal to the max / min of |x| or NaN (then the norm is NaN too: 1.13's
+// test "x and norm NaN" and current PyTorch's "x NaN" agree); p < 1: sgn(x) |x|^(p-1) (0 at x = 0)
+// * grad * norm^(1-p); otherwise x |x|^(p-2) * grad / norm^(p-1) (0 where norm = 0).
+//
 // Note [Degenerate var and std]
 // With N == correction (one element, correction 1) var and std are NaN and so is the gradient
 // (inf * 0), as current PyTorch gives for every form. libtorch 1.13 differs and is not followed:
@@ -714,17 +721,25 @@ TS_REGISTER_DERIVATIVES(reduce) {
     return {var_backward(g, a)};
   });
   // norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor
-  //   p = 1: grad * sgn(self); p = 2: self * grad / norm (0 where norm == 0);
-  //   p = inf: grad * sgn(self) split evenly among the elements with |self| == norm
+  //   self: norm_backward, Note [Norm gradients]
   m.def(OpId::norm, save_inputs({0}) | save_output(), [](const BackwardArgs& a) -> Grads {
     const Tensor& x = a.input(0);
     const Tensor g = restore(a.grad(), a);
     const Tensor norm = restore(a.output(), a);
     const double p = a.p.get<NormParams>().p;
+    if (p == 0) return {Tensor()};
     if (p == 1) return {g * x.sign()};
     if (p == 2) return {x * (g / norm).masked_fill(eq(norm, 0), 0)};
-    const Tensor mask = eq(x.abs(), norm);
-    return {x.sign() * (g / mask.sum(dims_of(a), /*keepdim=*/true)) * mask};
+    if (std::isinf(p)) {
+      const Tensor mask = logical_or(eq(x.abs(), norm), isnan(x));
+      return {x.sign() * (g / mask.sum(dims_of(a), /*keepdim=*/true)) * mask};
+    }
+    if (p < 1) {
+      const Tensor scaled = x.sign() * x.abs().pow(p - 1).masked_fill(eq(x, 0), 0);
+      return {scaled * g * norm.pow(1 - p)};
+    }
+    const Tensor scaled = p < 2 ? x.sign() * x.abs().pow(p - 1) : x * x.abs().pow(p - 2);
+    return {scaled * (g / norm.pow(p - 1)).masked_fill(eq(norm, 0), 0)};
   });
   // logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
   //   self: grad * exp(self - result)

@@ -7,7 +7,8 @@
 
 #include "touchstone/dispatch_macros.h"
 
-namespace ts::reference {
+// The loads, stores and roundings are public (touchstone/kernel_helpers.h), hence namespace ts.
+namespace ts {
 namespace {
 
 // Note [Round to odd]
@@ -141,4 +142,4 @@ void store_int64(void* p, ScalarType t, int64_t v) {
   });
 }
 
-}  // namespace ts::reference
+}  // namespace ts

@@ -11,83 +11,18 @@
 #include <cstring>
 
 #include "touchstone/dispatch.h"
+#include "touchstone/kernel_helpers.h"
 
 namespace ts::reference {
 
-// Pointer to the element at multi-index `idx` (`idx.size() == t.dim()`).
-inline char* element_ptr(const Tensor& t, IntArrayRef idx) {
-  int64_t off = 0;
-  for (size_t d = 0; d < idx.size(); ++d) off += idx[d] * t.strides()[d];
-  return static_cast<char*>(t.data_ptr()) + off * static_cast<int64_t>(t.element_size());
-}
-
-// Calls f(idx) for every multi-index of `shape`, in row-major order.
-template <typename F>
-void for_each_index(IntArrayRef shape, F&& f) {
-  for (int64_t s : shape) {
-    if (s == 0) return;
-  }
-  DimVector idx(shape.size(), 0);
-  while (true) {
-    f(IntArrayRef(idx));
-    int64_t d = static_cast<int64_t>(shape.size()) - 1;
-    for (; d >= 0; --d) {
-      if (++idx[d] < shape[d]) break;
-      idx[d] = 0;
-    }
-    if (d < 0) return;
-  }
-}
-
-// Loads of one element as double / int64 / bool, whatever its dtype.
-double load_double(const void* p, ScalarType t);
-int64_t load_int64(const void* p, ScalarType t);
-inline bool load_bool(const void* p, ScalarType t) {
-  return is_floating_type(t) ? load_double(p, t) != 0 : load_int64(p, t) != 0;
-}
-
-// `v` rounded (once, to nearest even) to dtype t's precision, returned as double.
-double round_to(ScalarType t, double v);
-// `v` wrapped to integer dtype t (two's complement), returned as int64.
-int64_t wrap_to(ScalarType t, int64_t v);
-
-// Stores `v` into an element of dtype t: rounded once for floating types, truncated toward
-// zero then wrapped for integers (out-of-range is implementation-defined in PyTorch too),
-// v != 0 for bool.
-void store_double(void* p, ScalarType t, double v);
-void store_int64(void* p, ScalarType t, int64_t v);
+// The element helpers (element_ptr, for_each_index, for_each_element, the loads, stores and
+// roundings) are public, in namespace ts: touchstone/kernel_helpers.h. Plug-ins use them too.
 
 // One element of dtype st converted to dtype dt, rounded once (Note [Conversions round once]
 // in copy.cpp); copy_, fill_, where and masked_fill use it.
 void convert_element(void* dst, ScalarType dt, const void* src, ScalarType st);
 // A Scalar stored into an element of dtype dt, converted as convert_element does.
 void store_scalar(void* dst, ScalarType dt, const Scalar& s);
-
-// An int64 with its magnitude truncated to 53 significant bits, the last set if anything was
-// dropped, so that one more rounding to float32 or narrower is exact (Note [Round to odd]).
-double int64_to_double_round_odd(int64_t v);
-
-// A load already converted to the compute dtype `c` (as ATen casts operands to the common dtype).
-inline double load_as_double(const void* p, ScalarType t, ScalarType c) {
-  if (!is_floating_type(t) && c != kDouble)
-    return round_to(c, int64_to_double_round_odd(load_int64(p, t)));
-  return round_to(c, load_double(p, t));
-}
-inline int64_t load_as_int64(const void* p, ScalarType t, ScalarType c) {
-  return c == kBool ? static_cast<int64_t>(load_bool(p, t)) : wrap_to(c, load_int64(p, t));
-}
-
-// Runs f(out_ptr, in_ptrs) over every element of an elementwise call (inputs already have the
-// output's shape; broadcast inputs have stride 0).
-template <size_t N, typename F>
-void for_each_element(const KernelCall& c, F&& f) {
-  const Tensor& out = c.outputs[0];
-  for_each_index(out.sizes(), [&](IntArrayRef idx) {
-    const char* in[N];
-    for (size_t i = 0; i < N; ++i) in[i] = element_ptr(c.inputs[i], idx);
-    f(element_ptr(out, idx), in);
-  });
-}
 
 // The common shape of elementwise kernels: `fd` computes in double when the compute dtype is
 // floating, `fi` in int64 otherwise (bool compute dtypes use 0/1).

@@ -13,28 +13,6 @@
 namespace ts::reference {
 namespace {
 
-// Output `o` with the input's rank: size 1 and stride 0 at each reduced dim (a no-op when the
-// op kept its dims).
-Tensor keepdim_view(const KernelCall& c, size_t o) {
-  const Tensor& out = c.outputs[o];
-  const ReduceParams& r = reduce_params(c.p);
-  const IntArrayRef dims = r.dims;
-  if (r.keepdim || dims.empty()) return out;
-  DimVector sizes, strides;
-  size_t j = 0;
-  for (int64_t d = 0; d < c.inputs[0].dim(); ++d) {
-    if (std::find(dims.begin(), dims.end(), d) != dims.end()) {
-      sizes.push_back(1);
-      strides.push_back(0);
-    } else {
-      sizes.push_back(out.sizes()[j]);
-      strides.push_back(out.strides()[j]);
-      ++j;
-    }
-  }
-  return make_view(out, sizes, strides, out.storage_offset());
-}
-
 IntArrayRef dims_of(const KernelCall& c) {
   return reduce_params(c.p).dims;
 }
@@ -44,22 +22,6 @@ template <typename F>
 void for_each_output(const KernelCall& c, size_t o, F&& f) {
   const Tensor out = keepdim_view(c, o);
   for_each_index(out.sizes(), [&](IntArrayRef idx) { f(idx, element_ptr(out, idx)); });
-}
-
-// Calls f(in_ptr, k) for every input element reducing into output index `idx`, in row-major
-// order of the reduced dims; k counts them from 0 (the index into the flattened reduced dims).
-template <typename F>
-void for_each_reduced(const Tensor& in, IntArrayRef idx, IntArrayRef dims, F&& f) {
-  const char* base = element_ptr(in, idx);  // reduced dims of idx are 0
-  DimVector rsizes;
-  for (int64_t d : dims) rsizes.push_back(in.sizes()[d]);
-  const int64_t esize = static_cast<int64_t>(in.element_size());
-  int64_t k = 0;
-  for_each_index(rsizes, [&](IntArrayRef r) {
-    int64_t off = 0;
-    for (size_t j = 0; j < r.size(); ++j) off += r[j] * in.strides()[dims[j]];
-    f(base + off * esize, k++);
-  });
 }
 
 // The number of input elements behind each output element.

@@ -247,20 +247,27 @@ void dispatch(const KernelCall& call, Device device) {
   run_kernel(lookup_kernel(call.op, call.p.compute_dtype, device), call);
 }
 
+namespace detail {
+// Registers the C plug-in `handle` if it is one (lib/src/c_plugin.cpp); false if it is not.
+bool load_c_plugin(void* handle, const std::string& path);
+}  // namespace detail
+
 std::vector<std::string> load_kernel_set(const std::string& path) {
   void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
   TS_CHECK(handle != nullptr, "load_kernel_set: cannot load '", path, "': ", dlerror());
-  using AbiFn = int (*)();
-  using InitFn = void (*)();
-  auto abi = reinterpret_cast<AbiFn>(dlsym(handle, "touchstone_plugin_abi_version"));
-  auto init = reinterpret_cast<InitFn>(dlsym(handle, "touchstone_plugin_init"));
-  TS_CHECK(abi != nullptr && init != nullptr, "load_kernel_set: '", path,
-           "' is not a touchstone plug-in (no TS_PLUGIN_INIT entry points)");
-  TS_CHECK(abi() == TS_PLUGIN_ABI_VERSION, "load_kernel_set: '", path,
-           "' was built for plug-in ABI ", abi(), " but this touchstone has ABI ",
-           TS_PLUGIN_ABI_VERSION);
   const std::vector<std::string> before = kernel_set_names();
-  init();
+  if (!detail::load_c_plugin(handle, path)) {  // a C plug-in: touchstone/c_plugin.h
+    using AbiFn = int (*)();
+    using InitFn = void (*)();
+    auto abi = reinterpret_cast<AbiFn>(dlsym(handle, "touchstone_plugin_abi_version"));
+    auto init = reinterpret_cast<InitFn>(dlsym(handle, "touchstone_plugin_init"));
+    TS_CHECK(abi != nullptr && init != nullptr, "load_kernel_set: '", path,
+             "' is not a touchstone plug-in (no TS_PLUGIN_INIT entry points)");
+    TS_CHECK(abi() == TS_PLUGIN_ABI_VERSION, "load_kernel_set: '", path,
+             "' was built for plug-in ABI ", abi(), " but this touchstone has ABI ",
+             TS_PLUGIN_ABI_VERSION);
+    init();
+  }
   const std::vector<std::string> after = kernel_set_names();
   return {after.begin() + static_cast<std::ptrdiff_t>(before.size()), after.end()};
 }

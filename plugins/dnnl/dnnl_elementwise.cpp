@@ -1,0 +1,150 @@
+// dnnl kernels for the unary ops oneDNN's eltwise primitive has (exp, log, tanh, gelu, ...) and
+// the binary ops its binary primitive has (add, sub, mul, div, maximum, minimum, comparisons).
+#include <limits>
+
+#include "dnnl_common.h"
+#include "touchstone/op_params.h"
+
+namespace ts::dnnl_set {
+namespace {
+
+using dnnl::algorithm;
+
+// Note [Eltwise in place]
+// oneDNN 2.6's eltwise takes one descriptor for source and destination, so an input whose dtype
+// or strides differ from the output's is first reordered into the output, and the primitive then
+// runs in place there: one pass more than a strided eltwise would need, and no temporary.
+void eltwise(const KernelCall& c, algorithm alg, float alpha = 0.f, float beta = 0.f) {
+  const Tensor& out = c.outputs[0];
+  if (out.numel() == 0) return;
+  check_dtype(c, out, "out");
+  const dnnl::memory::desc md = desc(out);
+  const dnnl::memory dst = memory(md, out);
+  const Tensor& in = c.inputs[0];
+  dnnl::memory src = dst;
+  if (in.dtype() == out.dtype() && in.strides() == out.strides()) {
+    src = memory(md, in);
+  } else {
+    const dnnl::memory::data_type from = to_dnnl(in.dtype());
+    const Operand o = operand(c, 0, from == dnnl::memory::data_type::undef ? md.data_type() : from);
+    reorder(o.mem, dst);
+  }
+  const dnnl::eltwise_forward::primitive_desc pd(
+      {dnnl::prop_kind::forward_inference, alg, md, alpha, beta}, engine());
+  execute(dnnl::eltwise_forward(pd), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+}
+
+// clang-format off
+// One row per unary op: its oneDNN algorithm and (alpha, beta) (oneDNN's eltwise documentation:
+// linear is alpha * x + beta, pow is alpha * x^beta, swish is x * sigmoid(alpha * x)).
+#define TS_DNNL_UNARY_OPS(_) \
+  _(neg, eltwise_linear, -1.f, 0.f) \
+  _(abs, eltwise_abs, 0.f, 0.f) \
+  _(exp, eltwise_exp, 0.f, 0.f) \
+  _(log, eltwise_log, 0.f, 0.f) \
+  _(sqrt, eltwise_sqrt, 0.f, 0.f) \
+  _(rsqrt, eltwise_pow, 1.f, -0.5f) \
+  _(reciprocal, eltwise_pow, 1.f, -1.f) \
+  _(tanh, eltwise_tanh, 0.f, 0.f) \
+  _(sigmoid, eltwise_logistic, 0.f, 0.f) \
+  _(relu, eltwise_relu, 0.f, 0.f) \
+  _(silu, eltwise_swish, 1.f, 0.f) \
+  _(round, eltwise_round, 0.f, 0.f)
+// clang-format on
+
+#define TS_DNNL_UNARY_KERNEL(name, alg, alpha, beta) \
+  void name##_kernel(const KernelCall& c) {          \
+    eltwise(c, algorithm::alg, alpha, beta);         \
+  }
+TS_DNNL_UNARY_OPS(TS_DNNL_UNARY_KERNEL)
+#undef TS_DNNL_UNARY_KERNEL
+
+void gelu_kernel(const KernelCall& c) {
+  const bool tanh = c.params<GeluParams>().approximate == GeluApproximation::Tanh;
+  eltwise(c, tanh ? algorithm::eltwise_gelu_tanh : algorithm::eltwise_gelu_erf);
+}
+
+// The bounds arrive as 0-dim inputs after self (min first); an absent one is infinite.
+void clamp_kernel(const KernelCall& c) {
+  const ClampParams& bounds = c.params<ClampParams>();
+  size_t next = 1;
+  auto bound = [&](bool present, float absent) {
+    return present ? static_cast<float>(c.inputs[next++].as_strided({}, {}).item().to_double())
+                   : absent;
+  };
+  const float inf = std::numeric_limits<float>::infinity();
+  const float lo = bound(bounds.has_min, -inf);
+  const float hi = bound(bounds.has_max, inf);
+  eltwise(c, algorithm::eltwise_clip_v2, lo, hi);
+}
+
+// Note [Binary operands]
+// Inputs arrive expanded to the output's shape. The second source is given to oneDNN with its
+// stride-0 dims as size 1 (oneDNN's broadcast); the first must have the destination's dims, so
+// it keeps its zero strides. Both are converted to the compute dtype when they differ from it;
+// a comparison writes its bool output as u8 0/1.
+void binary(const KernelCall& c, algorithm alg, float scale1 = 1.f) {
+  const Tensor& out = c.outputs[0];
+  if (out.numel() == 0) return;
+  check_dtype(c, out, "out");
+  const dnnl::memory::data_type dt = to_dnnl(c.p.compute_dtype);
+  const Operand a = operand(c, 0, dt), b = operand(c, 1, dt, /*squeeze=*/true);
+  const dnnl::memory dst = memory(desc(out), out);
+  dnnl::primitive_attr attr;
+  if (scale1 != 1.f) attr.set_scales(DNNL_ARG_SRC_1, 0, {scale1});
+  const dnnl::binary::primitive_desc pd({alg, a.md(), b.md(), dst.get_desc()}, attr, engine());
+  execute(dnnl::binary(pd),
+          {{DNNL_ARG_SRC_0, a.mem}, {DNNL_ARG_SRC_1, b.mem}, {DNNL_ARG_DST, dst}});
+}
+
+// clang-format off
+#define TS_DNNL_BINARY_OPS(_) \
+  _(mul, binary_mul) \
+  _(maximum, binary_max) \
+  _(minimum, binary_min) \
+  _(eq, binary_eq) \
+  _(ne, binary_ne) \
+  _(lt, binary_lt) \
+  _(le, binary_le) \
+  _(gt, binary_gt) \
+  _(ge, binary_ge)
+// clang-format on
+
+#define TS_DNNL_BINARY_KERNEL(name, alg)    \
+  void name##_kernel(const KernelCall& c) { \
+    binary(c, algorithm::alg);              \
+  }
+TS_DNNL_BINARY_OPS(TS_DNNL_BINARY_KERNEL)
+#undef TS_DNNL_BINARY_KERNEL
+
+// add and sub: self + alpha * other, alpha as the second source's scale.
+void add_kernel(const KernelCall& c) {
+  binary(c, algorithm::binary_add, static_cast<float>(c.params<AlphaParams>().alpha.to_double()));
+}
+void sub_kernel(const KernelCall& c) {
+  binary(c, algorithm::binary_sub, static_cast<float>(c.params<AlphaParams>().alpha.to_double()));
+}
+
+void div_kernel(const KernelCall& c) {
+  TS_CHECK(c.params<DivParams>().rounding_mode == RoundingMode::None,
+           "dnnl div: oneDNN's binary_div has no rounding mode (rounding_mode='trunc' or "
+           "'floor')");
+  binary(c, algorithm::binary_div);
+}
+
+}  // namespace
+
+void register_elementwise(KernelRegistrar& m) {
+#define TS_DNNL_REGISTER(name, ...) \
+  m.impl(OpId::name, kCPU, dnnl_dtypes(OpId::name), guarded<name##_kernel>);
+  TS_DNNL_UNARY_OPS(TS_DNNL_REGISTER)
+  TS_DNNL_BINARY_OPS(TS_DNNL_REGISTER)
+  TS_DNNL_REGISTER(gelu)
+  TS_DNNL_REGISTER(clamp)
+  TS_DNNL_REGISTER(add)
+  TS_DNNL_REGISTER(sub)
+  TS_DNNL_REGISTER(div)
+#undef TS_DNNL_REGISTER
+}
+
+}  // namespace ts::dnnl_set

@@ -10,19 +10,37 @@ namespace {
 
 using dnnl::algorithm;
 
+// Whether `t`'s elements fill their span (no gaps between them), as oneDNN's eltwise needs.
+bool is_dense(const Tensor& t) {
+  int64_t span = 1;
+  for (int64_t d = 0; d < t.dim(); ++d) span += (t.size(d) - 1) * t.strides()[d];
+  return span == t.numel();
+}
+
 // Note [Eltwise in place]
 // oneDNN 2.6's eltwise takes one descriptor for source and destination, so an input whose dtype
 // or strides differ from the output's is first reordered into the output, and the primitive then
-// runs in place there: one pass more than a strided eltwise would need, and no temporary.
+// runs in place there: one pass more than a strided eltwise would need, and no temporary. An
+// output with gaps (a sliced_step2 self of an in-place call) goes through a dense temporary:
+// oneDNN 2.6's eltwise leaves non-dense memory unchanged (conformance/findings/dnnl.md, F1).
 void eltwise(const KernelCall& c, algorithm alg, float alpha = 0.f, float beta = 0.f) {
   const Tensor& out = c.outputs[0];
   if (out.numel() == 0) return;
   check_dtype(c, out, "out");
-  const dnnl::memory::desc md = desc(out);
-  const dnnl::memory dst = memory(md, out);
+  const dnnl::memory target = memory(desc(out), out);
+  const bool dense = is_dense(out);
+  std::vector<char> staging;
+  dnnl::memory dst = target;
+  if (!dense) {
+    const std::vector<int64_t> sizes(out.sizes().begin(), out.sizes().end());
+    const dnnl::memory::desc plain = desc(sizes, row_major(sizes), to_dnnl(out.dtype()));
+    staging.resize(plain.get_size());
+    dst = dnnl::memory(plain, engine(), staging.data());
+  }
+  const dnnl::memory::desc md = dst.get_desc();
   const Tensor& in = c.inputs[0];
   dnnl::memory src = dst;
-  if (in.dtype() == out.dtype() && in.strides() == out.strides()) {
+  if (dense && in.dtype() == out.dtype() && in.strides() == out.strides()) {
     src = memory(md, in);
   } else {
     const dnnl::memory::data_type from = to_dnnl(in.dtype());
@@ -32,6 +50,7 @@ void eltwise(const KernelCall& c, algorithm alg, float alpha = 0.f, float beta =
   const dnnl::eltwise_forward::primitive_desc pd(
       {dnnl::prop_kind::forward_inference, alg, md, alpha, beta}, engine());
   execute(dnnl::eltwise_forward(pd), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+  if (!dense) reorder(dst, target);
 }
 
 // clang-format off
@@ -49,7 +68,6 @@ void eltwise(const KernelCall& c, algorithm alg, float alpha = 0.f, float beta =
   _(sigmoid, eltwise_logistic, 0.f, 0.f) \
   _(relu, eltwise_relu, 0.f, 0.f) \
   _(silu, eltwise_swish, 1.f, 0.f) \
-  _(round, eltwise_round, 0.f, 0.f)
 // clang-format on
 
 #define TS_DNNL_UNARY_KERNEL(name, alg, alpha, beta) \
@@ -58,6 +76,9 @@ void eltwise(const KernelCall& c, algorithm alg, float alpha = 0.f, float beta =
   }
 TS_DNNL_UNARY_OPS(TS_DNNL_UNARY_KERNEL)
 #undef TS_DNNL_UNARY_KERNEL
+
+// oneDNN 2.6's eltwise_round accepts float32 only (creating its descriptor for bf16 fails).
+void round_kernel(const KernelCall& c) { eltwise(c, algorithm::eltwise_round); }
 
 void gelu_kernel(const KernelCall& c) {
   const bool tanh = c.params<GeluParams>().approximate == GeluApproximation::Tanh;
@@ -82,19 +103,26 @@ void clamp_kernel(const KernelCall& c) {
 // Inputs arrive expanded to the output's shape. The second source is given to oneDNN with its
 // stride-0 dims as size 1 (oneDNN's broadcast); the first must have the destination's dims, so
 // it keeps its zero strides. Both are converted to the compute dtype when they differ from it;
-// a comparison writes its bool output as u8 0/1.
+// a comparison writes its bool output as u8 0/1. A comparison whose output is laid out unlike
+// its first source computes into a float32 temporary of the output's layout, then converts:
+// oneDNN 2.6 writes such a u8 destination in the source's order (conformance/findings/dnnl.md,
+// F2), where its float32 destinations are right.
 void binary(const KernelCall& c, algorithm alg, float scale1 = 1.f) {
   const Tensor& out = c.outputs[0];
   if (out.numel() == 0) return;
   check_dtype(c, out, "out");
   const dnnl::memory::data_type dt = to_dnnl(c.p.compute_dtype);
   const Operand a = operand(c, 0, dt), b = operand(c, 1, dt, /*squeeze=*/true);
-  const dnnl::memory dst = memory(desc(out), out);
+  const dnnl::memory target = memory(desc(out), out);
+  const bool staged = out.dtype() == kBool && strides_of(a.md()) != strides_of(target.get_desc());
+  const dnnl::memory::desc f32 = desc(out, dnnl::memory::data_type::f32);
+  std::vector<char> staging(staged ? f32.get_size() : 0);
+  const dnnl::memory dst = staged ? dnnl::memory(f32, engine(), staging.data()) : target;
   dnnl::primitive_attr attr;
   if (scale1 != 1.f) attr.set_scales(DNNL_ARG_SRC_1, 0, {scale1});
   const dnnl::binary::primitive_desc pd({alg, a.md(), b.md(), dst.get_desc()}, attr, engine());
-  execute(dnnl::binary(pd),
-          {{DNNL_ARG_SRC_0, a.mem}, {DNNL_ARG_SRC_1, b.mem}, {DNNL_ARG_DST, dst}});
+  execute(dnnl::binary(pd), {{DNNL_ARG_SRC_0, a.mem}, {DNNL_ARG_SRC_1, b.mem}, {DNNL_ARG_DST, dst}});
+  if (staged) reorder(dst, target);
 }
 
 // clang-format off
@@ -139,6 +167,7 @@ void register_elementwise(KernelRegistrar& m) {
   m.impl(OpId::name, kCPU, dnnl_dtypes(OpId::name), guarded<name##_kernel>);
   TS_DNNL_UNARY_OPS(TS_DNNL_REGISTER)
   TS_DNNL_BINARY_OPS(TS_DNNL_REGISTER)
+  m.impl(OpId::round, kCPU, DTypeSet{kFloat}, guarded<round_kernel>);
   TS_DNNL_REGISTER(gelu)
   TS_DNNL_REGISTER(clamp)
   TS_DNNL_REGISTER(add)

@@ -31,23 +31,25 @@ void reduce(const KernelCall& c, algorithm alg, float empty, float p = 0.f) {
   const Tensor &in = c.inputs[0], &out = c.outputs[0];
   if (out.numel() == 0) return;
   check_dtype(c, out, "out");
-  check_dtype(c, in, "self");
   const ReduceParams& params = reduce_params(c.p);
   const dnnl::memory dst = keepdim_view(in, out, params);
   if (in.numel() == 0) return fill(dst, empty);
-  const dnnl::memory src = memory(desc(in), in);
-  if (params.dims.empty()) {
-    // A 0-dim input: nothing is reduced, so oneDNN (which wants a reduced dim) is not called;
-    // the norm of one element is its absolute value.
-    reorder(src, dst);
+  // The input in the compute dtype first (a sum of int32 into float32, as ATen casts first):
+  // oneDNN's reduction has no s32 -> f32 or f16 -> f32 implementation.
+  const Operand src = operand(c, 0, to_dnnl(c.p.compute_dtype));
+  bool reduces = false;  // oneDNN refuses a reduction whose dims all have size 1
+  for (int64_t d : params.dims) reduces = reduces || in.size(d) > 1;
+  if (!reduces) {
+    // Each output element is one input element; a norm's is its absolute value.
+    reorder(src.mem, dst);
     if (alg != algorithm::reduction_norm_lp_sum) return;
     const dnnl::eltwise_forward::primitive_desc abs(
         {dnnl::prop_kind::forward_inference, algorithm::eltwise_abs, dst.get_desc(), 0.f, 0.f},
         engine());
     return execute(dnnl::eltwise_forward(abs), {{DNNL_ARG_SRC, dst}, {DNNL_ARG_DST, dst}});
   }
-  const dnnl::reduction::primitive_desc pd({alg, src.get_desc(), dst.get_desc(), p, 0.f}, engine());
-  execute(dnnl::reduction(pd), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+  const dnnl::reduction::primitive_desc pd({alg, src.md(), dst.get_desc(), p, 0.f}, engine());
+  execute(dnnl::reduction(pd), {{DNNL_ARG_SRC, src.mem}, {DNNL_ARG_DST, dst}});
 }
 
 void sum_kernel(const KernelCall& c) {

@@ -62,7 +62,6 @@ void eltwise(const KernelCall& c, algorithm alg, float alpha = 0.f, float beta =
   _(exp, eltwise_exp, 0.f, 0.f) \
   _(log, eltwise_log, 0.f, 0.f) \
   _(sqrt, eltwise_sqrt, 0.f, 0.f) \
-  _(rsqrt, eltwise_pow, 1.f, -0.5f) \
   _(reciprocal, eltwise_pow, 1.f, -1.f) \
   _(tanh, eltwise_tanh, 0.f, 0.f) \
   _(sigmoid, eltwise_logistic, 0.f, 0.f) \
@@ -76,6 +75,15 @@ void eltwise(const KernelCall& c, algorithm alg, float alpha = 0.f, float beta =
   }
 TS_DNNL_UNARY_OPS(TS_DNNL_UNARY_KERNEL)
 #undef TS_DNNL_UNARY_KERNEL
+
+// rsqrt as sqrt, then x^-1 in place: eltwise_pow(x, -0.5) follows C's powf, whose
+// powf(-inf, -0.5) is +0 where rsqrt(-inf) is NaN. Two passes, not a pow post-op: oneDNN 2.6's
+// bfloat16 eltwise with an eltwise post-op writes zeros (conformance/findings/dnnl.md, F3).
+void rsqrt_kernel(const KernelCall& c) {
+  eltwise(c, algorithm::eltwise_sqrt);
+  eltwise(KernelCall{c.op, c.outputs, c.outputs, c.p, CallKind::InPlace}, algorithm::eltwise_pow,
+          1.f, -1.f);
+}
 
 // oneDNN 2.6's eltwise_round accepts float32 only (creating its descriptor for bf16 fails).
 void round_kernel(const KernelCall& c) { eltwise(c, algorithm::eltwise_round); }
@@ -168,6 +176,7 @@ void register_elementwise(KernelRegistrar& m) {
   TS_DNNL_UNARY_OPS(TS_DNNL_REGISTER)
   TS_DNNL_BINARY_OPS(TS_DNNL_REGISTER)
   m.impl(OpId::round, kCPU, DTypeSet{kFloat}, guarded<round_kernel>);
+  TS_DNNL_REGISTER(rsqrt)
   TS_DNNL_REGISTER(gelu)
   TS_DNNL_REGISTER(clamp)
   TS_DNNL_REGISTER(add)

@@ -23,34 +23,49 @@ bool is_dense(const Tensor& t) {
 // runs in place there: one pass more than a strided eltwise would need, and no temporary. An
 // output with gaps (a sliced_step2 self of an in-place call) goes through a dense temporary:
 // oneDNN 2.6's eltwise leaves non-dense memory unchanged (conformance/findings/dnnl.md, F1).
-void eltwise(const KernelCall& c, algorithm alg, float alpha = 0.f, float beta = 0.f) {
+struct Step {
+  algorithm alg;
+  float alpha = 0.f, beta = 0.f;
+};
+
+// Runs `steps` in place over the output. With `f32`, a bfloat16 output is computed in a float32
+// temporary, so that a chain of steps rounds to bfloat16 once.
+void eltwise(const KernelCall& c, std::initializer_list<Step> steps, bool f32 = false) {
   const Tensor& out = c.outputs[0];
   if (out.numel() == 0) return;
   check_dtype(c, out, "out");
   const dnnl::memory target = memory(desc(out), out);
-  const bool dense = is_dense(out);
+  const bool direct = is_dense(out) && !(f32 && out.dtype() == kBFloat16);
   std::vector<char> staging;
   dnnl::memory dst = target;
-  if (!dense) {
+  if (!direct) {
     const std::vector<int64_t> sizes(out.sizes().begin(), out.sizes().end());
-    const dnnl::memory::desc plain = desc(sizes, row_major(sizes), to_dnnl(out.dtype()));
+    const dnnl::memory::desc plain =
+        desc(sizes, row_major(sizes), f32 ? dnnl::memory::data_type::f32 : to_dnnl(out.dtype()));
     staging.resize(plain.get_size());
     dst = dnnl::memory(plain, engine(), staging.data());
   }
   const dnnl::memory::desc md = dst.get_desc();
   const Tensor& in = c.inputs[0];
   dnnl::memory src = dst;
-  if (dense && in.dtype() == out.dtype() && in.strides() == out.strides()) {
+  if (direct && in.dtype() == out.dtype() && in.strides() == out.strides()) {
     src = memory(md, in);
   } else {
     const dnnl::memory::data_type from = to_dnnl(in.dtype());
     const Operand o = operand(c, 0, from == dnnl::memory::data_type::undef ? md.data_type() : from);
     reorder(o.mem, dst);
   }
-  const dnnl::eltwise_forward::primitive_desc pd(
-      {dnnl::prop_kind::forward_inference, alg, md, alpha, beta}, engine());
-  execute(dnnl::eltwise_forward(pd), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
-  if (!dense) reorder(dst, target);
+  for (const Step& step : steps) {
+    const dnnl::eltwise_forward::primitive_desc pd(
+        {dnnl::prop_kind::forward_inference, step.alg, md, step.alpha, step.beta}, engine());
+    execute(dnnl::eltwise_forward(pd), {{DNNL_ARG_SRC, src}, {DNNL_ARG_DST, dst}});
+    src = dst;
+  }
+  if (!direct) reorder(dst, target);
+}
+
+void eltwise(const KernelCall& c, algorithm alg, float alpha = 0.f, float beta = 0.f) {
+  eltwise(c, {Step{alg, alpha, beta}});
 }
 
 // clang-format off
@@ -79,10 +94,9 @@ TS_DNNL_UNARY_OPS(TS_DNNL_UNARY_KERNEL)
 // rsqrt as sqrt, then x^-1 in place: eltwise_pow(x, -0.5) follows C's powf, whose
 // powf(-inf, -0.5) is +0 where rsqrt(-inf) is NaN. Two passes, not a pow post-op: oneDNN 2.6's
 // bfloat16 eltwise with an eltwise post-op writes zeros (conformance/findings/dnnl.md, F3).
+// bfloat16 runs both in float32, rounding once.
 void rsqrt_kernel(const KernelCall& c) {
-  eltwise(c, algorithm::eltwise_sqrt);
-  eltwise(KernelCall{c.op, c.outputs, c.outputs, c.p, CallKind::InPlace}, algorithm::eltwise_pow,
-          1.f, -1.f);
+  eltwise(c, {Step{algorithm::eltwise_sqrt}, Step{algorithm::eltwise_pow, 1.f, -1.f}}, true);
 }
 
 // oneDNN 2.6's eltwise_round accepts float32 only (creating its descriptor for bf16 fails).
@@ -110,8 +124,9 @@ void clamp_kernel(const KernelCall& c) {
 // Note [Binary operands]
 // Inputs arrive expanded to the output's shape. The second source is given to oneDNN with its
 // stride-0 dims as size 1 (oneDNN's broadcast); the first must have the destination's dims, so
-// it keeps its zero strides. Both are converted to the compute dtype when they differ from it;
-// a comparison writes its bool output as u8 0/1. A comparison whose output is laid out unlike
+// it keeps its zero strides. oneDNN computes in float32 and rounds once to the destination, so
+// a source is bfloat16 only when the compute dtype is; others (an int32 tensor, a float64
+// scalar) are converted to float32, not to bfloat16 (which would round a scalar like 0.1); a comparison writes its bool output as u8 0/1. A comparison whose output is laid out unlike
 // its first source computes into a float32 temporary of the output's layout, then converts:
 // oneDNN 2.6 writes such a u8 destination in the source's order (conformance/findings/dnnl.md,
 // F2), where its float32 destinations are right.
@@ -119,8 +134,13 @@ void binary(const KernelCall& c, algorithm alg, float scale1 = 1.f) {
   const Tensor& out = c.outputs[0];
   if (out.numel() == 0) return;
   check_dtype(c, out, "out");
-  const dnnl::memory::data_type dt = to_dnnl(c.p.compute_dtype);
-  const Operand a = operand(c, 0, dt), b = operand(c, 1, dt, /*squeeze=*/true);
+  auto source_type = [&](size_t i) {
+    const ScalarType t = c.inputs[i].dtype();
+    return t == kBFloat16 && c.p.compute_dtype == kBFloat16 ? dnnl::memory::data_type::bf16
+                                                           : dnnl::memory::data_type::f32;
+  };
+  const Operand a = operand(c, 0, source_type(0));
+  const Operand b = operand(c, 1, source_type(1), /*squeeze=*/true);
   const dnnl::memory target = memory(desc(out), out);
   const bool staged = out.dtype() == kBool && strides_of(a.md()) != strides_of(target.get_desc());
   const dnnl::memory::desc f32 = desc(out, dnnl::memory::data_type::f32);

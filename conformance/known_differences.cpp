@@ -13,6 +13,8 @@
 //   dtype (or accumulates in it), where the reference rounds once from double;
 // - edge values and conventions: Sleef, FMA and formula choices at overflow, NaN -> int casts,
 //   PyTorch 1.13 bugs fixed later, and random streams (mt19937, not touchstone's Philox).
+// The dnnl rows (oneDNN 2.6, plugins/dnnl) are its no-kernel gaps and the oneDNN findings
+// reproduced outside touchstone in conformance/findings/dnnl.md (F4-F6).
 //
 // Note [Known differences as data]
 // The rows are a JSON table, one row per reason with its ops listed, rather than C++ calls: as

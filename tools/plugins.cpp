@@ -1,4 +1,5 @@
-// Loading kernel-set plug-ins for the subcommands (--plugin, and the in-tree aten plug-in).
+// Loading kernel-set plug-ins for the subcommands (--plugin, and the in-tree aten and dnnl
+// plug-ins).
 #include <filesystem>
 #include <sstream>
 
@@ -22,14 +23,24 @@ void load_kernel_sets(const std::vector<std::string>& plugins,
   for (const std::string& p : plugins) load_kernel_set(p);
   for (const std::string& name : names) {
     if (find_kernel_set(name)) continue;
+    // Note [In-tree plug-ins]: the aten and dnnl sets are plug-ins built next to this binary;
+    // asking for one by name loads it, so `--kernels aten` works without --plugin.
+    const std::pair<const char*, const char*> in_tree[] = {
 #ifdef TS_ATEN_PLUGIN
-    // Note [In-tree plug-ins]: the aten set is a plug-in built next to this binary; asking for
-    // it by name loads it, so `--kernels aten` works without --plugin.
-    if (name == "aten" && std::filesystem::exists(TS_ATEN_PLUGIN)) {
-      load_kernel_set(TS_ATEN_PLUGIN);
-      continue;
-    }
+        {"aten", TS_ATEN_PLUGIN},
 #endif
+#ifdef TS_DNNL_PLUGIN
+        {"dnnl", TS_DNNL_PLUGIN},
+#endif
+        {nullptr, nullptr}};
+    bool loaded = false;
+    for (const auto& [set, path] : in_tree) {
+      if (set != nullptr && name == set && std::filesystem::exists(path)) {
+        load_kernel_set(path);
+        loaded = true;
+      }
+    }
+    if (loaded) continue;
     std::string known;
     for (const std::string& k : kernel_set_names()) known += (known.empty() ? "" : ", ") + k;
     TS_CHECK(false, "--kernels: no kernel set named '", name, "' (known: ", known,

@@ -38,6 +38,12 @@ Tensor softmax_impl(OpId op, Variant v, const Tensor& out, const Tensor& self, i
   p.compute_dtype = dtype.value_or(self.dtype());
   meta::check_dtype_supported(name, p.compute_dtype, op_info(op).dtypes, dtype ? "dtype" : "self");
   p.set(DimParams{wrap_dim(dim, self.dim(), name)});
+  if (v == Variant::Out) {
+    // ATen: "Expected out tensor to have dtype float, but got double instead".
+    meta::check_defined(name, out, "out");
+    TS_CHECK(out.dtype() == p.compute_dtype, name, ": Expected out tensor to have dtype ",
+             p.compute_dtype, ", but got ", out.dtype(), " instead (argument 'out')");
+  }
   const Device device = self.device();
   const KernelFn fn = lookup_kernel(op, p.compute_dtype, device);
   Tensor result = meta::prepare_output(op, v, out, self.sizes(), p.compute_dtype, device, self);

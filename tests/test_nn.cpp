@@ -322,6 +322,18 @@ TEST(NllLoss, ClassWeightsAndMeanOverTheirSum) {
   EXPECT_EQ(scalar(ts::nll_loss(x, t, w, Reduction::Mean)), 9.5 / (3 + 1));
 }
 
+// ATen 1.13 and current PyTorch: "The function 'nll_loss_forward' is not differentiable with
+// respect to argument 'weight'. This input cannot have requires_grad True."; no_grad allows it.
+TEST(NllLoss, ClassWeightThatRequiresGradIsRefused) {
+  const Tensor x = nll_input(), t = make_long({2, 0}), w = make(ts::kFloat, {1, 2, 3}, {3});
+  w.requires_grad_();
+  EXPECT_ERROR(ts::nll_loss(x, t, w),
+               "nll_loss: not differentiable with respect to argument 'weight'");
+  EXPECT_ERROR(ts::cross_entropy(x, t, w), "not differentiable with respect to argument 'weight'");
+  const ts::AutoGradMode no_grad(false);
+  EXPECT_EQ(scalar(ts::nll_loss(x, t, w, Reduction::Sum)), 9.5);
+}
+
 TEST(NllLoss, IgnoreIndex) {
   const Tensor x = nll_input(), t = make_long({2, 0}), w = make(ts::kFloat, {1, 2, 3}, {3});
   expect_values(ts::nll_loss(x, t, {}, Reduction::None, 0), {3, 0});

@@ -202,6 +202,11 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, 
              " classes or no classes but got weight tensor of shape: ", weight.sizes());
     TS_CHECK(weight.dtype() == self.dtype(), op, ": expected weight to have the input's dtype ",
              self.dtype(), ", but got ", weight.dtype());
+    // ATen (1.13 and current) has no derivative for the class weight: "The function
+    // 'nll_loss_forward' is not differentiable with respect to argument 'weight'".
+    TS_CHECK(!weight.requires_grad() || !GradMode::is_enabled(), op,
+             ": not differentiable with respect to argument 'weight'. This input cannot have "
+             "requires_grad True.");
   }
   const Tensor inputs[] = {self, target, weight};
   const Device device = meta::common_device(op, inputs, OpId::nll_loss);

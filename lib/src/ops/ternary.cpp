@@ -101,6 +101,8 @@ Tensor masked_fill_impl(Variant v, const Tensor& self, const Tensor& mask, const
   const UserOpScope scope(op);
   meta::check_defined(op, self, "self");
   meta::check_defined(op, mask, "mask");
+  // ATen 1.13 accepts a float mask and fills nothing (mask [1., 0.] leaves self as it was);
+  // current PyTorch refuses it, as here ("masked_fill_ only supports boolean masks").
   TS_CHECK(mask.dtype() == kBool, op, ": only supports boolean masks, but got mask with dtype ",
            mask.dtype());
   meta::check_scalar_fits(op, value, self.dtype());

@@ -150,7 +150,8 @@ void gelu_kernel(const KernelCall& c) {
 
 // Note [clamp with NaN]
 // clamp is min(max(x, lo), hi): with lo > hi every element becomes hi, as in PyTorch. A NaN
-// element or a NaN bound gives NaN (PyTorch's vectorized clamp propagates NaN).
+// element or a NaN bound gives NaN, as current PyTorch. ATen 1.13's clamp(x, min=NaN) ignores the
+// NaN min ([1, nan, 3] stays so); touchstone follows current PyTorch (issue 14).
 double clamp_min(double x, double lo) {
   return std::isnan(lo) ? kNaN : (x < lo ? lo : x);
 }

@@ -304,8 +304,6 @@ std::vector<BadCall> ternary_calls() {
       {"ternary", "addcmul", "tensor2", [](Fx& f) { ts::addcmul(f.f23, f.f23, f.f34); }},
       {"ternary", "addcmul", "out", [](Fx& f) { ts::addcmul_out(f.o_b23, f.f23, f.f23, f.f23); }},
       {"ternary", "addcmul", "value", [](Fx& f) { ts::addcmul(f.u23, f.u23, f.u23, 300); }},
-      {"ternary", "addcmul", "value", [](Fx& f) { ts::addcmul(f.i23, f.i23, f.i23, 0.5); },
-       "ATen truncates a fractional value for integer tensors; touchstone refuses, as add's alpha"},
       {"ternary", "addcmul_", "self", [](Fx& f) { f.i23.addcmul_(f.f23, f.f23); }},
       {"ternary", "masked_fill", "mask", [](Fx& f) { ts::masked_fill(f.f23, f.f23, 0); },
        "ATen 1.13's CPU masked_fill takes a float mask unchecked (later PyTorch refuses it)"},

@@ -281,16 +281,24 @@ TEST(TensorFromValues, ExplicitDtypeConverts) {
   EXPECT_EQ(values(ts::tensor({3}, ts::kBFloat16)), V{3});
 }
 
+// Note [tensor() integer conversion]: ATen 1.13's tensor() casts a floating value modulo 2^bits:
+// -2.0 -> 254 as uint8, -129.7 -> 127 as int8, 70000.5 -> 4464 as int16; 1e10 as int32 is
+// 10^10 mod 2^32 = 1410065408 here (1.13's direct float cast gives INT_MIN).
+TEST(TensorFromValues, FloatingValuesWrapIntoIntegerDtypes) {
+  EXPECT_EQ(values(ts::tensor({-2.0}, ts::kByte)), V{254});
+  EXPECT_EQ(values(ts::tensor({-129.7}, ts::kChar)), V{127});
+  EXPECT_EQ(values(ts::tensor({70000.5}, ts::kShort)), V{4464});
+  EXPECT_EQ(values(ts::tensor({1e10}, ts::kInt)), V{1410065408});
+}
+
 TEST(TensorFromValues, Errors) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   EXPECT_ERROR(ts::tensor({300}, ts::kByte),
                "tensor: value cannot be converted to type uint8 without overflow");
   EXPECT_ERROR(ts::tensor({-1}, ts::kByte),
                "tensor: value cannot be converted to type uint8 without overflow");
-  EXPECT_ERROR(ts::tensor({1e10}, ts::kInt),
-               "tensor: value cannot be converted to type int32 without overflow");
-  EXPECT_ERROR(ts::tensor({-129.0}, ts::kChar),
-               "tensor: value cannot be converted to type int8 without overflow");
+  EXPECT_ERROR(ts::tensor({1e19}, ts::kLong),
+               "tensor: value cannot be converted to type int64 without overflow");
   EXPECT_ERROR(ts::tensor({nan}, ts::kLong),
                "tensor: value cannot be converted to type int64 without overflow");
   EXPECT_ERROR(ts::tensor({9223372036854775808.0}, ts::kLong),

@@ -177,6 +177,13 @@ TEST(Gather, Out) {
   Tensor wrong = ts::zeros({3}, ts::kLong);
   EXPECT_ERROR(ts::gather_out(wrong, t, 1, make_long({1, 0}, {2, 1})),
                "output with shape [3] doesn't match the result shape [2, 1]");
+  // out= must have self's dtype, a wider one too (ATen 1.13: "Expected out tensor to have dtype
+  // long int, but got double instead").
+  Tensor wide = ts::full({2, 1}, 7.0, ts::kDouble);
+  EXPECT_ERROR(ts::gather_out(wide, t, 1, make_long({1, 0}, {2, 1})),
+               "gather: Expected out tensor to have dtype int64, but got float64 instead (argument "
+               "'out')");
+  EXPECT_EQ(values(wide), (std::vector<double>{7, 7}));
 }
 
 // ---- scatter_add ----
@@ -278,6 +285,12 @@ TEST(ScatterAdd, Out) {
   Tensor same = make(ts::kFloat, {1, 2}, {2});
   ts::scatter_add_out(same, same, 0, make_long({0}), make(ts::kFloat, {5}, {1}));
   EXPECT_EQ(values(same), (std::vector<double>{6, 2}));
+  // out= must have self's dtype (ATen: "Expected out tensor to have dtype float, but got double
+  // instead").
+  Tensor wide = ts::full({2}, 7.0, ts::kDouble);
+  EXPECT_ERROR(ts::scatter_add_out(wide, self, 0, make_long({1, 1}), make(ts::kFloat, {3, 4}, {2})),
+               "scatter_add: Expected out tensor to have dtype float32, but got float64 instead");
+  EXPECT_EQ(values(wide), (std::vector<double>{7, 7}));
 }
 
 // ---- cat ----

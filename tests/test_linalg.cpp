@@ -125,9 +125,13 @@ TEST(Mm, OutWritesResizesAndChecks) {
   ts::mm_out(resized, a, b);
   EXPECT_EQ(shape_of(resized), (std::vector<int64_t>{2, 2}));
 
-  Tensor wider = ts::empty({2, 2}, ts::kDouble);  // float32 -> float64 is a safe cast
-  ts::mm_out(wider, a, b);
-  EXPECT_EQ(values(wider), (std::vector<double>{58, 64, 139, 154}));
+  // ATen's mm out= must have the operands' dtype, even a wider one (1.13: "Expected out tensor
+  // to have dtype float, but got double instead").
+  Tensor wider = ts::full({2, 2}, 7.0, ts::kDouble);
+  EXPECT_ERROR(ts::mm_out(wider, a, b),
+               "mm: Expected out tensor to have dtype float32, but got float64 instead (argument "
+               "'out')");
+  EXPECT_EQ(values(wider), std::vector<double>(4, 7.0));  // untouched
 
   // A transposed out receives the values at its own strides.
   Tensor outt = ts::zeros({2, 2}).t();
@@ -138,7 +142,8 @@ TEST(Mm, OutWritesResizesAndChecks) {
   EXPECT_ERROR(ts::mm_out(wrong, a, b), "output with shape [3, 3] doesn't match the result shape");
   EXPECT_EQ(values(wrong), std::vector<double>(9, 7.0));  // untouched
   Tensor ints = ts::full({2, 2}, 7, ts::kLong);
-  EXPECT_ERROR(ts::mm_out(ints, a, b), "result type float32 can't be cast to the desired output");
+  EXPECT_ERROR(ts::mm_out(ints, a, b),
+               "mm: Expected out tensor to have dtype float32, but got int64");
   EXPECT_EQ(values(ints), std::vector<double>(4, 7.0));
 }
 

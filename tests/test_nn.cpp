@@ -175,10 +175,17 @@ TEST(Softmax, OutVariants) {
   ts::softmax_out(out, x, 0);
   EXPECT_EQ(out.sizes(), ts::IntArrayRef({3}));
   expect_values(out, kSoftmax123);
-  // A wider out dtype receives the float32 result.
-  Tensor wide = ts::empty({3}, ts::kDouble);
-  ts::log_softmax_out(wide, x, 0);
-  EXPECT_EQ(values(wide)[0], rounded(kLogSoftmax123[0], ts::kFloat));
+  // An out= of the result dtype, not resized.
+  Tensor same = ts::empty({3}, ts::kFloat);
+  ts::log_softmax_out(same, x, 0);
+  EXPECT_EQ(values(same)[0], rounded(kLogSoftmax123[0], ts::kFloat));
+  // A wider one is refused as ATen does ("Expected out tensor to have dtype float, but got
+  // double instead").
+  Tensor wide = ts::full({3}, 7.0, ts::kDouble);
+  EXPECT_ERROR(ts::log_softmax_out(wide, x, 0),
+               "log_softmax: Expected out tensor to have dtype float32, but got float64 instead "
+               "(argument 'out')");
+  expect_values(wide, {7, 7, 7});
   // In place: out is the input itself.
   const Tensor y = make(ts::kFloat, {1, 2, 3}, {3});
   ts::softmax_out(y, y, 0);
@@ -189,7 +196,7 @@ TEST(Softmax, OutErrorsLeaveOutUntouched) {
   const Tensor x = make(ts::kFloat, {1, 2, 3}, {3});
   Tensor bad_dtype = ts::full({3}, 7, ts::kLong);
   EXPECT_ERROR(ts::softmax_out(bad_dtype, x, 0),
-               "softmax: result type float32 can't be cast to the desired output type int64");
+               "softmax: Expected out tensor to have dtype float32, but got int64 instead");
   expect_values(bad_dtype, {7, 7, 7});
   Tensor bad_shape = ts::full({2}, 7.0);
   EXPECT_ERROR(ts::log_softmax_out(bad_shape, x, 0),
@@ -313,6 +320,18 @@ TEST(NllLoss, ClassWeightsAndMeanOverTheirSum) {
   expect_values(ts::nll_loss(x, t, w, Reduction::None), {9, 0.5});
   EXPECT_EQ(scalar(ts::nll_loss(x, t, w, Reduction::Sum)), 9.5);
   EXPECT_EQ(scalar(ts::nll_loss(x, t, w, Reduction::Mean)), 9.5 / (3 + 1));
+}
+
+// ATen 1.13 and current PyTorch: "The function 'nll_loss_forward' is not differentiable with
+// respect to argument 'weight'. This input cannot have requires_grad True."; no_grad allows it.
+TEST(NllLoss, ClassWeightThatRequiresGradIsRefused) {
+  const Tensor x = nll_input(), t = make_long({2, 0}), w = make(ts::kFloat, {1, 2, 3}, {3});
+  w.requires_grad_();
+  EXPECT_ERROR(ts::nll_loss(x, t, w),
+               "nll_loss: not differentiable with respect to argument 'weight'");
+  EXPECT_ERROR(ts::cross_entropy(x, t, w), "not differentiable with respect to argument 'weight'");
+  const ts::AutoGradMode no_grad(false);
+  EXPECT_EQ(scalar(ts::nll_loss(x, t, w, Reduction::Sum)), 9.5);
 }
 
 TEST(NllLoss, IgnoreIndex) {

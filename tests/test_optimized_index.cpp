@@ -149,7 +149,9 @@ TEST(OptimizedGather, ThreeDimsLargeZeroDimEmptyAndOut) {
   const Tensor index = indices({9, 30}, 300, 18);
   const auto gather = [&](const Tensor& out) { ts::gather_out(out, big, 1, index); };
   expect_bitwise(into(transposed_out({9, 30}, ts::kFloat), gather), "out transposed");
-  expect_bitwise(into(empty_out({0}, ts::kDouble), gather), "out float64");
+  expect_bitwise(into(empty_out({0}, ts::kFloat), gather), "out resized");
+  // out= must have self's dtype (ATen), a wider one too.
+  EXPECT_THROW(gather(ts::empty({0}, ts::kDouble)), ts::Error);
 }
 
 // ---- scatter_add ----
@@ -236,9 +238,8 @@ TEST(OptimizedScatterAdd, LargeParallelThreeDimsZeroDimEmptyAndOut) {
   const auto scatter_add = [&](const Tensor& out) {
     ts::scatter_add_out(out, self, 0, index, src);
   };
-  // Into float32, the sums are rounded to float16 first.
-  expect_bitwise(into(transposed_out({12, 7}, ts::kFloat), scatter_add),
-                 "float16 into float32 out");
+  expect_bitwise(into(transposed_out({12, 7}, ts::kHalf), scatter_add), "transposed out");
+  EXPECT_THROW(scatter_add(ts::empty({12, 7}, ts::kFloat)), ts::Error);  // self's dtype only
   expect_bitwise(into(empty_out({0}, ts::kHalf), scatter_add), "out resized");
 }
 

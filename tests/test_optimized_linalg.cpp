@@ -103,11 +103,13 @@ TEST(OptimizedMm, OutVariantsAliasingAndThreads) {
   const Tensor b = operand({20, 20}, ts::kFloat, 14);
   expect_product(
       [&] {
-        Tensor out = ts::empty({0}, ts::kDouble);
+        Tensor out = ts::empty({0}, ts::kFloat);
         ts::mm_out(out, a, b);
         return out;
       },
-      "mm_out into float64", ts::kFloat, 20);
+      "mm_out into an empty out", ts::kFloat, 20);
+  // out= must have the operands' dtype (ATen), a wider one included.
+  EXPECT_THROW(ts::mm_out(ts::empty({0}, ts::kDouble), a, b), ts::Error);
   expect_product(
       [&] {
         Tensor out = ref_clone(ts::empty({20, 20})).t();  // column-major out: C^T = B^T A^T
@@ -173,7 +175,7 @@ TEST(OptimizedBmm, EveryDtypeAndBatchLayouts) {
       "bmm k = 0", ts::kFloat, 0);
   expect_product(
       [&] {
-        Tensor out = ref_clone(ts::empty({3, 9, 11})).transpose(1, 2);
+        Tensor out = ref_clone(ts::empty({3, 9, 11}, ts::kDouble)).transpose(1, 2);
         ts::bmm_out(out, operand({3, 11, 13}, ts::kDouble, 24),
                     operand({3, 13, 9}, ts::kDouble, 25));
         return out;
@@ -318,11 +320,14 @@ TEST(OptimizedMv, EveryDtypeLayoutAndVectorStride) {
       "mv_out into a stepped out", ts::kDouble, 33);
   expect_product(
       [&] {
-        Tensor out = ts::empty({0}, ts::kDouble);
+        Tensor out = ts::empty({0}, ts::kFloat);
         ts::mv_out(out, operand({27, 33}, ts::kFloat, 57), operand({33}, ts::kFloat, 58));
         return out;
       },
-      "mv_out into float64", ts::kFloat, 33);
+      "mv_out into an empty out", ts::kFloat, 33);
+  EXPECT_THROW(ts::mv_out(ts::empty({0}, ts::kDouble), operand({2, 3}, ts::kFloat, 57),
+                          operand({3}, ts::kFloat, 58)),
+               ts::Error);
 }
 
 TEST(OptimizedDot, EveryDtypeStrideAndLength) {
@@ -341,11 +346,14 @@ TEST(OptimizedDot, EveryDtypeStrideAndLength) {
   }
   expect_product(
       [&] {
-        Tensor out = ts::empty({}, ts::kDouble);
+        Tensor out = ts::empty({0}, ts::kFloat);
         ts::dot_out(out, operand({40}, ts::kFloat, 64), operand({40}, ts::kFloat, 65));
         return out;
       },
-      "dot_out into float64", ts::kFloat, 40);
+      "dot_out into an empty out", ts::kFloat, 40);
+  EXPECT_THROW(ts::dot_out(ts::empty({}, ts::kDouble), operand({40}, ts::kFloat, 64),
+                           operand({40}, ts::kFloat, 65)),
+               ts::Error);
 }
 
 // ---- outer ----

@@ -105,10 +105,12 @@ TEST(OptimizedSoftmax, DtypeArgumentOutAndAliasing) {
   expect_matches_reference(
       [&] {
         Tensor out = ts::empty({0}, ts::kDouble);
-        ts::softmax_out(out, f, 1);
+        ts::softmax_out(out, f, 1, ts::kDouble);
         return out;
       },
-      "out= float64");
+      "out= float64 with dtype=float64");
+  // Without dtype=, out= must have self's dtype (ATen).
+  EXPECT_THROW(ts::softmax_out(ts::empty({0}, ts::kDouble), f, 1), ts::Error);
   expect_matches_reference(
       [&] {
         Tensor out = ref_clone(ts::empty({30, 9}, ts::kFloat)).t();  // transposed out

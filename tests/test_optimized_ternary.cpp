@@ -117,12 +117,16 @@ TEST(OptimizedTernary, LerpScalarAndTensorWeights) {
       "lerp_ tensor weight, transposed half");
   expect_matches_reference(
       [] {
-        Tensor out = ts::empty({0}, kDouble);
+        Tensor out = ts::empty({0}, kFloat);
         ts::lerp_out(out, sample({20, 30}, kFloat), sample({20, 30}, kFloat, -1, 1, 2),
                      sample({20, 30}, kFloat, 0, 1, 3));
         return out;
       },
-      "lerp_out into float64");
+      "lerp_out into an empty out");
+  // out= must have the result dtype, a wider one included (ATen).
+  EXPECT_THROW(ts::lerp_out(ts::empty({0}, kDouble), sample({2}, kFloat), sample({2}, kFloat),
+                            sample({2}, kFloat)),
+               ts::Error);
   for_each_capability([](const std::string&) {
     const Tensor s = make(kFloat, {1, 1, 1, 1, 0, kInf});
     const Tensor e = make(kFloat, {3, 3, 3, 3, kNaN, kInf});

@@ -425,6 +425,12 @@ TEST(Cumsum, Errors) {
                "cumsum: not implemented for dtype bool (argument 'dtype')");
   ts::Tensor xb = make(kBool, {1, 0}, {2});
   EXPECT_ERROR(xb.cumsum_(0), "cumsum_: not implemented for dtype bool (argument 'self')");
+  // ATen 1.13 reaches no kernel for a 0-dim or empty self: a bool one is returned unchanged.
+  ts::Tensor b0 = make(kBool, {1}, {});
+  EXPECT_EQ(&b0.cumsum_(0), &b0);
+  EXPECT_EQ(values(b0), std::vector<double>{1});
+  ts::Tensor be = ts::empty({0, 3}, kBool);
+  EXPECT_EQ(shape_of(be.cumsum_(1)), (Shape{0, 3}));
   EXPECT_EQ(shape_of(b), Shape{0});
   ts::Tensor wrong = ts::empty({3, 2}, kFloat);
   EXPECT_ERROR(ts::cumsum_out(wrong, x, 0), "cumsum: output with shape [3, 2] doesn't match");

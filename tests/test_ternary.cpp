@@ -135,14 +135,23 @@ TEST(Where, Out) {
   EXPECT_EQ(values(empty_out), (V{7, 8, 1, 2}));
 }
 
+// Note [where with a uint8 condition]: ATen (1.13 and current) takes a uint8 condition as
+// condition != 0: where([2, 0, 1] u8, [1, 2, 3], [7, 8, 9]) = [1, 8, 3].
+TEST(Where, Uint8ConditionIsNonZero) {
+  Tensor r = ts::where(make(ts::kByte, {2, 0, 1}), make(ts::kFloat, {1, 2, 3}),
+                       make(ts::kFloat, {7, 8, 9}));
+  EXPECT_EQ(r.dtype(), ts::kFloat);
+  EXPECT_EQ(values(r), (V{1, 8, 3}));
+}
+
 TEST(WhereErrors, ConditionMustBeBool) {
   Tensor a = make(ts::kFloat, {1, 2});
   EXPECT_ERROR(ts::where(make(ts::kFloat, {1, 0}), a, a),
                "where: expected condition to be a boolean tensor, but got a tensor with dtype "
                "float32");
-  EXPECT_ERROR(
-      ts::where(make(ts::kByte, {1, 0}), a, a),
-      "where: expected condition to be a boolean tensor, but got a tensor with dtype uint8");
+  EXPECT_ERROR(ts::where(make(ts::kInt, {1, 0}), a, a),
+               "where: expected condition to be a boolean tensor, but got a tensor with dtype "
+               "int32");
   EXPECT_ERROR(ts::where(Tensor(), a, a),
                "where: expected a defined tensor for argument 'condition'");
   EXPECT_ERROR(ts::where(make(ts::kBool, {1, 0}), a, Tensor()),
@@ -270,8 +279,12 @@ TEST(LerpErrors, InPlaceAndOutLeaveTensorsUntouched) {
   EXPECT_ERROR(s.lerp_(make(ts::kDouble, {1, 2, 3}), 0.5), "expected dtype float32 for `end`");
   EXPECT_EQ(values(s), (V{1, 2, 3}));
   Tensor out = make(ts::kLong, {7, 7, 7});
-  EXPECT_ERROR(ts::lerp_out(out, s, s, s),
-               "lerp: result type float32 can't be cast to the desired output type int64");
+  EXPECT_ERROR(ts::lerp_out(out, s, s, s), "lerp: Found dtype int64 but expected float32");
+  // A wider out= too, as ATen ("Found dtype Double but expected Float").
+  Tensor wide = make(ts::kDouble, {7, 7, 7});
+  EXPECT_ERROR(ts::lerp_out(wide, s, s, s),
+               "lerp: Found dtype float64 but expected float32 (argument 'out')");
+  EXPECT_EQ(values(wide), (V{7, 7, 7}));
   EXPECT_EQ(values(out), (V{7, 7, 7}));
   // Self's end overlapping self partially.
   Tensor buf = make(ts::kFloat, {1, 2, 3, 4});
@@ -362,11 +375,24 @@ TEST(Addcmul, NonContiguousInPlaceAndOut) {
       0);
 }
 
+// Note [addcmul value on integers] in lib/src/ops/ternary.cpp: ATen 1.13 gives, for
+// i = [0..5] int32, addcmul(i, i, i, 2.5) = [0, 3, 10, 21, 36, 55] and with -2.5
+// [0, -1, -6, -15, -28, -45] (i + 2 * i * i, i - 2 * i * i); uint8 with 2.9 as 2.5.
+TEST(Addcmul, FloatingValueTruncatesForIntegers) {
+  Tensor i = make(ts::kInt, {0, 1, 2, 3, 4, 5}, {2, 3});
+  EXPECT_EQ(values(ts::addcmul(i, i, i, 2.5)), (V{0, 3, 10, 21, 36, 55}));
+  EXPECT_EQ(values(ts::addcmul(i, i, i, -2.5)), (V{0, -1, -6, -15, -28, -45}));
+  Tensor u = make(ts::kByte, {0, 1, 2, 3, 4, 5}, {2, 3});
+  Tensor r = ts::addcmul(u, u, u, 2.9);
+  EXPECT_EQ(r.dtype(), ts::kByte);
+  EXPECT_EQ(values(r), (V{0, 3, 10, 21, 36, 55}));
+  Tensor s = make(ts::kLong, {1, 2});
+  s.addcmul_(make(ts::kLong, {3, 4}), make(ts::kLong, {1, 1}), 1.0);
+  EXPECT_EQ(values(s), (V{4, 6}));
+}
+
 TEST(AddcmulErrors, ValueAndDtypes) {
   Tensor i = make(ts::kInt, {1, 2});
-  EXPECT_ERROR(ts::addcmul(i, i, i, 0.5),
-               "addcmul: For integral input tensors, argument value must not be a floating point "
-               "number.");
   EXPECT_ERROR(ts::addcmul(i, i, i, int64_t{1} << 40),
                "addcmul: value cannot be converted to type int32 without overflow");
   Tensor b = make(ts::kBool, {1, 0});

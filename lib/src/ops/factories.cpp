@@ -205,26 +205,31 @@ Tensor eye(int64_t n, int64_t m, TensorOptions options) {
 // ---- tensor(values) ----
 namespace {
 
-// One value converted to the output type; integral outputs reject values they cannot hold
-// (ATen's "value cannot be converted to type ... without overflow").
+// Note [tensor() integer conversion]
+// A floating value converts to an integral dtype as a cast: truncated, then kept modulo 2^bits
+// (ATen 1.13: tensor(-2.0, uint8) is 254, tensor(-129.7, int8) 127). 1.13 casts straight to a
+// 32-bit int (1e10 as int32 is INT_MIN there; here 10^10 mod 2^32), an undefined C++ conversion:
+// touchstone goes through int64 and refuses a value outside it, or NaN. An integer value that
+// does not fit is refused, as torch.tensor([300], dtype=torch.uint8) does (at::tensor wraps).
 template <typename Out, typename In>
 Out convert_value(In v, ScalarType dtype) {
   if constexpr (std::is_same_v<Out, bool>) {
     return v != In(0);
   } else if constexpr (std::is_integral_v<Out>) {
     bool ok;
+    int64_t i;
     if constexpr (std::is_floating_point_v<In>) {
       const double t = std::trunc(static_cast<double>(v));
-      ok = t >= static_cast<double>(std::numeric_limits<Out>::lowest()) &&
-           t < static_cast<double>(std::numeric_limits<Out>::max()) + 1.0;
+      ok = t >= -0x1p63 && t < 0x1p63;
+      i = ok ? static_cast<int64_t>(t) : 0;
     } else {
-      const int64_t i = static_cast<int64_t>(v);
+      i = static_cast<int64_t>(v);
       ok = i >= static_cast<int64_t>(std::numeric_limits<Out>::lowest()) &&
            (i < 0 ||
             static_cast<uint64_t>(i) <= static_cast<uint64_t>(std::numeric_limits<Out>::max()));
     }
     TS_CHECK(ok, "tensor: value cannot be converted to type ", dtype, " without overflow");
-    return static_cast<Out>(v);
+    return static_cast<Out>(i);  // modulo 2^bits (C++20)
   } else if constexpr (std::is_same_v<Out, Half> || std::is_same_v<Out, BFloat16>) {
     return Out(static_cast<float>(v));
   } else {

@@ -98,6 +98,13 @@ Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType 
   p.compute_dtype = dtype;
   p.set(DimParams{dim});
   if (v == Variant::Out) {
+    if (op == OpId::gather || op == OpId::scatter_add) {
+      // ATen's gather/scatter_add out= must have self's dtype: "Expected out tensor to have dtype
+      // float, but got double instead" (index_select checks its own, cat/stack cast).
+      meta::check_defined(op_name, out, "out");
+      TS_CHECK(out.dtype() == dtype, op_name, ": Expected out tensor to have dtype ", dtype,
+               ", but got ", out.dtype(), " instead (argument 'out')");
+    }
     meta::check_out(op_name, out, shape, dtype);
     for (const auto& [i, in] : no_overlap) {
       check_no_overlap(op_name, out, in, "out", meta::arg_name(op, i));

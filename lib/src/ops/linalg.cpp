@@ -4,7 +4,8 @@
 //          NoParams.
 //   addmm: inputs {self expanded to (n, p), mat1, mat2}; compute_dtype = the operands' dtype;
 //          AddmmParams{beta, alpha} (a beta of zero means self is not read, NaN included).
-// Every op but outer needs operands of one dtype (as ATen's CPU gemm); outer promotes like mul.
+// Every op but outer needs operands of one dtype (as ATen's CPU gemm), and an out= tensor of that
+// dtype; outer promotes like mul and casts to its out=.
 // The dtypes each op is defined for are op_list.def's: all but bool (as PyTorch's CPU backend),
 // and outer, a mul, takes bool too.
 #include <utility>
@@ -18,6 +19,10 @@ namespace {
 
 using meta::Variant;
 
+// Note [mm of mixed dtypes]
+// ATen 1.13's CPU mm checks dtypes in its kernel, which an empty product never reaches: mm of
+// float32 (0, 3) and float64 (3, 2) returns float32 there. Current PyTorch's mm meta refuses
+// mixed dtypes up front, whatever the shapes; touchstone follows it (a parity "deliberate" row).
 // The C++ type names ATen prints for a dtype (caffe2::TypeMeta), e.g. "float != double".
 void check_same_dtype(const char* op, const char* a_name, const Tensor& a, const char* b_name,
                       const Tensor& b) {
@@ -42,6 +47,16 @@ Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType 
   p.compute_dtype = dtype;
   p.args = std::move(args);
   if (v == Variant::Out) {
+    meta::check_defined(name, out, "out");
+    // ATen: "result dtype Float does not match input dtype Double" (dot); "Expected out tensor to
+    // have dtype float, but got double instead" (mm, bmm, addmm, mv). outer is a mul: it casts.
+    if (op == OpId::dot) {
+      TS_CHECK(out.dtype() == dtype, name, ": result dtype ", out.dtype(),
+               " does not match input dtype ", dtype, " (argument 'out')");
+    } else if (op != OpId::outer) {
+      TS_CHECK(out.dtype() == dtype, name, ": Expected out tensor to have dtype ", dtype,
+               ", but got ", out.dtype(), " instead (argument 'out')");
+    }
     meta::check_out(name, out, shape, dtype);  // before the lookup, so its error comes first
   }
   const KernelFn fn = lookup_kernel(op, dtype, device);  // before anything is written

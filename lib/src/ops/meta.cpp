@@ -284,9 +284,10 @@ size_t dtype_source(TensorList inputs, ScalarType common) {
 
 // Note [Unary out= dtype]
 // ATen builds the Unary class (neg, abs, sign, floor, ceil, round, trunc, bitwise_not, silu,
-// gelu, clamp) with TensorIterator's check_all_same_dtype: out= must have the result's dtype,
-// wider or not ("Found dtype Double but expected Byte"). UnaryFloat ops (exp: computed in float,
-// cast to out), UnaryBool and every Binary class cast the result to any out= it can be cast to.
+// gelu, clamp) and lerp with TensorIterator's check_all_same_dtype: out= must have the result's
+// dtype, wider or not ("Found dtype Double but expected Byte"). UnaryFloat ops (exp: computed in
+// float, cast to out), UnaryBool and every Binary class cast the result to any out= it can be cast
+// to.
 ElementwiseSpec elementwise_spec(OpId op) {
   const OpInfo& info = op_info(op);
   switch (info.sig) {
@@ -298,6 +299,9 @@ ElementwiseSpec elementwise_spec(OpId op) {
       return {op, info.dtypes, false, /*bool_result=*/true};
     case OpSignature::Unary:
       return {op, info.dtypes, false, false, /*same_dtype_out=*/true};
+    case OpSignature::Ternary:
+      // ATen's lerp is built the same way ("Found dtype Float but expected Double").
+      return {op, info.dtypes, false, false, /*same_dtype_out=*/op == OpId::lerp};
     default:
       return {op, info.dtypes};
   }

@@ -38,6 +38,12 @@ Tensor softmax_impl(OpId op, Variant v, const Tensor& out, const Tensor& self, i
   p.compute_dtype = dtype.value_or(self.dtype());
   meta::check_dtype_supported(name, p.compute_dtype, op_info(op).dtypes, dtype ? "dtype" : "self");
   p.set(DimParams{wrap_dim(dim, self.dim(), name)});
+  if (v == Variant::Out) {
+    // ATen: "Expected out tensor to have dtype float, but got double instead".
+    meta::check_defined(name, out, "out");
+    TS_CHECK(out.dtype() == p.compute_dtype, name, ": Expected out tensor to have dtype ",
+             p.compute_dtype, ", but got ", out.dtype(), " instead (argument 'out')");
+  }
   const Device device = self.device();
   const KernelFn fn = lookup_kernel(op, p.compute_dtype, device);
   Tensor result = meta::prepare_output(op, v, out, self.sizes(), p.compute_dtype, device, self);
@@ -196,6 +202,11 @@ Tensor nll_loss(const Tensor& self, const Tensor& target, const Tensor& weight, 
              " classes or no classes but got weight tensor of shape: ", weight.sizes());
     TS_CHECK(weight.dtype() == self.dtype(), op, ": expected weight to have the input's dtype ",
              self.dtype(), ", but got ", weight.dtype());
+    // ATen (1.13 and current) has no derivative for the class weight: "The function
+    // 'nll_loss_forward' is not differentiable with respect to argument 'weight'".
+    TS_CHECK(!weight.requires_grad() || !GradMode::is_enabled(), op,
+             ": not differentiable with respect to argument 'weight'. This input cannot have "
+             "requires_grad True.");
   }
   const Tensor inputs[] = {self, target, weight};
   const Device device = meta::common_device(op, inputs, OpId::nll_loss);

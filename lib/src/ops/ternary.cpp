@@ -35,11 +35,15 @@ Tensor where_impl(Variant v, const Tensor& out, const Tensor& condition, const T
     TS_CHECK(out.dtype() == result, "where: Expected out type to be ", result, " but got ",
              out.dtype(), " (argument 'out')");
   }
-  TS_CHECK(condition.dtype() == kBool,
+  // Note [where with a uint8 condition]
+  // ATen 1.13 and current PyTorch accept a uint8 condition (with a deprecation warning: "where
+  // received a uint8 condition tensor") as condition != 0; touchstone accepts it, silently.
+  TS_CHECK(condition.dtype() == kBool || condition.dtype() == kByte,
            "where: expected condition to be a boolean tensor, but got a tensor with dtype ",
            condition.dtype());
   OpParams p;
-  const Tensor inputs[] = {condition, self, other};
+  const Tensor inputs[] = {condition.dtype() == kBool ? condition : condition.to(kBool), self,
+                           other};
   Tensor r = meta::elementwise(meta::elementwise_spec(OpId::where), v, out, inputs, p);
   // A bool condition never changes the promotion of self and other.
   TS_INTERNAL_ASSERT(p.compute_dtype == result);
@@ -79,9 +83,9 @@ Tensor addcmul_impl(Variant v, const Tensor& out, const Tensor& self, const Tens
   const Tensor inputs[] = {self, t1, t2};
   const ScalarType common = result_type(inputs);
   const meta::ElementwiseSpec spec = meta::elementwise_spec(OpId::addcmul);
-  // As alpha in add: a fractional value would be truncated silently for integers.
-  TS_CHECK(!spec.supported.has(common) || is_floating_type(common) || !value.is_floating_point(),
-           op, ": For integral input tensors, argument value must not be a floating point number.");
+  // Note [addcmul value on integers]
+  // ATen converts value to an integral result's dtype, truncating (value 2.5 multiplies by 2);
+  // its "must not be a floating point number" check is addcdiv's, not addcmul's.
   if (spec.supported.has(common)) meta::check_scalar_fits(op, value, opmath_type(common));
   OpParams p;
   p.set(ValueParams{value});
@@ -97,6 +101,8 @@ Tensor masked_fill_impl(Variant v, const Tensor& self, const Tensor& mask, const
   const UserOpScope scope(op);
   meta::check_defined(op, self, "self");
   meta::check_defined(op, mask, "mask");
+  // ATen 1.13 accepts a float mask and fills nothing (mask [1., 0.] leaves self as it was);
+  // current PyTorch refuses it, as here ("masked_fill_ only supports boolean masks").
   TS_CHECK(mask.dtype() == kBool, op, ": only supports boolean masks, but got mask with dtype ",
            mask.dtype());
   meta::check_scalar_fits(op, value, self.dtype());

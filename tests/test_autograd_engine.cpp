@@ -110,6 +110,52 @@ TEST(AutogradEngine, GradFnNamesAndLeaves) {
   EXPECT_FALSE((x * vec({1, 1, 1})).grad_fn()->next_edges()[1].is_valid());
 }
 
+// The node is the one of the overload that ran (libtorch 1.13's grad_fn()->name() for each).
+TEST(AutogradEngine, GradFnNamesFollowATenOverloads) {
+  Tensor x = ts::arange(6, ts::kDouble).reshape({2, 3}).requires_grad_();
+  const auto name = [](const Tensor& t) { return t.grad_fn()->name(); };
+  EXPECT_EQ(name(x.sum({0})), "SumBackward1");
+  EXPECT_EQ(name(x.sum(std::vector<int64_t>{})), "SumBackward1");  // sum.dim_IntList, dim=[]
+  EXPECT_EQ(name(x.mean()), "MeanBackward0");
+  EXPECT_EQ(name(x.mean({1})), "MeanBackward1");
+  EXPECT_EQ(name(x.prod()), "ProdBackward0");
+  EXPECT_EQ(name(x.prod(1)), "ProdBackward1");
+  EXPECT_EQ(name(ts::norm(x, 2)), "NormBackward0");
+  EXPECT_EQ(name(ts::norm(x, 2, {1})), "NormBackward1");
+  EXPECT_EQ(name(ts::max(x)), "MaxBackward1");
+  EXPECT_EQ(name(ts::min(x)), "MinBackward1");
+  EXPECT_EQ(name(std::get<0>(ts::max(x, 1))), "MaxBackward0");
+  EXPECT_EQ(name(std::get<0>(ts::min(x, 1))), "MinBackward0");
+  EXPECT_EQ(name(ts::var(x, {}, 1)), "VarBackward0");
+  EXPECT_EQ(name(ts::var(x, {1}, 1)), "VarBackward0");
+  Tensor w = ts::full({2, 3}, 0.5, ts::kDouble);
+  EXPECT_EQ(name(ts::lerp(x, w, 0.5)), "LerpBackward0");
+  EXPECT_EQ(name(ts::lerp(x, w, w)), "LerpBackward1");
+  EXPECT_EQ(name(ts::layer_norm(x, {3})), "NativeLayerNormBackward0");
+  Tensor weight = ts::ones({4, 3}, ts::kDouble), bias = ts::ones({4}, ts::kDouble);
+  EXPECT_EQ(name(ts::linear(x, weight, bias)), "AddmmBackward0");
+  EXPECT_EQ(name(ts::linear(x, weight)), "MmBackward0");
+  EXPECT_EQ(name(ts::linear(x.reshape({1, 2, 3}), weight, bias)), "ViewBackward0");
+  Tensor u = vec({1, 2}).requires_grad_(), v = vec({1, 2, 3});
+  EXPECT_EQ(name(ts::outer(u, v)), "MulBackward0");
+  EXPECT_EQ(name(ts::matmul(v, x.t())), "SqueezeBackward3");  // 1-D @ 2-D: squeeze_(0)
+  EXPECT_EQ(name(ts::matmul(u, x)), "SqueezeBackward3");
+  EXPECT_EQ(name(ts::matmul(x, v)), "MvBackward0");
+  EXPECT_EQ(name(ts::matmul(x.reshape({1, 2, 3}), v)), "UnsafeViewBackward0");
+  EXPECT_EQ(name(ts::matmul(x.reshape({1, 2, 3}), x.t())), "UnsafeViewBackward0");
+  EXPECT_EQ(name(ts::matmul(x.reshape({1, 2, 3}), x.t().reshape({1, 3, 2}))),
+            "UnsafeViewBackward0");
+  EXPECT_EQ(name(ts::stack({x, x})), "StackBackward0");
+  EXPECT_EQ(name(ts::cat({x, x})), "CatBackward0");
+  // clone of an empty or 0-dim input has its node too.
+  EXPECT_EQ(name(ts::clone(ts::zeros({0}, ts::kDouble).requires_grad_())), "CloneBackward0");
+  EXPECT_EQ(name(ts::clone(ts::scalar_tensor(2.0).requires_grad_())), "CloneBackward0");
+  // copy_ of a src without history over a self with history records CopyBackwards.
+  Tensor y = x * 2;
+  y.copy_(ts::zeros({2, 3}, ts::kDouble));
+  EXPECT_EQ(name(y), "CopyBackwards");
+}
+
 TEST(AutogradEngine, RequiresGradPropagation) {
   Tensor x = vec({1, -2, 3}).requires_grad_();
   Tensor c = vec({1, 1, 1});

@@ -442,4 +442,97 @@ TEST(AutogradOps, VarAndStdOfOneElementAreNaNWithANaNGradient) {
   }
 }
 
+// Note [copy_ overwrites self]: the overwritten self's history gets zeros, src the gradient.
+TEST(AutogradOps, CopyGivesTheOverwrittenSelfZeros) {
+  Tensor x = vec({1, 2}).requires_grad_();
+  Tensor src = vec({5, 6}).requires_grad_();
+  Tensor y = x * 3;
+  y.copy_(src);
+  (y * vec({1, 2})).sum().backward();
+  ASSERT_TRUE(x.grad().defined());
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{0, 0}));
+  EXPECT_EQ(values(src.grad()), (std::vector<double>{1, 2}));
+  // A src without history: self's history still gets its zeros.
+  Tensor x2 = vec({1, 2}).requires_grad_();
+  Tensor y2 = x2 * 3;
+  y2.copy_(vec({7, 8}));
+  EXPECT_EQ(values(y2), (std::vector<double>{7, 8}));
+  y2.sum().backward();
+  ASSERT_TRUE(x2.grad().defined());
+  EXPECT_EQ(values(x2.grad()), (std::vector<double>{0, 0}));
+}
+
+// linear with a bias as one addmm (2-D input) or addmm over the rows (3-D): the same gradients.
+// x = [[1, 2, 3], [4, 5, 6]], W = [[1, 0, -1]], b = [0.5]: out = [[-1.5], [-1.5]].
+TEST(AutogradOps, LinearWithBiasGradients) {
+  for (const bool three_d : {false, true}) {
+    Tensor x = vec({1, 2, 3, 4, 5, 6}).reshape({2, 3}).requires_grad_();
+    Tensor w = vec({1, 0, -1}).reshape({1, 3}).requires_grad_();
+    Tensor b = vec({0.5}).requires_grad_();
+    Tensor out = ts::linear(three_d ? x.reshape({1, 2, 3}) : x, w, b);
+    EXPECT_EQ(values(out), (std::vector<double>{-1.5, -1.5}));
+    out.sum().backward();
+    EXPECT_EQ(values(x.grad()), (std::vector<double>{1, 0, -1, 1, 0, -1}));
+    EXPECT_EQ(values(w.grad()), (std::vector<double>{5, 7, 9}));
+    EXPECT_EQ(values(b.grad()), (std::vector<double>{2}));
+  }
+}
+
+// Note [Degenerate var and std]: N <= correction, current PyTorch's values and gradients.
+TEST(AutogradOps, VarAndStdWithCorrectionAtLeastTheCount) {
+  // Full var over [1, 3] with correction 2 or 3: 2 / max(0, N - c) = inf; gradient inf.
+  for (const double c : {2.0, 3.0}) {
+    Tensor x = vec({1, 3}).requires_grad_();
+    Tensor r = ts::var(x, {}, c);
+    EXPECT_EQ(values(r)[0], INFINITY);
+    r.backward();
+    EXPECT_EQ(values(x.grad()), (std::vector<double>{INFINITY, INFINITY}));
+  }
+  // Equal elements: 0 / 0, NaN value and gradient.
+  Tensor e = vec({2, 2}).requires_grad_();
+  Tensor r = ts::var(e, {}, 2);
+  EXPECT_TRUE(std::isnan(values(r)[0]));
+  r.backward();
+  for (double g : values(e.grad())) EXPECT_TRUE(std::isnan(g));
+  // Along a dim, 2 / (N - c) as it is: correction 3 over [1, 3] gives -2 * (x - 2) = [2, -2].
+  Tensor d = vec({1, 3}).requires_grad_();
+  ts::var(d, {0}, 3).backward();
+  EXPECT_EQ(values(d.grad()), (std::vector<double>{2, -2}));
+  // std: grad / (2 * inf) = 0, times inf: NaN.
+  Tensor s = vec({1, 3}).requires_grad_();
+  Tensor sr = ts::std(s, {}, 2);
+  EXPECT_EQ(values(sr)[0], INFINITY);
+  sr.backward();
+  for (double g : values(s.grad())) EXPECT_TRUE(std::isnan(g));
+}
+
+// layer_norm's float16/bfloat16 gradients are computed in float32 (as ATen). Over x = [1, 2, 3,
+// 4] with grad [1, 0, 0, 0]: rstd = 1 / sqrt(1.25 + 1e-5) and
+// gx = rstd * (g - 1/4 + 0.375 * rstd^2 * (x - 2.5)) = [0.26833, -0.35777, -0.08944, 0.17888].
+TEST(AutogradOps, LayerNormReducedPrecisionGradients) {
+  for (const ts::ScalarType dt : {ts::kBFloat16, ts::kHalf, ts::kDouble}) {
+    Tensor x = vec({1, 2, 3, 4}, dt).requires_grad_();
+    (ts::layer_norm(x, {4}) * vec({1, 0, 0, 0}, dt)).sum().backward();
+    EXPECT_EQ(x.grad().dtype(), dt);
+    const std::vector<double> g = values(x.grad());
+    const std::vector<double> expected = {0.268330, -0.357768, -0.089443, 0.178885};
+    const double tol = dt == ts::kDouble ? 1e-5 : dt == ts::kHalf ? 1e-3 : 4e-3;
+    for (size_t i = 0; i < 4; ++i) EXPECT_NEAR(g[i], expected[i], tol) << dt << " " << i;
+  }
+}
+
+// rand_like/randn_like keep a transposed input's layout (ATen's preserve_format); the element
+// at each index is the one rand/randn give there.
+TEST(AutogradOps, RandLikeKeepsTheLayout) {
+  Tensor xt = ts::zeros({3, 2}).t();
+  for (const bool normal : {false, true}) {
+    ts::manual_seed(11);
+    Tensor r = normal ? ts::randn_like(xt) : ts::rand_like(xt);
+    EXPECT_EQ(r.strides(), (ts::IntArrayRef{1, 2}));
+    ts::manual_seed(11);
+    Tensor plain = normal ? ts::randn({2, 3}) : ts::rand({2, 3});
+    EXPECT_EQ(values(r), values(plain));
+  }
+}
+
 }  // namespace

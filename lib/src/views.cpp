@@ -131,6 +131,13 @@ Tensor Tensor::view(IntArrayRef size) const {
                    [sizes = DimVector(sizes())](const Tensor& g) { return g.reshape(sizes); });
 }
 
+Tensor autograd::view_named(const Tensor& self, IntArrayRef shape, const char* name) {
+  TS_INTERNAL_ASSERT(self.is_contiguous(), "view_named: expects a contiguous self");
+  return with_grad(self, make_view(self, shape, contiguous_strides(shape), self.storage_offset()),
+                   name,
+                   [sizes = DimVector(self.sizes())](const Tensor& g) { return g.reshape(sizes); });
+}
+
 Tensor Tensor::reshape(IntArrayRef size) const {
   const DimVector shape = infer_size("reshape", size, numel());
   auto backward = [sizes = DimVector(sizes())](const Tensor& g) { return g.reshape(sizes); };

@@ -143,6 +143,17 @@ Side<T> run_side(const std::function<T(const std::vector<T>&)>& f, std::vector<T
 
 // ---- comparison ----
 
+// Note [Parity messages]
+// Every touchstone error names the op the user called (issue 14): the message starts with
+// "<op>:", or the method or function the form called: "<op>_:" (in place), "<op>_out:"; a
+// mismatch is a "message" difference.
+bool names_op(const std::string& error, const std::string& op) {
+  for (const std::string& name : {op, op + "_", op + "_out"}) {
+    if (error.compare(0, name.size() + 1, name + ":") == 0) return true;
+  }
+  return false;
+}
+
 // "float32[2, 3] strides [3, 1]" (ATen's dtype names on the aten side: "Float[2, 3] ...").
 template <class T>
 std::string describe(const T& t) {
@@ -327,7 +338,10 @@ void Tally::run(const std::string& set, const Call& c) {
   const Side<TsT> t = run_side(c.ts_fn, in.ts);
   const Side<AtT> a = run_side(c.at_fn, in.at);
   ++calls_;
-  const std::vector<Difference> diffs = compare(t, a, compute_dtype(c.inputs), c.values);
+  std::vector<Difference> diffs = compare(t, a, compute_dtype(c.inputs), c.values);
+  if (!t.error.empty() && !names_op(t.error, c.op)) {
+    diffs.push_back({"message", "touchstone throws '" + t.error + "'"});
+  }
   if (diffs.empty()) ++agreements_;
   for (const Difference& d : diffs) {
     const std::string key[] = {d.cls, c.op, c.form, c.dtypes, c.layout, set, d.detail};
@@ -360,7 +374,8 @@ void Tally::print_summary(const std::string& family) const {
     return it == m.end() ? int64_t{0} : it->second;
   };
   std::cout << "parity " << family << ": " << calls_ << " calls, " << agreements_ << " agree\n";
-  for (const char* cls : {"value", "accept", "dtype", "shape", "layout", "grad", "grad_fn"}) {
+  for (const char* cls :
+       {"value", "accept", "dtype", "shape", "layout", "grad", "grad_fn", "message"}) {
     std::cout << "  " << cls << ": " << get(allowed_, cls) << " allowed, " << get(unexplained_, cls)
               << " unexplained\n";
   }

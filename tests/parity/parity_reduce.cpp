@@ -165,19 +165,29 @@ void run_plain_reductions(Tally& tally, const std::string& set) {
 void run_var_norm(Tally& tally, const std::string& set) {
   for (int64_t corr : {0, 1, 2}) {
     const std::string v = ",correction=" + std::to_string(corr);
+    // The correction overloads: a plain int64 would pick ATen's (dim, bool unbiased) overload.
+    const c10::optional<int64_t> correction = corr;
     const Reduce kVar[] = {
         {"var", [=](const TsT& a) { return ts::var(a, {}, double(corr)); },
-         [=](const AtT& a) { return at::var(a, at::OptionalIntArrayRef(), corr); },
+         [=](const AtT& a) { return at::var(a, at::OptionalIntArrayRef(), correction); },
          [=](const TsT& a, int64_t d, bool k) { return ts::var(a, {d}, double(corr), k); },
-         [=](const AtT& a, int64_t d, bool k) { return at::var(a, {d}, corr, k); },
+         [=](const AtT& a, int64_t d, bool k) {
+           return at::var(a, at::IntArrayRef(&d, 1), correction, k);
+         },
          [=](const TsT& o, const TsT& a, int64_t d, bool k) { ts::var_out(o, a, {d}, corr, k); },
-         [=](AtT& o, const AtT& a, int64_t d, bool k) { at::var_out(o, a, {d}, corr, k); }},
+         [=](AtT& o, const AtT& a, int64_t d, bool k) {
+           at::var_out(o, a, at::IntArrayRef(&d, 1), correction, k);
+         }},
         {"std", [=](const TsT& a) { return ts::std(a, {}, double(corr)); },
-         [=](const AtT& a) { return at::std(a, at::OptionalIntArrayRef(), corr); },
+         [=](const AtT& a) { return at::std(a, at::OptionalIntArrayRef(), correction); },
          [=](const TsT& a, int64_t d, bool k) { return ts::std(a, {d}, double(corr), k); },
-         [=](const AtT& a, int64_t d, bool k) { return at::std(a, {d}, corr, k); },
+         [=](const AtT& a, int64_t d, bool k) {
+           return at::std(a, at::IntArrayRef(&d, 1), correction, k);
+         },
          [=](const TsT& o, const TsT& a, int64_t d, bool k) { ts::std_out(o, a, {d}, corr, k); },
-         [=](AtT& o, const AtT& a, int64_t d, bool k) { at::std_out(o, a, {d}, corr, k); }},
+         [=](AtT& o, const AtT& a, int64_t d, bool k) {
+           at::std_out(o, a, at::IntArrayRef(&d, 1), correction, k);
+         }},
     };
     for (const Reduce& r : kVar) run_reduction(tally, set, r, v, kFloating);
   }

@@ -51,6 +51,7 @@ struct AddmmParams {
 struct ReduceParams {
   DimVector dims;
   bool keepdim = false;
+  bool dim_overload = false;  // the per-dim overload ran: ATen names its node ...Backward1
 };
 struct VarParams : ReduceParams {
   double correction = 1;  // var, std: divide by N - correction

@@ -148,6 +148,13 @@ void record(KernelFn fn, const KernelCall& call) {
   for (size_t i = 0; i < call.inputs.size(); ++i) {
     if (differentiable(call.inputs[i])) edges[i] = gradient_edge(call.inputs[i]);
   }
+  // Note [copy_ overwrites self]
+  // As ATen's CopyBackwards (edges self, src): the overwritten self's history gets a zero
+  // gradient, the extra edge 1 (copy_'s formula). A view self is CopySlices' (zeroes its part).
+  if (inplace && call.op == OpId::copy_ && self->impl()->view_base() == nullptr &&
+      requires_grad(self->impl())) {
+    edges.push_back(gradient_edge(*self));
+  }
 
   const Derivative* d = info.differentiable ? find_derivative(call.op) : &kNothingFlows;
   auto node = std::make_shared<OpNode>(call, d);

@@ -49,7 +49,8 @@ void copy_with_kind(const Tensor& self, const Tensor& src, CallKind kind) {
   OpParams p;
   p.compute_dtype = self.dtype();
   const KernelFn fn = lookup_kernel(OpId::copy_, self.dtype(), kernel_device);
-  if (self.numel() == 0) return;
+  // An empty copy still runs (kernels do nothing): autograd records its node, as ATen's
+  // clone of an empty input has CloneBackward0.
   const Tensor expanded = src.sizes() == self.sizes() ? src : src.expand(self.sizes());
   run_kernel(fn, KernelCall{OpId::copy_, ArrayRef<Tensor>(&self, 1), ArrayRef<Tensor>(&expanded, 1),
                             p, kind});
@@ -142,13 +143,16 @@ TS_REGISTER_DERIVATIVES(copy) {
   //   self: zeros (overwritten; not an input of the call)     src: grad.to(src.device)
   // The engine casts grad to src's dtype; src's ExpandBackward0 sums a broadcast src. A copy
   // across devices sends grad back to src's device (as ATen's CopyBackwards).
+  //   The in-place call's node has a second edge, the overwritten self's history (Note
+  //   [copy_ overwrites self] in lib/src/autograd/slot.cpp): zeros, as ATen's CopyBackwards.
   m.def(OpId::copy_, save_nothing(), [](const BackwardArgs& a) -> Grads {
     const Tensor& grad = a.grad();
+    const Tensor self_grad = a.needs_grad(1) ? zeros_like(grad) : Tensor();
     const Device src_device = a.input_device(0);
-    if (grad.device() == src_device) return {grad};
+    if (grad.device() == src_device) return {grad, self_grad};
     Tensor moved = empty_like(grad, TensorOptions(grad.dtype()).device(src_device));
     moved.copy_(grad);
-    return {moved};
+    return {moved, self_grad};
   });
 }
 

@@ -330,14 +330,28 @@ Tensor randint(int64_t high, IntArrayRef size, TensorOptions options) {
 }
 
 // The *_like random factories give a contiguous tensor of self's shape.
+namespace {
+
+// rand_like, randn_like: `values` (contiguous) laid out as empty_like(self) lays out its result,
+// ATen's preserve_format (a transposed self gets a transposed result). The element at each index
+// is the one the contiguous result has there.
+Tensor keep_layout(const Tensor& self, const Tensor& values) {
+  if (self.is_contiguous()) return values;
+  Tensor out = empty_like(self, values.options());
+  meta::copy_into_new(out, values);
+  return out;
+}
+
+}  // namespace
+
 Tensor rand_like(const Tensor& self, std::optional<TensorOptions> options) {
   const UserOpScope scope("rand_like");
-  return rand(self.sizes(), like_options(self, options));
+  return keep_layout(self, rand(self.sizes(), like_options(self, options)));
 }
 
 Tensor randn_like(const Tensor& self, std::optional<TensorOptions> options) {
   const UserOpScope scope("randn_like");
-  return randn(self.sizes(), like_options(self, options));
+  return keep_layout(self, randn(self.sizes(), like_options(self, options)));
 }
 
 }  // namespace ts

@@ -337,10 +337,18 @@ std::vector<Tensor> stack_inputs(TensorList tensors, int64_t& dim) {
 
 }  // namespace
 
+// Note [stack's node]
+// stack is cat of the unsqueezed inputs; its gradient is cat's (then each unsqueeze's), but
+// ATen's stack has its own node, StackBackward0 (libtorch 1.13 and current PyTorch), so the
+// cat node is renamed.
 Tensor stack(TensorList tensors, int64_t dim) {
   const UserOpScope scope("stack");
   const std::vector<Tensor> inputs = stack_inputs(tensors, dim);
-  return ts::cat(inputs, dim);
+  Tensor result = ts::cat(inputs, dim);
+  if (auto* node = dynamic_cast<autograd::OpNode*>(result.grad_fn().get())) {
+    node->set_name("StackBackward0");
+  }
+  return result;
 }
 Tensor& stack_out(const Tensor& out, TensorList tensors, int64_t dim) {
   const UserOpScope scope("stack");

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "../autograd/derivatives.h"
+#include "../autograd/views.h"
 #include "meta.h"
 #include "touchstone/ops.h"
 
@@ -249,7 +250,12 @@ Tensor matmul(const Tensor& self, const Tensor& other) {
   check_same_dtype("matmul", "self", self, "other", other);
   if (d1 == 1 && d2 == 1) return ts::dot(self, other);
   if (d1 == 2 && d2 == 1) return ts::mv(self, other);
-  if (d1 == 1 && d2 == 2) return ts::mm(self.unsqueeze(0), other).squeeze(0);
+  // The last step's node is ATen's: squeeze_(0) (SqueezeBackward3), _unsafe_view
+  // (UnsafeViewBackward0).
+  if (d1 == 1 && d2 == 2) {
+    return autograd::view_named(ts::mm(self.unsqueeze(0), other), {other.size(1)},
+                                "SqueezeBackward3");
+  }
   if (d1 == 2 && d2 == 2) return ts::mm(self, other);
   if (d1 >= 3 && d2 <= 2) {
     // Fold the batch into the rows: (..., n, m) -> (B * n, m).
@@ -259,7 +265,7 @@ Tensor matmul(const Tensor& self, const Tensor& other) {
     for (int64_t s : shape) rows *= s;
     const Tensor folded = ts::mm(self.reshape({rows, self.size(-1)}), rhs);
     if (d2 == 2) shape.push_back(other.size(1));
-    return folded.view(shape);
+    return autograd::view_named(folded, shape, "UnsafeViewBackward0");
   }
   const Tensor lhs = d1 == 1 ? self.unsqueeze(0) : self;     // (..., n, m)
   const Tensor rhs = d2 == 1 ? other.unsqueeze(-1) : other;  // (..., m, p)
@@ -278,7 +284,13 @@ Tensor matmul(const Tensor& self, const Tensor& other) {
   DimVector shape(batch);
   if (d1 > 1) shape.push_back(n);
   if (d2 > 1) shape.push_back(p);
-  return ts::bmm(a, b).view(shape);
+  // ATen 1.13 folds a 2-D self @ N-D other into one mm of other's transpose and returns its
+  // transpose .contiguous() (CloneBackward0), unless other is 3-D with its last two dims
+  // transposed (its should_fold); the values and the contiguous layout are the same here.
+  const bool folded_by_aten = d1 == 2 && !(d2 == 3 && other.stride(2) != 1 &&
+                                           other.stride(0) == other.size(1) * other.size(2));
+  return autograd::view_named(ts::bmm(a, b), shape,
+                              folded_by_aten ? "CloneBackward0" : "UnsafeViewBackward0");
 }
 Tensor Tensor::matmul(const Tensor& other) const {
   return ts::matmul(*this, other);
@@ -351,11 +363,15 @@ TS_REGISTER_DERIVATIVES(linalg) {
   });
   // outer(Tensor self, Tensor vec2) -> Tensor
   //   self: grad.mv(vec2)              vec2: grad.t().mv(self)
-  m.def(OpId::outer, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
-    const Tensor& g = a.grad();
-    return {a.needs_grad(0) ? g.mv(like(a.input(1), g)) : Tensor(),
-            a.needs_grad(1) ? g.t().mv(like(a.input(0), g)) : Tensor()};
-  });
+  //   named MulBackward0: ATen's outer is a composite, a broadcast mul (current PyTorch too)
+  m.def(
+      OpId::outer, save_inputs({0, 1}),
+      [](const BackwardArgs& a) -> Grads {
+        const Tensor& g = a.grad();
+        return {a.needs_grad(0) ? g.mv(like(a.input(1), g)) : Tensor(),
+                a.needs_grad(1) ? g.t().mv(like(a.input(0), g)) : Tensor()};
+      },
+      "MulBackward0");
 }
 
 }  // namespace ts::autograd

@@ -380,6 +380,14 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
     TS_CHECK(fits, "linear: bias of shape ", bias.sizes(),
              " doesn't broadcast to the output shape ", IntArrayRef(shape));
   }
+  // As ATen 1.13's linear: a 2-D input with a bias is one addmm (AddmmBackward0), a contiguous
+  // 3-D one addmm over its rows, viewed back (ViewBackward0); otherwise matmul, then add_.
+  if (bias.defined() && bias.dim() <= 1 && weight.dim() == 2 &&
+      (input.dim() == 2 || (input.dim() == 3 && input.is_contiguous()))) {
+    if (input.dim() == 2) return addmm(bias, input, weight.t());
+    return addmm(bias, input.view({input.size(0) * input.size(1), input.size(2)}), weight.t())
+        .view({input.size(0), input.size(1), weight.size(0)});
+  }
   Tensor output = matmul(input, weight.t());
   if (bias.defined()) output.add_(bias);  // as ATen: the bias broadcasts into the output
   return output;
@@ -438,24 +446,33 @@ TS_REGISTER_DERIVATIVES(nn) {
   //   with xhat = (x - mean) * rstd over the normalized dims and gw = grad * weight:
   //   input: rstd * (gw - mean(gw) - xhat * mean(gw * xhat))
   //   weight: (grad * xhat) summed over the batch dims     bias: grad summed over the batch dims
-  m.def(OpId::layer_norm, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
-    const Tensor& x = a.input(0);
-    const Tensor& w = a.input(1);
-    const Tensor& g = a.grad();
-    const LayerNormParams& params = a.p.get<LayerNormParams>();
-    const DimVector& dims = params.dims;
-    const Tensor xc = x - x.mean(dims, true);
-    const Tensor rstd = ((xc * xc).mean(dims, true) + params.eps).rsqrt();
-    const Tensor xhat = xc * rstd;
-    Tensor gx;
-    if (a.needs_grad(0)) {
-      const Tensor gw = w.defined() ? g * w : g;
-      gx = rstd * (gw - gw.mean(dims, true) - xhat * (gw * xhat).mean(dims, true));
-    }
-    const DimVector batch = batch_dims(a);
-    return {gx, a.needs_grad(1) ? sum_over(g * xhat, batch) : Tensor(),
-            a.needs_grad(2) ? sum_over(g, batch) : Tensor()};
-  });
+  //   The name is NativeLayerNormBackward0: ATen's layer_norm is a composite over
+  //   native_layer_norm. float16/bfloat16 compute in float32, as ATen's kernel (opmath_t).
+  m.def(
+      OpId::layer_norm, save_inputs({0, 1}),
+      [](const BackwardArgs& a) -> Grads {
+        const ScalarType dtype = a.input_dtype(0);
+        const bool reduced = dtype == kHalf || dtype == kBFloat16;
+        const auto up = [&](const Tensor& t) { return reduced && t.defined() ? t.to(kFloat) : t; };
+        const Tensor x = up(a.input(0));
+        const Tensor w = up(a.input(1));
+        const Tensor g = up(a.grad());
+        const LayerNormParams& params = a.p.get<LayerNormParams>();
+        const DimVector& dims = params.dims;
+        const Tensor xc = x - x.mean(dims, true);
+        const Tensor rstd = ((xc * xc).mean(dims, true) + params.eps).rsqrt();
+        const Tensor xhat = xc * rstd;
+        Tensor gx;
+        if (a.needs_grad(0)) {
+          const Tensor gw = w.defined() ? g * w : g;
+          gx = rstd * (gw - gw.mean(dims, true) - xhat * (gw * xhat).mean(dims, true));
+        }
+        const DimVector batch = batch_dims(a);
+        const auto down = [&](const Tensor& t) { return reduced && t.defined() ? t.to(dtype) : t; };
+        return {down(gx), a.needs_grad(1) ? down(sum_over(g * xhat, batch)) : Tensor(),
+                a.needs_grad(2) ? down(sum_over(g, batch)) : Tensor()};
+      },
+      "NativeLayerNormBackward0");
   // nll_loss(Tensor self, Tensor target, Tensor? weight=None, int reduction=Mean,
   //          int ignore_index=-100) -> Tensor
   //   self: -weight[target] * grad at each target class (divided by the total weight for

@@ -151,13 +151,13 @@ Tensor accumulate(OpId op, Variant v, const Tensor& out, const Tensor& self, Red
   return reduce(op, v, out, self, std::move(params), result, compute_dtype);
 }
 
-// sum, mean: over `dim` (every dim when empty).
+// sum, mean: over `dim` (every dim when empty); `dim_overload`: sum.dim_IntList, mean.dim.
 Tensor sum_mean(OpId op, Variant v, const Tensor& out, const Tensor& self, IntArrayRef dim,
-                bool keepdim, std::optional<ScalarType> dtype) {
+                bool keepdim, std::optional<ScalarType> dtype, bool dim_overload = true) {
   const char* name = name_of(op);
   meta::check_defined(name, self, "self");
-  return accumulate(op, v, out, self, {meta::reduction_dims(name, dim, self.dim()), keepdim},
-                    dtype);
+  return accumulate(op, v, out, self,
+                    {meta::reduction_dims(name, dim, self.dim()), keepdim, dim_overload}, dtype);
 }
 
 Tensor prod_impl(Variant v, const Tensor& out, const Tensor& self, std::optional<int64_t> dim,
@@ -165,7 +165,7 @@ Tensor prod_impl(Variant v, const Tensor& out, const Tensor& self, std::optional
   meta::check_defined("prod", self, "self");
   DimVector dims =
       dim ? single_dim("prod", *dim, self) : meta::reduction_dims("prod", {}, self.dim());
-  return accumulate(OpId::prod, v, out, self, {std::move(dims), keepdim}, dtype);
+  return accumulate(OpId::prod, v, out, self, {std::move(dims), keepdim, dim.has_value()}, dtype);
 }
 
 // amax, amin: the input's dtype; no identity, so empty reduced dims are refused.
@@ -277,6 +277,7 @@ Tensor var_std(OpId op, Variant v, const Tensor& out, const Tensor& self, IntArr
                double correction, bool keepdim) {
   VarParams params;
   params.keepdim = keepdim;
+  params.dim_overload = !dim.empty();  // dim=None: a full reduction (Note [Degenerate var...])
   params.correction = correction;
   return floating_reduction(op, v, out, self, dim, std::move(params));
 }
@@ -288,6 +289,7 @@ Tensor norm_impl(Variant v, const Tensor& out, const Tensor& self, const Scalar&
            " (argument 'p')");
   NormParams params;
   params.keepdim = keepdim;
+  params.dim_overload = !dim.empty();  // norm(self, p) is norm.Scalar: NormBackward0
   params.p = pv.to_double();
   return floating_reduction(OpId::norm, v, out, self, dim, std::move(params));
 }
@@ -376,7 +378,7 @@ Tensor cumsum_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim
 
 // ---- sum, mean, prod ----
 Tensor sum(const Tensor& self, std::optional<ScalarType> dtype) {
-  return sum_mean(OpId::sum, Variant::Functional, {}, self, {}, false, dtype);
+  return sum_mean(OpId::sum, Variant::Functional, {}, self, {}, false, dtype, false);
 }
 Tensor sum(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
   return sum_mean(OpId::sum, Variant::Functional, {}, self, dim, keepdim, dtype);
@@ -387,7 +389,7 @@ Tensor& sum_out(const Tensor& out, const Tensor& self, IntArrayRef dim, bool kee
   return const_cast<Tensor&>(out);
 }
 Tensor mean(const Tensor& self, std::optional<ScalarType> dtype) {
-  return sum_mean(OpId::mean, Variant::Functional, {}, self, {}, false, dtype);
+  return sum_mean(OpId::mean, Variant::Functional, {}, self, {}, false, dtype, false);
 }
 Tensor mean(const Tensor& self, IntArrayRef dim, bool keepdim, std::optional<ScalarType> dtype) {
   return sum_mean(OpId::mean, Variant::Functional, {}, self, dim, keepdim, dtype);
@@ -643,16 +645,21 @@ Grads evenly_to_ties(const BackwardArgs& a) {
 // * grad * norm^(1-p); otherwise x |x|^(p-2) * grad / norm^(p-1) (0 where norm = 0).
 //
 // Note [Degenerate var and std]
-// With N == correction (one element, correction 1) var and std are NaN and so is the gradient
-// (inf * 0), as current PyTorch gives for every form. libtorch 1.13 differs and is not followed:
-// it raises "Function VarBackward0 returned an invalid gradient at index 0 - got [] but expected
-// shape compatible with [1]" (StdBackward0 alike) for a full reduction of a 1-D tensor and gives
-// inf for a 0-dim one, both artifacts of its formula; along a dim it gives NaN, as here.
+// The forward divides by max(0, N - correction). The gradient is current PyTorch's var_backward:
+// a full reduction (no dim, or a 0-dim input) with N <= correction gives g * (NaN where x equals
+// the mean, else inf); along dims 2 / (N - correction) is used as it is (inf * 0 = NaN at
+// N == correction, finite and of the opposite sign beyond). So one element with correction 1 is
+// NaN, value and gradient. libtorch 1.13 differs and is not followed: it raises "Function
+// VarBackward0 returned an invalid gradient at index 0 - got [] but expected shape compatible
+// with [1]" (StdBackward0 alike) for a full reduction of a 1-D tensor with N <= correction and
+// gives inf for a 0-dim one with correction 1, artifacts of its formula.
 Tensor var_backward(const Tensor& g, const BackwardArgs& a) {
   const Tensor& x = a.input(0);
-  const double n = static_cast<double>(reduced_count(a));
-  return g * (x - x.mean(dims_of(a), /*keepdim=*/true)) *
-         (2.0 / (n - a.p.get<VarParams>().correction));
+  const Tensor mean = x.mean(dims_of(a), /*keepdim=*/true);
+  const double dof = static_cast<double>(reduced_count(a)) - a.p.get<VarParams>().correction;
+  const bool full = !reduce_params(a.p).dim_overload || a.input_sizes(0).empty();
+  if (full && dof <= 0) return g * where(eq(x, mean), NAN, full_like(x, INFINITY));
+  return g * (x - mean) * (2.0 / dof);
 }
 
 // prod over one dim d of x, for grad `g` with d kept: the product of the others, written so
@@ -667,30 +674,52 @@ Tensor prod_backward_dim(const Tensor& g, const Tensor& x, int64_t d) {
   return g * where(zero, at_zero, elsewhere);
 }
 
+// Note [Reduction node names]
+// ATen names the node after the overload (libtorch 1.13's grad_fn()->name()): sum(), mean(),
+// prod() and norm(p) are <Op>Backward0, their per-dim overloads (dim given, even empty, except
+// norm's) <Op>Backward1; max() and min() are Max/MinBackward1, max/min(dim) ...Backward0.
+template <const char* kFull, const char* kDim>
+const char* overload_name(const KernelCall& c) {
+  return reduce_params(c.p).dim_overload ? kDim : kFull;
+}
+constexpr char kSum0[] = "SumBackward0", kSum1[] = "SumBackward1", kMean0[] = "MeanBackward0",
+               kMean1[] = "MeanBackward1", kProd0[] = "ProdBackward0", kProd1[] = "ProdBackward1",
+               kNorm0[] = "NormBackward0", kNorm1[] = "NormBackward1";
+
 }  // namespace
 
 TS_REGISTER_DERIVATIVES(reduce) {
   // sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
   //   self: grad.expand(self.sizes()) (reduced dims restored)
-  m.def(OpId::sum, save_nothing(), [](const BackwardArgs& a) -> Grads {
-    return {restore(a.grad(), a).expand(a.input_sizes(0))};
-  });
+  m.def(
+      OpId::sum, save_nothing(),
+      [](const BackwardArgs& a) -> Grads {
+        return {restore(a.grad(), a).expand(a.input_sizes(0))};
+      },
+      overload_name<kSum0, kSum1>);
   // mean.dim(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
   //   self: grad.expand(self.sizes()) / N
-  m.def(OpId::mean, save_nothing(), [](const BackwardArgs& a) -> Grads {
-    return {restore(a.grad(), a).expand(a.input_sizes(0)) / static_cast<double>(reduced_count(a))};
-  });
+  m.def(
+      OpId::mean, save_nothing(),
+      [](const BackwardArgs& a) -> Grads {
+        return {restore(a.grad(), a).expand(a.input_sizes(0)) /
+                static_cast<double>(reduced_count(a))};
+      },
+      overload_name<kMean0, kMean1>);
   // prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None)
   //   self: grad * (product of the other elements); prod() over all dims flattens first
-  m.def(OpId::prod, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
-    const Tensor& x = a.input(0);
-    const DimVector& dims = dims_of(a);
-    if (dims.empty()) return {a.grad()};
-    if (dims.size() > 1) {  // prod() over several dims: as a 1-D product
-      return {prod_backward_dim(a.grad().reshape({1}), x.reshape({-1}), 0).reshape(x.sizes())};
-    }
-    return {prod_backward_dim(restore(a.grad(), a), x, dims[0])};
-  });
+  m.def(
+      OpId::prod, save_inputs({0}),
+      [](const BackwardArgs& a) -> Grads {
+        const Tensor& x = a.input(0);
+        const DimVector& dims = dims_of(a);
+        if (dims.empty()) return {a.grad()};
+        if (dims.size() > 1) {  // prod() over several dims: as a 1-D product
+          return {prod_backward_dim(a.grad().reshape({1}), x.reshape({-1}), 0).reshape(x.sizes())};
+        }
+        return {prod_backward_dim(restore(a.grad(), a), x, dims[0])};
+      },
+      overload_name<kProd0, kProd1>);
   // amax(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
   // amin(Tensor self, int[1] dim=[], bool keepdim=False) -> Tensor
   //   self: grad split evenly among the elements equal to the result
@@ -701,16 +730,23 @@ TS_REGISTER_DERIVATIVES(reduce) {
   //   self: grad to the returned index (value_selecting_reduction_backward); max() and min()
   //   over all elements (values only) split it evenly among ties, as amax.
   for (OpId op : {OpId::max, OpId::min}) {
-    m.def(op, save_inputs({0}) | save_output(0) | save_output(1),
-          [](const BackwardArgs& a) -> Grads {
-            const DimVector& dims = dims_of(a);
-            if (dims.empty()) return {a.grad()};  // a 0-dim input
-            // max(), min(): contiguous as ATen's evenly_distribute_backward (a zeros_like of
-            // self in contiguous format, masked_fill_ed).
-            if (a.num_outputs() == 1) return {evenly_to_ties(a)[0].contiguous()};
-            return {zeros(a.input_sizes(0), a.grad().options())
-                        .scatter_add(dims[0], restore(a.output(1), a), restore(a.grad(), a))};
-          });
+    m.def(
+        op, save_inputs({0}) | save_output(0) | save_output(1),
+        [](const BackwardArgs& a) -> Grads {
+          const DimVector& dims = dims_of(a);
+          if (dims.empty()) return {a.grad()};  // a 0-dim input
+          // max(), min(): contiguous as ATen's evenly_distribute_backward (a zeros_like of
+          // self in contiguous format, masked_fill_ed).
+          if (a.num_outputs() == 1) return {evenly_to_ties(a)[0].contiguous()};
+          return {zeros(a.input_sizes(0), a.grad().options())
+                      .scatter_add(dims[0], restore(a.output(1), a), restore(a.grad(), a))};
+        },
+        op == OpId::max ? NameFn{[](const KernelCall& c) {
+          return c.outputs.size() == 1 ? "MaxBackward1" : "MaxBackward0";
+        }}
+                        : NameFn{[](const KernelCall& c) {
+                            return c.outputs.size() == 1 ? "MinBackward1" : "MinBackward0";
+                          }});
   }
   // var.correction(Tensor self, int[1]? dim=None, *, Scalar? correction=None, bool keepdim=False)
   //   self: 2 / (N - correction) * grad * (self - self.mean(dim, true))
@@ -725,25 +761,28 @@ TS_REGISTER_DERIVATIVES(reduce) {
   });
   // norm.ScalarOpt_dim(Tensor self, Scalar? p, int[1] dim, bool keepdim=False) -> Tensor
   //   self: norm_backward, Note [Norm gradients]
-  m.def(OpId::norm, save_inputs({0}) | save_output(), [](const BackwardArgs& a) -> Grads {
-    const Tensor& x = a.input(0);
-    const Tensor g = restore(a.grad(), a);
-    const Tensor norm = restore(a.output(), a);
-    const double p = a.p.get<NormParams>().p;
-    if (p == 0) return {Tensor()};
-    if (p == 1) return {g * x.sign()};
-    if (p == 2) return {x * (g / norm).masked_fill(eq(norm, 0), 0)};
-    if (std::isinf(p)) {
-      const Tensor mask = logical_or(eq(x.abs(), norm), isnan(x));
-      return {x.sign() * (g / mask.sum(dims_of(a), /*keepdim=*/true)) * mask};
-    }
-    if (p < 1) {
-      const Tensor scaled = x.sign() * x.abs().pow(p - 1).masked_fill(eq(x, 0), 0);
-      return {scaled * g * norm.pow(1 - p)};
-    }
-    const Tensor scaled = p < 2 ? x.sign() * x.abs().pow(p - 1) : x * x.abs().pow(p - 2);
-    return {scaled * (g / norm.pow(p - 1)).masked_fill(eq(norm, 0), 0)};
-  });
+  m.def(
+      OpId::norm, save_inputs({0}) | save_output(),
+      [](const BackwardArgs& a) -> Grads {
+        const Tensor& x = a.input(0);
+        const Tensor g = restore(a.grad(), a);
+        const Tensor norm = restore(a.output(), a);
+        const double p = a.p.get<NormParams>().p;
+        if (p == 0) return {Tensor()};
+        if (p == 1) return {g * x.sign()};
+        if (p == 2) return {x * (g / norm).masked_fill(eq(norm, 0), 0)};
+        if (std::isinf(p)) {
+          const Tensor mask = logical_or(eq(x.abs(), norm), isnan(x));
+          return {x.sign() * (g / mask.sum(dims_of(a), /*keepdim=*/true)) * mask};
+        }
+        if (p < 1) {
+          const Tensor scaled = x.sign() * x.abs().pow(p - 1).masked_fill(eq(x, 0), 0);
+          return {scaled * g * norm.pow(1 - p)};
+        }
+        const Tensor scaled = p < 2 ? x.sign() * x.abs().pow(p - 1) : x * x.abs().pow(p - 2);
+        return {scaled * (g / norm.pow(p - 1)).masked_fill(eq(norm, 0), 0)};
+      },
+      overload_name<kNorm0, kNorm1>);
   // logsumexp(Tensor self, int[1] dim, bool keepdim=False) -> Tensor
   //   self: grad * exp(self - result)
   m.def(OpId::logsumexp, save_inputs({0}) | save_output(), [](const BackwardArgs& a) -> Grads {

@@ -216,17 +216,23 @@ TS_REGISTER_DERIVATIVES(ternary) {
   });
   // lerp.Tensor(Tensor self, Tensor end, Tensor weight) -> Tensor
   //   self: grad * (1 - weight)   end: grad * weight   weight: grad * (end - self)
-  m.def(OpId::lerp, save_inputs({0, 1, 2}), [](const BackwardArgs& a) -> Grads {
-    if (const std::optional<Scalar>& scalar = a.p.get<LerpParams>().weight) {  // lerp.Scalar
-      const double w = scalar->to_double();
-      return {a.needs_grad(0) ? a.grad() * (1 - w) : Tensor(),
-              a.needs_grad(1) ? a.grad() * w : Tensor()};
-    }
-    const Tensor& weight = a.input(2);
-    return {a.needs_grad(0) ? a.grad() * rsub(weight, 1) : Tensor(),
-            a.needs_grad(1) ? a.grad() * weight : Tensor(),
-            a.needs_grad(2) ? a.grad() * (a.input(1) - a.input(0)) : Tensor()};
-  });
+  m.def(
+      OpId::lerp, save_inputs({0, 1, 2}),
+      [](const BackwardArgs& a) -> Grads {
+        if (const std::optional<Scalar>& scalar = a.p.get<LerpParams>().weight) {  // lerp.Scalar
+          const double w = scalar->to_double();
+          return {a.needs_grad(0) ? a.grad() * (1 - w) : Tensor(),
+                  a.needs_grad(1) ? a.grad() * w : Tensor()};
+        }
+        const Tensor& weight = a.input(2);
+        return {a.needs_grad(0) ? a.grad() * rsub(weight, 1) : Tensor(),
+                a.needs_grad(1) ? a.grad() * weight : Tensor(),
+                a.needs_grad(2) ? a.grad() * (a.input(1) - a.input(0)) : Tensor()};
+      },
+      // Note [Overload node names]: lerp.Scalar is LerpBackward0, lerp.Tensor LerpBackward1.
+      [](const KernelCall& c) {
+        return c.p.get<LerpParams>().weight ? "LerpBackward0" : "LerpBackward1";
+      });
   // addcmul(Tensor self, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor
   //   self: grad   tensor1: grad * tensor2 * value   tensor2: grad * tensor1 * value
   m.def(OpId::addcmul, save_inputs({1, 2}), [](const BackwardArgs& a) -> Grads {

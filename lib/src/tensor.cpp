@@ -194,14 +194,14 @@ Storage allocate_storage(const char* op, size_t nbytes, Device device) {
     return Storage::make(nbytes, device);
   } catch (const std::bad_alloc&) {
     TS_ERROR(op, ": out of memory allocating ", nbytes, " bytes on ", device);
-  } catch (const Error& e) {
-    TS_ERROR(op, ": ", e.what());
   }
+  // An allocator's ts::Error already names the user's op (empty and empty_strided hold scopes).
 }
 
 }  // namespace
 
 Tensor empty_strided(IntArrayRef size, IntArrayRef stride, TensorOptions options) {
+  const UserOpScope scope("empty_strided");  // see Note [Errors name the op the user called]
   check_sizes("empty_strided", size);
   TS_CHECK(size.size() == stride.size(), "empty_strided: size has ", size.size(),
            " dims but stride has ", stride.size());

@@ -194,8 +194,10 @@ Storage allocate_storage(const char* op, size_t nbytes, Device device) {
     return Storage::make(nbytes, device);
   } catch (const std::bad_alloc&) {
     TS_ERROR(op, ": out of memory allocating ", nbytes, " bytes on ", device);
+  } catch (const Error& e) {
+    if (detail::user_op != nullptr) throw;  // already names the user's op (empty's scope)
+    TS_ERROR(op, ": ", e.what());
   }
-  // An allocator's ts::Error already names the user's op (empty and empty_strided hold scopes).
 }
 
 }  // namespace

@@ -15,9 +15,11 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -26,6 +28,7 @@
 
 #include "error_text.h"
 #include "touchstone/autograd.h"
+#include "touchstone/cuda.h"
 #include "touchstone/op_scope.h"
 #include "touchstone/parallel.h"
 #include "touchstone/touchstone.h"
@@ -953,6 +956,103 @@ TEST(UserOpScope, CompositesNameTheOpTheUserCalled) {
   EXPECT_EQ(error_text([] { ts::ones({3}).requires_grad_().zero_(); }),
             "zero_: fill_: a leaf Variable that requires grad is being used in an in-place "
             "operation (argument 'self').");
+}
+
+// Every Composite op of op_list.def, each provoking an error inside one of its parts (or the
+// allocator, which names nothing): the message starts with the composite, then the part.
+struct CompositeError {
+  const char* op;
+  const char* inner;  // the part named after the op ("" for the allocator)
+  std::function<void()> call;
+};
+
+// A float32 [2^61, 2] view of one element: a contiguous copy's 2^64 bytes overflow.
+Tensor huge_view() {
+  return ts::zeros({1, 1}).expand({int64_t{1} << 61, 2});
+}
+
+TEST(UserOpScope, EveryCompositeNamesItselfBeforeItsParts) {
+  const Tensor f = ts::zeros({2, 3});
+  const Tensor longs = ts::zeros({2}, ts::kLong);
+  const std::vector<CompositeError> cases = {
+      {"empty", "", [] { ts::empty({-1}); }},
+      {"empty_strided", "", [] { ts::empty_strided({2}, {-1}); }},
+      {"zeros", "empty",
+       [] {
+         ts::zeros({2, -3});
+       }},
+      {"ones", "empty", [] { ts::ones({-2}); }},
+      {"full", "fill_", [] { ts::full({2}, 1e300, ts::kHalf); }},
+      {"empty_like", "empty", [] { ts::empty_like(huge_view()); }},
+      {"zeros_like", "empty", [] { ts::zeros_like(huge_view()); }},
+      {"ones_like", "empty", [] { ts::ones_like(huge_view()); }},
+      {"full_like", "fill_", [&] { ts::full_like(f, 1e300, ts::TensorOptions(ts::kHalf)); }},
+      {"tensor", "", [] { ts::tensor({300}, ts::kByte); }},
+      {"rand_like", "rand", [&] { ts::rand_like(longs); }},
+      {"randn_like", "randn", [&] { ts::randn_like(longs); }},
+      {"clone", "empty", [] { huge_view().clone(); }},
+      {"contiguous", "empty", [] { huge_view().contiguous(); }},
+      {"to", "empty", [] { huge_view().to(ts::kDouble); }},
+      {"zero_", "fill_", [] { ts::ones({3}).requires_grad_().zero_(); }},
+      {"cross_entropy", "nll_loss",
+       [&] {
+         ts::cross_entropy(f, ts::tensor({0, 1}, ts::kLong), ts::zeros({2}));
+       }},
+      {"linear", "empty",
+       [] {
+         ts::linear(huge_view(), ts::zeros({4, 2}));
+       }},
+      {"dropout", "empty", [] { ts::dropout(huge_view(), 0.5, true); }},
+      {"matmul", "empty",
+       [] {
+         ts::matmul(huge_view(), ts::zeros({2, 4}));
+       }},
+      {"stack", "cat",
+       [] {
+         ts::stack_out(ts::zeros({0}, ts::kLong), {ts::zeros({2}), ts::zeros({2})});
+       }},
+  };
+  std::set<std::string> composites;
+#define TS_OP(name, kind, ...) \
+  if (std::string_view(#kind) == "Composite") composites.insert(#name);
+#include "touchstone/op_list.def"
+#undef TS_OP
+  std::set<std::string> covered;
+  for (const CompositeError& c : cases) {
+    SCOPED_TRACE(c.op);
+    covered.insert(c.op);
+    const std::string message = error_text(c.call);
+    const std::string prefix =
+        std::string(c.op) + ": " + (*c.inner ? std::string(c.inner) + ": " : "");
+    EXPECT_TRUE(message.starts_with(prefix)) << message;
+  }
+  EXPECT_EQ(covered, composites);
+}
+
+// The autograd engine's messages name the call the user made; ATen 1.13's text follows it
+// (ATen: "only Tensors of floating point and complex dtype can require gradients", "grad can be
+// implicitly created only for scalar outputs", "a leaf Variable that requires grad is being used
+// in an in-place operation.").
+TEST(UserOpScope, AutogradEngineErrorsNameTheCall) {
+  const Tensor longs = ts::zeros({2}, ts::kLong);
+  EXPECT_EQ(error_text([&] { longs.requires_grad_(); }),
+            "requires_grad_: only Tensors of floating point dtype can require gradients (got "
+            "int64)");
+  const Tensor x = ts::ones({2}).requires_grad_();
+  EXPECT_EQ(error_text([&] { (x * 2).backward(); }),
+            "backward: grad can be implicitly created only for scalar outputs; pass a gradient "
+            "for output 0 of shape [2]");
+  EXPECT_EQ(error_text([&] { x.add_(1); }),
+            "add_: a leaf Variable that requires grad is being used in an in-place operation "
+            "(argument 'self').");
+  EXPECT_EQ(error_text([] { ts::ones({2}).sum().backward(); }),
+            "backward: element 0 of tensors does not require grad and does not have a grad_fn");
+  const Tensor h = x * 1;
+  const Tensor y = (h * h).sum();
+  h.add_(1);
+  EXPECT_TRUE(error_text([&] { y.backward(); })
+                  .starts_with("backward: one of the variables needed for gradient computation "
+                               "has been modified by an inplace operation"));
 }
 
 }  // namespace

@@ -307,6 +307,36 @@ TEST(Pow, Float32ScalarExponentStaysDouble) {
   }
 }
 
+// The same under no_grad, where the expanded Scalar is a view known by its no_grad root only.
+TEST(Pow, Float32ScalarExponentStaysDoubleWithoutGradMode) {
+  const ts::NoGradGuard no_grad;
+  for (const char* set : {"reference", "optimized"}) {
+    SCOPED_TRACE(set);
+    const ts::KernelSetGuard guard(set);
+    EXPECT_TENSOR(ts::pow(make(kFloat, {-1, -1, 2}), 9999999999.0), kFloat, {3},
+                  {-1, -1, INFINITY});
+  }
+}
+
+// Note [pow backward with a Scalar exponent]: d/dx x ** 1e10 = 1e10 * x ** 9999999999, the
+// exponent - 1 formed in double as ATen 1.13 (probed: float32 grad [-1e10, 1e10, 0]); bfloat16
+// rounds 9999999999 to 1e10 (even) in its kernel and 1e10 to 9999220736 (ATen: 9.9992e+09).
+TEST(Pow, ScalarExponentBackwardFormsExponentMinusOneInDouble) {
+  for (const char* set : {"reference", "optimized"}) {
+    SCOPED_TRACE(set);
+    const ts::KernelSetGuard guard(set);
+    const Tensor x = make(kFloat, {-1, 1, 0.5}).requires_grad_();
+    ts::pow(x, 1e10).sum().backward();
+    EXPECT_TENSOR(x.grad(), kFloat, {3}, {-1e10, 1e10, 0});
+    const Tensor b = make(kBFloat16, {-1, 1}).requires_grad_();
+    ts::pow(b, 1e10).sum().backward();
+    EXPECT_TENSOR(b.grad(), kBFloat16, {2}, {9999220736.0, 9999220736.0});
+    const Tensor d = make(kDouble, {-1, 2}).requires_grad_();
+    ts::pow(d, 3).sum().backward();  // 3 x^2
+    EXPECT_TENSOR(d.grad(), kDouble, {2}, {3, 12});
+  }
+}
+
 TEST(Pow, IntegersAreExactAndWrap) {
   EXPECT_TENSOR(ts::pow(make(kLong, {2, 3, -2, 0, 7}), 3), kLong, {5}, {8, 27, -8, 0, 343});
   EXPECT_TENSOR(ts::pow(make(kChar, {2, -2}), 7), kChar, {2}, {-128, -128});

@@ -135,8 +135,11 @@ bool is_wrapped_number(const Tensor& t) {
 }
 
 bool is_wrapped_number_or_view(const Tensor& t) {
+  // A view made in no_grad mode knows its root as no_grad_view_base only (make_view).
   const TensorImpl* base = t.impl()->view_base();
-  return t.impl()->is_wrapped_number() || (base != nullptr && base->is_wrapped_number());
+  const TensorImpl* no_grad_base = t.impl()->no_grad_view_base();
+  return t.impl()->is_wrapped_number() || (base != nullptr && base->is_wrapped_number()) ||
+         (no_grad_base != nullptr && no_grad_base->is_wrapped_number());
 }
 
 }  // namespace ts

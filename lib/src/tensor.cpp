@@ -195,6 +195,7 @@ Storage allocate_storage(const char* op, size_t nbytes, Device device) {
   } catch (const std::bad_alloc&) {
     TS_ERROR(op, ": out of memory allocating ", nbytes, " bytes on ", device);
   } catch (const Error& e) {
+    if (detail::user_op != nullptr) throw;  // already names the user's op (empty's scope)
     TS_ERROR(op, ": ", e.what());
   }
 }
@@ -202,6 +203,7 @@ Storage allocate_storage(const char* op, size_t nbytes, Device device) {
 }  // namespace
 
 Tensor empty_strided(IntArrayRef size, IntArrayRef stride, TensorOptions options) {
+  const UserOpScope scope("empty_strided");  // see Note [Errors name the op the user called]
   check_sizes("empty_strided", size);
   TS_CHECK(size.size() == stride.size(), "empty_strided: size has ", size.size(),
            " dims but stride has ", stride.size());

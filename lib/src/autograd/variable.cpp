@@ -149,6 +149,8 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output, uint32_t output_nr
   saved_version_ = t._version();
   if (is_output || !requires_grad(t.impl())) {
     data_ = alias_of(t);
+    // A Scalar argument stays one: formulas promote as the forward did and read it as a number.
+    data_.impl()->set_wrapped_number(t.impl()->is_wrapped_number());
   } else if (std::shared_ptr<Node> fn = t.grad_fn()) {
     data_ = alias_of(t);
     grad_fn_ = std::move(fn);

@@ -379,7 +379,15 @@ TS_REGISTER_DERIVATIVES(binary) {
         const Tensor& self = a.input(0);
         const Tensor& exponent = a.input(1);
         Tensor gself, gexp;
-        if (a.needs_grad(0)) {
+        const double scalar = is_scalar_argument(exponent) ? exponent.item().to_double() : 0;
+        if (a.needs_grad(0) && scalar != 0) {
+          // Note [pow backward with a Scalar exponent]
+          // ATen's pow_backward(grad, self, Scalar) forms `exponent - 1` in double: at x = -1,
+          // x ** 1e10 has the gradient 1e10 * (-1) ** 9999999999 = -1e10 in float32, where a
+          // tensor exponent would round 9999999999 to the even 1e10. The saved input keeps its
+          // wrapped-number flag (SavedVariable), so the Scalar is known here.
+          gself = a.grad() * (pow(self, scalar - 1) * scalar);
+        } else if (a.needs_grad(0)) {
           // A bool exponent counts as 0 and 1 (ATen forms a Scalar's `exponent - 1` as a number).
           // (0-dim: the saved Scalar; a 0-dim bool Tensor exponent, refused by ATen, passes too.)
           const bool bool_scalar = exponent.dtype() == kBool && exponent.dim() == 0;

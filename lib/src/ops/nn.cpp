@@ -380,12 +380,15 @@ Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias) {
     TS_CHECK(fits, "linear: bias of shape ", bias.sizes(),
              " doesn't broadcast to the output shape ", IntArrayRef(shape));
   }
-  // As ATen 1.13's linear: a 2-D input with a bias is one addmm (AddmmBackward0), a contiguous
-  // 3-D one addmm over its rows, viewed back (ViewBackward0); otherwise matmul, then add_.
+  // As ATen 1.13's linear: a 2-D input with a bias is one addmm (AddmmBackward0), a 3-D one
+  // addmm over its rows, viewed back (ViewBackward0); otherwise matmul, then add_.
+  // Note [linear of a strided 3-D input]: ATen takes matmul + add_ for a non-contiguous 3-D
+  // input, rounding twice in float16/bfloat16; here every 3-D layout rounds once, as the
+  // contiguous one does, so a result does not depend on the input's layout.
   if (bias.defined() && bias.dim() <= 1 && weight.dim() == 2 &&
-      (input.dim() == 2 || (input.dim() == 3 && input.is_contiguous()))) {
+      (input.dim() == 2 || input.dim() == 3)) {
     if (input.dim() == 2) return addmm(bias, input, weight.t());
-    return addmm(bias, input.view({input.size(0) * input.size(1), input.size(2)}), weight.t())
+    return addmm(bias, input.reshape({input.size(0) * input.size(1), input.size(2)}), weight.t())
         .view({input.size(0), input.size(1), weight.size(0)});
   }
   Tensor output = matmul(input, weight.t());

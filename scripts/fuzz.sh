@@ -39,7 +39,8 @@ if [ "$status" -eq 0 ]; then
   exit 0
 fi
 
-crash=$(ls -t "$artifacts"/crash-* "$artifacts"/timeout-* "$artifacts"/oom-* 2>/dev/null | head -1 || true)
+crash=$(ls -t "$artifacts"/crash-* "$artifacts"/leak-* "$artifacts"/timeout-* "$artifacts"/oom-* \
+  2>/dev/null | head -1 || true)
 if [ -z "$crash" ]; then
   echo "fuzz.sh: libFuzzer exited with status $status and saved no input" >&2
   exit 1

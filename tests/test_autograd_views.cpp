@@ -193,6 +193,34 @@ TEST(AutogradViews, AnInPlaceOpOnASavedInputThatRequiresGradLeavesNoCycle) {
   EXPECT_TRUE(lse_node.expired());
 }
 
+// Found by fuzz/ in CI under LeakSanitizer: a node kept a saved leaf itself, and a leaf view owns
+// its root. Once the root's history reached that node (x.add_(leaf * leaf)) the graph was a
+// cycle: leaf -> x -> AddBackward0 -> MulBackward0 -> leaf.
+TEST(AutogradViews, ASavedLeafViewWhoseRootGetsHistoryLeavesNoCycle) {
+  std::weak_ptr<ts::autograd::Node> root_node;
+  {
+    Tensor x = ts::ones({2, 2}, ts::kDouble);
+    Tensor leaf = x.t();
+    leaf.requires_grad_();
+    x.add_(leaf * leaf);
+    root_node = x.grad_fn();
+    ASSERT_FALSE(root_node.expired());
+    EXPECT_FALSE(leaf.is_leaf());  // regenerates its grad_fn from x's history
+    EXPECT_EQ(leaf.grad_fn()->name(), "AsStridedBackward0");
+  }
+  EXPECT_TRUE(root_node.expired());
+}
+
+// A saved leaf still routes a double-backward gradient to its grad(): d/dx of d(x^3)/dx = 6x.
+TEST(AutogradViews, ASavedLeafReceivesItsSecondOrderGradient) {
+  Tensor x = vec({2}).requires_grad_();
+  Tensor y = x * x * x;
+  Tensor g = ts::autograd::grad({y}, {x}, {}, std::nullopt, true)[0];
+  EXPECT_EQ(values(g), (std::vector<double>{12}));  // 3x^2
+  g.backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{12}));  // 6x
+}
+
 // Found by fuzz/: a leaf view whose root got a history (CopySlices) is no leaf any more, but
 // in-place checks saw that only after someone had asked for its grad_fn (is_leaf()), so the
 // same call threw or not depending on an earlier query.

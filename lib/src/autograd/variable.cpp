@@ -145,7 +145,7 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output, uint32_t output_nr
   // the grad_fn it had when saved. Saved itself, a later in-place op on it (or on a view of
   // it) that gives it a history through this node's output would close a cycle: input ->
   // CopySlices/AddcmulBackward -> ... -> this node -> input. The version check still sees the
-  // write. A leaf that requires grad is kept itself: gradients must reach its grad().
+  // write. A leaf that requires grad is kept the same way (Note [Saved leaves]).
   saved_version_ = t._version();
   if (is_output || !requires_grad(t.impl())) {
     data_ = alias_of(t);
@@ -156,13 +156,19 @@ SavedVariable::SavedVariable(const Tensor& t, bool is_output, uint32_t output_nr
     grad_fn_ = std::move(fn);
     output_nr_ = t.output_nr();
   } else {
-    data_ = t;
+    // Note [Saved leaves]
+    // Kept itself, a leaf view would own its root, and an in-place op on the root whose history
+    // reaches this node (x.add_(leaf * leaf)) would close a cycle. The node keeps an alias and the
+    // leaf's AccumulateGrad (which holds the leaf weakly), so gradients still reach grad().
+    data_ = alias_of(t);
+    grad_accumulator_ = grad_accumulator(t);
   }
 }
 
 void SavedVariable::reset_data() {
   data_ = Tensor();
   grad_fn_.reset();
+  grad_accumulator_.reset();
   released_ = true;
 }
 
@@ -195,10 +201,10 @@ Tensor SavedVariable::unpack(const std::shared_ptr<Node>& owner) const {
            "backward; modify a clone() of it instead.";
     TS_ERROR(msg.str());
   }
-  if (!GradMode::is_enabled() || (!is_output_ && !grad_fn_)) return data_;
+  if (!GradMode::is_enabled() || (!is_output_ && !grad_fn_ && !grad_accumulator_)) return data_;
   // In grad mode (create_graph) the tensor needs its history back: a fresh alias of it.
   Tensor out = alias_of(data_);
-  set_history(out, is_output_ ? owner : grad_fn_, output_nr_);
+  set_history(out, is_output_ ? owner : grad_fn_ ? grad_fn_ : grad_accumulator_, output_nr_);
   return out;
 }
 

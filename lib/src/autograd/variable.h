@@ -85,7 +85,8 @@ class SavedVariable {
 
  private:
   Tensor data_;
-  std::shared_ptr<Node> grad_fn_;  // a saved input's history when it was saved (non-leaf)
+  std::shared_ptr<Node> grad_fn_;           // a saved input's history when it was saved (non-leaf)
+  std::shared_ptr<Node> grad_accumulator_;  // a saved leaf's sink (Note [Saved leaves])
   uint32_t saved_version_ = 0;
   uint32_t output_nr_ = 0;
   bool is_output_ = false;

@@ -106,11 +106,15 @@ void check_nonempty_dims(const char* op, const Tensor& self, IntArrayRef given) 
 // from it; see Note [Reduction outputs]).
 template <class P>
 Tensor reduce(OpId op, Variant v, const Tensor& out, const Tensor& self, P params,
-              ScalarType result, ScalarType compute_dtype) {
+              ScalarType result, ScalarType compute_dtype, bool no_kernel = false) {
   const char* name = name_of(op);
   const UserOpScope scope(name);
   const DimVector shape = reduced_shape(self.sizes(), params.dims, params.keepdim);
   if (v == Variant::Out) check_out_tensor(name, out, shape, result, self);
+  if (no_kernel) {  // an empty result (Note [Nothing to compute])
+    return meta::prepare_output(op, v, out, shape, result, self.device(),
+                                ArrayRef<Tensor>(&self, 1));
+  }
   const KernelFn fn = lookup_kernel(op, compute_dtype, self.device());
   const Tensor r =
       meta::prepare_output(op, v, out, shape, result, self.device(), ArrayRef<Tensor>(&self, 1));
@@ -234,7 +238,6 @@ Tensor argmax_argmin(OpId op, Variant v, const Tensor& out, const Tensor& self,
                      std::optional<int64_t> dim, bool keepdim) {
   const char* name = name_of(op);
   meta::check_defined(name, self, "self");
-  meta::check_dtype_supported(name, self.dtype(), op_info(op).dtypes, "self");
   DimVector dims;
   if (dim) {
     dims = single_dim(name, *dim, self);
@@ -244,8 +247,13 @@ Tensor argmax_argmin(OpId op, Variant v, const Tensor& out, const Tensor& self,
              ": Expected reduction dim to be specified for input.numel() == 0.");
     dims = meta::reduction_dims(name, {}, self.dim());
   }
+  // ATen's shape checks come first; along a dim of an empty input no kernel is reached, so a
+  // bool input passes (Note [Nothing to compute]).
+  const bool no_kernel = meta::needs_no_kernel(op, self.dtype(), self.numel() == 0);
+  if (!no_kernel) meta::check_dtype_supported(name, self.dtype(), op_info(op).dtypes, "self");
   if (v == Variant::Out) check_exact_dtype(name, out, kLong, "out");
-  return reduce(op, v, out, self, ReduceParams{std::move(dims), keepdim}, kLong, self.dtype());
+  return reduce(op, v, out, self, ReduceParams{std::move(dims), keepdim}, kLong, self.dtype(),
+                no_kernel);
 }
 
 // var, std, norm: floating inputs only; out= may hold a wider or narrower floating dtype.

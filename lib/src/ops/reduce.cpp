@@ -716,13 +716,18 @@ TS_REGISTER_DERIVATIVES(reduce) {
       overload_name<kMean0, kMean1>);
   // prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None)
   //   self: grad * (product of the other elements); prod() over all dims flattens first
+  // Note [prod gradient layout]
+  // ATen's prod_backward of prod() over several dims is grad * (result / self) when self has no
+  // zero, laid out like self (libtorch 1.13: a transposed [2, 3] self gets strides [1, 2]), else
+  // the flattened product of the others, contiguous. prod(dim) is elementwise in self already.
   m.def(
-      OpId::prod, save_inputs({0}),
+      OpId::prod, save_inputs({0}) | save_output(),
       [](const BackwardArgs& a) -> Grads {
         const Tensor& x = a.input(0);
         const DimVector& dims = dims_of(a);
         if (dims.empty()) return {a.grad()};
-        if (dims.size() > 1) {  // prod() over several dims: as a 1-D product
+        if (dims.size() > 1) {
+          if (!eq(x, 0).any().item<bool>()) return {a.grad() * (a.output() / x)};
           return {prod_backward_dim(a.grad().reshape({1}), x.reshape({-1}), 0).reshape(x.sizes())};
         }
         return {prod_backward_dim(restore(a.grad(), a), x, dims[0])};

@@ -113,6 +113,34 @@ TEST(AutogradNN, LinearAndDropout) {
   for (size_t i = 0; i < gx.size(); ++i) EXPECT_DOUBLE_EQ(gx[i], gy[i]);
 }
 
+// Note [Unsafe views], against libtorch 1.13: linear of x = [1, 2, 3], w = [[1, 0.5, -1], [2, 0,
+// 1]], b = [0.25, -0.5] is [-0.75, 4.5] with grad_fn AddBackward0 (not a view); the sum's
+// gradients are x: [3, 0.5, 0], w: [[1, 2, 3], [1, 2, 3]], b: [1, 1]. A 4-D input's linear is
+// AddBackward0 too; matmul's SqueezeBackward3 / UnsafeViewBackward0 results and reshape's copy
+// are no views.
+TEST(AutogradNN, LinearOfA1dInputAddsOutOfAView) {
+  const Tensor x = vec({1, 2, 3}, ts::kFloat).requires_grad_();
+  const Tensor w = vec({1, 0.5, -1, 2, 0, 1}, ts::kFloat).view({2, 3}).detach().requires_grad_();
+  const Tensor b = vec({0.25, -0.5}, ts::kFloat).requires_grad_();
+  const Tensor y = ts::linear(x, w, b);
+  EXPECT_EQ(y.grad_fn()->name(), "AddBackward0");
+  EXPECT_FALSE(y.is_view());
+  EXPECT_EQ(values(y), (std::vector<double>{-0.75, 4.5}));
+  y.sum().backward();
+  EXPECT_EQ(values(x.grad()), (std::vector<double>{3, 0.5, 0}));
+  EXPECT_EQ(values(w.grad()), (std::vector<double>{1, 2, 3, 1, 2, 3}));
+  EXPECT_EQ(values(b.grad()), (std::vector<double>{1, 1}));
+  const Tensor x4 = ts::arange(24, ts::kFloat).view({2, 2, 2, 3}).requires_grad_();
+  EXPECT_EQ(ts::linear(x4, w, b).grad_fn()->name(), "AddBackward0");
+  const Tensor m = ts::matmul(x4, w.t());
+  EXPECT_EQ(m.grad_fn()->name(), "UnsafeViewBackward0");
+  EXPECT_FALSE(m.is_view());
+  EXPECT_FALSE(ts::matmul(x, w.t()).is_view());
+  const Tensor r = x4.transpose(0, 3).reshape({-1});
+  EXPECT_EQ(r.grad_fn()->name(), "UnsafeViewBackward0");
+  EXPECT_FALSE(r.is_view());
+}
+
 TEST(AutogradLinalg, Products) {
   expect_gradchecks(
       [](const std::vector<Tensor>& in) -> std::vector<Tensor> { return {in[0].mm(in[1])}; },

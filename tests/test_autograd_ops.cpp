@@ -350,6 +350,34 @@ TEST(AutogradOps, ReductionNonDifferentiablePoints) {
   EXPECT_EQ(values(h.grad()), (std::vector<double>{-0.5, 0, 0.5}));
 }
 
+// Note [prod gradient layout], against libtorch 1.13's autograd::grad of x.prod() for x a view of
+// b = arange(1, 13) / 4: b[:6].view(3, 2).t() (strides [1, 2]) gets strides [1, 2] and the values
+// below (row-major); with b[4] = 0 the gradient is contiguous, [0, 0, 0.140625, 0, 0, 0];
+// b.view(2, 3, 2).permute(2, 1, 0) keeps strides [1, 2, 6]; b.view(2, 6)[:, ::2] is contiguous.
+TEST(AutogradOps, FullProdGradientLayoutAsATen) {
+  std::vector<double> v;
+  for (int i = 1; i <= 12; ++i) v.push_back(i / 4.0);
+  const Tensor b = ts::tensor(ts::ArrayRef<double>(v), ts::kDouble).requires_grad_();
+  const auto grad_of = [](const Tensor& x) { return ts::autograd::grad({x.prod()}, {x})[0]; };
+  const Tensor t = b.slice(0, 0, 6).view({3, 2}).t();
+  const Tensor gt = grad_of(t);
+  EXPECT_EQ(gt.strides(), (ts::IntArrayRef{1, 2}));
+  EXPECT_THAT(values(gt.contiguous()),
+              testing::Pointwise(testing::DoubleNear(1e-5),
+                                 {0.703125, 0.234375, 0.140625, 0.351562, 0.175781, 0.117188}));
+  EXPECT_EQ(grad_of(b.view({2, 3, 2}).permute({2, 1, 0})).strides(), (ts::IntArrayRef{1, 2, 6}));
+  EXPECT_EQ(grad_of(b.view({2, 6}).slice(1, 0, 6, 2)).strides(), (ts::IntArrayRef{3, 1}));
+  v[4] = 0;
+  const Tensor z = ts::tensor(ts::ArrayRef<double>(v), ts::kDouble)
+                       .requires_grad_()
+                       .slice(0, 0, 6)
+                       .view({3, 2})
+                       .t();
+  const Tensor gz = grad_of(z);
+  EXPECT_EQ(gz.strides(), (ts::IntArrayRef{3, 1}));
+  EXPECT_EQ(values(gz), (std::vector<double>{0, 0, 0.140625, 0, 0, 0}));
+}
+
 // Note [Norm gradients], by hand on x = [3, -4, 0] (ATen 1.13 gives the same values).
 TEST(AutogradOps, NormGradientsOfAnyP) {
   const auto grad_of = [](double p, std::initializer_list<double> v) {

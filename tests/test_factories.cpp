@@ -230,6 +230,19 @@ TEST(Linspace, Errors) {
   EXPECT_ERROR(ts::linspace(0, 1, 3, ts::kBool), "linspace: not implemented for dtype bool");
 }
 
+// libtorch 1.13 (Note [Nothing to compute]): linspace(0, 4, 0, bool) -> bool [0]; with one step
+// the result is start stored as bool: linspace(0, 4, 1) -> [False], 0.5 or 2 -> [True].
+TEST(Linspace, BoolOfZeroOrOneStepsAsATen) {
+  const Tensor e = ts::linspace(0, 4, 0, ts::kBool);
+  EXPECT_EQ(e.dtype(), ts::kBool);
+  EXPECT_EQ(e.sizes(), ts::IntArrayRef({0}));
+  EXPECT_EQ(values(ts::linspace(0, 4, 1, ts::kBool)), (V{0}));
+  EXPECT_EQ(values(ts::linspace(0.5, 4, 1, ts::kBool)), (V{1}));
+  EXPECT_EQ(values(ts::linspace(2, 4, 1, ts::kBool)), (V{1}));
+  EXPECT_EQ(ts::linspace(2, 4, 1, ts::kBool).dtype(), ts::kBool);
+  EXPECT_ERROR(ts::linspace(0, 1, 2, ts::kBool), "linspace: not implemented for dtype bool");
+}
+
 TEST(Eye, SquareAndRectangular) {
   const Tensor a = ts::eye(3);
   EXPECT_EQ(a.dtype(), ts::kFloat);

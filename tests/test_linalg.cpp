@@ -100,6 +100,37 @@ TEST(Mm, EmptyInnerDimensionGivesZeros) {
   EXPECT_EQ(shape_of(ts::mm(ts::empty({2, 3}), ts::empty({3, 0}))), (std::vector<int64_t>{2, 0}));
 }
 
+// Note [Nothing to compute]: libtorch 1.13 (and current PyTorch) return these bool products
+// without reaching their kernel: mm (2, 0) @ (0, 2) -> [[False, False], [False, False]], mm (0, 3)
+// @ (3, 2) -> bool [0, 2], bmm (2, 2, 0) @ (2, 0, 3) -> False [2, 2, 3], mv (2, 0) @ (0) -> [False,
+// False]; mm_out into ones(2, 2) gives False; a non-empty product and dot of empty bools throw.
+TEST(Mm, BoolWithNothingToComputeAsATen) {
+  const ScalarType b = ts::kBool;
+  const Tensor z = ts::mm(ts::empty({2, 0}, b), ts::empty({0, 2}, b));
+  EXPECT_EQ(z.dtype(), b);
+  EXPECT_EQ(values(z), std::vector<double>(4, 0.0));
+  const Tensor e = ts::mm(ts::empty({0, 3}, b), ts::empty({3, 2}, b));
+  EXPECT_EQ(e.dtype(), b);
+  EXPECT_EQ(shape_of(e), (std::vector<int64_t>{0, 2}));
+  Tensor out = ts::ones({2, 2}, b);
+  ts::mm_out(out, ts::empty({2, 0}, b), ts::empty({0, 2}, b));
+  EXPECT_EQ(values(out), std::vector<double>(4, 0.0));
+  const Tensor bz = ts::bmm(ts::empty({2, 2, 0}, b), ts::empty({2, 0, 3}, b));
+  EXPECT_EQ(shape_of(bz), (std::vector<int64_t>{2, 2, 3}));
+  EXPECT_EQ(values(bz), std::vector<double>(12, 0.0));
+  EXPECT_EQ(values(ts::mv(ts::empty({2, 0}, b), ts::empty({0}, b))), (std::vector<double>{0, 0}));
+  EXPECT_EQ(shape_of(ts::matmul(ts::empty({2, 0, 4}, b), ts::empty({2, 4, 3}, b))),
+            (std::vector<int64_t>{2, 0, 3}));
+  EXPECT_ERROR(ts::bmm(ts::ones({1, 2, 2}, b), ts::ones({1, 2, 2}, b)),
+               "bmm: not implemented for dtype bool (argument 'self')");
+  EXPECT_ERROR(ts::mv(ts::ones({2, 2}, b), ts::ones({2}, b)),
+               "mv: not implemented for dtype bool (argument 'self')");
+  EXPECT_ERROR(ts::dot(ts::empty({0}, b), ts::empty({0}, b)),
+               "dot: not implemented for dtype bool");
+  EXPECT_ERROR(ts::matmul(ts::empty({0}, b), ts::empty({0}, b)),
+               "dot: not implemented for dtype bool");
+}
+
 TEST(Mm, Errors) {
   const Tensor m = ts::ones({2, 3});
   EXPECT_ERROR(ts::mm(ts::ones({3}), m), "self must be a matrix");

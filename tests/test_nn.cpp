@@ -222,6 +222,23 @@ TEST(Softmax, Errors) {
   EXPECT_ERROR(ts::softmax(Tensor(), 0), "softmax: expected a defined tensor");
 }
 
+// libtorch 1.13 (Note [Nothing to compute]): softmax/log_softmax of an empty int or bool input
+// returns an empty result of its dtype (int64 [0, 3]; dtype=int32 gives int32); a 0-dim int64
+// throws "softmax_lastdim_kernel_impl" not implemented for 'Long'; a bad dim is refused first.
+TEST(Softmax, EmptyIntegerOrBoolAsATen) {
+  const Tensor e = ts::softmax(ts::empty({0, 3}, ts::kLong), 1);
+  EXPECT_EQ(e.dtype(), ts::kLong);
+  EXPECT_EQ(e.sizes(), ts::IntArrayRef({0, 3}));
+  EXPECT_EQ(ts::log_softmax(ts::empty({3, 0}, ts::kBool), 0).dtype(), ts::kBool);
+  EXPECT_EQ(ts::softmax(ts::empty({0, 3}, ts::kLong), 1, ts::kInt).dtype(), ts::kInt);
+  Tensor out = ts::empty({0}, ts::kByte);
+  ts::log_softmax_out(out, ts::empty({0, 3}, ts::kByte), -1);
+  EXPECT_EQ(out.sizes(), ts::IntArrayRef({0, 3}));
+  EXPECT_ERROR(ts::softmax(ts::ones({}, ts::kLong), 0),
+               "softmax: not implemented for dtype int64 (argument 'self')");
+  EXPECT_ERROR(ts::softmax(ts::empty({0, 3}, ts::kBool), 5), "softmax: Dimension out of range");
+}
+
 // ---- layer_norm ----
 
 TEST(LayerNorm, OfOneTwoThreeFour) {

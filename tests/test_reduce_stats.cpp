@@ -270,6 +270,23 @@ TEST(Argmax, EmptyZeroDimAndErrors) {
   EXPECT_ERROR(ts::argmin(y23(), 2), "argmin: Dimension out of range");
 }
 
+// libtorch 1.13 (Note [Nothing to compute]): argmax(bool (0, 3), 1) -> int64 [0] (keepdim: [0, 1]);
+// a 0-dim bool still throws "argmax_cpu" not implemented for 'Bool', and a bad dim or an empty
+// reduced dim is refused before the dtype ("Dimension out of range", "to have non-zero size").
+TEST(Argmax, EmptyBoolAlongADimAsATen) {
+  EXPECT_TENSOR_NEAR(ts::argmax(make(kBool, {}, {0, 3}), 1), kLong, {0}, {});
+  EXPECT_TENSOR_NEAR(ts::argmin(make(kBool, {}, {0, 3}), -1, true), kLong, {0, 1}, {});
+  ts::Tensor out = ts::empty({0}, kLong);
+  ts::argmin_out(out, make(kBool, {}, {0, 3}), 1);
+  EXPECT_EQ(out.sizes(), ts::IntArrayRef({0}));
+  EXPECT_ERROR(ts::argmax(make(kBool, {1}, {})),
+               "argmax: not implemented for dtype bool (argument 'self')");
+  EXPECT_ERROR(ts::argmax(make(kBool, {}, {0, 3}), 0),
+               "argmax: Expected reduction dim 0 to have non-zero size.");
+  EXPECT_ERROR(ts::argmin(make(kBool, {1, 0, 1, 0, 1, 0}, {2, 3}), 5),
+               "argmin: Dimension out of range");
+}
+
 TEST(ArgmaxOut, MustBeInt64) {
   ts::Tensor out = ts::empty({0}, kLong);
   ts::argmax_out(out, y23(), 1, true);

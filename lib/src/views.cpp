@@ -131,10 +131,16 @@ Tensor Tensor::view(IntArrayRef size) const {
                    [sizes = DimVector(sizes())](const Tensor& g) { return g.reshape(sizes); });
 }
 
+// Note [Unsafe views]
+// ATen's _unsafe_view (matmul's last step, reshape's copy) and squeeze_ of a fresh result give a
+// tensor that shares storage but is no autograd view: an in-place op on it records its own node
+// (linear's add_ on a 1-D input is AddBackward0), where a view would be rebased to
+// AsStridedBackward0. The storage, and so the version counter, is still shared.
 Tensor autograd::view_named(const Tensor& self, IntArrayRef shape, const char* name) {
   TS_INTERNAL_ASSERT(self.is_contiguous(), "view_named: expects a contiguous self");
-  return with_grad(self, make_view(self, shape, contiguous_strides(shape), self.storage_offset()),
-                   name,
+  Tensor result(intrusive_ptr<TensorImpl>::make(self.storage(), self.dtype(), shape,
+                                                contiguous_strides(shape), self.storage_offset()));
+  return with_grad(self, std::move(result), name,
                    [sizes = DimVector(self.sizes())](const Tensor& g) { return g.reshape(sizes); });
 }
 
@@ -145,10 +151,8 @@ Tensor Tensor::reshape(IntArrayRef size) const {
     return with_grad(*this, make_view(*this, shape, *stride, storage_offset()), "ViewBackward0",
                      backward);
   }
-  // Not expressible over these strides: copy into a fresh contiguous tensor (it always views).
-  const Tensor copy = contiguous();
-  return with_grad(copy, make_view(copy, shape, contiguous_strides(shape), copy.storage_offset()),
-                   "UnsafeViewBackward0", backward);
+  // Not expressible over these strides: a fresh contiguous copy (Note [Unsafe views]).
+  return autograd::view_named(contiguous(), shape, "UnsafeViewBackward0");
 }
 
 Tensor Tensor::as_strided(IntArrayRef size, IntArrayRef stride,

@@ -104,6 +104,8 @@ class Tally {
   void print_summary(const std::string& family) const;
   const std::set<std::string>& ops() const { return ops_; }
   bool dry() const { return dry_; }
+  int64_t calls() const { return calls_; }
+  int64_t agreements() const { return agreements_; }
 
  private:
   std::vector<AllowRow>* rows_;

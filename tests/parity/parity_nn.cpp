@@ -147,6 +147,20 @@ void run_linear_dropout(Tally& tally, const std::string& set) {
             [=](const AtVec& in) { return at::linear(in[0], in[1], bias ? in[2] : AtT()); });
       }
     }
+    // A 1-D and a 4-D input: matmul's squeeze_ or _unsafe_view result, then add_ (AddBackward0).
+    for (const std::vector<int64_t>& shape : {std::vector<int64_t>{3}, {2, 1, 2, 3}}) {
+      Call c{"linear",
+             "f",
+             short_name(d) + ",bias",
+             shape.size() == 1 ? "1-d" : "4-d",
+             {{d, Layout::Contiguous, 0, shape},
+              {d, Layout::Contiguous, 1, {4, 3}},
+              {d, Layout::Contiguous, 0, {4}}}};
+      c.grad = true;
+      run_call(
+          tally, set, c, [](const TsVec& in) { return ts::linear(in[0], in[1], in[2]); },
+          [](const AtVec& in) { return at::linear(in[0], in[1], in[2]); });
+    }
     for (Layout l : kNnLayouts) {
       for (const auto& [p, train] :
            {std::pair{0.0, true}, std::pair{1.0, true}, std::pair{0.5, false}}) {

@@ -17,8 +17,8 @@ void set_view_history(const Tensor& self, const Tensor& view, const char* name,
 std::function<Tensor(const Tensor& grad)> as_strided_backward_fn(const Tensor& self,
                                                                  const Tensor& view);
 Tensor sum_to(const Tensor& grad, IntArrayRef shape);
-// A view of contiguous `self` with `shape` whose node is `name`: for composites whose last
-// step ATen records under another view's node (matmul's _unsafe_view and squeeze_).
+// Contiguous `self`'s storage with `shape`, whose node is `name`, and no autograd view of self
+// (Note [Unsafe views] in views.cpp): matmul's _unsafe_view and squeeze_, reshape's copy.
 Tensor view_named(const Tensor& self, IntArrayRef shape, const char* name);
 
 }  // namespace ts::autograd

@@ -177,6 +177,13 @@ Tensor arange(const Scalar& start, const Scalar& end, const Scalar& step, Tensor
 Tensor linspace(const Scalar& start, const Scalar& end, int64_t steps, TensorOptions options) {
   TS_CHECK(steps >= 0, "linspace: number of steps must be non-negative, but got ", steps);
   const ScalarType dtype = options.dtype();
+  // 0 or 1 steps reach no kernel: a bool result is empty or start (Note [Nothing to compute]).
+  if (meta::needs_no_kernel(OpId::linspace, dtype, steps <= 1)) {
+    const UserOpScope scope("linspace");
+    Tensor t = empty({steps}, options);
+    if (steps == 1) meta::fill_new(t, start);
+    return t;
+  }
   check_dtype(OpId::linspace, dtype);
   // An integer dtype would convert a NaN or infinite bound to an unspecified integer.
   if (!is_floating_type(dtype)) {

@@ -43,7 +43,17 @@ Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType 
   const char* name = meta::op_name(op, v);
   const UserOpScope scope(name);
   const Device device = meta::common_device(name, inputs, op);
-  meta::check_dtype_supported(name, dtype, op_info(op).dtypes, "self");
+  // mm, bmm, mv of an empty result or over an empty contraction (zeros) reach no kernel in ATen,
+  // whatever the dtype; dot does not skip its dtype check (Note [Nothing to compute]).
+  int64_t numel = 1;
+  for (int64_t s : shape) numel *= s;
+  const bool empty_sum = op == OpId::mm || op == OpId::mv ? inputs[0].size(1) == 0
+                         : op == OpId::bmm                ? inputs[0].size(2) == 0
+                                                          : false;
+  const bool nothing_to_compute =
+      (op == OpId::mm || op == OpId::bmm || op == OpId::mv) && (numel == 0 || empty_sum);
+  const bool no_kernel = meta::needs_no_kernel(op, dtype, nothing_to_compute);
+  if (!no_kernel) meta::check_dtype_supported(name, dtype, op_info(op).dtypes, "self");
   OpParams p;
   p.compute_dtype = dtype;
   p.args = std::move(args);
@@ -59,6 +69,11 @@ Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType 
                ", but got ", out.dtype(), " instead (argument 'out')");
     }
     meta::check_out(name, out, shape, dtype);  // before the lookup, so its error comes first
+  }
+  if (no_kernel) {
+    const Tensor result = meta::prepare_output(op, v, out, shape, dtype, device, inputs);
+    if (numel != 0) result.zero_();
+    return result;
   }
   const KernelFn fn = lookup_kernel(op, dtype, device);  // before anything is written
   const Tensor result = v == Variant::InPlace

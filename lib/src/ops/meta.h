@@ -29,6 +29,16 @@ void check_defined(const char* op, const Tensor& t, const char* arg);
 // Every defined operand on one device; CPU 0-dim tensors may join any device (as in ATen).
 Device common_device(const char* op, TensorList tensors, std::optional<OpId> args = std::nullopt);
 void check_dtype_supported(const char* op, ScalarType t, DTypeSet supported, const char* arg = "");
+// Note [Nothing to compute]
+// ATen checks the dtype of softmax, log_softmax, argmax, argmin, mm, bmm, mv and linspace only
+// inside the kernel, which it never reaches when there is nothing to compute (an empty result, or
+// mm/bmm/mv over an empty contraction: zeros; linspace of 0 or 1 steps: empty or start). libtorch
+// 1.13 and current PyTorch alike: softmax of an empty int64, mm of bool (2, 0) @ (0, 2) = zeros.
+// True when such a call's dtype has no kernel (op_list.def): the op then writes its result
+// without one; a dtype op_list.def lists still goes through lookup_kernel (a missing one throws).
+inline bool needs_no_kernel(OpId op, ScalarType dtype, bool nothing_to_compute) {
+  return nothing_to_compute && !op_info(op).dtypes.has(dtype);
+}
 // Wrapped, sorted, de-duplicated dims; an empty list means every dim.
 DimVector reduction_dims(const char* op, IntArrayRef dims, int64_t ndim);
 

@@ -36,8 +36,13 @@ Tensor softmax_impl(OpId op, Variant v, const Tensor& out, const Tensor& self, i
   meta::check_defined(name, self, "self");
   OpParams p;
   p.compute_dtype = dtype.value_or(self.dtype());
-  meta::check_dtype_supported(name, p.compute_dtype, op_info(op).dtypes, dtype ? "dtype" : "self");
   p.set(DimParams{wrap_dim(dim, self.dim(), name)});
+  // An empty integer or bool input reaches no kernel (Note [Nothing to compute]).
+  const bool no_kernel = meta::needs_no_kernel(op, p.compute_dtype, self.numel() == 0);
+  if (!no_kernel) {
+    meta::check_dtype_supported(name, p.compute_dtype, op_info(op).dtypes,
+                                dtype ? "dtype" : "self");
+  }
   if (v == Variant::Out) {
     // ATen: "Expected out tensor to have dtype float, but got double instead".
     meta::check_defined(name, out, "out");
@@ -45,6 +50,8 @@ Tensor softmax_impl(OpId op, Variant v, const Tensor& out, const Tensor& self, i
              p.compute_dtype, ", but got ", out.dtype(), " instead (argument 'out')");
   }
   const Device device = self.device();
+  if (no_kernel)
+    return meta::prepare_output(op, v, out, self.sizes(), p.compute_dtype, device, self);
   const KernelFn fn = lookup_kernel(op, p.compute_dtype, device);
   Tensor result = meta::prepare_output(op, v, out, self.sizes(), p.compute_dtype, device, self);
   run_kernel(fn, KernelCall{op, result, self, p, v});

@@ -106,11 +106,15 @@ void check_nonempty_dims(const char* op, const Tensor& self, IntArrayRef given) 
 // from it; see Note [Reduction outputs]).
 template <class P>
 Tensor reduce(OpId op, Variant v, const Tensor& out, const Tensor& self, P params,
-              ScalarType result, ScalarType compute_dtype) {
+              ScalarType result, ScalarType compute_dtype, bool no_kernel = false) {
   const char* name = name_of(op);
   const UserOpScope scope(name);
   const DimVector shape = reduced_shape(self.sizes(), params.dims, params.keepdim);
   if (v == Variant::Out) check_out_tensor(name, out, shape, result, self);
+  if (no_kernel) {  // an empty result (Note [Nothing to compute])
+    return meta::prepare_output(op, v, out, shape, result, self.device(),
+                                ArrayRef<Tensor>(&self, 1));
+  }
   const KernelFn fn = lookup_kernel(op, compute_dtype, self.device());
   const Tensor r =
       meta::prepare_output(op, v, out, shape, result, self.device(), ArrayRef<Tensor>(&self, 1));
@@ -234,7 +238,6 @@ Tensor argmax_argmin(OpId op, Variant v, const Tensor& out, const Tensor& self,
                      std::optional<int64_t> dim, bool keepdim) {
   const char* name = name_of(op);
   meta::check_defined(name, self, "self");
-  meta::check_dtype_supported(name, self.dtype(), op_info(op).dtypes, "self");
   DimVector dims;
   if (dim) {
     dims = single_dim(name, *dim, self);
@@ -244,8 +247,13 @@ Tensor argmax_argmin(OpId op, Variant v, const Tensor& out, const Tensor& self,
              ": Expected reduction dim to be specified for input.numel() == 0.");
     dims = meta::reduction_dims(name, {}, self.dim());
   }
+  // ATen's shape checks come first; along a dim of an empty input no kernel is reached, so a
+  // bool input passes (Note [Nothing to compute]).
+  const bool no_kernel = meta::needs_no_kernel(op, self.dtype(), self.numel() == 0);
+  if (!no_kernel) meta::check_dtype_supported(name, self.dtype(), op_info(op).dtypes, "self");
   if (v == Variant::Out) check_exact_dtype(name, out, kLong, "out");
-  return reduce(op, v, out, self, ReduceParams{std::move(dims), keepdim}, kLong, self.dtype());
+  return reduce(op, v, out, self, ReduceParams{std::move(dims), keepdim}, kLong, self.dtype(),
+                no_kernel);
 }
 
 // var, std, norm: floating inputs only; out= may hold a wider or narrower floating dtype.
@@ -708,13 +716,18 @@ TS_REGISTER_DERIVATIVES(reduce) {
       overload_name<kMean0, kMean1>);
   // prod.dim_int(Tensor self, int dim, bool keepdim=False, *, ScalarType? dtype=None)
   //   self: grad * (product of the other elements); prod() over all dims flattens first
+  // Note [prod gradient layout]
+  // ATen's prod_backward of prod() over several dims is grad * (result / self) when self has no
+  // zero, laid out like self (libtorch 1.13: a transposed [2, 3] self gets strides [1, 2]), else
+  // the flattened product of the others, contiguous. prod(dim) is elementwise in self already.
   m.def(
-      OpId::prod, save_inputs({0}),
+      OpId::prod, save_inputs({0}) | save_output(),
       [](const BackwardArgs& a) -> Grads {
         const Tensor& x = a.input(0);
         const DimVector& dims = dims_of(a);
         if (dims.empty()) return {a.grad()};
-        if (dims.size() > 1) {  // prod() over several dims: as a 1-D product
+        if (dims.size() > 1) {
+          if (!eq(x, 0).any().item<bool>()) return {a.grad() * (a.output() / x)};
           return {prod_backward_dim(a.grad().reshape({1}), x.reshape({-1}), 0).reshape(x.sizes())};
         }
         return {prod_backward_dim(restore(a.grad(), a), x, dims[0])};

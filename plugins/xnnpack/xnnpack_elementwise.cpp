@@ -23,8 +23,9 @@ using Run = std::function<void(const std::vector<std::vector<size_t>>& shapes,
 // Note [Elementwise layouts]
 // XNNPACK's elementwise operators take contiguous operands only: the "nc" unary operators a
 // batch stride, which touchstone's coalesced dims rarely fit, and the "nd" binary operators
-// row-major inputs whose size-1 dims broadcast. So the output's dims are coalesced (adjacent dims
-// that every operand steps through as one), an input's stride-0 dims become size 1 (binary
+// row-major inputs whose size-1 dims broadcast. So the dims are ordered by the output's strides
+// and coalesced (adjacent dims that every operand steps through as one), an input's stride-0
+// dims become size 1 (binary
 // only), and an operand that is still not row-major, or not of the compute dtype, is staged into
 // a contiguous buffer (Note [Staged copies]); so is an output that is not row-major, computed in a
 // buffer and scattered back. XNNPACK takes at most XNN_MAX_TENSOR_DIMS (6) coalesced dims.
@@ -41,10 +42,17 @@ void elementwise(const KernelCall& c, size_t n_inputs, bool broadcast, const Run
   const int64_t esize = bytes_of(ct);
   std::vector<View> v{view_of(out_t)};
   for (size_t i = 0; i < n_inputs; ++i) v.push_back(view_of(c.inputs[i]));
+  // Order the dims by the output's strides, outermost first (as ATen's TensorIterator does):
+  // elementwise results do not depend on the order, and a transposed output with inputs of its
+  // layout is then row-major throughout.
+  std::vector<size_t> order(v[0].sizes.size());
+  for (size_t d = 0; d < order.size(); ++d) order[d] = d;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t x, size_t y) { return v[0].strides[x] > v[0].strides[y]; });
   // Coalesce: drop size-1 dims, merge d into the previous kept dim when every operand allows.
   std::vector<int64_t> sizes;
   std::vector<std::vector<int64_t>> strides(v.size());
-  for (size_t d = 0; d < v[0].sizes.size(); ++d) {
+  for (size_t d : order) {
     const int64_t n = v[0].sizes[d];
     if (n == 1) continue;
     bool merge = !sizes.empty();

@@ -121,17 +121,20 @@ int64_t extent_bytes(const View& v) {
 }
 
 namespace {
-// Calls f(src_element, k) over `v` in row-major order, k counting elements from 0.
+// Calls f(src_element, k) over `v` in row-major order, k counting elements from 0: an index
+// loop over the outer dims and a plain strided loop over the last.
 template <typename F>
 void for_each_strided(const View& v, F&& f) {
-  const std::vector<int64_t> sizes = v.sizes.empty() ? std::vector<int64_t>{1} : v.sizes;
-  const std::vector<int64_t> strides = v.strides.empty() ? std::vector<int64_t>{0} : v.strides;
-  const int64_t esize = bytes_of(v.dtype);
+  if (v.sizes.empty()) return f(v.data, int64_t{0});
+  const std::vector<int64_t> outer(v.sizes.begin(), v.sizes.end() - 1);
+  const int64_t n = v.sizes.back(), esize = bytes_of(v.dtype);
+  const int64_t step = v.strides.back() * esize;
   int64_t k = 0;
-  for_each_index(sizes, [&](IntArrayRef idx) {
+  for_each_index(outer, [&](IntArrayRef idx) {
     int64_t off = 0;
-    for (size_t d = 0; d < idx.size(); ++d) off += idx[d] * strides[d];
-    f(v.data + off * esize, k++);
+    for (size_t d = 0; d < idx.size(); ++d) off += idx[d] * v.strides[d];
+    char* p = v.data + off * esize;
+    for (int64_t j = 0; j < n; ++j, p += step) f(p, k++);
   });
 }
 }  // namespace

@@ -35,6 +35,12 @@ struct Operator {
   }
 };
 
+// The setup of a float32 operator over `batch` rows ("nc" unary operators, softmax, fully
+// connected), and one run of it: setup, then xnn_run_operator, each status checked.
+using SetupRows = xnn_status (*)(xnn_operator_t, size_t, const float*, float*, pthreadpool_t);
+void run_rows_op(const KernelCall& c, const Operator& op, SetupRows setup, const char* name,
+                 size_t batch, const void* in, void* out);
+
 // A strided view of a tensor's elements: base address, dtype, sizes and strides (elements), and
 // the bytes readable from `data` to the end of its storage (for XNN_EXTRA_BYTES).
 struct View {

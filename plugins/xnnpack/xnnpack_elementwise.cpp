@@ -159,18 +159,13 @@ void elementwise(const KernelCall& c, size_t n_inputs, bool broadcast, const Run
 // --- unary "nc" operators, run as one channel over every element ---
 
 using CreateNc = xnn_status (*)(size_t, size_t, size_t, uint32_t, xnn_operator_t*);
-using SetupNc = xnn_status (*)(xnn_operator_t, size_t, const float*, float*, pthreadpool_t);
-
-void unary(const KernelCall& c, CreateNc create, SetupNc setup, const char* name) {
+void unary(const KernelCall& c, CreateNc create, SetupRows setup, const char* name) {
   Operator op;
   check(c, create(1, 1, 1, 0, &op.op), name);
   elementwise(c, 1, false, [&](const auto& shapes, const auto& in, void* out) {
     size_t n = 1;
     for (size_t s : shapes[0]) n *= s;
-    check(c,
-          setup(op.op, n, static_cast<const float*>(in[0]), static_cast<float*>(out), threadpool()),
-          name);
-    check(c, xnn_run_operator(op.op, threadpool()), "xnn_run_operator");
+    run_rows_op(c, op, setup, name, n, in[0], out);
   });
 }
 

@@ -102,6 +102,11 @@ View rows_view(View v, int64_t d) {
   return View{v.data, v.dtype, s, st, v.room};
 }
 
+// A row-major {rows, cols} view of a buffer.
+View matrix(Buffer& b, ScalarType dtype, int64_t rows, int64_t cols) {
+  return View{b.data(), dtype, {rows, cols}, {cols, 1}, static_cast<int64_t>(b.bytes.size())};
+}
+
 // Note [Softmax dims]
 // XNNPACK's softmax normalizes each row's `channels` contiguous elements, i.e. the last dim only.
 // softmax over another dim moves that dim last through a staged copy (and back), counted.
@@ -115,21 +120,13 @@ void softmax_kernel(const KernelCall& c) {
   if (in.sizes.size() > 2) {
     in_buffer = Buffer(rows * cols, c.p.compute_dtype);
     gather(in, c.p.compute_dtype, in_buffer.data());
-    in = View{in_buffer.data(),
-              c.p.compute_dtype,
-              {rows, cols},
-              {cols, 1},
-              static_cast<int64_t>(in_buffer.bytes.size())};
+    in = matrix(in_buffer, c.p.compute_dtype, rows, cols);
     count_staged();
   }
   View full_out = out;
   if (out.sizes.size() > 2) {
     out_buffer = Buffer(rows * cols, c.p.compute_dtype);
-    out = View{out_buffer.data(),
-               c.p.compute_dtype,
-               {rows, cols},
-               {cols, 1},
-               static_cast<int64_t>(out_buffer.bytes.size())};
+    out = matrix(out_buffer, c.p.compute_dtype, rows, cols);
     count_staged();
   }
   Operator op;
@@ -140,11 +137,7 @@ void softmax_kernel(const KernelCall& c) {
               "xnn_create_softmax_nc_f32");
       },
       [&](const char* x, char* y, int64_t batch) {
-        check(c,
-              xnn_setup_softmax_nc_f32(op.op, batch, reinterpret_cast<const float*>(x),
-                                       reinterpret_cast<float*>(y), threadpool()),
-              "xnn_setup_softmax_nc_f32");
-        check(c, xnn_run_operator(op.op, threadpool()), "xnn_run_operator");
+        run_rows_op(c, op, xnn_setup_softmax_nc_f32, "xnn_setup_softmax_nc_f32", batch, x, y);
       });
   if (!out_buffer.bytes.empty()) scatter(out_buffer.data(), c.p.compute_dtype, full_out);
 }
@@ -189,11 +182,8 @@ void fully_connected(const KernelCall& c, const View& a, const View& b, const fl
               "xnn_create_fully_connected_nc_f32");
       },
       [&](const char* x, char* y, int64_t batch) {
-        check(c,
-              xnn_setup_fully_connected_nc_f32(op.op, batch, reinterpret_cast<const float*>(x),
-                                               reinterpret_cast<float*>(y), threadpool()),
-              "xnn_setup_fully_connected_nc_f32");
-        check(c, xnn_run_operator(op.op, threadpool()), "xnn_run_operator");
+        run_rows_op(c, op, xnn_setup_fully_connected_nc_f32, "xnn_setup_fully_connected_nc_f32",
+                    batch, x, y);
       });
 }
 
@@ -221,9 +211,7 @@ void addmm_kernel(const KernelCall& c) {
     return fully_connected(c, a, b, reinterpret_cast<const float*>(bias.data()), view_of(out_t));
   }
   Buffer product(m * n, ct);
-  fully_connected(
-      c, a, b, nullptr,
-      View{product.data(), ct, {m, n}, {n, 1}, static_cast<int64_t>(product.bytes.size())});
+  fully_connected(c, a, b, nullptr, matrix(product, ct, m, n));
   const std::vector<size_t> all{static_cast<size_t>(m * n)}, one{1};
   Buffer scale(1, ct);
   if (alpha != 1) {

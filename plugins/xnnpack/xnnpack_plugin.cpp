@@ -84,6 +84,14 @@ pthreadpool_t threadpool() {
   return pool;
 }
 
+void run_rows_op(const KernelCall& c, const Operator& op, SetupRows setup, const char* name,
+                 size_t batch, const void* in, void* out) {
+  check(c,
+        setup(op.op, batch, static_cast<const float*>(in), static_cast<float*>(out), threadpool()),
+        name);
+  check(c, xnn_run_operator(op.op, threadpool()), "xnn_run_operator");
+}
+
 View view_of(const Tensor& t) {
   View v;
   v.data = static_cast<char*>(t.data_ptr());

@@ -1,5 +1,5 @@
-// Loading kernel-set plug-ins for the subcommands (--plugin, and the in-tree aten and dnnl
-// plug-ins).
+// Loading kernel-set plug-ins for the subcommands (--plugin, and the in-tree aten, dnnl and
+// legacy plug-ins).
 #include <filesystem>
 #include <sstream>
 
@@ -23,7 +23,7 @@ void load_kernel_sets(const std::vector<std::string>& plugins,
   for (const std::string& p : plugins) load_kernel_set(p);
   for (const std::string& name : names) {
     if (find_kernel_set(name)) continue;
-    // Note [In-tree plug-ins]: the aten and dnnl sets are plug-ins built next to this binary;
+    // Note [In-tree plug-ins]: the aten, dnnl and legacy sets are plug-ins built next to this binary;
     // asking for one by name loads it, so `--kernels aten` works without --plugin.
     const std::pair<const char*, const char*> in_tree[] = {
 #ifdef TS_ATEN_PLUGIN
@@ -31,6 +31,9 @@ void load_kernel_sets(const std::vector<std::string>& plugins,
 #endif
 #ifdef TS_DNNL_PLUGIN
         {"dnnl", TS_DNNL_PLUGIN},
+#endif
+#ifdef TS_LEGACY_PLUGIN
+        {"legacy", TS_LEGACY_PLUGIN},
 #endif
         {nullptr, nullptr}};
     bool loaded = false;

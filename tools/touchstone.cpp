@@ -129,11 +129,13 @@ void print_ops_table(const nlohmann::json& ops) {
       }
     }
     // Delegated cells, grouped by the set they run in: "legacy cpu: int32,int64 -> optimized".
-    for (const auto& [set, devices] : op.value("delegated", nlohmann::json::object()).items()) {
+    const nlohmann::json delegated = op.value("delegated", nlohmann::json::object());
+    for (const auto& [set, devices] : delegated.items()) {
       for (const auto& [dev, cells] : devices.items()) {
         std::map<std::string, std::string> by_target;
-        for (const auto& [dt, target] : cells.items()) {
-          std::string& list = by_target[target.get<std::string>()];
+        for (const std::string& dt : dtype_names(ts::DTypeSet::all())) {  // in dtype order
+          if (!cells.contains(dt)) continue;
+          std::string& list = by_target[cells[dt].get<std::string>()];
           list += (list.empty() ? "" : ",") + dt;
         }
         for (const auto& [target, list] : by_target) {

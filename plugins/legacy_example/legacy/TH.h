@@ -12,17 +12,8 @@ extern "C" {
 
 #define TH_MAX_DIMS 8
 
-#define Real Float
-#define real float
-#include "generic/THTensor.h"
-#undef real
-#undef Real
-
-#define Real Double
-#define real double
-#include "generic/THTensor.h"
-#undef real
-#undef Real
+#define TH_GENERIC_FILE "generic/THTensor.h"
+#include "THGenerateFloatTypes.h"
 
 #ifdef __cplusplus
 }

@@ -44,6 +44,16 @@ Outcome attempt(const std::string& kernel_set, bool guard, Fn fn) {
   return o;
 }
 
+// The sets of a take_delegations() mask, joined with '+' (CaseResult::delegated_to).
+std::string delegation_names(uint32_t mask) {
+  std::string names;
+  for (KernelSetId s = 0; s < kMaxKernelSets; ++s) {
+    if ((mask >> s & 1u) != 0)
+      names += (names.empty() ? "" : "+") + std::string(kernel_set_name(s));
+  }
+  return names;
+}
+
 // The op a ts::Error names: its message starts with "op: ".
 std::string error_op(const std::string& message) {
   return message.substr(0, message.find(':'));
@@ -202,12 +212,14 @@ class GroupRunner {
     if (!case_selected(filter_, r)) return;
     if (!gate_(index_++, r)) return;
     const auto start = std::chrono::steady_clock::now();
+    (void)take_delegations();
     try {
       body(r);
     } catch (const std::exception& ex) {  // the harness itself (reference-side) failed
       r.status = "error";
       r.message = std::string("harness: ") + ex.what();
     }
+    r.delegated_to = delegation_names(take_delegations());
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     emit_(std::move(r));
   }

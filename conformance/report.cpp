@@ -25,9 +25,10 @@ std::string device_string(const Device& d) {
 }
 
 nlohmann::json summary_json(const Summary& s) {
-  return {{"cases", s.cases},     {"passed", s.passed},         {"failed", s.failed},
-          {"errors", s.errors},   {"crashed", s.crashed},       {"timeout", s.timeout},
-          {"overrun", s.overrun}, {"documented", s.documented}, {"mistrusted", s.mistrusted}};
+  return {{"cases", s.cases},        {"passed", s.passed},         {"failed", s.failed},
+          {"errors", s.errors},      {"crashed", s.crashed},       {"timeout", s.timeout},
+          {"overrun", s.overrun},    {"documented", s.documented}, {"mistrusted", s.mistrusted},
+          {"delegated", s.delegated}};
 }
 
 // "a, b,a" -> ["a", "b"]: a filter list as a sorted set (the order selects nothing).
@@ -100,6 +101,7 @@ nlohmann::json case_to_json(const CaseResult& c) {
                       {"seconds", c.seconds}};
   if (!c.message.empty()) j["message"] = c.message;
   if (!c.repro.empty()) j["repro"] = c.repro;
+  if (!c.delegated_to.empty()) j["delegated_to"] = c.delegated_to;
   return j;
 }
 
@@ -123,6 +125,7 @@ CaseResult case_from_json(const nlohmann::json& j) {
   c.mistrusted = j.value("mistrusted", false);
   c.message = j.value("message", "");
   c.repro = j.value("repro", "");
+  c.delegated_to = j.value("delegated_to", "");
   return c;
 }
 

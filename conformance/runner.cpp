@@ -146,6 +146,7 @@ Summary RunResult::summary() const {
     s.timeout += c.status == "timeout";
     s.overrun += c.status == "overrun";
     s.documented += c.status == "documented";
+    s.delegated += !c.delegated_to.empty();
     s.mistrusted += c.mistrusted;
   }
   return s;

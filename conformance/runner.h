@@ -71,6 +71,9 @@ struct CaseResult {
   std::string repro;
   double max_abs_err = 0, max_rel_err = 0, max_ulp = 0;
   bool mistrusted = false;
+  // The kernel sets the candidate's calls were delegated to (Note [Delegation]), joined with
+  // '+': the case then judged those sets' kernels, not the candidate's own. Empty: none.
+  std::string delegated_to;
   int64_t numel = 0;  // elements of the reference output(s)
   double seconds = 0;
 };
@@ -78,6 +81,7 @@ struct CaseResult {
 struct Summary {
   int64_t cases = 0, passed = 0, failed = 0, errors = 0, crashed = 0, timeout = 0, overrun = 0,
           documented = 0, mistrusted = 0;
+  int64_t delegated = 0;  // cases (of any status) that ran another set's kernels
   // Whether every case passed or is documented (an empty run has no failing case).
   bool ok() const { return passed + documented == cases; }
 };

@@ -133,6 +133,17 @@ TEST(CPlugin, ErrorsNameOpAndSet) {
                "add: kernel set 'c_plugin' has no kernel for dtype int32 on device cpu");
 }
 
+TEST(CPlugin, DelegatesThroughTheCAbi) {
+  load_c_plugin_once();
+  const ts::KernelSetId c_plugin = *ts::find_kernel_set("c_plugin");
+  EXPECT_EQ(ts::kernel_delegate(ts::OpId::abs, ts::kCPU, c_plugin, ts::kInt),
+            ts::find_kernel_set("reference"));
+  const ts::KernelSetGuard g("c_plugin");
+  EXPECT_TENSOR(ts::abs(make(ts::kInt, {-3, 2})), ts::kInt, {2}, {3, 2});
+  EXPECT_ERROR(ts::abs(make(ts::kLong, {-3})),
+               "abs: kernel set 'c_plugin' has no kernel for dtype int64 on device cpu");
+}
+
 TEST(CPlugin, BadRegistrationFailsTheLoad) {
   const std::string path = TS_C_PLUGIN_BAD_OP_PATH;
   EXPECT_ERROR(ts::load_kernel_set(path),

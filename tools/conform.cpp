@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "command.h"
 #include "conformance/report.h"
@@ -30,14 +31,19 @@ void print_table(const conformance::RunResult& result, bool by_family) {
             << std::setw(8) << "cases" << std::setw(8) << "passed" << std::setw(8) << "failed"
             << std::setw(8) << "errors" << std::setw(8) << "crashed" << std::setw(8) << "timeout"
             << std::setw(8) << "overrun" << std::setw(11) << "documented" << std::setw(11)
-            << "mistrusted"
-            << "\n";
+            << "mistrusted";
+  // Note [Delegation]: a column only when some case ran another set's kernels.
+  const bool any_delegated = result.summary().delegated > 0;
+  if (any_delegated) std::cout << std::setw(11) << "delegated";
+  std::cout << "\n";
   for (const auto& [op, r] : per_op) {
     const conformance::Summary t = r.summary();
     std::cout << std::left << std::setw(18) << op << std::right << std::setw(8) << t.cases
               << std::setw(8) << t.passed << std::setw(8) << t.failed << std::setw(8) << t.errors
               << std::setw(8) << t.crashed << std::setw(8) << t.timeout << std::setw(8) << t.overrun
-              << std::setw(11) << t.documented << std::setw(11) << t.mistrusted << "\n";
+              << std::setw(11) << t.documented << std::setw(11) << t.mistrusted;
+    if (any_delegated) std::cout << std::setw(11) << t.delegated;
+    std::cout << "\n";
   }
 }
 
@@ -115,8 +121,9 @@ int run_conform(conformance::RunOptions options, bool quiet) {
   for (const conformance::CaseResult& c : result.cases) {
     if (c.status == "passed" || c.status == "documented") continue;
     std::cout << c.status << ": " << c.op << " " << c.dtype << " " << c.sample << "/" << c.layout
-              << " (" << c.variant << ", " << c.check << "): " << c.message
-              << "\n  repro: " << c.repro << "\n";
+              << " (" << c.variant << ", " << c.check << ")"
+              << (c.delegated_to.empty() ? "" : " [delegated to " + c.delegated_to + "]") << ": "
+              << c.message << "\n  repro: " << c.repro << "\n";
   }
   print_table(result, quiet);
   const conformance::Summary s = result.summary();
@@ -131,6 +138,18 @@ int run_conform(conformance::RunOptions options, bool quiet) {
             << s.documented << " documented, " << s.mistrusted << " mistrusted, "
             << result.skipped_samples << " samples skipped (documented in the catalog), "
             << std::fixed << std::setprecision(2) << result.seconds << " s\n";
+  if (s.delegated > 0) {
+    std::set<std::string> targets;
+    for (const conformance::CaseResult& c : result.cases) {
+      if (!c.delegated_to.empty()) targets.insert(c.delegated_to);
+    }
+    std::string names;
+    for (const std::string& t : targets) names += (names.empty() ? "" : ", ") + t;
+    std::cout << "delegated: " << s.delegated << " of these cases ran kernels that "
+              << result.kernel_set << " delegates to " << names
+              << " (Note [Delegation]): they judged those sets, not " << result.kernel_set
+              << "'s own kernels\n";
+  }
   if (!options.report_path.empty()) {
     const nlohmann::json report = conformance::report_json(result, options);
     conformance::check_schema(report, "conform: the report");

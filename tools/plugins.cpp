@@ -1,5 +1,5 @@
-// Loading kernel-set plug-ins for the subcommands (--plugin, and the in-tree aten, dnnl and
-// xnnpack plug-ins).
+// Loading kernel-set plug-ins for the subcommands (--plugin, and the in-tree aten, dnnl, xnnpack
+// and legacy plug-ins).
 #include <filesystem>
 #include <sstream>
 
@@ -23,8 +23,8 @@ void load_kernel_sets(const std::vector<std::string>& plugins,
   for (const std::string& p : plugins) load_kernel_set(p);
   for (const std::string& name : names) {
     if (find_kernel_set(name)) continue;
-    // Note [In-tree plug-ins]: the aten, dnnl and xnnpack sets are plug-ins built next to this
-    // binary; asking for one by name loads it, so `--kernels aten` works without --plugin.
+    // Note [In-tree plug-ins]: the aten, dnnl, xnnpack and legacy sets are plug-ins built next to
+    // this binary; asking for one by name loads it, so `--kernels aten` works without --plugin.
     const std::pair<const char*, const char*> in_tree[] = {
 #ifdef TS_ATEN_PLUGIN
         {"aten", TS_ATEN_PLUGIN},
@@ -34,6 +34,9 @@ void load_kernel_sets(const std::vector<std::string>& plugins,
 #endif
 #ifdef TS_XNNPACK_PLUGIN
         {"xnnpack", TS_XNNPACK_PLUGIN},
+#endif
+#ifdef TS_LEGACY_PLUGIN
+        {"legacy", TS_LEGACY_PLUGIN},
 #endif
         {nullptr, nullptr}};
     bool loaded = false;

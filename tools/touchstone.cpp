@@ -2,8 +2,10 @@
 // files (command.h).
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "command.h"
@@ -46,33 +48,61 @@ std::vector<std::string> dtype_names(ts::DTypeSet s) {
   return out;
 }
 
-// {set -> {device -> [dtypes]}} for every set with at least one dtype on a device.
-nlohmann::json kernel_sets_json(const ts::OpInfo& op) {
-  nlohmann::json sets = nlohmann::json::object();
+// The set(s) a delegated (op, dtype) runs in (Note [Delegation]): a composite's parts may name
+// several, joined with '+'.
+std::string delegate_names(const ts::OpInfo& op, ts::DeviceType dev, ts::KernelSetId set,
+                           ts::ScalarType dt) {
+  std::vector<ts::OpId> ops = {op.id};
+  for (ts::OpId part : ts::composite_parts(op.id)) ops.push_back(part);
+  std::string names;
+  for (ts::OpId o : ops) {
+    const std::optional<ts::KernelSetId> to = ts::kernel_delegate(o, dev, set, dt);
+    if (!to) continue;
+    const std::string name(ts::kernel_set_name(*to));
+    if (("+" + names + "+").find("+" + name + "+") == std::string::npos) {
+      names += (names.empty() ? "" : "+") + name;
+    }
+  }
+  return names;
+}
+
+// {"kernel_sets": {set -> {device -> [own dtypes]}}, "delegated": {set -> {device -> {dtype ->
+// set it runs in}}}} for every set with at least one dtype on a device.
+std::pair<nlohmann::json, nlohmann::json> kernel_sets_json(const ts::OpInfo& op) {
+  nlohmann::json sets = nlohmann::json::object(), delegated = nlohmann::json::object();
   for (const std::string& name : ts::kernel_set_names()) {
     const ts::KernelSetId id = *ts::find_kernel_set(name);
-    nlohmann::json devices = nlohmann::json::object();
+    nlohmann::json devices = nlohmann::json::object(), handed = nlohmann::json::object();
     for (ts::DeviceType dev : {ts::kCPU, ts::kCUDA}) {
       // A composite runs where its parts run; pure allocations (no parts) run on CPU.
       const bool has_parts = !ts::composite_parts(op.id).empty();
       if (op.kind == ts::OpKind::Composite && !has_parts && dev != ts::kCPU) continue;
       const ts::DTypeSet s = ts::supported_dtypes(op.id, dev, id);
-      if (!s.empty()) devices[std::string(ts::device_type_name(dev))] = dtype_names(s);
+      const ts::DTypeSet d = ts::delegated_dtypes(op.id, dev, id);
+      const std::string dev_name(ts::device_type_name(dev));
+      const ts::DTypeSet own = ts::DTypeSet::from_bits(s.bits() & ~d.bits());
+      if (!own.empty()) devices[dev_name] = dtype_names(own);
+      for (const std::string& dt : dtype_names(d)) {
+        handed[dev_name][dt] = delegate_names(op, dev, id, ts::parse_dtype(dt));
+      }
     }
     if (!devices.empty()) sets[name] = devices;
+    if (!handed.empty()) delegated[name] = handed;
   }
-  return sets;
+  return {sets, delegated};
 }
 
 nlohmann::json ops_json() {
   nlohmann::json arr = nlohmann::json::array();
   for (const ts::OpInfo& op : ts::all_ops()) {
+    auto [sets, delegated] = kernel_sets_json(op);
     arr.push_back({{"name", op.name},
                    {"kind", op.kind == ts::OpKind::Kernel ? "kernel" : "composite"},
                    {"schema", op.schema},
                    {"variants", variant_names(op.variants)},
                    {"differentiable", op.differentiable},
-                   {"kernel_sets", kernel_sets_json(op)}});
+                   {"kernel_sets", sets}});
+    if (!delegated.empty()) arr.back()["delegated"] = delegated;
   }
   return arr;
 }
@@ -96,6 +126,21 @@ void print_ops_table(const nlohmann::json& ops) {
     for (const auto& [set, devices] : op["kernel_sets"].items()) {
       for (const auto& [dev, dtypes] : devices.items()) {
         sets += (sets.empty() ? "" : "; ") + set + " " + dev + ": " + short_dtypes(dtypes);
+      }
+    }
+    // Delegated cells, grouped by the set they run in: "legacy cpu: int32,int64 -> optimized".
+    const nlohmann::json delegated = op.value("delegated", nlohmann::json::object());
+    for (const auto& [set, devices] : delegated.items()) {
+      for (const auto& [dev, cells] : devices.items()) {
+        std::map<std::string, std::string> by_target;
+        for (const std::string& dt : dtype_names(ts::DTypeSet::all())) {  // in dtype order
+          if (!cells.contains(dt)) continue;
+          std::string& list = by_target[cells[dt].get<std::string>()];
+          list += (list.empty() ? "" : ",") + dt;
+        }
+        for (const auto& [target, list] : by_target) {
+          sets += (sets.empty() ? "" : "; ") + set + " " + dev + ": " + list + " -> " + target;
+        }
       }
     }
     std::cout << std::setw(15) << op["name"].get<std::string>() << std::setw(10)

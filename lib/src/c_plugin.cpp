@@ -127,33 +127,53 @@ void c_trampoline(const KernelCall& call) {
 // The first registration error of the plug-in being loaded (one load at a time: dlopen order).
 thread_local std::string registration_error;
 
-int c_register_kernel(const char* set, const char* op, const char* device, uint32_t dtypes,
-                      ts_c_kernel_fn fn, char* error, size_t error_size) {
-  std::string message;
-  try {
-    const std::optional<OpId> id = find_op(op != nullptr ? op : "");
-    TS_CHECK(id.has_value(), "register_kernel: unknown op '", op != nullptr ? op : "", "'");
-    TS_CHECK(op_info(*id).sig != OpSignature::Factory || op_info(*id).params == 0,
-             "register_kernel: ", op, " takes parameters C plug-ins cannot read");
-    TS_CHECK(fn != nullptr, "register_kernel: ", op, ": null kernel");
-    const std::string_view dev = device != nullptr ? device : "";
-    TS_CHECK(dev == "cpu" || dev == "cuda", "register_kernel: unknown device '", dev,
-             "' (cpu or cuda)");
-    const DeviceType type = dev == "cpu" ? kCPU : kCUDA;
-    const KernelSetId s = register_kernel_set(set != nullptr ? set : "");
-    register_kernel(s, *id, type, DTypeSet::from_bits(dtypes & DTypeSet::all().bits()),
-                    c_trampoline);
-    c_table()[static_cast<int>(*id)][static_cast<int>(type)][s].store(fn);
-    return 0;
-  } catch (const Error& e) {
-    message = e.what();
-  }
+// A registration's ts::Error as the C interface reports it: kept for the load, copied to error.
+int registration_failed(const std::string& message, char* error, size_t error_size) {
   if (registration_error.empty()) registration_error = message;
   if (error != nullptr && error_size > 0) {
     std::strncpy(error, message.c_str(), error_size - 1);
     error[error_size - 1] = '\0';
   }
   return 1;
+}
+
+DeviceType c_device(const char* what, const char* device) {
+  const std::string_view dev = device != nullptr ? device : "";
+  TS_CHECK(dev == "cpu" || dev == "cuda", what, ": unknown device '", dev, "' (cpu or cuda)");
+  return dev == "cpu" ? kCPU : kCUDA;
+}
+
+int c_register_kernel(const char* set, const char* op, const char* device, uint32_t dtypes,
+                      ts_c_kernel_fn fn, char* error, size_t error_size) {
+  try {
+    const std::optional<OpId> id = find_op(op != nullptr ? op : "");
+    TS_CHECK(id.has_value(), "register_kernel: unknown op '", op != nullptr ? op : "", "'");
+    TS_CHECK(op_info(*id).sig != OpSignature::Factory || op_info(*id).params == 0,
+             "register_kernel: ", op, " takes parameters C plug-ins cannot read");
+    TS_CHECK(fn != nullptr, "register_kernel: ", op, ": null kernel");
+    const DeviceType type = c_device("register_kernel", device);
+    const KernelSetId s = register_kernel_set(set != nullptr ? set : "");
+    register_kernel(s, *id, type, DTypeSet::from_bits(dtypes & DTypeSet::all().bits()),
+                    c_trampoline);
+    c_table()[static_cast<int>(*id)][static_cast<int>(type)][s].store(fn);
+    return 0;
+  } catch (const Error& e) {
+    return registration_failed(e.what(), error, error_size);
+  }
+}
+
+int c_delegate_kernel(const char* set, const char* op, const char* device, uint32_t dtypes,
+                      const char* to, char* error, size_t error_size) {
+  try {
+    const std::optional<OpId> id = find_op(op != nullptr ? op : "");
+    TS_CHECK(id.has_value(), "delegate_kernel: unknown op '", op != nullptr ? op : "", "'");
+    KernelRegistrar m(set != nullptr ? set : "");
+    m.delegate(*id, c_device("delegate_kernel", device),
+               DTypeSet::from_bits(dtypes & DTypeSet::all().bits()), to != nullptr ? to : "");
+    return 0;
+  } catch (const Error& e) {
+    return registration_failed(e.what(), error, error_size);
+  }
 }
 
 }  // namespace
@@ -164,10 +184,11 @@ bool load_c_plugin(void* handle, const std::string& path) {
   auto abi = reinterpret_cast<AbiFn>(dlsym(handle, "touchstone_c_plugin_abi_version"));
   auto init = reinterpret_cast<InitFn>(dlsym(handle, "touchstone_c_plugin_init"));
   if (abi == nullptr || init == nullptr) return false;
-  TS_CHECK(abi() == TS_C_PLUGIN_ABI_VERSION, "load_kernel_set: '", path,
+  // ABI 2 only appended a field to ts_c_host, so version-1 plug-ins load as they are.
+  TS_CHECK(abi() == TS_C_PLUGIN_ABI_VERSION || abi() == 1, "load_kernel_set: '", path,
            "' was built for C plug-in ABI ", abi(), " but this touchstone has C ABI ",
-           TS_C_PLUGIN_ABI_VERSION);
-  static const ts_c_host host{TS_C_PLUGIN_ABI_VERSION, c_register_kernel};
+           TS_C_PLUGIN_ABI_VERSION, " (and loads 1)");
+  static const ts_c_host host{TS_C_PLUGIN_ABI_VERSION, c_register_kernel, c_delegate_kernel};
   registration_error.clear();
   init(&host);
   TS_CHECK(registration_error.empty(), "load_kernel_set: '", path, "': ", registration_error);

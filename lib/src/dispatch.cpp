@@ -7,6 +7,8 @@
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
+#include <string>
+#include <utility>
 
 namespace ts {
 namespace {
@@ -30,9 +32,17 @@ static_assert(sizeof(kOps) / sizeof(kOps[0]) == kNumOps, "op table out of step w
 struct Slot {
   std::atomic<KernelFn> fn{nullptr};
   std::atomic<uint32_t> dtypes{0};
+  // Note [Delegation]: the dtypes handed to another set, and the set per dtype (stored before
+  // the bit, release; read after it, acquire).
+  std::atomic<uint32_t> delegated{0};
+  std::array<std::atomic<KernelSetId>, kNumScalarTypes> delegate_to{};
   KernelEntry load() const {
     KernelFn f = fn.load(std::memory_order_acquire);
     return {f, DTypeSet::from_bits(dtypes.load(std::memory_order_relaxed))};
+  }
+  std::optional<KernelSetId> target(ScalarType dtype) const {
+    if (!DTypeSet::from_bits(delegated.load(std::memory_order_acquire)).has(dtype)) return {};
+    return delegate_to[static_cast<int>(dtype)].load(std::memory_order_relaxed);
   }
 };
 
@@ -62,6 +72,7 @@ std::atomic<KernelSetId>& default_set() {
 }
 
 thread_local KernelSetId tls_set = -1;
+thread_local uint32_t tls_delegations = 0;  // take_delegations()
 
 // The id of the set named `name`, if registered; the caller holds r.mutex.
 std::optional<KernelSetId> find_set_locked(const Registry& r, std::string_view name) {
@@ -138,6 +149,47 @@ KernelSetGuard::~KernelSetGuard() {
   tls_set = prev_;
 }
 
+namespace {
+
+Slot& slot_of(OpId op, DeviceType device, KernelSetId set) {
+  return registry().table[static_cast<int>(op)][static_cast<int>(device)][set];
+}
+
+// The set whose own kernel runs (op, device, dtype) for `set`, following delegations; none when
+// the chain ends without one (at most kMaxKernelSets hops, so a cycle ends too).
+std::optional<KernelSetId> resolve(OpId op, DeviceType device, KernelSetId set, ScalarType dtype) {
+  for (int hop = 0; hop < kMaxKernelSets; ++hop) {
+    const Slot& slot = slot_of(op, device, set);
+    const KernelEntry e = slot.load();
+    if (e.fn != nullptr && e.dtypes.has(dtype)) return set;
+    const std::optional<KernelSetId> next = slot.target(dtype);
+    if (!next) return {};
+    set = *next;
+  }
+  return {};
+}
+
+// A delegated call runs under its target set S (Note [Delegation]): one trampoline per set id,
+// which finds S's own kernel for the call's op, device and compute dtype.
+template <int S>
+void delegated_call(const KernelCall& call) {
+  const Tensor& first = call.outputs.empty() ? call.inputs[0] : call.outputs[0];
+  const KernelFn fn = slot_of(call.op, first.device().type(), S).load().fn;
+  tls_delegations |= 1u << S;
+  struct ActiveSet {  // KernelSetGuard by id, without the name look-up
+    KernelSetId prev = std::exchange(tls_set, static_cast<KernelSetId>(S));
+    ~ActiveSet() { tls_set = prev; }
+  } active;
+  fn(call);
+}
+template <int... S>
+constexpr std::array<KernelFn, sizeof...(S)> make_trampolines(std::integer_sequence<int, S...>) {
+  return {&delegated_call<S>...};
+}
+constexpr auto kTrampolines = make_trampolines(std::make_integer_sequence<int, kMaxKernelSets>{});
+
+}  // namespace
+
 void register_kernel(KernelSetId set, OpId op, DeviceType device, DTypeSet dtypes, KernelFn fn) {
   Registry& r = registry();
   TS_CHECK(op_info(op).kind == OpKind::Kernel, "register_kernel: ", op_info(op).name,
@@ -145,9 +197,90 @@ void register_kernel(KernelSetId set, OpId op, DeviceType device, DTypeSet dtype
   std::lock_guard<std::mutex> lock(r.mutex);
   TS_CHECK(set >= 0 && static_cast<size_t>(set) < r.set_names.size(),
            "register_kernel: unknown kernel set id ", static_cast<int>(set));
-  Slot& slot = r.table[static_cast<int>(op)][static_cast<int>(device)][set];
+  Slot& slot = slot_of(op, device, set);
+  // The set's own kernel replaces any delegation of the same dtypes.
+  slot.delegated.fetch_and(~dtypes.bits(), std::memory_order_relaxed);
   slot.dtypes.store(dtypes.bits(), std::memory_order_relaxed);
   slot.fn.store(fn, std::memory_order_release);
+}
+
+void delegate_kernel(KernelSetId set, OpId op, DeviceType device, DTypeSet dtypes, KernelSetId to) {
+  Registry& r = registry();
+  const std::string_view name = op_info(op).name;
+  TS_CHECK(op_info(op).kind == OpKind::Kernel, name,
+           ": is a composite op and takes no kernels, so there is nothing to delegate");
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const auto known = [&](KernelSetId s) {
+    return s >= 0 && static_cast<size_t>(s) < r.set_names.size();
+  };
+  TS_CHECK(known(set) && known(to), name, ": delegate: unknown kernel set id ",
+           static_cast<int>(known(set) ? to : set));
+  const std::string& from_name = r.set_names[set];
+  const std::string& to_name = r.set_names[to];
+  Slot& slot = slot_of(op, device, set);
+  const DTypeSet own = slot.load().fn != nullptr ? slot.load().dtypes : DTypeSet{};
+  for (int i = 0; i < kNumScalarTypes; ++i) {
+    const auto dt = static_cast<ScalarType>(i);
+    if (!dtypes.has(dt)) continue;
+    const auto where = [&] {
+      return std::string(" (op ") + std::string(name) + ", dtype " + std::string(dtype_name(dt)) +
+             ", device " + std::string(device_type_name(device)) + ", from '" + from_name +
+             "' to '" + to_name + "')";
+    };
+    TS_CHECK(op_info(op).dtypes.has(dt), name, ": kernel set '", from_name, "' cannot delegate ",
+             dt, ": the op has no such dtype", where());
+    TS_CHECK(!own.has(dt), name, ": kernel set '", from_name, "' registers ", dt,
+             " itself, so it cannot delegate it to '", to_name, "'", where());
+    const std::optional<KernelSetId> runs = resolve(op, device, to, dt);
+    TS_CHECK(runs.has_value(), name, ": kernel set '", from_name, "' cannot delegate ", dt, " to '",
+             to_name, "', which has no kernel for it", where());
+    slot.delegate_to[i].store(to, std::memory_order_relaxed);
+  }
+  slot.delegated.fetch_or(dtypes.bits(), std::memory_order_release);
+}
+
+std::optional<KernelSetId> kernel_delegate(OpId op, DeviceType device, KernelSetId set,
+                                           ScalarType dtype) {
+  TS_CHECK(set >= 0 && set < kMaxKernelSets, "kernel_delegate: unknown kernel set id ",
+           static_cast<int>(set));
+  const Slot& slot = slot_of(op, device, set);
+  const KernelEntry e = slot.load();
+  if (e.fn != nullptr && e.dtypes.has(dtype)) return {};
+  return slot.target(dtype);
+}
+
+DTypeSet delegated_dtypes(OpId op, DeviceType device, KernelSetId set) {
+  DTypeSet out;
+  const DTypeSet supported = supported_dtypes(op, device, set);
+  for (int i = 0; i < kNumScalarTypes; ++i) {
+    const auto dt = static_cast<ScalarType>(i);
+    if (!supported.has(dt)) continue;
+    bool delegated = kernel_delegate(op, device, set, dt).has_value();
+    for (OpId part : composite_parts(op)) {
+      delegated = delegated || kernel_delegate(part, device, set, dt).has_value();
+    }
+    if (delegated) out = DTypeSet::from_bits(out.bits() | DTypeSet{dt}.bits());
+  }
+  return out;
+}
+
+KernelRegistrar& KernelRegistrar::delegate(OpId op, DeviceType device, DTypeSet dtypes,
+                                           std::string_view to) {
+  const std::optional<KernelSetId> target = find_kernel_set(to);
+  TS_CHECK(target.has_value(), op_info(op).name, ": kernel set '", kernel_set_name(set_),
+           "' cannot delegate to unknown kernel set '", to, "'");
+  delegate_kernel(set_, op, device, dtypes, *target);
+  return *this;
+}
+
+KernelRegistrar& KernelRegistrar::delegate_rest(OpId op, DeviceType device, std::string_view to) {
+  const KernelEntry own = get_kernel(op, device, set_);
+  const uint32_t mine = own.fn != nullptr ? own.dtypes.bits() : 0u;
+  return delegate(op, device, DTypeSet::from_bits(op_info(op).dtypes.bits() & ~mine), to);
+}
+
+uint32_t take_delegations() {
+  return std::exchange(tls_delegations, 0u);
 }
 
 KernelEntry get_kernel(OpId op, DeviceType device, KernelSetId set) {
@@ -176,7 +309,12 @@ ArrayRef<OpId> composite_parts(OpId op) {
 }
 
 DTypeSet supported_dtypes(OpId op, DeviceType device, KernelSetId set) {
-  if (op_info(op).kind == OpKind::Kernel) return get_kernel(op, device, set).dtypes;
+  if (op_info(op).kind == OpKind::Kernel) {
+    const Slot& slot = slot_of(op, device, set);
+    const KernelEntry e = slot.load();
+    const uint32_t own = e.fn != nullptr ? e.dtypes.bits() : 0u;
+    return DTypeSet::from_bits(own | slot.delegated.load(std::memory_order_acquire));
+  }
   DTypeSet s = DTypeSet::all();
   for (OpId part : composite_parts(op)) {
     s = DTypeSet::from_bits(s.bits() & supported_dtypes(part, device, set).bits());
@@ -189,9 +327,16 @@ KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device) {
   const KernelEntry e =
       registry().table[static_cast<int>(op)][static_cast<int>(device.type())][set].load();
   if (e.fn == nullptr || !e.dtypes.has(dtype)) [[unlikely]] {
-    TS_ERROR(op_info(op).name, ": kernel set '", kernel_set_name(set), "' has no kernel for dtype ",
-             dtype, " on device ", device_type_name(device.type()),
-             e.fn == nullptr ? " (the op has no kernel there at all)" : "");
+    const std::optional<KernelSetId> to = kernel_delegate(op, device.type(), set, dtype);
+    const std::optional<KernelSetId> runs =
+        to ? resolve(op, device.type(), *to, dtype) : std::nullopt;
+    if (runs) return kTrampolines[*runs];
+    TS_ERROR(
+        op_info(op).name, ": kernel set '", kernel_set_name(set), "' has no kernel for dtype ",
+        dtype, " on device ", device_type_name(device.type()),
+        to ? " (it delegates it to '" + std::string(kernel_set_name(*to)) + "', which has none)"
+        : e.fn == nullptr ? " (the op has no kernel there at all)"
+                          : "");
   }
   return e.fn;
 }

@@ -160,6 +160,9 @@ void touchstone_c_plugin_init(const ts_c_host* host) {
   host->register_kernel("c_plugin", "relu", "cpu", floats, elementwise, error, sizeof(error));
   host->register_kernel("c_plugin", "sum", "cpu", floats, sum, error, sizeof(error));
   host->register_kernel("c_plugin", "mul", "cpu", floats, mul_fails, error, sizeof(error));
+  /* ABI 2: abs of int32 is explicitly left to the reference set (Note [Delegation]). */
+  host->delegate_kernel("c_plugin", "abs", "cpu", TS_C_DTYPE_BIT(TS_C_INT32), "reference", error,
+                        sizeof(error));
 #ifdef TS_C_PLUGIN_BAD_OP
   host->register_kernel("c_plugin_bad", "no_such_op", "cpu", floats, mul_fails, error,
                         sizeof(error));

@@ -14,8 +14,9 @@ extern "C" {
 #endif
 
 /* Raised when a struct below changes layout or a rule changes meaning; fields are only ever
- * appended at the end of ts_c_params within one version. */
-#define TS_C_PLUGIN_ABI_VERSION 1
+ * appended at the end of ts_c_params within one version. Version 2 appended delegate_kernel to
+ * ts_c_host; the host still loads version-1 plug-ins, which never read it. */
+#define TS_C_PLUGIN_ABI_VERSION 2
 
 /* touchstone's dtypes, numbered as ts::ScalarType. */
 typedef enum ts_c_dtype {
@@ -88,11 +89,15 @@ typedef struct ts_c_kernel_call {
 typedef int (*ts_c_kernel_fn)(const ts_c_kernel_call* call, char* error, size_t error_size);
 
 /* What the host hands the plug-in's init. register_kernel returns 0, or nonzero (an unknown op
- * or device, a composite op, a factory op) with the reason in error. */
+ * or device, a composite op, a factory op) with the reason in error. delegate_kernel (ABI 2)
+ * leaves `dtypes` of the op in `set` to the set named `to` (Note [Delegation] in dispatch.h);
+ * it fails, as register_kernel does, for an unknown set, or a dtype `to` has no kernel for. */
 typedef struct ts_c_host {
   int32_t abi_version;
   int (*register_kernel)(const char* set, const char* op, const char* device, uint32_t dtypes,
                          ts_c_kernel_fn fn, char* error, size_t error_size);
+  int (*delegate_kernel)(const char* set, const char* op, const char* device, uint32_t dtypes,
+                         const char* to, char* error, size_t error_size);
 } ts_c_host;
 
 /* What a C plug-in defines. */

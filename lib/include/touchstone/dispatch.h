@@ -130,7 +130,27 @@ DTypeSet supported_dtypes(OpId op, DeviceType device, KernelSetId set);
 // The kernel ops a composite is built from (empty for kernel ops and pure allocations).
 ArrayRef<OpId> composite_parts(OpId op);
 
-// The active set's kernel for (op, dtype, device); throws naming all four when there is none.
+// Note [Delegation]
+// A set may leave some dtypes of an op to another set explicitly: delegate_kernel(legacy, add,
+// cpu, {int32, int64}, optimized). The registry records where each (op, dtype) comes from, so
+// listings and conformance reports can say "delegated" instead of passing the other set's
+// kernel off as the set's own. A delegated call runs the target's kernel with the target as the
+// active set (ops it calls internally, and C kernels, resolve there), and is counted per thread
+// (take_delegations). The target must have the kernel when delegating (its own, or delegated
+// on); a set's own kernel for a dtype always wins, and impl() of a delegated dtype replaces the
+// delegation.
+void delegate_kernel(KernelSetId set, OpId op, DeviceType device, DTypeSet dtypes, KernelSetId to);
+// The set `set` hands (op, device, dtype) to, if it delegates it (the direct target).
+std::optional<KernelSetId> kernel_delegate(OpId op, DeviceType device, KernelSetId set,
+                                           ScalarType dtype);
+// The dtypes of supported_dtypes(op, device, set) that run in another set (for a composite: in
+// another set for at least one of its parts).
+DTypeSet delegated_dtypes(OpId op, DeviceType device, KernelSetId set);
+// The sets this thread ran delegated kernels of since the last call (bit i: set i), then clears.
+uint32_t take_delegations();
+
+// The active set's kernel for (op, dtype, device), following delegations; throws naming all
+// four when there is none.
 KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device);
 // Note [Autograd slot]
 // Meta functions never call a kernel directly: run_kernel does, so that autograd (a slot above
@@ -177,6 +197,10 @@ class KernelRegistrar {
   KernelRegistrar& impl(OpId op, DeviceType device, KernelFn fn) {
     return impl(op, device, op_info(op).dtypes, fn);
   }
+  // Leaves `dtypes` of the op to the set named `to` (Note [Delegation]).
+  KernelRegistrar& delegate(OpId op, DeviceType device, DTypeSet dtypes, std::string_view to);
+  // Leaves every dtype op_list.def declares for the op that this set does not register to `to`.
+  KernelRegistrar& delegate_rest(OpId op, DeviceType device, std::string_view to);
   KernelSetId set() const { return set_; }
 
  private:

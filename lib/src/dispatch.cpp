@@ -3,10 +3,13 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
+
+#include "touchstone/kernel_recorder.h"
 
 namespace ts {
 namespace {
@@ -193,7 +196,27 @@ KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device) {
              dtype, " on device ", device_type_name(device.type()),
              e.fn == nullptr ? " (the op has no kernel there at all)" : "");
   }
+  if (KernelRecorder* r = detail::active_kernel_recorder()) [[unlikely]] {
+    r->add({op, dtype, set});
+  }
   return e.fn;
+}
+
+KernelRecorder*& detail::active_kernel_recorder() {
+  thread_local KernelRecorder* recorder = nullptr;
+  return recorder;
+}
+
+KernelRecorder::KernelRecorder() : prev_(detail::active_kernel_recorder()) {
+  detail::active_kernel_recorder() = this;
+}
+
+KernelRecorder::~KernelRecorder() {
+  detail::active_kernel_recorder() = prev_;
+}
+
+void KernelRecorder::add(const KernelRecord& r) {
+  if (std::find(records_.begin(), records_.end(), r) == records_.end()) records_.push_back(r);
 }
 
 const char* params_name(size_t index) {

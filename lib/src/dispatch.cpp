@@ -65,6 +65,8 @@ std::atomic<KernelSetId>& default_set() {
 }
 
 thread_local KernelSetId tls_set = -1;
+// Beside tls_set: lookup_kernel reads both through one thread-local base (Note [Kernel recorder]).
+thread_local KernelRecorder* tls_recorder = nullptr;
 
 // The id of the set named `name`, if registered; the caller holds r.mutex.
 std::optional<KernelSetId> find_set_locked(const Registry& r, std::string_view name) {
@@ -196,15 +198,14 @@ KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device) {
              dtype, " on device ", device_type_name(device.type()),
              e.fn == nullptr ? " (the op has no kernel there at all)" : "");
   }
-  if (KernelRecorder* r = detail::active_kernel_recorder()) [[unlikely]] {
+  if (KernelRecorder* r = tls_recorder) [[unlikely]] {
     r->add({op, dtype, set});
   }
   return e.fn;
 }
 
 KernelRecorder*& detail::active_kernel_recorder() {
-  thread_local KernelRecorder* recorder = nullptr;
-  return recorder;
+  return tls_recorder;
 }
 
 KernelRecorder::KernelRecorder() : prev_(detail::active_kernel_recorder()) {

@@ -33,6 +33,12 @@ struct FaultyRun {
   std::string repeat_junit, repeat_output;
 };
 
+size_t occurrences(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
 std::string read_text(const fs::path& path) {
   std::ifstream in(path);
   std::stringstream ss;
@@ -253,12 +259,7 @@ TEST(ConformanceFaults, FlakyCasesAreReportedWithTheirCount) {
   }
   EXPECT_GT(flaky, 10);
   EXPECT_EQ(r.repeat_report["summary"]["flaky"], flaky);
-  size_t junit_flaky = 0;
-  for (size_t at = r.repeat_junit.find("<failure type=\"flaky\""); at != std::string::npos;
-       at = r.repeat_junit.find("<failure type=\"flaky\"", at + 1)) {
-    ++junit_flaky;
-  }
-  EXPECT_EQ(junit_flaky, static_cast<size_t>(flaky));
+  EXPECT_EQ(occurrences(r.repeat_junit, "<failure type=\"flaky\""), static_cast<size_t>(flaky));
 }
 
 // Note [Attribution]: the int8 add's wrong tail shows in linear int8 (mm, then the bias added);
@@ -317,12 +318,7 @@ TEST(ConformanceFaults, FailureOutputIsCapped) {
   const int64_t failing =
       s["cases"].get<int64_t>() - s["passed"].get<int64_t>() - s["documented"].get<int64_t>();
   ASSERT_GT(failing, 2);
-  size_t repro_lines = 0;
-  for (size_t at = r.repeat_output.find("\n  repro: "); at != std::string::npos;
-       at = r.repeat_output.find("\n  repro: ", at + 1)) {
-    ++repro_lines;
-  }
-  EXPECT_EQ(repro_lines, 2u) << r.repeat_output;
+  EXPECT_EQ(occurrences(r.repeat_output, "\n  repro: "), 2u) << r.repeat_output;
   EXPECT_NE(r.repeat_output.find("... and " + std::to_string(failing - 2) +
                                  " more failures (see the report; --max-failures-shown N shows "
                                  "more)\n"),

@@ -11,6 +11,7 @@
 #include "conformance/layouts.h"
 #include "conformance/runner.h"
 #include "touchstone/autograd.h"
+#include "touchstone/kernel_recorder.h"
 
 namespace ts::conformance {
 namespace {
@@ -87,7 +88,8 @@ class GroupRunner {
         dt_(g.dtype),
         gate_(gate),
         emit_(emit),
-        filter_(case_filter_parts(o.case_filter)) {}
+        filter_(case_filter_parts(o.case_filter)),
+        candidate_set_(*find_kernel_set(o.kernel_set)) {}
 
   // A known-answer sample (Note [Known answers] in catalog/catalog.h) is judged against its
   // expected outputs on the layouts that keep its values and in the out= form; in place and
@@ -212,16 +214,51 @@ class GroupRunner {
     if (!case_selected(filter_, r)) return;
     if (!gate_(index_++, r)) return;
     const auto start = std::chrono::steady_clock::now();
+    // Note [Repeated cases]
+    // With --repeat N a case runs N times (a data race or an uninitialized read fails some runs
+    // only). It keeps the first failing run's result, else the first passing one's; one failing
+    // in some runs but not all is `flaky` with the count, "failed in k of N runs; first: ...".
+    std::optional<CaseResult> passing, failing;
+    int failed_runs = 0;
+    for (int k = 0; k < o_.repeat; ++k) {
+      CaseResult run = r;
+      run_once(run, body);
+      std::optional<CaseResult>& slot = run.status == "passed" ? passing : failing;
+      failed_runs += run.status != "passed";
+      if (!slot) slot = std::move(run);
+    }
+    CaseResult out = std::move(failing ? *failing : *passing);
+    out.runs = o_.repeat;
+    out.failed_runs = failed_runs;
+    if (failing && passing) {
+      out.message = "failed in " + std::to_string(failed_runs) + " of " +
+                    std::to_string(o_.repeat) + " runs; first: " + out.status + ": " + out.message;
+      out.status = "flaky";
+    }
+    out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    emit_(std::move(out));
+  }
+
+  // One run of a case's body, recording the candidate's kernels (Note [Attribution]).
+  template <typename Body>
+  void run_once(CaseResult& r, Body& body) const {
+    KernelRecorder recorder;
     (void)take_delegations();
     try {
+      std::optional<NoGradGuard> no_grad;
+      if (o_.no_grad_mode && r.check == "forward") no_grad.emplace();
       body(r);
     } catch (const std::exception& ex) {  // the harness itself (reference-side) failed
       r.status = "error";
       r.message = std::string("harness: ") + ex.what();
     }
     r.delegated_to = delegation_names(take_delegations());
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    emit_(std::move(r));
+    if (!o_.record_kernels && r.status == "passed") return;
+    for (const KernelRecord& k : recorder.records()) {
+      if (k.set != candidate_set_) continue;
+      r.kernels.push_back(std::string(op_info(k.op).name) + " " + std::string(dtype_name(k.dtype)) +
+                          " " + o_.kernel_set);
+    }
   }
 
   Tolerance tolerance(const Tensor& ref, const Sample& s) const {
@@ -371,6 +408,7 @@ class GroupRunner {
   const CaseGate& gate_;
   const CaseSink& emit_;
   const std::vector<std::string> filter_;
+  const KernelSetId candidate_set_;
   int64_t index_ = 0;
 };
 

@@ -107,6 +107,8 @@ Comparison compare(const Tensor& candidate, const Tensor& reference, Tolerance t
     return ci;
   }
   const std::vector<double> a = doubles(candidate), r = doubles(reference);
+  int64_t nan_mismatches = 0;  // NaN where the reference has a number, or the reverse
+  std::string first_nan;
   for (size_t i = 0; i < a.size(); ++i) {
     const bool nan_a = std::isnan(a[i]), nan_r = std::isnan(r[i]);
     bool ok = nan_a == nan_r;
@@ -119,6 +121,12 @@ Comparison compare(const Tensor& candidate, const Tensor& reference, Tolerance t
       ok = std::isfinite(a[i]) && std::isfinite(r[i]) &&
            err <= tol.atol + tol.rtol * std::fabs(r[i]);
     }
+    if (nan_a != nan_r && nan_mismatches++ == 0) {
+      std::ostringstream os;
+      os.precision(9);
+      os << "NaN mismatch at index " << i << ": expected " << r[i] << ", got " << a[i];
+      first_nan = os.str();
+    }
     if (!ok && c.mismatches++ == 0) {
       std::ostringstream os;
       os.precision(9);
@@ -127,7 +135,14 @@ Comparison compare(const Tensor& candidate, const Tensor& reference, Tolerance t
       c.message = os.str();
     }
   }
-  if (c.mismatches > 0) {
+  if (c.mismatches > 0 && c.mismatches == nan_mismatches) {
+    // A NaN-only mismatch leaves max abs/rel/ULP 0: the message says what differs.
+    c.ok = false;
+    c.message = first_nan + (nan_mismatches > 1
+                                 ? " (" + std::to_string(nan_mismatches) + " of " +
+                                       std::to_string(a.size()) + " elements differ in NaN only)"
+                                 : "");
+  } else if (c.mismatches > 0) {
     c.ok = false;
     c.message = std::to_string(c.mismatches) + " of " + std::to_string(a.size()) +
                 " elements differ; first: " + c.message;

@@ -25,10 +25,10 @@ std::string device_string(const Device& d) {
 }
 
 nlohmann::json summary_json(const Summary& s) {
-  return {{"cases", s.cases},        {"passed", s.passed},         {"failed", s.failed},
-          {"errors", s.errors},      {"crashed", s.crashed},       {"timeout", s.timeout},
-          {"overrun", s.overrun},    {"documented", s.documented}, {"mistrusted", s.mistrusted},
-          {"delegated", s.delegated}};
+  return {{"cases", s.cases},           {"passed", s.passed},      {"failed", s.failed},
+          {"flaky", s.flaky},           {"errors", s.errors},      {"crashed", s.crashed},
+          {"timeout", s.timeout},       {"overrun", s.overrun},    {"documented", s.documented},
+          {"mistrusted", s.mistrusted}, {"delegated", s.delegated}};
 }
 
 // "a, b,a" -> ["a", "b"]: a filter list as a sorted set (the order selects nothing).
@@ -82,6 +82,7 @@ nlohmann::json report_header(const RunOptions& o) {
             {"isolate", o.isolate},
             {"timeout_s", o.isolate ? nlohmann::json(o.case_timeout_s) : nlohmann::json(nullptr)},
             {"guard", o.guard},
+            {"repeat", o.repeat},
             {"plugins", o.plugins}}},
           {"shard", {{"index", o.shard_index}, {"count", o.shard_count}}}};
 }
@@ -102,6 +103,12 @@ nlohmann::json case_to_json(const CaseResult& c) {
   if (!c.message.empty()) j["message"] = c.message;
   if (!c.repro.empty()) j["repro"] = c.repro;
   if (!c.delegated_to.empty()) j["delegated_to"] = c.delegated_to;
+  if (c.runs > 1) {
+    j["runs"] = c.runs;
+    j["failed_runs"] = c.failed_runs;
+  }
+  if (!c.kernels.empty()) j["kernels"] = c.kernels;
+  if (!c.fails_alone.empty()) j["fails_alone"] = c.fails_alone;
   return j;
 }
 
@@ -126,6 +133,10 @@ CaseResult case_from_json(const nlohmann::json& j) {
   c.message = j.value("message", "");
   c.repro = j.value("repro", "");
   c.delegated_to = j.value("delegated_to", "");
+  c.runs = j.value("runs", 1);
+  c.failed_runs = j.value("failed_runs", 0);
+  c.kernels = j.value("kernels", std::vector<std::string>{});
+  c.fails_alone = j.value("fails_alone", std::vector<std::string>{});
   return c;
 }
 
@@ -265,13 +276,17 @@ std::string junit_xml(const RunResult& result) {
     j.classname = result.kernel_set + "." + c.op;
     j.name = c.dtype + " " + c.sample + "/" + c.layout + "/" + c.variant + "/" + c.check;
     j.seconds = c.seconds;
-    j.outcome = c.status == "passed"       ? Outcome::passed
-                : c.status == "documented" ? Outcome::skipped
-                : c.status == "failed"     ? Outcome::failure
-                                           : Outcome::error;
+    j.outcome = c.status == "passed"                          ? Outcome::passed
+                : c.status == "documented"                    ? Outcome::skipped
+                : c.status == "failed" || c.status == "flaky" ? Outcome::failure
+                                                              : Outcome::error;
     j.type = c.status;
     j.message = c.message;
     j.text = "repro: " + c.repro;
+    for (size_t k = 0; k < c.kernels.size(); ++k) {
+      j.text += (k == 0 ? "\nkernels: " : ", ") + c.kernels[k];
+    }
+    for (const std::string& f : c.fails_alone) j.text += "\n" + f;
     cases.push_back(std::move(j));
   }
   return reports::junit_xml("touchstone conform " + result.kernel_set, cases, result.seconds);

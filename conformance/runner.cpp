@@ -113,6 +113,76 @@ std::string command_prefix(const RunOptions& o) {
   return line;
 }
 
+// Note [Attribution]
+// A failing (or flaky) case whose candidate ran kernels of other ops -- a composite, or a
+// backward pass -- names them (CaseResult::kernels, from the dispatcher's KernelRecorder), and
+// the runner checks each such (op, dtype) on its own forward cases, with grad mode on and then
+// off (backward passes run their kernels with it off, and a kernel may be wrong only there): the
+// ones that fail alone are the case's `fails_alone`, the likely culprits. That every such kernel
+// has own cases is a test (CatalogCoversRecordedKernels). It runs once per kernel, when needed.
+using GroupsRunner =
+    std::function<void(const RunOptions&, const std::vector<Group>&, const CaseSink&)>;
+
+bool attributable(const CaseResult& c, const std::map<std::string, const OpEntry*>& by_name) {
+  if ((c.status != "failed" && c.status != "flaky") || c.kernels.empty()) return false;
+  const auto it = by_name.find(c.op);
+  const std::string own = it == by_name.end() ? c.op : it->second->op_name();
+  return c.check == "backward" || std::any_of(c.kernels.begin(), c.kernels.end(), [&](auto& k) {
+           return k.substr(0, k.find(' ')) != own;
+         });
+}
+
+// The verdict on one kernel "op dtype set" run alone; empty when its own cases pass.
+std::string kernel_alone(const RunOptions& options, const std::vector<OpEntry>& entries,
+                         const std::string& kernel, const GroupsRunner& run_groups) {
+  const std::vector<std::string> parts = split(kernel, ' ');
+  std::vector<Group> groups;
+  const ScalarType dt = parse_dtype(parts.at(1));
+  for (const OpEntry& e : entries) {
+    if (e.op_name() == parts[0] && entry_dtypes(e).has(dt)) groups.push_back({&e, dt});
+  }
+  if (groups.empty()) return "";  // nothing to run it alone on (tests/test_conformance.cpp)
+  RunOptions alone = options;
+  alone.case_filter = "///forward";
+  alone.grad = false;
+  alone.repeat = 1;
+  alone.record_kernels = false;
+  alone.progress = nullptr;
+  alone.on_case = nullptr;
+  std::string verdict;
+  for (const bool off : {false, true}) {
+    alone.no_grad_mode = off;
+    int64_t cases = 0, failing = 0;
+    run_groups(alone, groups, [&](CaseResult c) {
+      apply_known_differences(options.kernel_set, nullptr, c);
+      ++cases;
+      failing += c.status != "passed" && c.status != "documented";
+    });
+    if (failing > 0) {
+      verdict += std::string(verdict.empty() ? "" : ", ") + std::to_string(failing) + " of " +
+                 std::to_string(cases) + " with grad mode " + (off ? "off" : "on");
+    }
+  }
+  return verdict.empty() ? "" : kernel + " fails alone: its own forward cases, " + verdict;
+}
+
+void attribute(const RunOptions& options, const std::vector<OpEntry>& entries, RunResult& result,
+               const GroupsRunner& run_groups) {
+  std::map<std::string, const OpEntry*> by_name;
+  for (const OpEntry& e : entries) by_name[e.name] = &e;
+  std::map<std::string, std::string> verdicts;  // kernel -> verdict (empty: passes alone)
+  for (CaseResult& c : result.cases) {
+    if (!attributable(c, by_name)) continue;
+    for (const std::string& k : c.kernels) {
+      auto it = verdicts.find(k);
+      if (it == verdicts.end()) {
+        it = verdicts.emplace(k, kernel_alone(options, entries, k, run_groups)).first;
+      }
+      if (!it->second.empty()) c.fails_alone.push_back(it->second);
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> case_filter_parts(const std::string& filter) {
@@ -141,6 +211,7 @@ Summary RunResult::summary() const {
     ++s.cases;
     s.passed += c.status == "passed";
     s.failed += c.status == "failed";
+    s.flaky += c.status == "flaky";
     s.errors += c.status == "error";
     s.crashed += c.status == "crashed";
     s.timeout += c.status == "timeout";
@@ -192,6 +263,7 @@ void validate_options(const RunOptions& o, const std::vector<OpEntry>& entries) 
            o.shard_count);
   TS_CHECK(o.case_timeout_s > 0 && std::isfinite(o.case_timeout_s),
            "conform: --timeout must be a positive number of seconds, got ", o.case_timeout_s);
+  TS_CHECK(o.repeat >= 1, "conform: --repeat must be a number of runs >= 1, got ", o.repeat);
   for (const std::string& p : split(o.ops, ',')) {
     const bool any = std::any_of(entries.begin(), entries.end(),
                                  [&](const OpEntry& e) { return matches_one(e.name, p); });
@@ -233,7 +305,12 @@ std::string repro_line(const RunOptions& o, const CaseResult& c) {
   if (c.sample != "*") {
     line += " --case " + quoted(c.sample + "/" + c.layout + "/" + c.variant + "/" + c.check);
   }
-  if (o.isolate) line += " --isolate";
+  if (o.repeat > 1) line += " --repeat " + std::to_string(o.repeat);
+  if (o.isolate) {
+    std::ostringstream t;
+    t << o.case_timeout_s;
+    line += " --isolate --timeout " + t.str();
+  }
   return line;
 }
 
@@ -262,28 +339,38 @@ RunResult run_conformance(const RunOptions& options, const std::vector<OpEntry>&
   };
   GroupStats stats;
   const std::vector<Group> groups = selected_groups(options, entries);
-  if (options.isolate) {
-    run_groups_isolated(options, groups, record, stats);
-  } else {
-    std::optional<GuardScope> guard;
+  std::optional<GuardScope> guard;
+  std::optional<CrashReporter> crash_reporter;
+  if (!options.isolate) {
     if (options.guard) guard.emplace();
-    const CrashReporter crash_reporter;
+    crash_reporter.emplace();
+  }
+  // Runs `gs` with options `o` (the run's, or the attribution's), isolated or in this process.
+  const auto run_groups = [&](const RunOptions& o, const std::vector<Group>& gs,
+                              const CaseSink& sink, GroupStats& st) {
+    if (o.isolate) return run_groups_isolated(o, gs, sink, st);
     const CaseGate gate = [&](int64_t, const CaseResult& c) {
       set_crash_note(crash_note("in case " + c.op + " " + c.dtype + " " + c.sample + "/" +
                                     c.layout + "/" + c.variant + "/" + c.check,
-                                repro_line(options, c)));
+                                repro_line(o, c)));
       return true;
     };
-    for (size_t i = 0; i < groups.size(); ++i) {
-      const Group& g = groups[i];
-      if (options.progress) options.progress(i, groups.size(), g.entry->name, g.dtype);
+    for (size_t i = 0; i < gs.size(); ++i) {
+      const Group& g = gs[i];
+      if (o.progress) o.progress(i, gs.size(), g.entry->name, g.dtype);
       const std::string dt(dtype_name(g.dtype));
-      set_crash_note(crash_note(
-          "while making the samples of " + g.entry->name + " " + dt,
-          command_prefix(options) + " --ops " + quoted(g.entry->name) + " --dtypes " + dt));
-      run_group(options, g, gate, record, stats);
+      set_crash_note(
+          crash_note("while making the samples of " + g.entry->name + " " + dt,
+                     command_prefix(o) + " --ops " + quoted(g.entry->name) + " --dtypes " + dt));
+      run_group(o, g, gate, sink, st);
     }
-  }
+  };
+  run_groups(options, groups, record, stats);
+  attribute(options, entries, result,
+            [&](const RunOptions& o, const std::vector<Group>& gs, const CaseSink& sink) {
+              GroupStats st;
+              run_groups(o, gs, sink, st);
+            });
   result.skipped_samples = stats.skipped_samples;
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   // Sample names are known only once the samples are made; a shard sees only some of them.

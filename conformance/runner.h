@@ -55,6 +55,13 @@ struct RunOptions {
   bool guard = true;           // guard bytes around every CPU allocation (overrun detection)
   // Whether a run that selects no case is fine; otherwise it is an error (a filter's typo).
   bool allow_empty = false;
+  // Note [Repeated cases]: each case runs `repeat` times; failing in some runs only is `flaky`.
+  int repeat = 1;
+  // Every case keeps the kernels its candidate calls ran (CaseResult::kernels); otherwise only
+  // failing ones do (Note [Attribution]).
+  bool record_kernels = false;
+  // Forward cases run with grad mode off (the attribution's second pass).
+  bool no_grad_mode = false;
   // Called before each group (entry x dtype) with its position; for a progress line.
   std::function<void(size_t index, size_t total, const std::string& op, ScalarType dtype)> progress;
   // Called with each finished case, final status and repro included, as the run goes.
@@ -65,10 +72,14 @@ struct CaseResult {
   std::string op, dtype, sample, layout;
   std::string variant = "functional";  // functional | inplace | out
   std::string check = "forward";       // forward | backward | gradcheck
-  // passed | failed | error | crashed | timeout | overrun | documented
+  // passed | failed | flaky | error | crashed | timeout | overrun | documented
   std::string status = "passed";
   std::string message;
   std::string repro;
+  int runs = 1, failed_runs = 0;  // with --repeat: the runs, and those that did not pass
+  // The candidate's kernels ("op dtype set", first use first), and of those, the ones whose own
+  // cases fail (Note [Attribution]).
+  std::vector<std::string> kernels, fails_alone;
   double max_abs_err = 0, max_rel_err = 0, max_ulp = 0;
   bool mistrusted = false;
   // The kernel sets the candidate's calls were delegated to (Note [Delegation]), joined with
@@ -79,8 +90,8 @@ struct CaseResult {
 };
 
 struct Summary {
-  int64_t cases = 0, passed = 0, failed = 0, errors = 0, crashed = 0, timeout = 0, overrun = 0,
-          documented = 0, mistrusted = 0;
+  int64_t cases = 0, passed = 0, failed = 0, flaky = 0, errors = 0, crashed = 0, timeout = 0,
+          overrun = 0, documented = 0, mistrusted = 0;
   int64_t delegated = 0;  // cases (of any status) that ran another set's kernels
   // Whether every case passed or is documented (an empty run has no failing case).
   bool ok() const { return passed + documented == cases; }

@@ -297,6 +297,8 @@ TEST_F(Cli, BadFlagsAreUsageErrors) {
       {{"--isolate", "--timeout", "0"},
        "conform: --timeout must be a positive number of seconds, got 0"},
       {{"--timeout", "5"}, "--timeout requires --isolate"},
+      {{"--repeat", "0"}, "conform: --repeat must be a number of runs >= 1, got 0"},
+      {{"--max-failures-shown", "-1"}, "conform: --max-failures-shown must be >= 0, got -1"},
       {{"--case", "x/y/z/w"},
        "conform: --case 'x/y/z/w': no layout named 'y' (layouts: contiguous"},
       {{"--case", "big/contiguous/out/forward/x"},

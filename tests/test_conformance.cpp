@@ -59,6 +59,22 @@ TEST(ConformanceCompare, NaNPositionsMustMatch) {
   EXPECT_FALSE(compare(floats({kNaN}, kDouble), floats({0}, kDouble), tol).ok);
 }
 
+// A NaN-only mismatch has max abs/rel/ULP 0: the message names the element and both values.
+TEST(ConformanceCompare, NaNOnlyMismatchesSaySo) {
+  const Tolerance tol = default_tolerance(kFloat);
+  const Comparison got_number = compare(floats({2, 1.5, 3}), floats({2, kNaN, 3}), tol);
+  EXPECT_FALSE(got_number.ok);
+  EXPECT_EQ(got_number.max_abs_err, 0.0);
+  EXPECT_EQ(got_number.message, "NaN mismatch at index 1: expected nan, got 1.5");
+  const Comparison got_nan = compare(floats({kNaN, 1, kNaN}), floats({0.25, 1, -4}), tol);
+  EXPECT_EQ(got_nan.message,
+            "NaN mismatch at index 0: expected 0.25, got nan (2 of 3 elements differ in NaN only)");
+  // With a value mismatch too, the usual message (first mismatch, count) stays.
+  const Comparison mixed = compare(floats({kNaN, 7}), floats({1, 1}), tol);
+  EXPECT_EQ(mixed.message.rfind("2 of 2 elements differ; first: element 0 is nan", 0), 0u)
+      << mixed.message;
+}
+
 TEST(ConformanceCompare, InfinitiesMustBeEqual) {
   const double inf = std::numeric_limits<double>::infinity();
   const Tolerance tol = default_tolerance(kDouble);
@@ -414,7 +430,7 @@ TEST(ConformanceMerge, RefusesGapsDuplicatesAndOtherRuns) {
   old["schema_version"] = 2;
   EXPECT_NE(error_text([&] {
               merge_reports({r[0], old, r[2]});
-            }).find("merge: report 2 has schema_version 2; this touchstone merges version 3"),
+            }).find("merge: report 2 has schema_version 2; this touchstone merges version 4"),
             std::string::npos);
   EXPECT_EQ(error_text([&] { merge_reports({r[1], r[2], r[0]}); }), "");
 }

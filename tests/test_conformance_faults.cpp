@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -26,11 +27,41 @@ struct FaultyRun {
   int exit_status = -1;
   nlohmann::json report;
   std::string junit;
+  // The second run: --repeat 3 over the flaky abs and the int8 add seen through linear.
+  int repeat_exit_status = -1;
+  nlohmann::json repeat_report;
+  std::string repeat_junit, repeat_output;
 };
+
+size_t occurrences(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The second run, in process: --repeat 3 and at most 2 failures printed.
+void run_repeated(const fs::path& dir) {
+  const std::string cmd = std::string(TS_CLI_PATH) + " conform --kernels faulty --plugin " +
+                          TS_FAULTY_PLUGIN_PATH +
+                          " --ops abs,linear --dtypes int8,float32 --no-grad --repeat 3"
+                          " --max-failures-shown 2 --report " +
+                          (dir / "f.json").string() + " --junit " + (dir / "f.xml").string() +
+                          " > " + (dir / "f.txt").string() + " 2>&1";
+  const int status = std::system(cmd.c_str());
+  std::ofstream(dir / "f_status.txt") << (WIFEXITED(status) ? WEXITSTATUS(status) : -1) << "\n";
+}
 
 // Runs the faulty set into `dir`: the report r.json, the JUnit r.xml; returns the exit status.
 int run_faulty(const fs::path& dir) {
   fs::create_directories(dir);
+  run_repeated(dir);
   const std::string cmd = std::string(TS_CLI_PATH) + " conform --kernels faulty --plugin " +
                           TS_FAULTY_PLUGIN_PATH +
                           " --ops mul,exp,sub,neg,sqrt,cos,relu --dtypes int32,float32,float64"
@@ -61,22 +92,26 @@ const FaultyRun& faulty_run() {
     std::ifstream(dir / "status.txt") >> r.exit_status;
     std::ifstream in(dir / "r.json");
     if (in) r.report = nlohmann::json::parse(in);
-    std::ifstream x(dir / "r.xml");
-    std::stringstream ss;
-    ss << x.rdbuf();
-    r.junit = ss.str();
+    r.junit = read_text(dir / "r.xml");
+    std::ifstream(dir / "f_status.txt") >> r.repeat_exit_status;
+    std::ifstream f(dir / "f.json");
+    if (f) r.repeat_report = nlohmann::json::parse(f);
+    r.repeat_junit = read_text(dir / "f.xml");
+    r.repeat_output = read_text(dir / "f.txt");
     if (shared == nullptr) fs::remove_all(dir);
     return r;
   }();
   return run;
 }
 
-// The cases of `op` in `dtype` whose sample, layout, variant and check match (empty: any).
+// The cases of `op` in `dtype` whose sample, layout, variant and check match (empty: any), in
+// the first run's report (or `report`).
 std::vector<nlohmann::json> cases(const std::string& op, const std::string& dtype,
                                   const std::string& sample = "", const std::string& layout = "",
-                                  const std::string& variant = "", const std::string& check = "") {
+                                  const std::string& variant = "", const std::string& check = "",
+                                  const nlohmann::json* report = nullptr) {
   std::vector<nlohmann::json> out;
-  for (const nlohmann::json& c : faulty_run().report.at("cases")) {
+  for (const nlohmann::json& c : (report ? *report : faulty_run().report).at("cases")) {
     if (c["op"] != op || c["dtype"] != dtype) continue;
     if (!sample.empty() && c["sample"] != sample) continue;
     if (!layout.empty() && c["layout"] != layout) continue;
@@ -192,8 +227,104 @@ TEST(ConformanceFaults, EveryFailureHasAReproLineAndAJUnitEntry) {
     const std::string repro = c.value("repro", "");
     EXPECT_EQ(repro.rfind("touchstone conform --kernels faulty --plugin ", 0), 0u) << c.dump();
     EXPECT_NE(repro.find("--ops " + c["op"].get<std::string>()), std::string::npos) << repro;
+    // The run's --isolate --timeout 1 (a hang reruns as it timed out); no --repeat (not given).
+    EXPECT_NE(repro.find(" --isolate --timeout 1"), std::string::npos) << repro;
+    EXPECT_EQ(repro.find("--repeat"), std::string::npos) << repro;
   }
   EXPECT_GT(failures, 0);
+}
+
+// Note [Repeated cases]: abs float32 is wrong on every third functional call, so with --repeat 3
+// each of its functional forward cases fails in exactly one of its three runs.
+TEST(ConformanceFaults, FlakyCasesAreReportedWithTheirCount) {
+  const FaultyRun& r = faulty_run();
+  ASSERT_FALSE(r.repeat_report.is_null()) << r.repeat_output;
+  EXPECT_EQ(r.repeat_exit_status, 1);
+  EXPECT_EQ(ts::conformance::schema_violations(r.repeat_report), std::vector<std::string>{});
+  EXPECT_EQ(r.repeat_report["options"]["repeat"], 3);
+  int64_t flaky = 0;
+  for (const nlohmann::json& c : r.repeat_report.at("cases")) {
+    if (c["op"] != "abs") continue;
+    EXPECT_EQ(c["runs"], 3) << c.dump();
+    const bool planted = c["dtype"] == "float32" && c["variant"] == "functional";
+    if (c["status"] == "passed") continue;
+    ++flaky;
+    EXPECT_TRUE(planted) << c.dump();
+    EXPECT_EQ(c["status"], "flaky") << c.dump();
+    EXPECT_EQ(c["failed_runs"], 1) << c.dump();
+    EXPECT_EQ(c["message"].get<std::string>().rfind("failed in 1 of 3 runs; first: failed: ", 0),
+              0u)
+        << c.dump();
+    EXPECT_NE(c["repro"].get<std::string>().find(" --repeat 3"), std::string::npos) << c.dump();
+  }
+  EXPECT_GT(flaky, 10);
+  EXPECT_EQ(r.repeat_report["summary"]["flaky"], flaky);
+  EXPECT_EQ(occurrences(r.repeat_junit, "<failure type=\"flaky\""), static_cast<size_t>(flaky));
+}
+
+// Note [Attribution]: the int8 add's wrong tail shows in linear int8 (mm, then the bias added);
+// the report names both kernels and points at add, which fails alone, not at mm or mv.
+TEST(ConformanceFaults, CompositeFailureIsAttributedToTheKernelThatFailsAlone) {
+  const nlohmann::json& report = faulty_run().repeat_report;
+  int64_t attributed = 0;
+  for (const nlohmann::json& c : cases("linear", "int8", "", "", "", "", &report)) {
+    if (c["status"] == "passed") continue;
+    ++attributed;
+    EXPECT_EQ(c["status"], "failed") << c.dump();
+    EXPECT_EQ(c["failed_runs"], 3) << c.dump();
+    const auto kernels = c.value("kernels", std::vector<std::string>{});
+    EXPECT_NE(std::find(kernels.begin(), kernels.end(), "add int8 faulty"), kernels.end())
+        << c.dump();
+    // The product: mm, or mv for a 1-D input.
+    EXPECT_TRUE(std::find(kernels.begin(), kernels.end(), "mm int8 faulty") != kernels.end() ||
+                std::find(kernels.begin(), kernels.end(), "mv int8 faulty") != kernels.end())
+        << c.dump();
+    const auto alone = c.value("fails_alone", std::vector<std::string>{});
+    ASSERT_EQ(alone.size(), 1u) << c.dump();
+    EXPECT_EQ(alone[0].rfind("add int8 faulty fails alone: its own forward cases, ", 0), 0u)
+        << alone[0];
+    // The tail bug does not depend on grad mode: both passes see it.
+    EXPECT_NE(alone[0].find("with grad mode on"), std::string::npos) << alone[0];
+    EXPECT_NE(alone[0].find("with grad mode off"), std::string::npos) << alone[0];
+  }
+  EXPECT_GT(attributed, 0);
+  for (const nlohmann::json& c : cases("linear", "float32", "", "", "", "", &report)) {
+    EXPECT_EQ(c["status"], "passed") << c.dump();
+  }
+  EXPECT_NE(faulty_run().repeat_junit.find("add int8 faulty fails alone"), std::string::npos);
+}
+
+// neg float64 is wrong only with grad mode off: its backward cases point at neg under no-grad.
+TEST(ConformanceFaults, BackwardFailureIsAttributedUnderNoGrad) {
+  int64_t attributed = 0;
+  for (const nlohmann::json& c : cases("neg", "float64", "", "", "functional", "backward")) {
+    if (c["status"] != "failed") continue;
+    ++attributed;
+    const auto alone = c.value("fails_alone", std::vector<std::string>{});
+    ASSERT_EQ(alone.size(), 1u) << c.dump();
+    EXPECT_EQ(alone[0].rfind("neg float64 faulty fails alone: its own forward cases, ", 0), 0u)
+        << alone[0];
+    EXPECT_NE(alone[0].find("with grad mode off"), std::string::npos) << alone[0];
+    EXPECT_EQ(alone[0].find("with grad mode on"), std::string::npos) << alone[0];
+  }
+  EXPECT_GT(attributed, 0);
+}
+
+// Note [Failure cap]: --max-failures-shown 2 prints two failing cases, then the count of the rest;
+// the report keeps them all.
+TEST(ConformanceFaults, FailureOutputIsCapped) {
+  const FaultyRun& r = faulty_run();
+  const auto& s = r.repeat_report["summary"];
+  const int64_t failing =
+      s["cases"].get<int64_t>() - s["passed"].get<int64_t>() - s["documented"].get<int64_t>();
+  ASSERT_GT(failing, 2);
+  EXPECT_EQ(occurrences(r.repeat_output, "\n  repro: "), 2u) << r.repeat_output;
+  EXPECT_NE(r.repeat_output.find("... and " + std::to_string(failing - 2) +
+                                 " more failures (see the report; --max-failures-shown N shows "
+                                 "more)\n"),
+            std::string::npos)
+      << r.repeat_output;
+  EXPECT_EQ(r.repeat_report["cases"].size(), s["cases"].get<size_t>());
 }
 
 // The attributes of the start tag at `at` ("<testsuite name=..." -> {name: ...}).

@@ -29,9 +29,9 @@ void print_table(const conformance::RunResult& result, bool by_family) {
   }
   std::cout << std::left << std::setw(18) << (by_family ? "family" : "op") << std::right
             << std::setw(8) << "cases" << std::setw(8) << "passed" << std::setw(8) << "failed"
-            << std::setw(8) << "errors" << std::setw(8) << "crashed" << std::setw(8) << "timeout"
-            << std::setw(8) << "overrun" << std::setw(11) << "documented" << std::setw(11)
-            << "mistrusted";
+            << std::setw(8) << "flaky" << std::setw(8) << "errors" << std::setw(8) << "crashed"
+            << std::setw(8) << "timeout" << std::setw(8) << "overrun" << std::setw(11)
+            << "documented" << std::setw(11) << "mistrusted";
   // Note [Delegation]: a column only when some case ran another set's kernels.
   const bool any_delegated = result.summary().delegated > 0;
   if (any_delegated) std::cout << std::setw(11) << "delegated";
@@ -39,9 +39,10 @@ void print_table(const conformance::RunResult& result, bool by_family) {
   for (const auto& [op, r] : per_op) {
     const conformance::Summary t = r.summary();
     std::cout << std::left << std::setw(18) << op << std::right << std::setw(8) << t.cases
-              << std::setw(8) << t.passed << std::setw(8) << t.failed << std::setw(8) << t.errors
-              << std::setw(8) << t.crashed << std::setw(8) << t.timeout << std::setw(8) << t.overrun
-              << std::setw(11) << t.documented << std::setw(11) << t.mistrusted;
+              << std::setw(8) << t.passed << std::setw(8) << t.failed << std::setw(8) << t.flaky
+              << std::setw(8) << t.errors << std::setw(8) << t.crashed << std::setw(8) << t.timeout
+              << std::setw(8) << t.overrun << std::setw(11) << t.documented << std::setw(11)
+              << t.mistrusted;
     if (any_delegated) std::cout << std::setw(11) << t.delegated;
     std::cout << "\n";
   }
@@ -77,7 +78,8 @@ std::string trimmed_list(const std::string& s) {
 
 const char* const kExitCodes =
     "Exit status: 0 every case passed or is documented (an empty run with --allow-empty too);\n"
-    "1 a case failed (failed, error, crashed, timeout, overrun); 2 a usage or I/O error (a bad\n"
+    "1 a case failed (failed, flaky, error, crashed, timeout, overrun); 2 a usage or I/O error (a "
+    "bad\n"
     "flag, a filter that selects nothing, an unwritable --report/--junit: checked before the\n"
     "run). A kernel that crashes without --isolate kills the run with its signal (a shell shows\n"
     "128+N, 139 for SIGSEGV): stderr then names the case and its repro line, and REPORT.partial\n"
@@ -91,7 +93,37 @@ const char* const kMergeExitCodes =
 
 }  // namespace
 
-int run_conform(conformance::RunOptions options, bool quiet) {
+// Note [Failure cap]
+// At most `max_shown` failing cases are printed (a line, its repro, its attribution), then
+// "... and K more failures (see the report)": a broken kernel set fails thousands of cases,
+// which a terminal or a CI log cannot show usefully. The JSON report and JUnit keep them all.
+void print_failures(const conformance::RunResult& result, int64_t max_shown, bool has_report) {
+  int64_t shown = 0, more = 0;
+  for (const conformance::CaseResult& c : result.cases) {
+    if (c.status == "passed" || c.status == "documented") continue;
+    if (shown >= max_shown) {
+      ++more;
+      continue;
+    }
+    ++shown;
+    std::cout << c.status << ": " << c.op << " " << c.dtype << " " << c.sample << "/" << c.layout
+              << " (" << c.variant << ", " << c.check << ")"
+              << (c.delegated_to.empty() ? "" : " [delegated to " + c.delegated_to + "]") << ": "
+              << c.message << "\n  repro: " << c.repro << "\n";
+    if (c.fails_alone.empty()) continue;
+    std::cout << "  kernels:";
+    for (size_t k = 0; k < c.kernels.size(); ++k) std::cout << (k ? ", " : " ") << c.kernels[k];
+    std::cout << "\n";
+    for (const std::string& f : c.fails_alone) std::cout << "  " << f << "\n";
+  }
+  if (more > 0) {
+    std::cout << "... and " << more << " more failures ("
+              << (has_report ? "see the report" : "--report FILE.json keeps them all") << "; "
+              << "--max-failures-shown N shows more)\n";
+  }
+}
+
+int run_conform(conformance::RunOptions options, bool quiet, int64_t max_failures_shown) {
   // Flags and output paths first: a typo must not cost the run.
   conformance::validate_options(options);
   if (!options.report_path.empty()) reports::check_output_path(options.report_path, "--report");
@@ -118,13 +150,7 @@ int run_conform(conformance::RunOptions options, bool quiet) {
     throw;
   }
   if (tty) std::cout << "\r\033[K";
-  for (const conformance::CaseResult& c : result.cases) {
-    if (c.status == "passed" || c.status == "documented") continue;
-    std::cout << c.status << ": " << c.op << " " << c.dtype << " " << c.sample << "/" << c.layout
-              << " (" << c.variant << ", " << c.check << ")"
-              << (c.delegated_to.empty() ? "" : " [delegated to " + c.delegated_to + "]") << ": "
-              << c.message << "\n  repro: " << c.repro << "\n";
-  }
+  print_failures(result, max_failures_shown, !options.report_path.empty());
   print_table(result, quiet);
   const conformance::Summary s = result.summary();
   if (s.cases == 0) {
@@ -133,9 +159,9 @@ int run_conform(conformance::RunOptions options, bool quiet) {
               << "\n";
   }
   std::cout << "kernel set " << result.kernel_set << ": " << s.cases << " cases, " << s.passed
-            << " passed, " << s.failed << " failed, " << s.errors << " errors, " << s.crashed
-            << " crashed, " << s.timeout << " timeout, " << s.overrun << " overrun, "
-            << s.documented << " documented, " << s.mistrusted << " mistrusted, "
+            << " passed, " << s.failed << " failed, " << s.flaky << " flaky, " << s.errors
+            << " errors, " << s.crashed << " crashed, " << s.timeout << " timeout, " << s.overrun
+            << " overrun, " << s.documented << " documented, " << s.mistrusted << " mistrusted, "
             << result.skipped_samples << " samples skipped (documented in the catalog), "
             << std::fixed << std::setprecision(2) << result.seconds << " s\n";
   if (s.delegated > 0) {
@@ -172,6 +198,7 @@ Command add_conform_command(CLI::App& app) {
     conformance::RunOptions options;
     std::string dtypes, shard, device = "cpu";
     bool no_guard = false, quiet = false;
+    int64_t max_failures_shown = kDefaultFailuresShown;
   };
   auto a = std::make_shared<Args>();
   conformance::RunOptions& o = a->options;
@@ -196,6 +223,12 @@ Command add_conform_command(CLI::App& app) {
                   "Per-case timeout in seconds with --isolate (a positive number)")
       ->capture_default_str()
       ->needs(isolate);
+  cmd->add_option("--repeat", o.repeat,
+                  "Run each case N times (>= 1); one failing in some runs only is `flaky`")
+      ->capture_default_str();
+  cmd->add_option("--max-failures-shown", a->max_failures_shown,
+                  "Print at most N failing cases (>= 0), then a count; the report keeps all")
+      ->capture_default_str();
   cmd->add_flag("--no-guard", a->no_guard, "No guard bytes around allocations");
   cmd->add_flag("--allow-empty", o.allow_empty,
                 "Accept filters that select no case (otherwise an error, exit 2)");
@@ -218,8 +251,10 @@ Command add_conform_command(CLI::App& app) {
             o.families = trimmed_list(o.families);
             o.device = Device(a->device);
             o.guard = !a->no_guard;
+            TS_CHECK(a->max_failures_shown >= 0, "conform: --max-failures-shown must be >= 0, got ",
+                     a->max_failures_shown);
             load_kernel_sets(o.plugins, {o.kernel_set});
-            return run_conform(o, a->quiet);
+            return run_conform(o, a->quiet, a->max_failures_shown);
           }};
 }
 
@@ -249,7 +284,7 @@ Command add_selfcheck_command(CLI::App& app) {
   cmd->add_flag("-v,--verbose", a->verbose, "A row per op instead of per op family");
   return {cmd, [a] {
             load_kernel_sets(a->options.plugins, {a->options.kernel_set});
-            return run_conform(a->options, !a->verbose);
+            return run_conform(a->options, !a->verbose, kDefaultFailuresShown);
           }};
 }
 

@@ -3,12 +3,15 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdlib>
 #include <mutex>
 #include <string>
 #include <utility>
+
+#include "touchstone/kernel_recorder.h"
 
 namespace ts {
 namespace {
@@ -73,6 +76,8 @@ std::atomic<KernelSetId>& default_set() {
 
 thread_local KernelSetId tls_set = -1;
 thread_local uint32_t tls_delegations = 0;  // take_delegations()
+// Beside tls_set: lookup_kernel reads both through one thread-local base (Note [Kernel recorder]).
+thread_local KernelRecorder* tls_recorder = nullptr;
 
 // The id of the set named `name`, if registered; the caller holds r.mutex.
 std::optional<KernelSetId> find_set_locked(const Registry& r, std::string_view name) {
@@ -338,7 +343,26 @@ KernelFn lookup_kernel(OpId op, ScalarType dtype, Device device) {
         : e.fn == nullptr ? " (the op has no kernel there at all)"
                           : "");
   }
+  if (KernelRecorder* r = tls_recorder) [[unlikely]] {
+    r->add({op, dtype, set});
+  }
   return e.fn;
+}
+
+KernelRecorder*& detail::active_kernel_recorder() {
+  return tls_recorder;
+}
+
+KernelRecorder::KernelRecorder() : prev_(detail::active_kernel_recorder()) {
+  detail::active_kernel_recorder() = this;
+}
+
+KernelRecorder::~KernelRecorder() {
+  detail::active_kernel_recorder() = prev_;
+}
+
+void KernelRecorder::add(const KernelRecord& r) {
+  if (std::find(records_.begin(), records_.end(), r) == records_.end()) records_.push_back(r);
 }
 
 const char* params_name(size_t index) {

@@ -93,13 +93,21 @@ class Collector : public benchmark::BenchmarkReporter {
 };
 
 // Why `set` cannot run the case on `device` (empty when it can): a kernel op without a kernel
-// for the dtype.
+// for the dtype, or one the set delegates to another set (its time would be the other set's:
+// the case is skipped and says so, Note [Delegation] in lib/src/dispatch.cpp).
 std::string missing_kernel(const BenchCase& c, KernelSetId set, DeviceType device) {
+  const std::string cell =
+      " (" + std::string(dtype_name(c.dtype)) + ", " + std::string(device_type_name(device)) + ")";
+  const std::string name = "kernel set '" + std::string(kernel_set_name(set)) + "'";
   for (OpId op : c.ops) {
     if (!supported_dtypes(op, device, set).has(c.dtype)) {
-      return "kernel set '" + std::string(kernel_set_name(set)) + "' has no kernel for " +
-             std::string(op_info(op).name) + " (" + std::string(dtype_name(c.dtype)) + ", " +
-             std::string(device_type_name(device)) + ")";
+      return name + " has no kernel for " + std::string(op_info(op).name) + cell;
+    }
+    if (delegated_dtypes(op, device, set).has(c.dtype)) {
+      const auto to = kernel_delegate(op, device, set, c.dtype);  // none for a composite
+      return name + " delegates " + std::string(op_info(op).name) + cell + " to " +
+             (to ? "'" + std::string(kernel_set_name(*to)) + "'" : "another set") +
+             ": not timed as its own";
     }
   }
   return "";

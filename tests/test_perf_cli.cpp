@@ -247,6 +247,28 @@ TEST_F(PerfCli, BenchListsWithBlanksAreTrimmed) {
   EXPECT_EQ(j["run"]["kernel_sets"], (json{"optimized", "reference"}));
 }
 
+// A kernel set that delegates a dtype (the legacy port hands int32 to optimized) is not timed
+// there: the time would be the other set's. The case says so instead.
+TEST_F(PerfCli, DelegatedCellsAreSkippedAndNamed) {
+  const std::string report = path("r.json");
+  const Outcome r = bench(
+      {{"--kernels", "optimized,legacy"}, {"--dtypes", "float32,int32"}, {"--report", report}});
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_TRUE(has(r,
+                  "kernel set 'legacy' delegates neg (int32, cpu) to 'optimized': not timed "
+                  "as its own"))
+      << r.output;
+  std::ifstream in(report);
+  const json j = json::parse(in);
+  std::map<std::string, std::string> legacy;
+  for (const json& c : j["cases"]) {
+    legacy[c["name"].get<std::string>()] = c["results"]["legacy"]["status"].get<std::string>();
+  }
+  EXPECT_EQ(legacy,
+            (std::map<std::string, std::string>{{"neg/float32/1048576/contiguous", "ok"},
+                                                {"neg/int32/1048576/contiguous", "skipped"}}));
+}
+
 TEST_F(PerfCli, AnEmptySelectionExitsTwoUnlessAllowed) {
   const Outcome r = bench({{"--ops", "mm"}, {"--dtypes", "int32"}});
   EXPECT_EQ(r.status, 2) << r.output;  // before: 0

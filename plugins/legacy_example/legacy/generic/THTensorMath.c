@@ -29,7 +29,8 @@ int THTensor_(sumall)(const THTensor* t, double* result) {
 
 int THTensor_(sumRows)(real* r, const THTensor* t) {
   long i, j, rows, cols;
-  if (t->nDimension != 2) return THSetError("THTensor_sumRows: expected 2 dims, got %d", t->nDimension);
+  if (t->nDimension != 2)
+    return THSetError("THTensor_sumRows: expected 2 dims, got %d", t->nDimension);
   if (!THTensor_(isContiguous)(t)) return THSetError("THTensor_sumRows: tensor must be contiguous");
   rows = t->size[0];
   cols = t->size[1];

@@ -8,6 +8,7 @@
 // dtype; outer promotes like mul and casts to its out=.
 // The dtypes each op is defined for are op_list.def's: all but bool (as PyTorch's CPU backend),
 // and outer, a mul, takes bool too.
+#include <algorithm>
 #include <utility>
 
 #include "../autograd/derivatives.h"
@@ -45,13 +46,13 @@ Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType 
   const Device device = meta::common_device(name, inputs, op);
   // mm, bmm, mv of an empty result or over an empty contraction (zeros) reach no kernel in ATen,
   // whatever the dtype; dot does not skip its dtype check (Note [Nothing to compute]).
-  int64_t numel = 1;
-  for (int64_t s : shape) numel *= s;
+  // No product of the sizes here: a huge shape would overflow before the allocation refuses it.
+  const bool empty_result = std::find(shape.begin(), shape.end(), 0) != shape.end();
   const bool empty_sum = op == OpId::mm || op == OpId::mv ? inputs[0].size(1) == 0
                          : op == OpId::bmm                ? inputs[0].size(2) == 0
                                                           : false;
   const bool nothing_to_compute =
-      (op == OpId::mm || op == OpId::bmm || op == OpId::mv) && (numel == 0 || empty_sum);
+      (op == OpId::mm || op == OpId::bmm || op == OpId::mv) && (empty_result || empty_sum);
   const bool no_kernel = meta::needs_no_kernel(op, dtype, nothing_to_compute);
   if (!no_kernel) meta::check_dtype_supported(name, dtype, op_info(op).dtypes, "self");
   OpParams p;
@@ -72,7 +73,7 @@ Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType 
   }
   if (no_kernel) {
     const Tensor result = meta::prepare_output(op, v, out, shape, dtype, device, inputs);
-    if (numel != 0) result.zero_();
+    if (!empty_result) result.zero_();
     return result;
   }
   const KernelFn fn = lookup_kernel(op, dtype, device);  // before anything is written

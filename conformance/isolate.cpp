@@ -3,8 +3,8 @@
 // "R <case>" after it, and "S <stats>" (skipped samples, sample names) when the group is done. A
 // child that dies between the two crashed in that case; one silent for longer than the case timeout
 // is killed and its case timed out. Either way a new child reruns the group, skipping the cases
-// already reported and the one that failed. The parent runs no kernel, so nothing (OpenMP's
-// threads, OpenBLAS's) is half-initialized in the children.
+// already reported and the one that failed. The parent runs no kernel, so nothing (the thread
+// pool's workers, OpenBLAS's) is half-initialized in the children.
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>

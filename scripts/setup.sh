@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(cmake ninja-build g++ git libgtest-dev libgmock-dev libbenchmark-dev libopenblas-dev
   nlohmann-json3-dev libcli11-dev libhwy-dev libmpfr-dev ccache libtorch-dev libdnnl-dev
   ocl-icd-opencl-dev libxnnpack-dev libpthreadpool-dev clang-format
-  clang libclang-rt-dev libomp-dev)  # the last three: the tsan preset (scripts/tsan.sh)
+  clang libclang-rt-dev)  # the last two: the tsan preset (scripts/tsan.sh)
 
 missing=()
 for p in "${packages[@]}"; do

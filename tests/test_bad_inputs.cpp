@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -926,7 +927,16 @@ TEST(UserOpScope, WorkerThreadErrorsNameTheOp) {
   try {
     const ts::UserOpScope scope("outer");
     ts::parallel_for(0, 2, 1, [&](int64_t, int64_t) {
-      if (std::this_thread::get_id() == caller) return;
+      if (std::this_thread::get_id() == caller) {
+        // Hold the caller's piece until the worker has claimed the other one (Note [Claimed
+        // pieces]: otherwise the caller may run both).
+        const auto start = std::chrono::steady_clock::now();
+        while (!worker_threw &&
+               std::chrono::steady_clock::now() - start < std::chrono::seconds(10)) {
+          std::this_thread::yield();
+        }
+        return;
+      }
       worker_threw = true;
       TS_ERROR("inner: boom");
     });
@@ -934,7 +944,7 @@ TEST(UserOpScope, WorkerThreadErrorsNameTheOp) {
     message = e.what();
   }
   ts::set_num_threads(threads);
-  if (!worker_threw) GTEST_SKIP() << "OpenMP ran no worker thread";
+  EXPECT_TRUE(worker_threw.load()) << "no worker thread ran a piece within 10 s";
   EXPECT_EQ(message, "outer: inner: boom");
 }
 

@@ -21,7 +21,8 @@ struct EnvVar {
 
 // Every variable the library reads (getenv in lib/ and optimized/), with what it sets.
 constexpr EnvVar kEnvironment[] = {
-    {"TOUCHSTONE_NUM_THREADS", "threads of the optimized set (default: the cores OpenMP sees)"},
+    {"TOUCHSTONE_NUM_THREADS",
+     "threads of the optimized set (default: the CPUs this process may run on)"},
     {"TOUCHSTONE_CPU_CAPABILITY", "highest SIMD target used: scalar, sse4, avx2 or avx512"},
     {"TOUCHSTONE_KERNELS", "the default kernel set (default: reference)"},
     {"TOUCHSTONE_CPU_CACHE_MB", "CPU block cache limit in MiB (default 1024; 0: off)"},

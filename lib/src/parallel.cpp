@@ -1,13 +1,20 @@
-// parallel_for on OpenMP; see parallel.h.
+// parallel_for on touchstone's own thread pool; see parallel.h and Note [Waiting on a shared
+// machine] below.
 #include "touchstone/parallel.h"
 
-#include <omp.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 #include "touchstone/environment.h"
 #include "touchstone/error.h"
@@ -18,9 +25,16 @@ namespace {
 
 constexpr long kMaxThreads = 4096;
 
+// The CPUs this process may run on (taskset and cgroup cpusets included).
+int available_cpus() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+}
+
 std::atomic<int>& num_threads() {
   static std::atomic<int> n = [] {
-    const int procs = std::max(1, omp_get_num_procs());
+    const int procs = available_cpus();
     const char* env = std::getenv("TOUCHSTONE_NUM_THREADS");
     if (env == nullptr || *env == '\0') return procs;
     char* end = nullptr;
@@ -38,6 +52,150 @@ std::atomic<int>& num_threads() {
 }
 
 thread_local bool tls_in_parallel = false;
+
+// Note [Waiting on a shared machine]
+// A fork-join pool must decide how a thread waits: for the next job (workers) or for the last
+// worker (the caller). Spinning forever (libgomp's default, OMP_WAIT_POLICY=active) is fastest
+// on an idle machine but, when other processes compete for the cores, a spinning thread burns
+// the time slice the thread it waits for needs: `touchstone bench --quick --threads 2` with four
+// busy loops beside it took 12.0 ms for every case (a 1M-element add that takes 90 us idle).
+// Sleeping at once (passive) costs a futex wake-up per job: the idle add went from 90 to 139
+// us. So a waiter here spins for kSpin, yielding now and then, and then sleeps on a futex
+// (std::atomic::wait): back-to-back jobs never sleep, and a descheduled partner costs at most
+// kSpin of spinning. Figures: perf/README.md, "Waiting on a shared machine".
+constexpr auto kSpin = std::chrono::microseconds(50);
+
+// Spins until pred() holds or kSpin has passed; true if it holds.
+template <class Pred>
+bool spin_until(const Pred& pred) {
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 1;; ++i) {
+    if (pred()) return true;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+    if (i % 256 == 0) {
+      if (std::chrono::steady_clock::now() - start > kSpin) return pred();
+      sched_yield();  // lets a descheduled partner on this core run
+    }
+  }
+}
+
+// Note [Claimed pieces]
+// A job is cut into pieces that the caller and the workers it offers the job to claim one at a
+// time. The caller never waits for a worker that has not started: when it runs out of pieces
+// it withdraws every offer not yet taken (a compare-exchange on the worker's flag: the worker
+// takes an offer by the same exchange, so exactly one of them wins) and waits only for workers
+// that took the job. On a loaded machine a descheduled worker then costs nothing: the caller
+// does its pieces.
+class Pool {
+ public:
+  // Never destroyed: workers may outlive static teardown. A child of fork() has none of the
+  // parent's workers, so it starts a pool of its own (conform --isolate forks).
+  static Pool& get() {
+    static std::once_flag once;
+    std::call_once(once, [] {
+      instance = new Pool();
+      pthread_atfork(nullptr, nullptr, [] { instance = new Pool(); });
+    });
+    return *instance;
+  }
+
+  // Runs f over [begin, end) in pieces with up to `nthreads` threads; false if another
+  // thread's job holds the pool (the caller then runs serially).
+  bool run(int64_t begin, int64_t end, int64_t pieces, int nthreads,
+           const std::function<void(int64_t, int64_t)>& f) {
+    std::unique_lock<std::mutex> lock(mutex_, std::try_to_lock);
+    if (!lock.owns_lock()) return false;
+    while (static_cast<int>(workers_.size()) + 1 < nthreads) {
+      auto w = std::make_unique<Worker>();
+      w->thread = std::thread([this, p = w.get()] { work(*p); });
+      workers_.push_back(std::move(w));
+    }
+    job_ = Job{&f, begin, end, (end - begin + pieces - 1) / pieces, pieces, detail::user_op};
+    next_piece_.store(0, std::memory_order_relaxed);
+    finished_.store(0, std::memory_order_relaxed);
+    error_ = nullptr;
+    generation_ += 2;
+    const uint32_t offer = generation_ | 1;  // odd: offered; even: taken or idle
+    for (int i = 0; i + 1 < nthreads; ++i) {
+      Worker& w = *workers_[i];
+      w.flag.store(offer);  // seq_cst, as the worker's `sleeping` store before its check
+      if (w.sleeping.load()) w.flag.notify_one();
+    }
+    run_pieces();
+    int taken = 0;
+    for (int i = 0; i + 1 < nthreads; ++i) {
+      uint32_t expected = offer;
+      if (!workers_[i]->flag.compare_exchange_strong(expected, 0)) ++taken;
+    }
+    const auto done = [&] { return finished_.load(std::memory_order_acquire) == taken; };
+    if (!spin_until(done)) {
+      caller_sleeping_.store(true);
+      for (int n = finished_.load(); n != taken; n = finished_.load()) finished_.wait(n);
+      caller_sleeping_.store(false);
+    }
+    if (error_) std::rethrow_exception(error_);
+    return true;
+  }
+
+ private:
+  struct Job {
+    const std::function<void(int64_t, int64_t)>* f = nullptr;
+    int64_t begin = 0, end = 0, piece = 0, pieces = 0;
+    const char* user_op = nullptr;
+  };
+  struct Worker {
+    std::thread thread;
+    std::atomic<uint32_t> flag{0};  // an offered job (odd), or idle / taken (even)
+    std::atomic<bool> sleeping{false};
+  };
+
+  // Claims and runs pieces until none is left.
+  void run_pieces() {
+    const UserOpScope scope(job_.user_op);  // workers' errors name the caller's op too
+    tls_in_parallel = true;
+    for (int64_t k; (k = next_piece_.fetch_add(1, std::memory_order_relaxed)) < job_.pieces;) {
+      const int64_t b = job_.begin + k * job_.piece;
+      try {
+        (*job_.f)(b, std::min(job_.end, b + job_.piece));
+      } catch (...) {
+        const std::lock_guard<std::mutex> g(error_mutex_);
+        if (!error_) error_ = std::current_exception();
+      }
+    }
+    tls_in_parallel = false;
+  }
+
+  [[noreturn]] void work(Worker& w) {
+    for (;;) {
+      uint32_t v = w.flag.load(std::memory_order_acquire);
+      if ((v & 1) == 0) {
+        const auto offered = [&] { return ((v = w.flag.load(std::memory_order_acquire)) & 1); };
+        if (!spin_until(offered)) {
+          w.sleeping.store(true);
+          while (!offered()) w.flag.wait(v);
+          w.sleeping.store(false);
+        }
+      }
+      if (!w.flag.compare_exchange_strong(v, v + 1)) continue;  // the caller withdrew it
+      run_pieces();
+      finished_.fetch_add(1);  // seq_cst, as the caller's `caller_sleeping_` store before its check
+      if (caller_sleeping_.load()) finished_.notify_one();
+    }
+  }
+
+  static inline Pool* instance = nullptr;
+  std::mutex mutex_;  // held by the thread whose job runs
+  std::vector<std::unique_ptr<Worker>> workers_;
+  Job job_;
+  uint32_t generation_ = 0;
+  std::atomic<int64_t> next_piece_{0};
+  std::atomic<int> finished_{0};  // workers that took the job and are done with it
+  std::atomic<bool> caller_sleeping_{false};
+  std::mutex error_mutex_;
+  std::exception_ptr error_;
+};
 
 }  // namespace
 
@@ -60,28 +218,18 @@ void detail::parallel_run(int64_t begin, int64_t end, int64_t grain,
   const int64_t n = end - begin;
   const int64_t max_chunks = (n + grain - 1) / std::max<int64_t>(grain, 1);
   const int nthreads = static_cast<int>(std::min<int64_t>(get_num_threads(), max_chunks));
-  std::exception_ptr error;
-  std::atomic<bool> failed{false};
-  const char* user_op = detail::user_op;  // workers' errors name the caller's op too
-#pragma omp parallel num_threads(nthreads)
-  {
-    const int tid = omp_get_thread_num();
-    const int nt = omp_get_num_threads();
-    const int64_t chunk = (n + nt - 1) / nt;
-    const int64_t b = begin + tid * chunk;
-    const int64_t e = std::min(end, b + chunk);
-    if (b < e) {
-      const UserOpScope scope(user_op);
-      tls_in_parallel = true;
-      try {
-        f(b, e);
-      } catch (...) {
-        if (!failed.exchange(true)) error = std::current_exception();
-      }
-      tls_in_parallel = false;
-    }
+  // Up to 4 pieces a thread, so a late worker's share is picked up in small steps.
+  const int64_t pieces = std::min<int64_t>(max_chunks, int64_t{4} * nthreads);
+  if (nthreads > 1 && Pool::get().run(begin, end, pieces, nthreads, f)) return;
+  // One chunk, or the pool is busy with another thread's job: run here, as a nested call does.
+  tls_in_parallel = true;
+  try {
+    f(begin, end);
+  } catch (...) {
+    tls_in_parallel = false;
+    throw;
   }
-  if (error) std::rethrow_exception(error);
+  tls_in_parallel = false;
 }
 
 }  // namespace ts

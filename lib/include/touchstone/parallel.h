@@ -1,5 +1,6 @@
 #pragma once
-// ts::parallel_for: OpenMP-backed, never nests (an inner call runs serially on its thread).
+// ts::parallel_for on touchstone's own thread pool; never nests (an inner call runs serially on
+// its thread), and waits as Note [Waiting on a shared machine] in parallel.cpp says.
 // The thread count comes from TOUCHSTONE_NUM_THREADS or ts::set_num_threads.
 #include <cstdint>
 #include <functional>

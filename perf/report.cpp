@@ -25,6 +25,10 @@ nlohmann::json result_json(const CaseResult& c, const SetResult& r, const Roofli
   j["gbs"] = c.bytes / r.median_s / 1e9;
   j["gflops"] = c.flops / r.median_s / 1e9;
   j["roofline_pct"] = roofline_pct(roof, dtype, c.bytes, c.flops, r.median_s);
+  j["cpu_wall"] = r.cpu_wall;
+  j["preempted_per_s"] = r.preempted_per_s;
+  j["noisy"] = !r.noise.empty();
+  if (!r.noise.empty()) j["noise"] = r.noise;
   return j;
 }
 
@@ -67,7 +71,9 @@ nlohmann::json report_json(const RunResult& result) {
                         {"flops", c.flops},
                         {"intensity", c.bytes > 0 ? c.flops / c.bytes : 0.0},
                         {"results", results},
-                        {"ratios", ratios}};
+                        {"ratios", ratios},
+                        {"load_avg", c.load_avg},
+                        {"steal_pct", c.steal_pct}};
     if (c.slowdown != 1) j["slowdown"] = c.slowdown;
     cases.push_back(std::move(j));
   }

@@ -3,13 +3,17 @@
 #include "perf/runner.h"
 
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
+#include <fstream>
 #include <iomanip>
 #include <map>
 #include <ostream>
+#include <sstream>
 
 #include "perf/machine.h"
 #include "reports/text.h"
@@ -33,14 +37,18 @@ class Collector : public benchmark::BenchmarkReporter {
       SetRuns& s = by_name[r.run_name.function_name];
       if (r.error_occurred) s.error = r.error_message;
       if (r.iterations > 0) {
-        s.samples.push_back(r.real_accumulated_time / static_cast<double>(r.iterations));
+        const double n = static_cast<double>(r.iterations);
+        s.samples.push_back(r.real_accumulated_time / n);
+        s.cpu_samples.push_back(r.cpu_accumulated_time / n);
+        const auto p = r.counters.find("preempted");
+        s.preempted.push_back(p == r.counters.end() ? 0 : p->second.value);
         s.iterations = r.iterations;
       }
     }
   }
 
   struct SetRuns {
-    std::vector<double> samples;
+    std::vector<double> samples, cpu_samples, preempted;
     int64_t iterations = 0;
     std::string error;
   };
@@ -184,6 +192,41 @@ int slow_call_repetitions(const RunOptions& o, double call_s) {
   return std::max(1, static_cast<int>(budget / call_s));
 }
 
+// Times any thread of this process was descheduled because another wanted its core.
+int64_t involuntary_switches() {
+  rusage u{};
+  return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_nivcsw : 0;
+}
+
+// The machine's CPU time from /proc/stat (jiffies): all of it, and the hypervisor's steal.
+struct CpuTimes {
+  double total = 0, steal = 0;
+};
+
+CpuTimes read_cpu_times() {
+  std::ifstream in("/proc/stat");
+  std::string cpu;
+  CpuTimes t;
+  if (!(in >> cpu) || cpu != "cpu") return t;
+  double v = 0;
+  for (int i = 0; i < 8 && in >> v; ++i) {  // user nice system idle iowait irq softirq steal
+    t.total += v;
+    if (i == 7) t.steal = v;
+  }
+  return t;
+}
+
+double steal_pct(const CpuTimes& a, const CpuTimes& b) {
+  const double total = b.total - a.total;
+  return total > 0 ? 100 * (b.steal - a.steal) / total : 0;
+}
+
+std::string fixed(double v, int digits) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(digits) << v;
+  return o.str();
+}
+
 void print_case(std::ostream& out, size_t index, size_t total, const CaseResult& c,
                 const Roofline& roof, ScalarType dtype) {
   out << "[" << std::setw(4) << index << "/" << total << "] " << std::left << std::setw(48)
@@ -195,7 +238,7 @@ void print_case(std::ostream& out, size_t index, size_t total, const CaseResult&
       out << r.status.substr(0, 4);
       continue;
     }
-    out << reports::format_time(r.median_s);
+    out << reports::format_time(r.median_s) << (r.noise.empty() ? "" : " noisy");
     if (first == nullptr) {
       first = &r;
       out << " (" << std::fixed << std::setprecision(0)
@@ -207,6 +250,7 @@ void print_case(std::ostream& out, size_t index, size_t total, const CaseResult&
   out << "\n";
   for (const SetResult& r : c.results) {
     if (r.status != "ok") out << "        " << r.status << " " << r.set << ": " << r.reason << "\n";
+    if (!r.noise.empty()) out << "        noisy " << r.set << ": " << r.noise << "\n";
   }
   out.flush();
 }
@@ -300,6 +344,44 @@ void summarize(SetResult& r) {
   r.stddev_s = n > 1 ? std::sqrt(sq / static_cast<double>(n - 1)) : 0;
 }
 
+namespace {
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+}  // namespace
+
+void classify_noise(SetResult& r, double steal, bool cpu_device) {
+  r.noise.clear();
+  std::vector<double> ratios;
+  for (size_t i = 0; i < r.samples_s.size() && i < r.cpu_samples_s.size(); ++i) {
+    if (r.samples_s[i] > 0) ratios.push_back(r.cpu_samples_s[i] / r.samples_s[i]);
+  }
+  const size_t n = ratios.size();
+  r.cpu_wall = median(ratios);
+  std::vector<double> rates;
+  for (size_t i = 0; i < r.samples_s.size() && i < r.preempted.size(); ++i) {
+    const double wall = r.samples_s[i] * static_cast<double>(r.iterations);
+    if (wall > 0) rates.push_back(r.preempted[i] / wall);
+  }
+  r.preempted_per_s = median(rates);
+  std::vector<std::string> why;
+  if (cpu_device && n > 0 && r.cpu_wall < kMinCpuWall) {
+    why.push_back("the calling thread ran " + fixed(100 * r.cpu_wall, 0) +
+                  " % of the wall time (another process had the core)");
+  }
+  if (r.samples_s.size() > 1 && r.min_s > 0 && r.max_s / r.min_s > kMaxSpread) {
+    why.push_back("repetitions spread x" + fixed(r.max_s / r.min_s, 2) + " (" +
+                  reports::format_time(r.min_s) + " to " + reports::format_time(r.max_s) + ")");
+  }
+  if (steal > kMaxStealPct) {
+    why.push_back("the hypervisor took " + fixed(steal, 1) + " % of the CPU time");
+  }
+  for (const std::string& w : why) r.noise += (r.noise.empty() ? "" : "; ") + w;
+}
+
 RunResult run_bench(const RunOptions& options, std::ostream& progress) {
   const auto t0 = std::chrono::steady_clock::now();
   // Every check first: a typo must not cost the roofline probes.
@@ -345,6 +427,8 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
         synchronize(device);
       };
     const int repeat = cr.slowdown;
+    double load[1] = {0};
+    if (getloadavg(load, 1) == 1) cr.load_avg = load[0];
     for (KernelSetId set : sets) {
       SetResult sr;
       sr.set = std::string(kernel_set_name(set));
@@ -370,9 +454,12 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
         benchmark::RegisterBenchmark(name.c_str(),
                                      [call, set_name, repeat](benchmark::State& state) {
                                        KernelSetGuard guard(set_name);
+                                       const int64_t before = involuntary_switches();
                                        for (auto _ : state) {
                                          for (int r = 0; r < repeat; ++r) call();
                                        }
+                                       state.counters["preempted"] =
+                                           static_cast<double>(involuntary_switches() - before);
                                      })
             ->UseRealTime()
             ->Unit(benchmark::kMicrosecond)
@@ -388,8 +475,10 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
       }
       cr.results.push_back(std::move(sr));
     }
+    const CpuTimes before = read_cpu_times();
     benchmark::RunSpecifiedBenchmarks(&collector);
     benchmark::ClearRegisteredBenchmarks();
+    cr.steal_pct = steal_pct(before, read_cpu_times());
     for (SetResult& sr : cr.results) {
       if (sr.status != "ok") continue;
       auto it = collector.by_name.find(cr.name + "/" + sr.set);
@@ -400,8 +489,11 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
         continue;
       }
       sr.samples_s = it->second.samples;
+      sr.cpu_samples_s = it->second.cpu_samples;
+      sr.preempted = it->second.preempted;
       sr.iterations = it->second.iterations;
       summarize(sr);
+      classify_noise(sr, cr.steal_pct, device.is_cpu());
     }
     print_case(progress, ci + 1, cases.size(), cr, result.roofline, c.dtype);
     result.cases.push_back(std::move(cr));

@@ -34,9 +34,14 @@ struct SetResult {
   std::string set;
   std::string status = "ok";
   std::string reason;
-  std::vector<double> samples_s;  // seconds per call, one per repetition
-  int64_t iterations = 0;         // calls per repetition (the last repetition's)
+  std::vector<double> samples_s;      // seconds per call, one per repetition
+  std::vector<double> cpu_samples_s;  // the calling thread's CPU seconds per call, likewise
+  std::vector<double> preempted;      // involuntary context switches of the process, likewise
+  int64_t iterations = 0;             // calls per repetition (the last repetition's)
   double median_s = 0, min_s = 0, max_s = 0, mean_s = 0, stddev_s = 0;
+  double cpu_wall = 0;  // median over repetitions of CPU time / wall time of the calling thread
+  double preempted_per_s = 0;  // median over repetitions of involuntary switches per second
+  std::string noise;  // why the figures are not to be trusted (Note [Noisy cases]); empty: ok
 };
 
 struct CaseResult {
@@ -44,6 +49,8 @@ struct CaseResult {
   double bytes = 0, flops = 0;
   int slowdown = 1;                // the planted factor (1: none)
   std::vector<SetResult> results;  // in --kernels order
+  double load_avg = 0;             // the 1-minute load average when the case started
+  double steal_pct = 0;            // % of the machine's CPU time the hypervisor took while it ran
 };
 
 struct RunResult {
@@ -72,5 +79,16 @@ std::pair<std::string, int> parse_slowdown(const std::string& spec);
 
 // Fills median/min/max/mean/stddev from samples_s.
 void summarize(SetResult& r);
+
+// Note [Noisy cases]
+// A timing is distorted when the calling thread did not run for the whole of it, or when its
+// repetitions disagree. The calling thread computes a share of every call and spins while it
+// waits for the rest (Note [Waiting on a shared machine] in lib/src/parallel.cpp), so on a quiet
+// machine its CPU time is its wall time; when another process takes the core it loses CPU time
+// but not wall time. Sets `noise` (and cpu_wall) when the median CPU / wall ratio is below
+// kMinCpuWall, the repetitions spread by more than kMaxSpread (max / min), or the hypervisor took
+// more than kMaxStealPct of the CPU time while the case ran. GPU timings skip the CPU test.
+inline constexpr double kMinCpuWall = 0.8, kMaxSpread = 1.3, kMaxStealPct = 5;
+void classify_noise(SetResult& r, double steal_pct, bool cpu_device);
 
 }  // namespace ts::perf

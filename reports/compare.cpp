@@ -23,6 +23,7 @@ using nlohmann::json;
 struct Measured {
   std::string family, status;
   double median_s = 0;
+  bool noisy = false;  // Note [Noisy cases] in perf/runner.h (schema 2; version 1 has none)
 };
 
 // "case|set" -> its result, for every result of the report.
@@ -32,6 +33,7 @@ std::map<std::string, Measured> results(const json& report) {
     for (const auto& [set, r] : c.at("results").items()) {
       Measured m{c.at("family").get<std::string>(), r.at("status").get<std::string>(), 0};
       if (m.status == "ok") m.median_s = r.at("median_s").get<double>();
+      m.noisy = r.value("noisy", false);
       out[c.at("name").get<std::string>() + "|" + set] = std::move(m);
     }
   }
@@ -126,6 +128,11 @@ Comparison compare_json(const json& base, const json& neu, const CompareOptions&
       cmp.only_in_new.push_back(pair_label(key));
       continue;
     }
+    if (!options.include_noisy && (m.noisy || it->second.noisy)) {
+      const char* which = m.noisy && it->second.noisy ? "both" : m.noisy ? "NEW" : "BASE";
+      cmp.noisy.push_back(pair_label(key) + " (" + which + ")");
+      continue;
+    }
     const size_t bar = key.rfind('|');
     CompareRow r{key.substr(0, bar),  m.family,   key.substr(bar + 1),
                  it->second.median_s, m.median_s, m.median_s / it->second.median_s};
@@ -133,7 +140,8 @@ Comparison compare_json(const json& base, const json& neu, const CompareOptions&
     cmp.improvements += r.ratio < 1 / (1 + threshold);
     cmp.rows.push_back(std::move(r));
   }
-  if (cmp.rows.empty()) nothing_matched(base, neu, options);
+  // Pairs left out as noisy were measured in both: that is not "nothing in common".
+  if (cmp.rows.empty() && cmp.noisy.empty()) nothing_matched(base, neu, options);
   for (const auto& [key, m] : b) {
     if (m.status != "ok") continue;
     const auto it = n.find(key);
@@ -271,6 +279,11 @@ void print_comparison(const Comparison& c, std::ostream& out) {
     out << "-- " << c.only_in_new.size() << " case/set pairs only in new (not compared) --\n";
     for (const std::string& p : c.only_in_new) out << "  " << p << "\n";
   }
+  if (!c.noisy.empty()) {
+    out << "-- " << c.noisy.size() << " case/set pairs noisy in base or new, not compared "
+        << "(--include-noisy compares them) --\n";
+    for (const std::string& p : c.noisy) out << "  " << p << "\n";
+  }
   out << "\ngeomean of new / base per op family\n";
   out << std::left << std::setw(12) << "family" << std::setw(12) << "set" << std::right
       << std::setw(8) << "cases" << std::setw(10) << "geomean"
@@ -283,7 +296,8 @@ void print_comparison(const Comparison& c, std::ostream& out) {
   out << "overall geomean " << std::setprecision(3) << c.overall_geomean << " over "
       << c.rows.size() << " case/set pairs; " << c.regressions << " regressions, " << c.improvements
       << " faster beyond " << percent(c.threshold) << "; " << c.missing.size()
-      << " missing from new, " << c.only_in_new.size() << " only in new\n";
+      << " missing from new, " << c.only_in_new.size() << " only in new, " << c.noisy.size()
+      << " noisy\n";
   if (c.exit_status() == 0) {
     out << "result: pass\n";
     return;

@@ -38,6 +38,7 @@ struct MissingPair {
 struct CompareOptions {
   double threshold = 0.05;
   bool allow_missing = false;  // pairs missing from NEW do not fail the comparison
+  bool include_noisy = false;  // compare pairs that either report marks noisy (Note [Noisy cases])
   std::string base_name = "BASE", new_name = "NEW";  // in messages: the files
 };
 
@@ -50,6 +51,7 @@ struct Comparison {
   double overall_geomean = 1;            // every row of every set
   std::vector<MissingPair> missing;      // measured in BASE, not in NEW: a failure unless allowed
   std::vector<std::string> only_in_new;  // "case/set" measured in NEW only: informational
+  std::vector<std::string> noisy;        // "case/set (BASE|NEW|both)" left out as noisy
   std::vector<std::string> notes;        // context differences (threads, CPU, commit, quick)
 
   // 1 when a case regressed beyond the threshold or (unless allow_missing) a pair measured in

@@ -17,7 +17,7 @@ std::vector<std::string> validate_json(const nlohmann::json& schema,
 // The report schemas (reports/schema/*.schema.json), embedded at build time so that a report can
 // be validated wherever the binary runs, and the schema_version their reports carry (a change
 // that removes, renames or redefines a member bumps it; an optional new member does not).
-inline constexpr int kPerfSchemaVersion = 1;
+inline constexpr int kPerfSchemaVersion = 2;
 // 3: the run's identity (every filter, the shard as {index, count}, 1-based).
 inline constexpr int kConformanceSchemaVersion = 4;
 const nlohmann::json& perf_schema();

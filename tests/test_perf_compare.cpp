@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "error_text.h"
+#include "perf/runner.h"
 #include "perf_test_reports.h"
 #include "reports/compare.h"
 #include "reports/json_schema.h"
@@ -95,6 +96,80 @@ TEST(PerfCompare, SkippedResultsAreNotCompared) {
   ASSERT_EQ(c.missing.size(), 1u);
   EXPECT_EQ(c.missing[0].pair, "exp/float32/16/contiguous/reference");
   EXPECT_EQ(c.missing[0].in_new, "skipped");
+}
+
+TEST(PerfCompare, NoisyPairsAreLeftOutUnlessIncludedAndSaySo) {
+  json base = make_report(kBase, 1);
+  json neu = make_report({{"add/float32/16/contiguous", "binary", "optimized", 1.0},
+                          {"mul/float32/16/contiguous", "binary", "optimized", 8.0},
+                          {"exp/float32/16/contiguous", "unary", "optimized", 4.0},
+                          {"exp/float32/16/contiguous", "unary", "reference", 40.0}},
+                         1);
+  // mul took 4x as long in NEW, but NEW marks it noisy; exp/reference is noisy in BASE.
+  neu["cases"][1]["results"]["optimized"]["noisy"] = true;
+  neu["cases"][1]["results"]["optimized"]["noise"] = "the calling thread ran 31 % of the wall time";
+  base["cases"][2]["results"]["reference"]["noisy"] = true;
+  ts::reports::Comparison c = compare(base, neu, 0.05);
+  EXPECT_EQ(c.rows.size(), 2u);
+  EXPECT_EQ(c.regressions, 0);
+  EXPECT_EQ(c.exit_status(), 0);
+  EXPECT_TRUE(c.missing.empty());  // measured in both: noisy, not missing
+  EXPECT_EQ(c.noisy, (std::vector<std::string>{"exp/float32/16/contiguous/reference (BASE)",
+                                               "mul/float32/16/contiguous/optimized (NEW)"}));
+  std::ostringstream out;
+  ts::reports::print_comparison(c, out);
+  EXPECT_NE(out.str().find("-- 2 case/set pairs noisy in base or new, not compared "
+                           "(--include-noisy compares them) --"),
+            std::string::npos)
+      << out.str();
+
+  ts::reports::CompareOptions o;
+  o.threshold = 0.05;
+  o.include_noisy = true;
+  c = ts::reports::compare_reports(base, neu, o);
+  EXPECT_EQ(c.rows.size(), 4u);
+  EXPECT_EQ(c.regressions, 1);  // mul: 2 s -> 8 s
+  EXPECT_TRUE(c.noisy.empty());
+
+  // Every pair in common noisy: nothing judged, and no "nothing in common" error either.
+  for (json& cs : neu["cases"]) {
+    for (auto& [set, r] : cs["results"].items()) r["noisy"] = true;
+  }
+  c = compare(base, neu, 0.05);
+  EXPECT_TRUE(c.rows.empty());
+  EXPECT_EQ(c.noisy.size(), 4u);
+  EXPECT_EQ(c.exit_status(), 0);
+}
+
+TEST(PerfNoise, ADescheduledCallerOrSpreadRepetitionsMarkTheResultNoisy) {
+  ts::perf::SetResult quiet;
+  quiet.samples_s = {1.00e-3, 1.02e-3, 1.01e-3};
+  quiet.cpu_samples_s = {0.99e-3, 1.01e-3, 1.00e-3};
+  ts::perf::summarize(quiet);
+  ts::perf::classify_noise(quiet, 0.0, true);
+  EXPECT_EQ(quiet.noise, "");
+  EXPECT_NEAR(quiet.cpu_wall, 1.00 / 1.01, 1e-9);  // the median of 0.99, 0.990196, 0.990099
+
+  // Load 4: the calling thread had a third of the wall time; the repetitions agree.
+  ts::perf::SetResult loaded = quiet;
+  loaded.cpu_samples_s = {0.30e-3, 0.35e-3, 0.33e-3};
+  ts::perf::classify_noise(loaded, 0.0, true);
+  EXPECT_EQ(loaded.noise,
+            "the calling thread ran 33 % of the wall time (another process had the "
+            "core)");
+
+  // A GPU timing's calling thread waits for the device: only the spread and steal count.
+  ts::perf::classify_noise(loaded, 0.0, false);
+  EXPECT_EQ(loaded.noise, "");
+
+  ts::perf::SetResult spread;
+  spread.samples_s = {1.0e-3, 1.5e-3, 1.1e-3};
+  spread.cpu_samples_s = spread.samples_s;
+  ts::perf::summarize(spread);
+  ts::perf::classify_noise(spread, 7.5, true);
+  EXPECT_EQ(
+      spread.noise,
+      "repetitions spread x1.50 (1.0 ms to 1.5 ms); the hypervisor took 7.5 % of the CPU time");
 }
 
 // Before: 0 pairs compared, exit status 0, whatever the reports held.

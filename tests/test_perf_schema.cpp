@@ -62,8 +62,14 @@ TEST(PerfSchema, BrokenReportsAreRejectedAtTheRightMember) {
   EXPECT_TRUE(has_error(errors_of(r), "/: missing required member \"machine\""));
 
   r = tiny_report();
-  r["schema_version"] = 2;
-  EXPECT_TRUE(has_error(errors_of(r), "/schema_version: expected 1"));
+  r["schema_version"] = 3;
+  EXPECT_TRUE(has_error(errors_of(r), "/schema_version: 3 is not one of [1,2]"));
+  r["schema_version"] = 1;  // version 1 reports (before noisy cases) still compare
+  EXPECT_TRUE(errors_of(r).empty());
+
+  r = tiny_report();
+  r["cases"][0]["results"]["optimized"]["noisy"] = "yes";
+  EXPECT_TRUE(has_error(errors_of(r), "/cases/0/results/optimized/noisy: expected type"));
 
   r = tiny_report();
   r["cases"][0]["results"]["optimized"].erase("median_s");

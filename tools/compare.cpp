@@ -16,7 +16,7 @@ Command add_compare_command(CLI::App& app) {
       "of BASE is missing from NEW");
   struct Args {
     std::string base, neu, threshold = "5%", html;
-    bool allow_missing = false;
+    bool allow_missing = false, include_noisy = false;
   };
   auto a = std::make_shared<Args>();
   cmd->add_option("BASE", a->base, "The baseline report")->required();
@@ -26,6 +26,9 @@ Command add_compare_command(CLI::App& app) {
   cmd->add_option("--html", a->html, "Write a self-contained HTML page with plots to FILE");
   cmd->add_flag("--allow-missing", a->allow_missing,
                 "Pass although case/set pairs measured in BASE are missing from NEW");
+  cmd->add_flag("--include-noisy", a->include_noisy,
+                "Also compare case/set pairs that either report marks noisy (timings distorted "
+                "by other processes; left out by default)");
   cmd->footer(
       "Exit status: 0 no regression (and every case/set pair of BASE measured in NEW);\n"
       "  1 a regression beyond the threshold, or pairs of BASE missing from NEW (unless\n"
@@ -36,6 +39,7 @@ Command add_compare_command(CLI::App& app) {
             reports::CompareOptions o;
             o.threshold = reports::parse_threshold(a->threshold);
             o.allow_missing = a->allow_missing;
+            o.include_noisy = a->include_noisy;
             o.base_name = "BASE '" + a->base + "'";
             o.new_name = "NEW '" + a->neu + "'";
             // Checked before comparing: exit status 1 must mean a regression, never "the page

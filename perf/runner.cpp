@@ -15,6 +15,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "perf/gbench_json.h"
 #include "perf/machine.h"
 #include "reports/text.h"
 #include "touchstone/cuda.h"
@@ -32,7 +33,7 @@ class Collector : public benchmark::BenchmarkReporter {
   }
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs) {
-      gbench_runs.push_back(run_json(r));
+      gbench_runs.push_back(gbench_run_json(r));
       if (r.run_type != Run::RT_Iteration) continue;
       SetRuns& s = by_name[r.run_name.function_name];
       if (r.error_occurred) s.error = r.error_message;
@@ -70,33 +71,6 @@ class Collector : public benchmark::BenchmarkReporter {
             {"caches", caches},
             {"load_avg", ctx.cpu_info.load_avg},
             {"library_build_type", "release"}};
-  }
-  // An entry of Google Benchmark's JSON "benchmarks" array (its JSONReporter's fields).
-  static nlohmann::json run_json(const Run& r) {
-    const bool agg = r.run_type == Run::RT_Aggregate;
-    nlohmann::json j = {{"name", r.benchmark_name()},
-                        {"family_index", r.family_index},
-                        {"per_family_instance_index", r.per_family_instance_index},
-                        {"run_name", r.run_name.str()},
-                        {"run_type", agg ? "aggregate" : "iteration"},
-                        {"repetitions", r.repetitions},
-                        {"threads", r.threads},
-                        {"iterations", r.iterations},
-                        {"real_time", r.GetAdjustedRealTime()},
-                        {"cpu_time", r.GetAdjustedCPUTime()},
-                        {"time_unit", benchmark::GetTimeUnitString(r.time_unit)}};
-    if (agg) {
-      j["aggregate_name"] = r.aggregate_name;
-      j["aggregate_unit"] = r.aggregate_unit == benchmark::kPercentage ? "percentage" : "time";
-    } else {
-      j["repetition_index"] = r.repetition_index;
-    }
-    for (const auto& [k, c] : r.counters) j[k] = c.value;
-    if (r.error_occurred) {
-      j["error_occurred"] = true;
-      j["error_message"] = r.error_message;
-    }
-    return j;
   }
 };
 
@@ -502,6 +476,36 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
   result.gbench_runs = std::move(collector.gbench_runs);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return result;
+}
+
+nlohmann::json gbench_run_json(const benchmark::BenchmarkReporter::Run& r) {
+  using Run = benchmark::BenchmarkReporter::Run;
+  const bool agg = r.run_type == Run::RT_Aggregate;
+  const bool percentage = agg && r.aggregate_unit == benchmark::kPercentage;
+  nlohmann::json j = {{"name", r.benchmark_name()},
+                      {"family_index", r.family_index},
+                      {"per_family_instance_index", r.per_family_instance_index},
+                      {"run_name", r.run_name.str()},
+                      {"run_type", agg ? "aggregate" : "iteration"},
+                      {"repetitions", r.repetitions},
+                      {"threads", r.threads},
+                      {"iterations", r.iterations}};
+  // A percentage aggregate (cv) is a fraction: GetAdjusted*Time would scale it as a time.
+  j["real_time"] = percentage ? r.real_accumulated_time : r.GetAdjustedRealTime();
+  j["cpu_time"] = percentage ? r.cpu_accumulated_time : r.GetAdjustedCPUTime();
+  j["time_unit"] = benchmark::GetTimeUnitString(r.time_unit);
+  if (agg) {
+    j["aggregate_name"] = r.aggregate_name;
+    j["aggregate_unit"] = percentage ? "percentage" : "time";
+  } else {
+    j["repetition_index"] = r.repetition_index;
+  }
+  for (const auto& [k, c] : r.counters) j[k] = c.value;
+  if (r.error_occurred) {
+    j["error_occurred"] = true;
+    j["error_message"] = r.error_message;
+  }
+  return j;
 }
 
 }  // namespace ts::perf

@@ -29,6 +29,17 @@ double best_seconds(int trials, const F& f) {
   return best;
 }
 
+volatile float sink;  // keeps the read loops' sums alive
+
+// s += a[i] over a's n elements, split over the threads.
+float read_pass(const float* a, int64_t n, int threads) {
+  float total = 0;
+  // simd: lets the sum be reassociated into vector lanes, or one add chain bounds the loop.
+#pragma omp parallel for simd num_threads(threads) schedule(static) reduction(+ : total)
+  for (int64_t i = 0; i < n; ++i) total += a[i];
+  return total;
+}
+
 void stream_probe(Roofline& r, int trials) {
   const int64_t n = r.stream_elements;
   const int threads = r.threads;
@@ -50,8 +61,48 @@ void stream_probe(Roofline& r, int trials) {
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (int64_t i = 0; i < n; ++i) pc[i] = pa[i] + pb[i];
   });
+  const double read_s = best_seconds(trials, [&] { sink = read_pass(pa, n, threads); });
   r.copy_gbs = 8.0 * static_cast<double>(n) / copy_s / 1e9;
   r.add_gbs = 12.0 * static_cast<double>(n) / add_s / 1e9;
+  r.read_gbs = 4.0 * static_cast<double>(n) / read_s / 1e9;
+}
+
+// The best of copy, add and read over arrays whose footprint is `bytes`, each thread sweeping
+// its own slice `passes` times inside one parallel region (no fork-join per pass).
+double cache_probe(double bytes, int threads, int trials) {
+  const int64_t n = std::max<int64_t>(int64_t{1024}, static_cast<int64_t>(bytes / 12));
+  std::vector<float> a(n, 1.0f), b(n, 2.0f), c(n, 0.0f);
+  float* pa = a.data();
+  float* pb = b.data();
+  float* pc = c.data();
+  const int passes = static_cast<int>(std::clamp<double>(1e9 / bytes, 1, 8192));  // ~1 GB a trial
+  const auto timed = [&](double bytes_per_element, auto body) {
+    const double s = best_seconds(trials, [&] {
+#pragma omp parallel num_threads(threads)
+      {
+        const int t = omp_get_thread_num(), nt = omp_get_num_threads();
+        const int64_t b0 = n * t / nt, b1 = n * (t + 1) / nt;
+        for (int p = 0; p < passes; ++p) {
+          body(b0, b1);
+          asm volatile("" ::: "memory");  // each pass is real work
+        }
+      }
+    });
+    return bytes_per_element * static_cast<double>(n) * passes / s / 1e9;
+  };
+  const double copy = timed(8, [&](int64_t b0, int64_t b1) {
+    for (int64_t i = b0; i < b1; ++i) pc[i] = pa[i];
+  });
+  const double add = timed(12, [&](int64_t b0, int64_t b1) {
+    for (int64_t i = b0; i < b1; ++i) pc[i] = pa[i] + pb[i];
+  });
+  const double read = timed(4, [&](int64_t b0, int64_t b1) {
+    float s = 0;
+#pragma omp simd reduction(+ : s)
+    for (int64_t i = b0; i < b1; ++i) s += pa[i];
+    sink = s;
+  });
+  return std::max({copy, add, read});
 }
 
 template <typename T, typename Gemm>
@@ -76,6 +127,9 @@ Roofline measure_roofline(bool quick, int threads) {
   r.stream_elements = quick ? int64_t{32} << 20 : int64_t{128} << 20;
   r.gemm_n = quick ? 1024 : 2048;
   stream_probe(r, quick ? 3 : 5);
+  for (double kib : {256.0, 1024.0, 4096.0, 16384.0, 65536.0, 131072.0, 262144.0}) {
+    r.cache_gbs.emplace_back(kib * 1024, cache_probe(kib * 1024, threads, quick ? 3 : 5));
+  }
   // The optimized set sets OpenBLAS's thread count before each call (Note in linalg.cpp); the
   // probe uses the run's count, which is what those calls set too.
   openblas_set_num_threads(threads);
@@ -84,11 +138,26 @@ Roofline measure_roofline(bool quick, int threads) {
   return r;
 }
 
+double Roofline::bandwidth_gbs() const {
+  return std::max({copy_gbs, add_gbs, read_gbs});
+}
+
+double Roofline::bandwidth_gbs(double bytes) const {
+  const double dram = bandwidth_gbs();
+  if (cache_gbs.empty() || bytes > cache_gbs.back().first) return dram;
+  double roof = cache_gbs.front().second;  // below the smallest footprint: its roof
+  for (const auto& [footprint, gbs] : cache_gbs) {
+    if (footprint <= bytes) roof = gbs;
+  }
+  return std::max(roof, dram);
+}
+
 double roofline_pct(const Roofline& r, ScalarType dtype, double bytes, double flops,
                     double seconds) {
   if (seconds <= 0) return 0;
   double roof_s = 0;
-  if (r.bandwidth_gbs() > 0) roof_s = std::max(roof_s, bytes / (r.bandwidth_gbs() * 1e9));
+  const double gbs = r.bandwidth_gbs(bytes);
+  if (gbs > 0) roof_s = std::max(roof_s, bytes / (gbs * 1e9));
   if (r.peak_gflops(dtype) > 0) roof_s = std::max(roof_s, flops / (r.peak_gflops(dtype) * 1e9));
   return 100.0 * roof_s / seconds;
 }

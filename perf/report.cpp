@@ -33,11 +33,15 @@ nlohmann::json result_json(const CaseResult& c, const SetResult& r, const Roofli
 }
 
 nlohmann::json roofline_json(const Roofline& r, bool probed) {
+  nlohmann::json cache = nlohmann::json::array();
+  for (const auto& [bytes, gbs] : r.cache_gbs) cache.push_back({{"bytes", bytes}, {"gbs", gbs}});
   return {{"probe", probed ? r.probe : "none"},
           {"threads", r.threads},
           {"stream_elements", r.stream_elements},
           {"copy_gbs", r.copy_gbs},
           {"add_gbs", r.add_gbs},
+          {"read_gbs", r.read_gbs},
+          {"cache_gbs", cache},
           {"bandwidth_gbs", r.bandwidth_gbs()},
           {"gemm_n", r.gemm_n},
           {"sgemm_gflops", r.sgemm_gflops},

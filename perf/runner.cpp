@@ -380,8 +380,13 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
                                       : device_roofline(quick, device, o.threads);
     const Roofline& r = result.roofline;
     progress << "  STREAM copy " << std::fixed << std::setprecision(1) << r.copy_gbs
-             << " GB/s, add " << r.add_gbs << " GB/s; sgemm " << r.sgemm_gflops
-             << " GFLOP/s, dgemm " << r.dgemm_gflops << " GFLOP/s (n = " << r.gemm_n << ")\n";
+             << " GB/s, add " << r.add_gbs << " GB/s, read " << r.read_gbs << " GB/s";
+    for (const auto& [bytes, gbs] : r.cache_gbs) {
+      progress << (&gbs == &r.cache_gbs.front().second ? "; caches " : ", ") << bytes / 1024
+               << " KiB " << gbs << " GB/s";
+    }
+    progress << "; sgemm " << r.sgemm_gflops << " GFLOP/s, dgemm " << r.dgemm_gflops
+             << " GFLOP/s (n = " << r.gemm_n << ")\n";
   }
   const auto [slow_pattern, slow_factor] = parse_slowdown(o.slowdown);
   progress << cases.size() << " cases x " << sets.size() << " kernel sets, " << o.repetitions

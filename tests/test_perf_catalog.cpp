@@ -158,6 +158,23 @@ TEST(PerfRoofline, PercentIsTheRooflineTimeOverTheMeasuredTime) {
   EXPECT_DOUBLE_EQ(ts::perf::roofline_pct(r, ts::kDouble, 1e6, 1e11, 2.0), 100.0);
   // The slower roof bounds: 1 GB (0.1 s) and 1 GFLOP (0.01 s) -> 0.1 s.
   EXPECT_DOUBLE_EQ(ts::perf::roofline_pct(r, ts::kFloat, 1e9, 1e9, 0.1), 100.0);
+  r.read_gbs = 20;  // a read-only loop outruns copy: the DRAM roof is 20 GB/s now
+  EXPECT_DOUBLE_EQ(ts::perf::roofline_pct(r, ts::kFloat, 1e9, 0, 0.1), 50.0);
+}
+
+TEST(PerfRoofline, ACaseThatFitsInACacheIsHeldToThatCachesRoof) {
+  ts::perf::Roofline r;
+  r.copy_gbs = 10;
+  r.cache_gbs = {{256e3, 200}, {4e6, 80}, {64e6, 30}};  // footprint bytes, GB/s
+  EXPECT_EQ(r.bandwidth_gbs(), 10);
+  EXPECT_EQ(r.bandwidth_gbs(1e3), 200);  // below the smallest probe: its roof
+  EXPECT_EQ(r.bandwidth_gbs(256e3), 200);
+  EXPECT_EQ(r.bandwidth_gbs(1e6), 200);  // the probe at the largest footprint <= 1 MB
+  EXPECT_EQ(r.bandwidth_gbs(12e6), 80);
+  EXPECT_EQ(r.bandwidth_gbs(64e6), 30);
+  EXPECT_EQ(r.bandwidth_gbs(1e9), 10);  // past the largest probe: DRAM
+  // 12 MB at 80 GB/s is 150 us; measured 300 us.
+  EXPECT_DOUBLE_EQ(ts::perf::roofline_pct(r, ts::kFloat, 12e6, 0, 300e-6), 50.0);
 }
 
 TEST(PerfRunner, SummaryGivesMedianMinMaxMeanAndSampleStddev) {

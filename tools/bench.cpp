@@ -48,8 +48,8 @@ void print_summary(const perf::RunResult& r) {
   if (r.options.probes) {
     std::cout << "\nroofline (" << roof.probe << " probes, " << roof.threads
               << " threads): STREAM copy " << std::fixed << std::setprecision(1) << roof.copy_gbs
-              << " GB/s, add " << roof.add_gbs << " GB/s; sgemm " << roof.sgemm_gflops << ", dgemm "
-              << roof.dgemm_gflops << " GFLOP/s";
+              << " GB/s, add " << roof.add_gbs << " GB/s, read " << roof.read_gbs << " GB/s; sgemm "
+              << roof.sgemm_gflops << ", dgemm " << roof.dgemm_gflops << " GFLOP/s";
   }
   std::cout << "\nsummary: time of each set / time of " << first << " (geomean per family), "
             << first << "'s median % of roofline\n";

@@ -10,6 +10,7 @@
 #include "perf/runner.h"
 #include "perf_test_reports.h"
 #include "reports/compare.h"
+#include "reports/compare_matrix.h"
 #include "reports/json_schema.h"
 #include "touchstone/error.h"
 
@@ -283,6 +284,57 @@ TEST(PerfCompare, HtmlIsOneSelfContainedPageWithBarsAndRooflines) {
   // The pairs gone from new: add and both exp pairs.
   EXPECT_NE(html.find("3 case/set pairs missing from new</h2>"), std::string::npos);
   EXPECT_NE(html.find("<li>exp/float32/16/contiguous/reference</li>"), std::string::npos);
+}
+
+TEST(PerfCompareMatrix, RatiosToTheBaselineAndGeomeansPerFamilyAcrossThreeReports) {
+  const json a = make_report(kBase, 1);  // add 1, mul 2, exp 4 (optimized), exp 40 (reference)
+  json b = make_report({{"add/float32/16/contiguous", "binary", "optimized", 2.0},
+                        {"mul/float32/16/contiguous", "binary", "optimized", 8.0},
+                        {"exp/float32/16/contiguous", "unary", "optimized", 1.0}},
+                       2);
+  json c = make_report({{"add/float32/16/contiguous", "binary", "optimized", 0.5},
+                        {"mul/float32/16/contiguous", "binary", "optimized", 1.0},
+                        {"exp/float32/16/contiguous", "unary", "optimized", 4.0},
+                        {"exp/float32/16/contiguous", "unary", "reference", 20.0}},
+                       4);
+  c["cases"][2]["results"]["optimized"]["noisy"] = true;
+  const ts::reports::Matrix m =
+      ts::reports::compare_matrix({a, b, c}, {"a.json", "b.json", "c.json"}, 0, false);
+  ASSERT_EQ(m.rows.size(), 4u);  // every (case, set) the baseline measured
+  EXPECT_EQ(m.rows[3].case_name, "exp/float32/16/contiguous");
+  EXPECT_EQ(m.rows[3].set, "reference");
+  EXPECT_FALSE(m.rows[3].cells[1].ok);  // b has no reference set
+  auto family = [&](const std::string& name) {
+    for (const auto& f : m.families) {
+      if (f.family == name) return f;
+    }
+    return ts::reports::MatrixFamily{};
+  };
+  // binary: b is 2x and 4x the baseline -> sqrt(8); c is 0.5x and 0.5x -> 0.5.
+  EXPECT_NEAR(family("binary").geomean[1], std::sqrt(8.0), 1e-12);
+  EXPECT_NEAR(family("binary").geomean[2], 0.5, 1e-12);
+  EXPECT_NEAR(family("binary").geomean[0], 1.0, 1e-12);
+  // unary: b's exp optimized 1/4; c's is noisy and left out, its exp reference 20/40.
+  EXPECT_NEAR(family("unary").geomean[1], 0.25, 1e-12);
+  EXPECT_EQ(family("unary").cases[2], 1);
+  EXPECT_NEAR(family("unary").geomean[2], 0.5, 1e-12);
+  EXPECT_EQ(m.families.back().family, "all");
+  EXPECT_NEAR(m.families.back().geomean[2], std::pow(0.5 * 0.5 * 0.5, 1.0 / 3), 1e-12);
+
+  std::ostringstream out;
+  ts::reports::print_matrix(m, out);
+  EXPECT_NE(out.str().find("[1] a.json (baseline)"), std::string::npos) << out.str();
+  EXPECT_NE(out.str().find("x0.250"), std::string::npos) << out.str();
+  const std::string html = ts::reports::matrix_html(m);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  size_t svgs = 0;
+  for (size_t p = html.find("<svg"); p != std::string::npos; p = html.find("<svg", p + 1)) ++svgs;
+  EXPECT_EQ(svgs, 2u);  // one per family: binary, unary
+
+  EXPECT_EQ(error_text([&] {
+              ts::reports::compare_matrix({a, b}, {"a", "b"}, 2, false);
+            }),
+            "compare: --baseline 3 is not a report: give 1 to 2");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "optimized_check.h"
 #include "test_util.h"
+#include "touchstone/cpu_capability.h"
 #include "touchstone/parallel.h"
 
 namespace {
@@ -451,9 +452,9 @@ TEST(OptimizedReduce, ExpandedInputsAndStridedOutputs) {
 // Note [Thread-invariance test]
 // Large reductions over inner and outer dims (full sums that split into many fixed chunks,
 // outer reductions with many row partials, long scans in pieces) must give the same bits with 1,
-// 2, 3 and 8 threads.
+// 2, 3 and 8 threads, on every SIMD target the CPU runs (scalar, SSE4, AVX2, AVX-512).
 
-TEST(OptimizedReduce, ResultsAreBitwiseIdenticalForAnyThreadCount) {
+TEST(OptimizedReduce, ResultsAreBitwiseIdenticalForAnyThreadCountAndSimdTarget) {
   const Tensor flat = sample({400000}, ts::kFloat, -3, 5, 21);
   const Tensor tall = sample({9000, 70}, ts::kFloat, -3, 5, 22);     // outer: 3 row partials
   const Tensor narrow = sample({30000, 3}, ts::kDouble, -3, 5, 23);  // outer: 6 row partials
@@ -482,20 +483,29 @@ TEST(OptimizedReduce, ResultsAreBitwiseIdenticalForAnyThreadCount) {
       {"cumsum narrow.t() dim 1", [&] { return ts::cumsum(narrow.t(), 1); }},
       {"sum int flat", [&] { return ts::sum(flat.to(ts::kInt)); }},
   };
+  // Every SIMD target the CPU runs, each with 1, 2, 3 and 8 threads: one set of bits. (The
+  // sanitizer builds compile one target: Note [Highway targets] in optimized/CMakeLists.txt.)
+  const std::string saved = ts::cpu::capability();
+  const std::vector<std::string> targets = ts::cpu::supported_capabilities();
   for (const auto& what_f : cases) {
     const auto& what = what_f.first;
     const auto& f = what_f.second;
     Tensor first;
-    for_each_thread_count({1, 2, 3, 8}, [&](int threads) {
-      ts::KernelSetGuard g("optimized");
-      const Tensor r = f();
-      if (!first.defined()) {
-        first = r;
-      } else {
-        expect_same_bits(r, first, what + " with " + std::to_string(threads) + " threads");
-      }
-    });
+    for (const std::string& target : targets) {
+      ts::cpu::set_capability(target);
+      for_each_thread_count({1, 2, 3, 8}, [&](int threads) {
+        ts::KernelSetGuard g("optimized");
+        const Tensor r = f();
+        if (!first.defined()) {
+          first = r;
+        } else {
+          expect_same_bits(
+              r, first, what + " on " + target + " with " + std::to_string(threads) + " threads");
+        }
+      });
+    }
   }
+  ts::cpu::set_capability(saved);
   // And they are right: the full sum against the reference.
   expect_matches_reference([&] { return ts::sum(flat); }, "sum flat");
   expect_matches_reference([&] { return ts::sum(tall, {0}); }, "sum tall dim 0");

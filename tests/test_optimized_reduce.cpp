@@ -511,4 +511,47 @@ TEST(OptimizedReduce, ResultsAreBitwiseIdenticalForAnyThreadCountAndSimdTarget) 
   expect_matches_reference([&] { return ts::sum(tall, {0}); }, "sum tall dim 0");
 }
 
+// Every floating reduction op in every floating dtype, over a long flat input (many fixed
+// chunks) and down the rows of a tall one (row partials), on every target and thread count.
+TEST(OptimizedReduce, EveryReductionOpAndDtypeIsBitwiseIdenticalAcrossTargetsAndThreads) {
+  const std::string saved = ts::cpu::capability();
+  const std::vector<std::string> targets = ts::cpu::supported_capabilities();
+  for (ts::ScalarType dtype : {ts::kFloat, ts::kDouble, ts::kHalf, ts::kBFloat16}) {
+    const Tensor flat = sample({100003}, dtype, -2, 2, 31);
+    const Tensor tall = sample({20011, 5}, dtype, -2, 2, 32);
+    const std::vector<std::pair<std::string, std::function<Tensor(const Tensor&, int64_t)>>> ops = {
+        {"sum", [](const Tensor& t, int64_t d) { return ts::sum(t, {d}); }},
+        {"mean", [](const Tensor& t, int64_t d) { return ts::mean(t, {d}); }},
+        {"var", [](const Tensor& t, int64_t d) { return ts::var(t, {d}); }},
+        {"std", [](const Tensor& t, int64_t d) { return ts::std(t, {d}); }},
+        {"norm", [](const Tensor& t, int64_t d) { return ts::norm(t, 2, {d}); }},
+        {"logsumexp", [](const Tensor& t, int64_t d) { return ts::logsumexp(t, {d}); }},
+        {"amax", [](const Tensor& t, int64_t d) { return ts::amax(t, {d}); }},
+        {"amin", [](const Tensor& t, int64_t d) { return ts::amin(t, {d}); }},
+        {"argmax", [](const Tensor& t, int64_t d) { return ts::argmax(t, d); }},
+        {"cumsum", [](const Tensor& t, int64_t d) { return ts::cumsum(t, d); }}};
+    for (const auto& [name, op] : ops) {
+      for (const auto& [input, shape] : {std::pair{&flat, "flat"}, std::pair{&tall, "tall"}}) {
+        Tensor first;
+        for (const std::string& target : targets) {
+          ts::cpu::set_capability(target);
+          for_each_thread_count({1, 2, 3, 8}, [&](int threads) {
+            ts::KernelSetGuard g("optimized");
+            const Tensor r = op(*input, 0);
+            if (!first.defined()) {
+              first = r;
+            } else {
+              expect_same_bits(r, first,
+                               name + " " + shape + " " + std::string(ts::dtype_name(dtype)) +
+                                   " on " + target + " with " + std::to_string(threads) +
+                                   " threads");
+            }
+          });
+        }
+      }
+    }
+  }
+  ts::cpu::set_capability(saved);
+}
+
 }  // namespace

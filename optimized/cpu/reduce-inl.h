@@ -227,22 +227,33 @@ struct ExpX : IdentityX {
   }
 };
 
-// Four independent vector accumulators and a scalar one (for tails).
+// Note [Target-independent accumulators]
+// A sum's bits must not depend on the SIMD target (issue 19), so the accumulators are logical,
+// not vector lanes: element i of a contiguous run feeds accumulator i % kLogical (held as
+// kLogical / lanes vectors: 2 on AVX-512, 4 on AVX2, 8 on SSE4), a run's last n % kLogical
+// elements feed a scalar tail, and fold() adds the kLogical values in one fixed pairwise tree.
+// Every target then performs the same additions in the same order. (With 4 vectors of lanes
+// each, float64 sums differed between SSE4 and AVX-512 in the last bits.)
+inline constexpr size_t kLogical = 16;
+
 template <class Op>
 struct DoubleState {
   using DD = hn::ScalableTag<double>;
-  hn::Vec<DD> a0, a1, a2, a3;
+  static constexpr size_t kVecs = kLogical / hn::MaxLanes(DD());
+  static_assert(kVecs >= 1 && kVecs * hn::MaxLanes(DD()) == kLogical,
+                "kLogical must be a multiple of every target's double lanes");
+  hn::Vec<DD> a[kVecs];
   double tail = Op::kIdentity;
   DoubleState() {
     const DD dd;
-    a0 = a1 = a2 = a3 = hn::Set(dd, Op::kIdentity);
+    for (auto& v : a) v = hn::Set(dd, Op::kIdentity);
   }
-  // Lanes pairwise, then the tail.
+  // The kLogical accumulators pairwise, then the tail.
   double fold() const {
     const DD dd;
-    alignas(64) double lanes[HWY_MAX_BYTES / sizeof(double)];
-    hn::Store(Op::vec(Op::vec(a0, a1), Op::vec(a2, a3)), dd, lanes);
-    for (size_t n = hn::Lanes(dd); n > 1; n /= 2) {
+    alignas(64) double lanes[kLogical];
+    for (size_t v = 0; v < kVecs; ++v) hn::Store(a[v], dd, lanes + v * hn::MaxLanes(dd));
+    for (size_t n = kLogical; n > 1; n /= 2) {
       for (size_t i = 0; i < n / 2; ++i) lanes[i] = Op::scalar(lanes[i], lanes[i + n / 2]);
     }
     return Op::scalar(lanes[0], tail);
@@ -255,15 +266,14 @@ HWY_INLINE void accumulate_contiguous(DoubleState<Op>& s, const V* HWY_RESTRICT 
                                       double sh) {
   const hn::ScalableTag<double> dd;
   const auto shv = hn::Set(dd, sh);
-  const int64_t L = static_cast<int64_t>(hn::Lanes(dd));
+  constexpr int64_t L = static_cast<int64_t>(hn::MaxLanes(dd));
+  constexpr int64_t K = static_cast<int64_t>(kLogical);
   int64_t i = 0;
-  for (; i + 4 * L <= n; i += 4 * L) {
-    s.a0 = Op::vec(s.a0, Xf::post(dd, load_double(dd, x + i), shv));
-    s.a1 = Op::vec(s.a1, Xf::post(dd, load_double(dd, x + i + L), shv));
-    s.a2 = Op::vec(s.a2, Xf::post(dd, load_double(dd, x + i + 2 * L), shv));
-    s.a3 = Op::vec(s.a3, Xf::post(dd, load_double(dd, x + i + 3 * L), shv));
+  for (; i + K <= n; i += K) {
+    for (size_t v = 0; v < DoubleState<Op>::kVecs; ++v) {
+      s.a[v] = Op::vec(s.a[v], Xf::post(dd, load_double(dd, x + i + v * L), shv));
+    }
   }
-  for (; i + L <= n; i += L) s.a0 = Op::vec(s.a0, Xf::post(dd, load_double(dd, x + i), shv));
   for (; i < n; ++i) s.tail = Op::scalar(s.tail, Xf::post1(static_cast<double>(x[i]), sh));
 }
 

@@ -530,8 +530,12 @@ TEST(OptimizedReduce, EveryReductionOpAndDtypeIsBitwiseIdenticalAcrossTargetsAnd
         {"amin", [](const Tensor& t, int64_t d) { return ts::amin(t, {d}); }},
         {"argmax", [](const Tensor& t, int64_t d) { return ts::argmax(t, d); }},
         {"cumsum", [](const Tensor& t, int64_t d) { return ts::cumsum(t, d); }}};
-    for (const auto& [name, op] : ops) {
-      for (const auto& [input, shape] : {std::pair{&flat, "flat"}, std::pair{&tall, "tall"}}) {
+    for (const auto& name_op : ops) {  // no structured bindings: clang 14 cannot capture them
+      const std::string& name = name_op.first;
+      const auto& op = name_op.second;
+      for (const auto& input_shape : {std::pair{&flat, "flat"}, std::pair{&tall, "tall"}}) {
+        const Tensor* input = input_shape.first;
+        const char* shape = input_shape.second;
         Tensor first;
         for (const std::string& target : targets) {
           ts::cpu::set_capability(target);

@@ -24,6 +24,7 @@ using detail::seconds_since;
 // so a range is a run of consecutive keys. --quick takes every 256th of those inputs (float32
 // only: 2^16 inputs sweep in milliseconds) and appends the special values it missed. Every
 // 256th key is a positive bit pattern ending in 0x00 or a negative one ending in 0xFF.
+
 // Note [Binary inputs]
 // A binary op's inputs are the pairs (a, b) of 16-bit values, a's key major: a pair's index is
 // key(a) * n + key(b) over the n keys of the range, its bits (a << 16) | b in the reports.

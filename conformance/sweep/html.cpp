@@ -46,10 +46,10 @@ std::string num(double v, int precision = 3) {
 
 // Note [The error plot]
 // x: the input bins of engine.h (the top 8 bits of the value-ordered key: -NaN, -inf, -max ..
-// -0 | +0 .. +max, +inf, +NaN, each binade pair one bin: a log axis of |x| on either side of
-// zero; a binary op's first operand, the largest error over every second operand). y: log2(1 +
-// the bin's largest distance in steps): 0 = correctly rounded, 1 = 1 step, 2 = 3 steps. Bins
-// with no inputs stay empty; red marks above a bin count its special-value mismatches.
+// -0 | +0 .. +max, +inf, +NaN; a bin per binade pair, float16's per quarter binade: a log axis
+// of |x| either side of zero; a binary op's first operand, the largest error over every b). y:
+// log2(1 + the bin's largest distance in steps): 0 = correctly rounded, 1 = 1 step, 2 = 3 steps.
+// Bins with no inputs stay empty; red dots mark bins with special-value mismatches.
 std::string plot(const SweepRow& r) {
   const Format& fmt = format_of(parse_dtype(r.dtype), "sweep");
   const int w = r.arity == 1 ? detail::format_width(fmt) : 16;

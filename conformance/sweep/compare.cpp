@@ -111,6 +111,10 @@ void compare_op(const SweepOptions& o, const std::vector<Config>& cs, std::strin
 
 }  // namespace
 
+void check_compare_options(const SweepOptions& o) {
+  (void)configs(o);
+}
+
 std::vector<CompareRow> run_compare(const SweepOptions& o) {
   const std::vector<std::string> ops = detail::checked_ops(o);
   const std::vector<Config> cs = configs(o);

@@ -81,6 +81,8 @@ struct CompareRow {
 // batch on this thread, each kernel using that many threads; restores the capability and thread
 // count. One row per (op, dtype, set, config).
 std::vector<CompareRow> run_compare(const SweepOptions& options);
+// Throws the ts::Error run_compare would for a target or thread count: checked before a run.
+void check_compare_options(const SweepOptions& options);
 
 // A kernel set "libm" whose kernels call glibc's float functions (expf, logf, ...) per element
 // for the swept ops; idempotent.

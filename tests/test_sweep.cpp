@@ -1,12 +1,20 @@
 // The exhaustive sweep (conformance/sweep/): the correctly rounded oracle on known values and
-// midpoint-adjacent inputs, rounding into the 16-bit formats, and a planted 2-ULP error found.
+// midpoint-adjacent inputs, rounding into the 16-bit formats, binary ops on 16-bit pairs, planted
+// errors found with their inputs, planted target- and thread-dependent kernels, the HTML page.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <sstream>
 
 #include "conformance/sweep/engine.h"
+#include "conformance/sweep/internal.h"
 #include "conformance/sweep/oracle.h"
+#include "touchstone/cpu_capability.h"
 #include "touchstone/half.h"
 #include "touchstone/parallel.h"
 #include "touchstone/touchstone.h"
@@ -271,6 +279,273 @@ TEST(SweepEngine, RejectsUnknownOpsAndDtypes) {
   o.dtypes = {ts::kFloat};
   EXPECT_THROW(ts::sweep::run_sweep(o), ts::Error);
   EXPECT_THROW(format_of(ts::kDouble, "sweep: --dtypes"), ts::Error);
+}
+
+// --- Binary ops over 16-bit pairs (Note [Binary ops of 16-bit inputs] in oracle.cpp).
+
+double binary(const char* op, double a, double b, const Format& fmt = bf16()) {
+  return correctly_rounded(*ts::sweep::find_binary_oracle(op), a, b, fmt).value;
+}
+
+TEST(SweepBinaryOracle, KnownValues) {
+  const double u = std::ldexp(1.0, -7);  // bfloat16's ULP in [1, 2)
+  // 1 + 2^-8 is the midpoint of 1 and 1 + 2^-7: ties to 1 (even); from 1 + 2^-7 the tie goes up.
+  EXPECT_EQ(binary("add", 1.0, u / 2), 1.0);
+  EXPECT_EQ(binary("add", 1.0 + u, u / 2), 1.0 + 2 * u);
+  EXPECT_EQ(binary("add", 1.0, u / 2 + u / 256), 1.0 + u);  // just above the midpoint
+  EXPECT_EQ(binary("sub", 1.0, -u / 2), 1.0);
+  EXPECT_EQ(binary("add", 1.0, std::ldexp(1.0, -60)), 1.0);  // inexact in double: y = 1
+  // 1.0625^2 = 1.125 + 2^-8, a midpoint: ties to 1.125 (even); pow asks MPFR for it.
+  EXPECT_EQ(binary("mul", 1.0625, 1.0625), 1.125);
+  const ts::sweep::Rounded p =
+      correctly_rounded(*ts::sweep::find_binary_oracle("pow"), 1.0625, 2.0, bf16());
+  EXPECT_EQ(p.value, 1.125);
+  EXPECT_TRUE(p.used_mpfr);
+  EXPECT_EQ(binary("pow", 2.0, 0.5), 181.0 / 128);    // sqrt2 = 1.41421 = 181.02 / 128
+  EXPECT_EQ(binary("atan2", 1.0, 1.0), 201.0 / 256);  // pi/4 = 0.785398 = 201.06 / 256
+  EXPECT_EQ(binary("atan2", 0.0, -0.0), 201.0 / 64);  // pi
+  EXPECT_EQ(binary("div", 1.0, 3.0), 171.0 / 512);    // 0.33333 = 170.67 / 512
+  // Subnormal quotients: 2^-134 is half the least subnormal: ties to +0; 3 * 2^-134 to 2^-132.
+  EXPECT_EQ(binary("div", std::ldexp(1.0, -7), std::ldexp(1.0, 127)), 0.0);
+  EXPECT_EQ(binary("div", 3 * std::ldexp(1.0, -7), std::ldexp(1.0, 127)), std::ldexp(1.0, -132));
+  // Overflow: bfloat16's max is 2^128 - 2^120; + 2^119 is the threshold and ties up to inf.
+  const double max = std::ldexp(1.0, 128) - std::ldexp(1.0, 120);
+  EXPECT_EQ(binary("add", max, std::ldexp(1.0, 119)), kInf);
+  EXPECT_EQ(binary("add", max, std::ldexp(1.0, 118)), max);
+  // Special values as IEEE and ATen (std::pow, std::atan2) give them.
+  EXPECT_TRUE(std::isnan(binary("pow", -2.0, 0.5)));
+  EXPECT_EQ(binary("pow", std::numeric_limits<double>::quiet_NaN(), 0.0), 1.0);
+  EXPECT_EQ(binary("div", 1.0, 0.0), kInf);
+  EXPECT_TRUE(std::signbit(binary("div", -0.0, 1.0)));
+  EXPECT_FALSE(std::signbit(binary("sub", 1.0, 1.0)));
+  EXPECT_TRUE(std::signbit(binary("add", -0.0, -0.0)));
+  EXPECT_TRUE(std::isnan(binary("sub", kInf, kInf)));
+}
+
+// atan2(y, x) = y/x - (y/x)^3/3 + ...: at y = -0.1396484375, x = 0x7F50 * 2^112 (bfloat16s)
+// y/x is exactly -5.5 * 2^-133, a midpoint; the cubic term pulls atan2 toward zero, so the
+// answer is -5 * 2^-133, while double atan2 gives the midpoint and ties to even, -6 * 2^-133.
+TEST(SweepBinaryOracle, Atan2JustInsideASubnormalMidpoint) {
+  const double y = -0.1396484375, x = ts::detail::bf16_bits_to_float(0x7F50);
+  ASSERT_EQ(y / x, -5.5 * std::ldexp(1.0, -133));
+  EXPECT_EQ(binary("atan2", y, x), -5 * std::ldexp(1.0, -133));
+  EXPECT_EQ(round_to_format(std::atan2(y, x), bf16()), -6 * std::ldexp(1.0, -133));
+}
+
+// The exact path (add, sub, mul, div) and the double-then-MPFR path (pow, atan2) against MPFR
+// alone, over spread pairs of both 16-bit formats.
+TEST(SweepBinaryOracle, MatchesMpfr) {
+  for (std::string_view name : ts::sweep::binary_oracle_op_names()) {
+    const auto& op = *ts::sweep::find_binary_oracle(name);
+    for (const Format* fmt : {&f16(), &bf16()}) {
+      for (uint32_t ia = 0; ia < 0x10000; ia += 509) {
+        for (uint32_t ib = 7; ib < 0x10000; ib += 521) {
+          const double a = ts::sweep::format_value(ia, *fmt), b = ts::sweep::format_value(ib, *fmt);
+          const double want = correctly_rounded_mpfr(op, a, b, *fmt).value;
+          const double got = correctly_rounded(op, a, b, *fmt).value;
+          EXPECT_TRUE((got == want && std::signbit(got) == std::signbit(want)) ||
+                      (std::isnan(got) && std::isnan(want)))
+              << name << "(" << a << ", " << b << "): " << got << " vs " << want;
+        }
+      }
+    }
+  }
+}
+
+uint32_t bf16_bits(float v) {
+  return ts::detail::float_to_bf16_bits(v);
+}
+
+// A bfloat16 mul computed in float (exact for these pairs: 16 significant bits) and rounded
+// once, except (1.5, 2.5): 2 steps above 3.75.
+void planted_mul(const ts::KernelCall& c) {
+  const auto* a = static_cast<const ts::BFloat16*>(c.inputs[0].data_ptr());
+  const auto* b = static_cast<const ts::BFloat16*>(c.inputs[1].data_ptr());
+  auto* out = static_cast<ts::BFloat16*>(c.outputs[0].data_ptr());
+  for (int64_t i = 0; i < c.outputs[0].numel(); ++i) {
+    const float x = static_cast<float>(a[i]), y = static_cast<float>(b[i]);
+    out[i] = ts::BFloat16(x * y);
+    if (x == 1.5f && y == 2.5f) {
+      out[i] = ts::BFloat16(ts::detail::bf16_bits_to_float(bf16_bits(x * y) + 2));
+    }
+  }
+}
+
+TEST(SweepEngine, FindsAPlantedTwoStepBinaryErrorWithItsPair) {
+  ts::KernelRegistrar("sweep_planted_mul")
+      .impl(ts::OpId::mul, ts::kCPU, {ts::kBFloat16}, planted_mul);
+  ts::sweep::SweepOptions o;
+  o.ops = {"mul"};
+  o.kernels = {"sweep_planted_mul"};
+  o.dtypes = {ts::kFloat, ts::kBFloat16};  // float32: no binary rows
+  o.range = std::make_pair(1.0, 4.0);
+  o.batch = 4096;
+  for (int threads : {1, 2}) {
+    ts::set_num_threads(threads);
+    const std::vector<ts::sweep::SweepRow> rows = ts::sweep::run_sweep(o);
+    ASSERT_EQ(rows.size(), 1u);
+    const ts::sweep::SweepRow& r = rows[0];
+    EXPECT_EQ(r.arity, 2);
+    EXPECT_EQ(r.inputs, 257u * 257u);  // [1, 2) and [2, 4): 128 values each, and 4
+    EXPECT_EQ(r.inputs - r.correctly_rounded, 1u);
+    EXPECT_EQ(r.max_steps, 2u);
+    EXPECT_EQ(r.worst_input, (bf16_bits(1.5f) << 16) | bf16_bits(2.5f));
+    EXPECT_EQ(r.worst_expected, bf16_bits(3.75f));
+    EXPECT_EQ(r.worst_result, bf16_bits(3.75f) + 2);
+    EXPECT_EQ(r.histogram[2], 1u);
+    EXPECT_EQ(ts::sweep::input_text(r.worst_input, r.dtype, 2), "(1.5, 2.5)");
+    const size_t bin = (0x8000u | bf16_bits(1.5f)) >> 8;  // 1.5's key, top 8 bits
+    EXPECT_EQ(r.bin_max_steps[bin], 2u);
+  }
+}
+
+// --quick takes every 257th pair: both operands run through all 2^16 values.
+TEST(SweepEngine, QuickBinarySampleCoversEveryOperand) {
+  ts::sweep::SweepOptions o;
+  o.quick = true;
+  const ts::sweep::detail::InputSpace s = ts::sweep::detail::input_space(bf16(), 2, o);
+  EXPECT_EQ(s.base_count, (uint64_t{1} << 32) / 257 + 1);
+  std::vector<bool> seen_a(0x10000), seen_b(0x10000);
+  for (uint64_t i = 0; i < s.base_count; ++i) {
+    seen_a[s.bits(i) >> 16] = true;
+    seen_b[s.bits(i) & 0xFFFF] = true;
+  }
+  EXPECT_EQ(std::count(seen_a.begin(), seen_a.end(), true), 0x10000);
+  EXPECT_EQ(std::count(seen_b.begin(), seen_b.end(), true), 0x10000);
+  // The special pairs: (1, 2) among them, each pair once.
+  const uint32_t one_two = (bf16_bits(1.0f) << 16) | bf16_bits(2.0f);
+  EXPECT_EQ(std::count(s.specials.begin(), s.specials.end(), one_two), 1);
+}
+
+// --- SIMD targets and thread counts (Note [Targets and threads in one process]).
+
+// float32 exp, rounded from double, one step up at 1.5 on the worst supported target only (sse4
+// where the build compiles no scalar target: Note [Highway targets]).
+void target_planted_exp(const ts::KernelCall& c) {
+  const float* in = static_cast<const float*>(c.inputs[0].data_ptr());
+  auto* out = static_cast<float*>(c.outputs[0].data_ptr());
+  const bool worst = ts::cpu::capability() == ts::cpu::supported_capabilities().front();
+  for (int64_t i = 0; i < c.outputs[0].numel(); ++i) {
+    out[i] = static_cast<float>(std::exp(static_cast<double>(in[i])));
+    if (worst && in[i] == 1.5f) out[i] = ts::detail::bits_float(ts::detail::float_bits(out[i]) + 1);
+  }
+}
+
+// float32 exp over ts::parallel_for chunks, one step up at the first element of every chunk
+// but the first: the result depends on the thread count.
+void thread_planted_exp(const ts::KernelCall& c) {
+  const float* in = static_cast<const float*>(c.inputs[0].data_ptr());
+  auto* out = static_cast<float*>(c.outputs[0].data_ptr());
+  ts::parallel_for(0, c.outputs[0].numel(), 1, [&](int64_t b0, int64_t b1) {
+    for (int64_t i = b0; i < b1; ++i) out[i] = static_cast<float>(std::exp(double{in[i]}));
+    if (b0 != 0) out[b0] = ts::detail::bits_float(ts::detail::float_bits(out[b0]) + 1);
+  });
+}
+
+ts::sweep::SweepOptions compare_options(const char* set) {
+  ts::sweep::SweepOptions o;
+  o.ops = {"exp"};
+  o.kernels = {set};
+  o.dtypes = {ts::kFloat};
+  o.range = std::make_pair(1.0, 2.0);  // 2^23 + 1 inputs
+  return o;
+}
+
+TEST(SweepCompare, FindsAPlantedTargetDependentResult) {
+  ts::KernelRegistrar("sweep_target_planted")
+      .impl(ts::OpId::exp, ts::kCPU, {ts::kFloat}, target_planted_exp);
+  ts::sweep::SweepOptions o = compare_options("sweep_target_planted");
+  o.targets = {"all"};
+  const std::string before = ts::cpu::capability();
+  const std::vector<std::string> supported = ts::cpu::supported_capabilities();  // worst first
+  if (supported.size() < 2) GTEST_SKIP() << "one SIMD target (a sanitizer build compiles one)";
+  const std::vector<ts::sweep::CompareRow> rows = ts::sweep::run_compare(o);
+  EXPECT_EQ(ts::cpu::capability(), before);  // restored
+  ASSERT_EQ(rows.size(), supported.size() - 1);
+  for (const ts::sweep::CompareRow& r : rows) {
+    EXPECT_EQ(r.baseline, supported.back() + " x1");
+    EXPECT_EQ(r.inputs, (1u << 23) + 1);
+    if (r.config != supported.front() + " x1") {
+      EXPECT_EQ(r.differing, 0u) << r.config;
+      continue;
+    }
+    EXPECT_EQ(r.differing, 1u);
+    EXPECT_EQ(r.nan_only, 0u);
+    ASSERT_TRUE(r.first_input.has_value());
+    EXPECT_EQ(*r.first_input, ts::detail::float_bits(1.5f));
+    EXPECT_EQ(r.first_baseline, ts::detail::float_bits(static_cast<float>(std::exp(1.5))));
+    EXPECT_EQ(r.first_config, r.first_baseline + 1);
+  }
+  EXPECT_EQ(rows.back().config, supported.front() + " x1");
+}
+
+// Batches of 2^20: 2 threads split each at 2^19 (input 1 + 2^19 * 2^-23 = 1.0625), 3 threads
+// at 349526 and 699052 (ceil(2^20 / 3)); 8 full batches, the last (one input) unsplit.
+TEST(SweepCompare, FindsAPlantedThreadDependentResult) {
+  ts::KernelRegistrar("sweep_thread_planted")
+      .impl(ts::OpId::exp, ts::kCPU, {ts::kFloat}, thread_planted_exp);
+  ts::sweep::SweepOptions o = compare_options("sweep_thread_planted");
+  o.threads = {1, 2, 3};
+  ts::set_num_threads(2);
+  const std::vector<ts::sweep::CompareRow> rows = ts::sweep::run_compare(o);
+  EXPECT_EQ(ts::get_num_threads(), 2);  // restored
+  ASSERT_EQ(rows.size(), 2u);
+  const std::string target = ts::cpu::capability();
+  EXPECT_EQ(rows[0].baseline, target + " x1");
+  EXPECT_EQ(rows[0].config, target + " x2");
+  EXPECT_EQ(rows[0].differing, 8u);
+  ASSERT_TRUE(rows[0].first_input.has_value());
+  EXPECT_EQ(*rows[0].first_input, ts::detail::float_bits(1.0625f));
+  EXPECT_EQ(rows[0].first_config, rows[0].first_baseline + 1);
+  EXPECT_EQ(rows[1].config, target + " x3");
+  EXPECT_EQ(rows[1].differing, 16u);
+  ASSERT_TRUE(rows[1].first_input.has_value());
+  EXPECT_EQ(*rows[1].first_input, ts::detail::float_bits(1.0f + 349526 * std::ldexp(1.0f, -23)));
+}
+
+TEST(SweepCompare, RejectsAnUnknownTarget) {
+  ts::sweep::SweepOptions o = compare_options("reference");
+  o.targets = {"avx1024"};
+  EXPECT_THROW(ts::sweep::run_compare(o), ts::Error);
+}
+
+// --- The HTML page.
+
+std::string read_all(const std::filesystem::path& p) {
+  std::ifstream f(p);
+  std::ostringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+TEST(SweepHtml, PlotsTheErrorPerInputBinAndWritesAtomically) {
+  ts::sweep::SweepOptions o = planted_options();
+  o.range = std::make_pair(0.5, 1.0);
+  const std::vector<ts::sweep::SweepRow> rows = ts::sweep::run_sweep(o);
+  ASSERT_EQ(rows.size(), 1u);
+  // Bin 0x80 | 0x3F = 191 holds 0.5 .. 2 (0x3F000000 .. 0x3FFFFFFF): the whole range.
+  EXPECT_EQ(rows[0].bin_inputs[191], (1u << 23) + 1);
+  EXPECT_EQ(rows[0].bin_inputs[190] + rows[0].bin_inputs[192], 0u);
+  EXPECT_EQ(rows[0].bin_max_steps[191], 2u);
+  const std::string html = ts::sweep::sweep_to_html(o, rows);
+  EXPECT_NE(html.find("<svg class='sweep-plot'"), std::string::npos);
+  EXPECT_NE(html.find("8388609 inputs, max 2 steps, 0 special mismatches"), std::string::npos);
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("http://www.w3.org/2000/svg"), html.find("http"));  // no other URL
+
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("ts_sweep_html_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "sweep.html";
+  { std::ofstream(path) << "old"; }
+  ts::sweep::write_sweep_html(path.string(), o, rows, {});
+  EXPECT_EQ(read_all(path), html);  // replaced whole
+  size_t entries = 0;
+  for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator(dir)) ++entries;
+  EXPECT_EQ(entries, 1u);  // the temporary file was renamed, none left behind
+  EXPECT_THROW(ts::sweep::write_sweep_html((dir / "no/such/dir.html").string(), o, rows, {}),
+               ts::Error);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

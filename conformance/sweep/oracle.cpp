@@ -185,15 +185,16 @@ bool far_from_midpoint(double y, const Format& fmt, double& rounded) {
   return true;
 }
 
-Rounded mpfr_rounded(const UnaryOracle& op, double x, double approx, const Format& fmt) {
+// Ziv's loop over kMpfrPrecisions; eval(y, prec) sets y to f at the inputs, within a few ULPs.
+template <typename Eval>
+Rounded mpfr_rounded(const Eval& eval, double approx, const Format& fmt) {
   Rounded out;
   out.approx = approx;
   out.used_mpfr = true;
   for (const mpfr_prec_t prec : kMpfrPrecisions) {
-    mpfr_t mx, y, d, lo, hi;
-    mpfr_inits2(prec, mx, y, d, lo, hi, static_cast<mpfr_ptr>(nullptr));
-    mpfr_set_d(mx, x, MPFR_RNDN);  // exact: prec >= 53
-    op.mpfr(y, mx, prec);
+    mpfr_t y, d, lo, hi;
+    mpfr_inits2(prec, y, d, lo, hi, static_cast<mpfr_ptr>(nullptr));
+    eval(y, prec);
     mpfr_abs(d, y, MPFR_RNDN);
     mpfr_mul_2si(d, d, kMpfrSlackBits - prec, MPFR_RNDN);
     mpfr_sub(lo, y, d, MPFR_RNDD);
@@ -203,10 +204,38 @@ Rounded mpfr_rounded(const UnaryOracle& op, double x, double approx, const Forma
     const bool last = prec == kMpfrPrecisions[std::size(kMpfrPrecisions) - 1];
     const bool decided = rlo == rhi && std::signbit(rlo) == std::signbit(rhi);
     if (decided || last) out.value = decided ? rlo : round_mpfr(y, fmt);
-    mpfr_clears(mx, y, d, lo, hi, static_cast<mpfr_ptr>(nullptr));
+    mpfr_clears(y, d, lo, hi, static_cast<mpfr_ptr>(nullptr));
     if (decided || last) break;
   }
   return out;
+}
+
+Rounded mpfr_rounded(const UnaryOracle& op, double x, double approx, const Format& fmt) {
+  return mpfr_rounded(
+      [&](mpfr_t y, mpfr_prec_t prec) {
+        mpfr_t mx;
+        mpfr_init2(mx, prec);
+        mpfr_set_d(mx, x, MPFR_RNDN);  // exact: prec >= 53
+        op.mpfr(y, mx, prec);
+        mpfr_clear(mx);
+      },
+      approx, fmt);
+}
+
+// The double evaluation is the decision when it is far from a midpoint or settles the result.
+bool double_decides(double y, const Format& fmt, Rounded& out) {
+  out.approx = y;
+  return far_from_midpoint(y, fmt, out.value) || special_result(y, out);
+}
+
+// [y - 2^-40 |y|, y + 2^-40 |y|] rounds to one value of the format.
+bool interval_decides(double y, const Format& fmt, Rounded& out) {
+  const double d = std::fabs(y) * kDoubleMargin;
+  const double lo = round_to_format(y - d, fmt);
+  const double hi = round_to_format(y + d, fmt);
+  if (lo != hi || std::signbit(lo) != std::signbit(hi)) return false;
+  out.value = lo;
+  return true;
 }
 
 }  // namespace
@@ -260,17 +289,118 @@ const std::vector<std::string_view>& oracle_op_names() {
 Rounded correctly_rounded(const UnaryOracle& op, double x, const Format& fmt) {
   Rounded out;
   const double y = op.f64(x);
-  out.approx = y;
-  if (far_from_midpoint(y, fmt, out.value)) return out;
-  if (special_result(y, out)) return out;
-  const double d = std::fabs(y) * kDoubleMargin;
-  const double lo = round_to_format(y - d, fmt);
-  const double hi = round_to_format(y + d, fmt);
-  if (lo == hi && std::signbit(lo) == std::signbit(hi)) {
-    out.value = lo;
+  if (double_decides(y, fmt, out) || interval_decides(y, fmt, out)) return out;
+  return mpfr_rounded(op, x, y, fmt);
+}
+
+// Note [Binary ops of 16-bit inputs]
+// float16 and bfloat16 values have at most 11 significant bits and exponents in [-133, 127]: a
+// product of two is exact in double, and so is a sum whose operands' exponents differ by less
+// than 42. Otherwise add, sub, mul and div give y = RN(exact) and e = exact - y is known exactly
+// (TwoSum; fma residuals: a - b y of a correctly rounded quotient is exact). Rounding is monotone
+// and the format's rounding boundaries (its midpoints, the overflow threshold) are doubles, so
+// the exact value rounds as y does unless y is a boundary; then it rounds as y's neighbour on
+// e's side (no other boundary lies within a double ULP), and an exact boundary (e = 0: bfloat16
+// 1 + 2^-8 or 2^-134) ties to even. No MPFR for these four. pow and atan2 (glibc's double pow
+// and atan2 are within 1 ULP) take the unary ops' path, the interval test then MPFR; an exact
+// midpoint (pow(1.0625, 2) = 1.125 + 2^-8) is MPFR's exact 1024-bit value, tied to even.
+namespace {
+
+// The sign of exact - y for add, sub, mul and div: y is their double result at a, b.
+double add_residual(double a, double b, double y) {
+  const double bb = y - a;
+  return (a - (y - bb)) + (b - bb);  // TwoSum: exact
+}
+double sub_residual(double a, double b, double y) {
+  return add_residual(a, -b, y);
+}
+double mul_residual(double a, double b, double y) {
+  return std::fma(a, b, -y);
+}
+double div_residual(double a, double b, double y) {
+  const double r = std::fma(-y, b, a);  // a - b y, exact
+  return r == 0 ? 0.0 : std::signbit(r) == std::signbit(b) ? 1.0 : -1.0;
+}
+
+using MpfrBinaryFn = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t);
+
+}  // namespace
+
+struct BinaryOracle {
+  std::string_view name;
+  double (*f64)(double, double);
+  double (*residual)(double, double, double);  // nullptr: pow, atan2
+  MpfrBinaryFn mpfr;
+};
+
+namespace {
+
+const BinaryOracle kBinaryOracles[] = {
+    {"add", [](double a, double b) { return a + b; }, add_residual, mpfr_add},
+    {"sub", [](double a, double b) { return a - b; }, sub_residual, mpfr_sub},
+    {"mul", [](double a, double b) { return a * b; }, mul_residual, mpfr_mul},
+    {"div", [](double a, double b) { return a / b; }, div_residual, mpfr_div},
+    {"pow", [](double a, double b) { return std::pow(a, b); }, nullptr, mpfr_pow},
+    {"atan2", [](double a, double b) { return std::atan2(a, b); }, nullptr, mpfr_atan2},
+};
+
+// Note [Binary ops of 16-bit inputs]: y's rounding, or its neighbour's on e's side at a boundary.
+double round_with_residual(double y, double e, const Format& fmt) {
+  const double down = round_to_format(std::nextafter(y, -HUGE_VAL), fmt);
+  const double up = round_to_format(std::nextafter(y, HUGE_VAL), fmt);
+  if (down == up || e == 0) return round_to_format(y, fmt);
+  return e > 0 ? up : down;
+}
+
+Rounded mpfr_rounded(const BinaryOracle& op, double a, double b, double approx, const Format& fmt) {
+  return mpfr_rounded(
+      [&](mpfr_t y, mpfr_prec_t prec) {
+        mpfr_t ma, mb;
+        mpfr_inits2(prec, ma, mb, static_cast<mpfr_ptr>(nullptr));
+        mpfr_set_d(ma, a, MPFR_RNDN);
+        mpfr_set_d(mb, b, MPFR_RNDN);
+        op.mpfr(y, ma, mb, MPFR_RNDN);
+        mpfr_clears(ma, mb, static_cast<mpfr_ptr>(nullptr));
+      },
+      approx, fmt);
+}
+
+}  // namespace
+
+const BinaryOracle* find_binary_oracle(std::string_view name) {
+  for (const BinaryOracle& o : kBinaryOracles) {
+    if (o.name == name) return &o;
+  }
+  return nullptr;
+}
+
+const std::vector<std::string_view>& binary_oracle_op_names() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> v;
+    for (const BinaryOracle& o : kBinaryOracles) v.push_back(o.name);
+    return v;
+  }();
+  return names;
+}
+
+Rounded correctly_rounded(const BinaryOracle& op, double a, double b, const Format& fmt) {
+  Rounded out;
+  const double y = op.f64(a, b);
+  if (double_decides(y, fmt, out)) return out;
+  if (op.residual != nullptr) {
+    out.value = round_with_residual(y, op.residual(a, b, y), fmt);
     return out;
   }
-  return mpfr_rounded(op, x, y, fmt);
+  if (interval_decides(y, fmt, out)) return out;
+  return mpfr_rounded(op, a, b, y, fmt);
+}
+
+Rounded correctly_rounded_mpfr(const BinaryOracle& op, double a, double b, const Format& fmt) {
+  Rounded out;
+  const double y = op.f64(a, b);
+  out.approx = y;
+  if (special_result(y, out)) return out;
+  return mpfr_rounded(op, a, b, y, fmt);
 }
 
 Rounded correctly_rounded_mpfr(const UnaryOracle& op, double x, const Format& fmt) {

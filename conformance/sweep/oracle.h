@@ -1,6 +1,7 @@
 #pragma once
 // The sweep's oracle: the correctly rounded float32, float16 or bfloat16 result of a unary float
-// op at one input (Note [Double first, MPFR where double cannot decide] in oracle.cpp).
+// op at one input (Note [Double first, MPFR where double cannot decide] in oracle.cpp), or of a
+// binary op at a pair of 16-bit inputs (Note [Binary ops of 16-bit inputs]).
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -44,5 +45,14 @@ struct Rounded {
 Rounded correctly_rounded(const UnaryOracle& op, double x, const Format& fmt);
 // The same value from MPFR alone (no double shortcut for finite results): the tests' cross-check.
 Rounded correctly_rounded_mpfr(const UnaryOracle& op, double x, const Format& fmt);
+
+struct BinaryOracle;  // add, sub, mul, div, pow, atan2
+const BinaryOracle* find_binary_oracle(std::string_view name);
+const std::vector<std::string_view>& binary_oracle_op_names();
+// The correctly rounded op(a, b) in `fmt` (a, b values of a 16-bit format): exact in double for
+// add, sub, mul and div; double first, MPFR where double cannot decide, for pow and atan2.
+Rounded correctly_rounded(const BinaryOracle& op, double a, double b, const Format& fmt);
+// The same value from MPFR alone: the tests' cross-check.
+Rounded correctly_rounded_mpfr(const BinaryOracle& op, double a, double b, const Format& fmt);
 
 }  // namespace ts::sweep

@@ -1,0 +1,243 @@
+// The sweep's shared parts (internal.h).
+#include "conformance/sweep/internal.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+namespace ts::sweep::detail {
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+const SweptOp* find_swept_op(std::string_view name) {
+  using T = const Tensor&;
+  static const SweptOp kOps[] = {
+      {"exp", 1, [](T t) { return ts::exp(t); }},
+      {"expm1", 1, [](T t) { return ts::expm1(t); }},
+      {"log", 1, [](T t) { return ts::log(t); }},
+      {"log1p", 1, [](T t) { return ts::log1p(t); }},
+      {"sqrt", 1, [](T t) { return ts::sqrt(t); }},
+      {"rsqrt", 1, [](T t) { return ts::rsqrt(t); }},
+      {"reciprocal", 1, [](T t) { return ts::reciprocal(t); }},
+      {"sin", 1, [](T t) { return ts::sin(t); }},
+      {"cos", 1, [](T t) { return ts::cos(t); }},
+      {"tan", 1, [](T t) { return ts::tan(t); }},
+      {"tanh", 1, [](T t) { return ts::tanh(t); }},
+      {"sigmoid", 1, [](T t) { return ts::sigmoid(t); }},
+      {"gelu", 1, [](T t) { return ts::gelu(t); }},
+      {"silu", 1, [](T t) { return ts::silu(t); }},
+      {"erf", 1, [](T t) { return ts::erf(t); }},
+      {"add", 2, nullptr, [](T a, T b) { return ts::add(a, b); }},
+      {"sub", 2, nullptr, [](T a, T b) { return ts::sub(a, b); }},
+      {"mul", 2, nullptr, [](T a, T b) { return ts::mul(a, b); }},
+      {"div", 2, nullptr, [](T a, T b) { return ts::div(a, b); }},
+      {"pow", 2, nullptr, [](T a, T b) { return ts::pow(a, b); }},
+      {"atan2", 2, nullptr, [](T a, T b) { return ts::atan2(a, b); }},
+  };
+  for (const SweptOp& op : kOps) {
+    if (op.name == name) return &op;
+  }
+  return nullptr;
+}
+
+std::vector<std::string> sets_with_kernel(const std::vector<std::string>& kernels,
+                                          std::string_view op, ScalarType dtype) {
+  const OpId id = *find_op(op);
+  std::vector<std::string> sets;
+  for (const std::string& k : kernels) {
+    if (supported_dtypes(id, kCPU, *find_kernel_set(k)).has(dtype)) sets.push_back(k);
+  }
+  return sets;
+}
+
+uint32_t to_key(uint32_t b, int w) {
+  const uint32_t sign = 1u << (w - 1), mask = w == 32 ? ~0u : (1u << w) - 1;
+  return (b & sign) ? (~b & mask) : (b | sign);
+}
+uint32_t from_key(uint32_t k, int w) {
+  const uint32_t sign = 1u << (w - 1), mask = w == 32 ? ~0u : (1u << w) - 1;
+  return (k & sign) ? (k & ~sign) : (~k & mask);
+}
+int64_t signed_magnitude(uint32_t b, int w) {
+  const uint32_t sign = 1u << (w - 1);
+  return (b & sign) ? -static_cast<int64_t>(b & (sign - 1)) : static_cast<int64_t>(b);
+}
+
+namespace {
+
+std::vector<double> special_values(const Format& fmt) {
+  const double inf = HUGE_VAL, nan = std::numeric_limits<double>::quiet_NaN();
+  const double tiny = std::ldexp(1.0, fmt.emin - fmt.precision + 1);
+  const double min_normal = std::ldexp(1.0, fmt.emin);
+  const double ulp1 = std::ldexp(1.0, 1 - fmt.precision);
+  const double max = std::ldexp(2.0 - ulp1, fmt.emax);
+  std::vector<double> v = {0.0,        inf, nan, tiny,           min_normal - tiny,
+                           min_normal, max, 1.0, 1.0 - ulp1 / 2, 1.0 + ulp1,
+                           0.5,        2.0};
+  const size_t n = v.size();
+  for (size_t i = 0; i < n; ++i) v.push_back(-v[i]);
+  return v;
+}
+
+}  // namespace
+
+InputSpace input_space(const Format& fmt, int arity, const SweepOptions& o) {
+  InputSpace s;
+  s.fmt = &fmt;
+  s.w = format_width(fmt);
+  s.arity = arity;
+  uint64_t key_hi = (uint64_t{1} << s.w) - 1;
+  if (o.range) {
+    s.key_lo = to_key(format_bits(round_to_format(o.range->first, fmt), fmt), s.w);
+    key_hi = to_key(format_bits(round_to_format(o.range->second, fmt), fmt), s.w);
+  }
+  s.keys = key_hi - s.key_lo + 1;
+  const uint64_t n = arity == 1 ? s.keys : s.keys * s.keys;
+  if (o.quick && arity == 2) s.stride = 257;  // Note [Binary inputs] in engine.cpp
+  if (o.quick && arity == 1 && fmt.dtype == kFloat) s.stride = 256;
+  s.base_count = (n + s.stride - 1) / s.stride;
+  if (s.stride == 1) return s;
+  std::vector<uint64_t> keys;  // the special values' keys in the range
+  for (double v : special_values(fmt)) {
+    const uint64_t k = to_key(format_bits(v, fmt), s.w);
+    if (k >= s.key_lo && k <= key_hi) keys.push_back(k);
+  }
+  for (uint64_t ka : keys) {
+    if (arity == 1) {
+      if ((ka - s.key_lo) % s.stride != 0) s.specials.push_back(from_key(ka, s.w));
+      continue;
+    }
+    for (uint64_t kb : keys) {
+      if (((ka - s.key_lo) * s.keys + (kb - s.key_lo)) % s.stride == 0) continue;
+      s.specials.push_back((from_key(ka, s.w) << 16) | from_key(kb, s.w));
+    }
+  }
+  return s;
+}
+
+void make_inputs(const InputSpace& s, const uint32_t* in, uint64_t n, Tensor& a, Tensor& b) {
+  a = empty({static_cast<int64_t>(n)}, s.fmt->dtype);
+  if (s.w == 32) {
+    std::memcpy(a.data_ptr(), in, n * 4);
+    return;
+  }
+  auto* pa = static_cast<uint16_t*>(a.data_ptr());
+  if (s.arity == 1) {
+    for (uint64_t i = 0; i < n; ++i) pa[i] = static_cast<uint16_t>(in[i]);
+    return;
+  }
+  b = empty({static_cast<int64_t>(n)}, s.fmt->dtype);
+  auto* pb = static_cast<uint16_t*>(b.data_ptr());
+  for (uint64_t i = 0; i < n; ++i) {
+    pa[i] = static_cast<uint16_t>(in[i] >> 16);
+    pb[i] = static_cast<uint16_t>(in[i]);
+  }
+}
+
+Tensor run_op(const SweptOp& op, const Tensor& a, const Tensor& b) {
+  return op.arity == 1 ? op.unary(a) : op.binary(a, b);
+}
+
+void read_bits(const Tensor& t, int w, std::vector<uint32_t>& out) {
+  const int64_t n = t.numel();
+  out.resize(static_cast<size_t>(n));
+  if (w == 32) {
+    std::memcpy(out.data(), t.data_ptr(), static_cast<size_t>(n) * 4);
+    return;
+  }
+  const auto* p = static_cast<const uint16_t*>(t.data_ptr());
+  for (int64_t i = 0; i < n; ++i) out[static_cast<size_t>(i)] = p[i];
+}
+
+void tally(Partial& p, uint64_t index, uint32_t in, size_t bin, uint32_t got, uint32_t want,
+           double approx, const Format& fmt, int w) {
+  SweepRow& row = p.row;
+  ++row.inputs;
+  ++row.bin_inputs[bin];
+  if (got == want) {  // the common case: no decoding (a NaN of other bits takes the path below)
+    ++row.correctly_rounded;
+    ++row.histogram[0];
+    return;
+  }
+  const double r = format_value(got, fmt), e = format_value(want, fmt);
+  const auto correct = [&] {
+    ++row.correctly_rounded;
+    ++row.histogram[0];
+  };
+  const auto special = [&](uint64_t& counter) {
+    ++counter;
+    ++row.bin_specials[bin];
+    if (index < p.special) {
+      p.special = index;
+      row.first_special = in;
+    }
+  };
+  if (std::isnan(r) || std::isnan(e)) {
+    std::isnan(r) && std::isnan(e) ? correct() : special(row.nan_mismatches);
+    return;
+  }
+  if (std::isinf(r) || std::isinf(e)) {
+    r == e ? correct() : special(row.inf_mismatches);
+    return;
+  }
+  if (r == 0 && e == 0 && std::signbit(r) != std::signbit(e)) {
+    special(row.zero_sign_mismatches);
+    return;
+  }
+  const auto steps =
+      static_cast<uint64_t>(std::llabs(signed_magnitude(got, w) - signed_magnitude(want, w)));
+  if (steps == 0) ++row.correctly_rounded;
+  constexpr uint64_t kBucketEnds[] = {0, 1, 2, 4, 16, 256};
+  size_t b = 0;
+  while (b < std::size(kBucketEnds) && steps > kBucketEnds[b]) ++b;
+  ++row.histogram[b];
+  row.bin_max_steps[bin] = std::max(row.bin_max_steps[bin], steps);
+  const int ex = e == 0 ? fmt.emin : std::max(std::ilogb(e), fmt.emin);
+  const double ulp = std::fabs(r - approx) / std::ldexp(1.0, ex - fmt.precision + 1);
+  if (!p.has_worst || std::make_pair(steps, ulp) > std::make_pair(row.max_steps, row.max_ulp)) {
+    row.max_steps = steps;
+    row.max_ulp = ulp;
+    row.worst_input = in;
+    row.worst_result = got;
+    row.worst_expected = want;
+    p.worst = index;
+    p.has_worst = true;
+  }
+}
+
+void merge(Partial& total, const Partial& part) {
+  SweepRow& t = total.row;
+  const SweepRow& r = part.row;
+  const auto key = [](const SweepRow& x) { return std::make_pair(x.max_steps, x.max_ulp); };
+  if (part.has_worst &&
+      (!total.has_worst || key(r) > key(t) || (key(r) == key(t) && part.worst < total.worst))) {
+    t.max_steps = r.max_steps;
+    t.max_ulp = r.max_ulp;
+    t.worst_input = r.worst_input;
+    t.worst_result = r.worst_result;
+    t.worst_expected = r.worst_expected;
+    total.worst = part.worst;
+    total.has_worst = true;
+  }
+  if (part.special < total.special) {
+    total.special = part.special;
+    t.first_special = r.first_special;
+  }
+  t.inputs += r.inputs;
+  t.correctly_rounded += r.correctly_rounded;
+  for (size_t i = 0; i < t.histogram.size(); ++i) t.histogram[i] += r.histogram[i];
+  t.nan_mismatches += r.nan_mismatches;
+  t.inf_mismatches += r.inf_mismatches;
+  t.zero_sign_mismatches += r.zero_sign_mismatches;
+  t.kernel_seconds += r.kernel_seconds;
+  for (size_t i = 0; i < kInputBins; ++i) {
+    t.bin_inputs[i] += r.bin_inputs[i];
+    t.bin_max_steps[i] = std::max(t.bin_max_steps[i], r.bin_max_steps[i]);
+    t.bin_specials[i] += r.bin_specials[i];
+  }
+}
+
+}  // namespace ts::sweep::detail

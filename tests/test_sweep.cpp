@@ -479,8 +479,10 @@ TEST(SweepCompare, FindsAPlantedTargetDependentResult) {
   EXPECT_EQ(rows.back().config, supported.front() + " x1");
 }
 
-// Batches of 2^20: 2 threads split each at 2^19 (input 1 + 2^19 * 2^-23 = 1.0625), 3 threads
-// at 349526 and 699052 (ceil(2^20 / 3)); 8 full batches, the last (one input) unsplit.
+// Batches of 2^20, cut by parallel_for into 4 pieces a thread (Note [Claimed pieces] in
+// lib/src/parallel.cpp): 2 threads into 8 of 2^17 (first cut at input 1 + 2^17 * 2^-23 =
+// 1.015625, 7 cuts a batch), 3 threads into 12 of ceil(2^20 / 12) = 87382 (11 cuts); 8 full
+// batches, the last (one input) uncut.
 TEST(SweepCompare, FindsAPlantedThreadDependentResult) {
   ts::KernelRegistrar("sweep_thread_planted")
       .impl(ts::OpId::exp, ts::kCPU, {ts::kFloat}, thread_planted_exp);
@@ -493,14 +495,14 @@ TEST(SweepCompare, FindsAPlantedThreadDependentResult) {
   const std::string target = ts::cpu::capability();
   EXPECT_EQ(rows[0].baseline, target + " x1");
   EXPECT_EQ(rows[0].config, target + " x2");
-  EXPECT_EQ(rows[0].differing, 8u);
+  EXPECT_EQ(rows[0].differing, 8u * 7);
   ASSERT_TRUE(rows[0].first_input.has_value());
-  EXPECT_EQ(*rows[0].first_input, ts::detail::float_bits(1.0625f));
+  EXPECT_EQ(*rows[0].first_input, ts::detail::float_bits(1.015625f));
   EXPECT_EQ(rows[0].first_config, rows[0].first_baseline + 1);
   EXPECT_EQ(rows[1].config, target + " x3");
-  EXPECT_EQ(rows[1].differing, 16u);
+  EXPECT_EQ(rows[1].differing, 8u * 11);
   ASSERT_TRUE(rows[1].first_input.has_value());
-  EXPECT_EQ(*rows[1].first_input, ts::detail::float_bits(1.0f + 349526 * std::ldexp(1.0f, -23)));
+  EXPECT_EQ(*rows[1].first_input, ts::detail::float_bits(1.0f + 87382 * std::ldexp(1.0f, -23)));
 }
 
 TEST(SweepCompare, RejectsAnUnknownTarget) {

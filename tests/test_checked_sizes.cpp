@@ -136,4 +136,22 @@ TEST(AllocationFailure, AKernelsBadAllocBecomesATsError) {
                "out of memory (std::bad_alloc) in the test_bad_alloc kernel for float32");
 }
 
+// A library's own exception, as a plug-in's kernel would let it through.
+struct LibraryError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+void foreign_exception_kernel(const ts::KernelCall&) {
+  throw LibraryError("could not create a primitive");
+}
+
+TEST(AllocationFailure, AKernelsForeignExceptionBecomesATsErrorNamingItsType) {
+  ts::KernelRegistrar m("test_foreign");
+  m.impl(ts::OpId::exp, ts::kCPU, {ts::kFloat}, foreign_exception_kernel);
+  const Tensor x = ts::ones({3});
+  const ts::KernelSetGuard guard("test_foreign");
+  expect_error([&] { ts::exp(x); }, "exp",
+               "the test_foreign kernel for float32 threw (anonymous namespace)::LibraryError: "
+               "could not create a primitive");
+}
+
 }  // namespace

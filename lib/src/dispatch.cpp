@@ -1,14 +1,18 @@
 // The dispatcher: op table, kernel table, kernel sets, plug-in loading.
 #include "touchstone/dispatch.h"
 
+#include <cxxabi.h>
 #include <dlfcn.h>
 
 #include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdlib>
+#include <memory>
 #include <mutex>
+#include <new>
 #include <string>
+#include <typeinfo>
 #include <utility>
 
 #include "touchstone/kernel_recorder.h"
@@ -407,9 +411,18 @@ void detail::call_kernel(KernelFn fn, const KernelCall& call) {
   }
 }
 
-void detail::kernel_out_of_memory(const KernelCall& call) {
-  TS_ERROR(op_info(call.op).name, ": out of memory (std::bad_alloc) in the ",
-           kernel_set_name(active_kernel_set()), " kernel for ", dtype_name(call.p.compute_dtype));
+void detail::kernel_threw(const KernelCall& call, const std::exception& e) {
+  const std::string_view set = kernel_set_name(active_kernel_set());
+  const std::string_view dtype = dtype_name(call.p.compute_dtype);
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) {
+    TS_ERROR(op_info(call.op).name, ": out of memory (std::bad_alloc) in the ", set, " kernel for ",
+             dtype);
+  }
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> type(
+      abi::__cxa_demangle(typeid(e).name(), nullptr, nullptr, &status), std::free);
+  TS_ERROR(op_info(call.op).name, ": the ", set, " kernel for ", dtype, " threw ",
+           status == 0 ? type.get() : typeid(e).name(), ": ", e.what());
 }
 
 void dispatch(const KernelCall& call, Device device) {

@@ -66,18 +66,6 @@ void fill(const dnnl::memory& dst, float value);
 // Throws unless `t` has a oneDNN data type, naming the op and the argument.
 void check_dtype(const KernelCall& c, const Tensor& t, const char* what);
 
-// Rethrows the exception in flight as a ts::Error naming the op (dnnl::error included).
-[[noreturn]] void rethrow(const KernelCall& c);
-
-template <void (*Body)(const KernelCall&)>
-void guarded(const KernelCall& c) {
-  try {
-    Body(c);
-  } catch (...) {
-    rethrow(c);
-  }
-}
-
 void register_elementwise(KernelRegistrar& m);
 void register_reduce(KernelRegistrar& m);
 void register_matmul(KernelRegistrar& m);

@@ -192,10 +192,10 @@ void div_kernel(const KernelCall& c) {
 
 void register_elementwise(KernelRegistrar& m) {
 #define TS_DNNL_REGISTER(name, ...) \
-  m.impl(OpId::name, kCPU, dnnl_dtypes(OpId::name), guarded<name##_kernel>);
+  m.impl(OpId::name, kCPU, dnnl_dtypes(OpId::name), name##_kernel);
   TS_DNNL_UNARY_OPS(TS_DNNL_REGISTER)
   TS_DNNL_BINARY_OPS(TS_DNNL_REGISTER)
-  m.impl(OpId::round, kCPU, DTypeSet{kFloat}, guarded<round_kernel>);
+  m.impl(OpId::round, kCPU, DTypeSet{kFloat}, round_kernel);
   TS_DNNL_REGISTER(rsqrt)
   TS_DNNL_REGISTER(gelu)
   TS_DNNL_REGISTER(clamp)

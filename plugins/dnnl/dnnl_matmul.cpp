@@ -79,7 +79,7 @@ void kernel(const KernelCall& c) {
 
 void register_matmul(KernelRegistrar& m) {
   for_each_kernel_op<OpSignature::Matmul>(
-      [&](auto op) { m.impl(op, kCPU, dnnl_dtypes(op), guarded<kernel<op>>); });
+      [&](auto op) { m.impl(op, kCPU, dnnl_dtypes(op), kernel<op>); });
 }
 
 }  // namespace ts::dnnl_set

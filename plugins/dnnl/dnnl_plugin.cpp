@@ -130,19 +130,6 @@ void fill(const dnnl::memory& dst, float value) {
   reorder(src, dst);
 }
 
-[[noreturn]] void rethrow(const KernelCall& c) {
-  try {
-    throw;
-  } catch (const Error&) {
-    throw;
-  } catch (const dnnl::error& e) {
-    TS_ERROR("dnnl ", op_info(c.op).name, ": oneDNN: ", e.what(), " (status ",
-             static_cast<int>(e.status), ")");
-  } catch (const std::exception& e) {
-    TS_ERROR("dnnl ", op_info(c.op).name, ": ", e.what());
-  }
-}
-
 }  // namespace ts::dnnl_set
 
 TS_PLUGIN_INIT() {

@@ -79,18 +79,6 @@ void scatter(const void* src, ScalarType from, const View& v);
 // of a unary op, a non-contiguous output) counts one; exported as touchstone_xnnpack_staged().
 void count_staged();
 
-// Rethrows the exception in flight as a ts::Error naming the op.
-[[noreturn]] void rethrow(const KernelCall& c);
-
-template <void (*Body)(const KernelCall&)>
-void guarded(const KernelCall& c) {
-  try {
-    Body(c);
-  } catch (...) {
-    rethrow(c);
-  }
-}
-
 // XNNPACK's binary "nd" operators (numpy broadcasting over `a` and `b`, at most 6 dims).
 enum class Binary { add, sub, mul, div, max, min };
 xnn_status create(Binary k, bool f16, xnn_operator_t* op);

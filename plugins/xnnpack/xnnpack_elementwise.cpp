@@ -363,17 +363,17 @@ TS_XNN_BINARY_KERNEL(minimum, min)
 
 void register_elementwise(KernelRegistrar& m) {
 #define TS_XNN_REGISTER(name, ...) \
-  m.impl(OpId::name, kCPU, xnn_dtypes(OpId::name, false), guarded<name##_kernel>);
+  m.impl(OpId::name, kCPU, xnn_dtypes(OpId::name, false), name##_kernel);
   TS_XNN_UNARY_OPS(TS_XNN_REGISTER)
   TS_XNN_REGISTER(maximum)
   TS_XNN_REGISTER(minimum)
 #undef TS_XNN_REGISTER
-  m.impl(OpId::relu, kCPU, xnn_dtypes(OpId::relu, true), guarded<relu_kernel>);
-  m.impl(OpId::clamp, kCPU, xnn_dtypes(OpId::clamp, true), guarded<clamp_kernel>);
-  m.impl(OpId::mul, kCPU, xnn_dtypes(OpId::mul, true), guarded<mul_kernel>);
-  m.impl(OpId::add, kCPU, xnn_dtypes(OpId::add, true), guarded<add_kernel>);
-  m.impl(OpId::sub, kCPU, xnn_dtypes(OpId::sub, false), guarded<sub_kernel>);
-  m.impl(OpId::div, kCPU, xnn_dtypes(OpId::div, false), guarded<div_kernel>);
+  m.impl(OpId::relu, kCPU, xnn_dtypes(OpId::relu, true), relu_kernel);
+  m.impl(OpId::clamp, kCPU, xnn_dtypes(OpId::clamp, true), clamp_kernel);
+  m.impl(OpId::mul, kCPU, xnn_dtypes(OpId::mul, true), mul_kernel);
+  m.impl(OpId::add, kCPU, xnn_dtypes(OpId::add, true), add_kernel);
+  m.impl(OpId::sub, kCPU, xnn_dtypes(OpId::sub, false), sub_kernel);
+  m.impl(OpId::div, kCPU, xnn_dtypes(OpId::div, false), div_kernel);
 }
 
 }  // namespace ts::xnnpack_set

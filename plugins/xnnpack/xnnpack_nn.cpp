@@ -233,9 +233,9 @@ void addmm_kernel(const KernelCall& c) {
 }  // namespace
 
 void register_nn(KernelRegistrar& m) {
-  m.impl(OpId::softmax, kCPU, xnn_dtypes(OpId::softmax, false), guarded<softmax_kernel>);
-  m.impl(OpId::mm, kCPU, xnn_dtypes(OpId::mm, false), guarded<mm_kernel>);
-  m.impl(OpId::addmm, kCPU, xnn_dtypes(OpId::addmm, false), guarded<addmm_kernel>);
+  m.impl(OpId::softmax, kCPU, xnn_dtypes(OpId::softmax, false), softmax_kernel);
+  m.impl(OpId::mm, kCPU, xnn_dtypes(OpId::mm, false), mm_kernel);
+  m.impl(OpId::addmm, kCPU, xnn_dtypes(OpId::addmm, false), addmm_kernel);
 }
 
 }  // namespace ts::xnnpack_set

@@ -174,16 +174,6 @@ void count_staged() {
   staged.fetch_add(1, std::memory_order_relaxed);
 }
 
-[[noreturn]] void rethrow(const KernelCall& c) {
-  try {
-    throw;
-  } catch (const Error&) {
-    throw;
-  } catch (const std::exception& e) {
-    TS_ERROR("xnnpack ", op_info(c.op).name, ": ", e.what());
-  }
-}
-
 }  // namespace ts::xnnpack_set
 
 // The number of operands the set has staged into contiguous buffers (Note [Staged copies]).

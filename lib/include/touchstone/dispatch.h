@@ -3,6 +3,7 @@
 // Kernel sets are names ("reference", "optimized", or any a plug-in registers); the active one
 // is per thread (KernelSetGuard) with a process default from TOUCHSTONE_KERNELS.
 #include <cstdint>
+#include <exception>
 #include <new>
 #include <optional>
 #include <string>
@@ -163,8 +164,12 @@ extern AutogradSlot autograd_slot;
 // Runs `fn`, then bumps the version of every tensor an in-place or out= call wrote (Note
 // [Version counters] in dispatch.cpp); the autograd slot runs kernels through it too.
 void call_kernel(KernelFn fn, const KernelCall& call);
-// A kernel's std::bad_alloc as a ts::Error naming the op, its dtype and the active set.
-[[noreturn]] void kernel_out_of_memory(const KernelCall& call);
+// Note [Foreign exceptions]
+// A kernel may throw what its library throws (dnnl::error, std::out_of_range, std::bad_alloc);
+// run_kernel rethrows any std::exception other than a ts::Error as a ts::Error naming the op,
+// its dtype, device and the active set, with the exception's type and message, so a plug-in
+// needs no try/catch of its own and a caller only ever sees ts::Error.
+[[noreturn]] void kernel_threw(const KernelCall& call, const std::exception& e);
 }  // namespace detail
 inline void run_kernel(KernelFn fn, const KernelCall& call) {
   try {
@@ -173,8 +178,10 @@ inline void run_kernel(KernelFn fn, const KernelCall& call) {
     } else {
       detail::call_kernel(fn, call);
     }
-  } catch (const std::bad_alloc&) {
-    detail::kernel_out_of_memory(call);
+  } catch (const Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    detail::kernel_threw(call, e);
   }
 }
 // lookup_kernel + run_kernel: for meta functions with nothing to do between the two.

@@ -62,6 +62,19 @@ std::vector<Sample> reduce_samples(const SampleContext& ctx, Range r, Dims kind)
     s.has_out = kind == Dims::List || !c.dims.empty();
     out.push_back(std::move(s));
   }
+  // Note [Large samples]; positive terms, whose running sums grow (Note [Summation bound] in
+  // conformance/checks.cpp): 8 rows of 2053 terms, and 2^16 + 7 terms in one.
+  const Range positive = r.lo < 0 ? Range{0.5, 4} : r;
+  const std::vector<Case> big = {{"rows_2053", {8, 2053}, {1}}, {"large", {kLargeNumel}, {0}}};
+  for (const Case& c : big) {
+    Sample s;
+    s.name = c.name;
+    s.contiguous_only = true;
+    s.inputs = {ctx.input(c.name, 0, c.shape, positive)};
+    s.args.dims = kind == Dims::List && c.shape.size() == 1 ? std::vector<int64_t>{} : c.dims;
+    s.summands = c.shape.back();
+    out.push_back(std::move(s));
+  }
   if (is_floating_type(ctx.dtype())) {
     // NaN, infinities, limits: propagation and overflow; the mixed row is reduced with dim 1.
     Sample s;
@@ -466,10 +479,17 @@ std::vector<OpEntry> reduce_entries() {
                     e.name != "norm.inf" && e.name != "norm.ninf";
     // Note [Constant rows]: an expanded input makes reduced rows constant, where std == 0 and
     // its gradient is 0/0; the convention (nondiff_points.def) gives 0 only when std is exactly
-    // 0, and each set's rounding of the mean decides whether it is.
+    // 0, and each set's rounding of the mean decides whether it is. Where it is not, the
+    // gradient is (x - mean) / (n std) with both an ulp or so: O(1) at most (measured: 0.053
+    // optimized, 0.28 aten); a larger error is a bug (Note [Narrow documented differences]).
     if (op == "std") {
-      e.documented.push_back({"", "", "", "", "expanded", "", "backward",
-                              "std == 0 on constant rows: the gradient depends on rounding"});
+      KnownDifference k{"",         "",
+                        "",         "",
+                        "expanded", "",
+                        "backward", "std == 0 on constant rows: the gradient depends on rounding"};
+      k.max_abs_err = 1;
+      k.evidence = "touchstone conform --kernels optimized --ops std --case //expanded/backward";
+      e.documented.push_back(k);
     }
   }
   add_known_answers(v);

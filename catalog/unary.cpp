@@ -14,7 +14,13 @@ std::vector<Sample> unary_samples(const SampleContext& ctx, Range r) {
   const NamedShapes shapes = {{"scalar", {}},     {"empty", {0}},      {"vec7", {7}},
                               {"mat3x4", {3, 4}}, {"cube", {2, 3, 5}}, {"empty3d", {2, 0, 3}},
                               {"big", {37, 53}},  {"size1", {5, 1, 4}}};
-  return one_input_samples(ctx, shapes, r);
+  std::vector<Sample> out = one_input_samples(ctx, shapes, r);
+  Sample large;  // Note [Large samples]
+  large.name = "large";
+  large.contiguous_only = true;
+  large.inputs = {ctx.input("large", 0, {kLargeNumel}, r)};
+  out.push_back(std::move(large));
+  return out;
 }
 
 // One benchmark case: `shape` (a square matrix read through its transpose when `transposed`).

@@ -101,7 +101,7 @@ class GroupRunner {
     // Note [Large samples] in catalog/catalog.h: contiguous only.
     const std::vector<LayoutVariant> layouts =
         s.contiguous_only ? std::vector<LayoutVariant>{{"contiguous", s.inputs, true}}
-                          : input_layouts(s.inputs);
+                          : input_layouts(s.inputs, reduced_dims(s));
     for (const LayoutVariant& v : layouts) {
       run_case(s, v.name, "functional", "forward", [&](CaseResult& r) {
         const Outcome vref = v.same_values ? ref : attempt("reference", false, [&] {
@@ -146,6 +146,11 @@ class GroupRunner {
   }
 
  private:
+  // A reduction's dims, for its expanded layout (Note [Layout variants]).
+  std::vector<int64_t> reduced_dims(const Sample& s) const {
+    return e_.family == "reduce" ? s.args.dims : std::vector<int64_t>{};
+  }
+
   static std::vector<Tensor> contiguous(const std::vector<Tensor>& in) {
     std::vector<Tensor> out;
     for (const Tensor& t : in) out.push_back(t.defined() ? t.contiguous() : t);
@@ -438,7 +443,7 @@ class GroupRunner {
   void check_inplace(CaseResult& r, const Sample& s, const LayoutVariant& v) const {
     auto run = [&](const std::string& set, bool guard) {
       const bool cand = set != "reference";
-      const Tensor host_self = relayout(v.name, s.inputs[0]);
+      const Tensor host_self = relayout(v.name, s.inputs[0], reduced_dims(s));
       const std::vector<int64_t> strides(host_self.strides().begin(), host_self.strides().end());
       return attempt(set, guard, [&] {
         const Tensor self = cand ? to_candidate(host_self) : host_self;

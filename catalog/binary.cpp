@@ -44,6 +44,33 @@ std::vector<Sample> binary_samples(const SampleContext& ctx, Range ra, Range rb)
     s.smooth = false;
     s.inputs = {edges.unsqueeze(1).contiguous(), edges.unsqueeze(0).contiguous()};
     out.push_back(std::move(s));
+  } else if (ctx.dtype() != kBool && ra.lo < 0 && (rb.lo < 0 || rb.lo > 0)) {
+    // Every pair of integer edge values (wrap-around: int8 127 + 1 = -128, min * -1 = min); a
+    // divisor (rb > 0) takes the positive ones.
+    KernelSetGuard g("reference");
+    const Tensor edges = edge_values(ctx.dtype());
+    Tensor other = edges;
+    if (rb.lo > 0) {
+      const Tensor all = edges.to(kLong);
+      const int64_t* p = all.data_ptr<int64_t>();
+      std::vector<int64_t> positive;
+      for (int64_t i = 0; i < all.numel(); ++i) {
+        if (p[i] > 0) positive.push_back(p[i]);
+      }
+      other = tensor(ArrayRef<int64_t>(positive), kLong).to(ctx.dtype());
+    }
+    Sample s;
+    s.name = "edge_values";
+    s.smooth = false;
+    s.inputs = {edges.unsqueeze(1).contiguous(), other.unsqueeze(0).contiguous()};
+    out.push_back(std::move(s));
+  }
+  {
+    Sample s;  // Note [Large samples]
+    s.name = "large";
+    s.contiguous_only = true;
+    s.inputs = {ctx.input("large", 0, {kLargeNumel}, ra), ctx.input("large", 1, {kLargeNumel}, rb)};
+    out.push_back(std::move(s));
   }
   for (const auto& [name, shape] : std::vector<std::pair<std::string, std::vector<int64_t>>>{
            {"scalar_arg", {3, 4}}, {"scalar_arg_big", {37, 53}}, {"scalar_arg_0dim", {}}}) {
@@ -229,6 +256,25 @@ std::vector<OpEntry> binary_entries() {
     e.op = "div";
     e.bench = nullptr;  // div's entry has the benchmark case
     v.push_back(std::move(e));
+  }
+  // Note [Balanced outcomes]: equality and logical ops on continuous floats are constant (x == y
+  // never, x && y always): their floating samples take integer values (floor of [-2, 2) or
+  // [-1, 2)), and Tensor-Scalar samples a scalar the values hold (eq/ne 1, logical_or 0).
+  for (const char* op : {"eq", "ne", "logical_and", "logical_or"}) {
+    OpEntry& e = entry_named(v, op);
+    const SamplesFn base = e.samples;
+    const bool is_or = std::string(op) == "logical_or";
+    e.samples = [base, is_or](const SampleContext& ctx) {
+      std::vector<Sample> out = base(ctx);
+      if (!is_floating_type(ctx.dtype())) return out;
+      KernelSetGuard g("reference");
+      for (Sample& s : out) {
+        if (s.name == "edge_values") continue;
+        for (Tensor& t : s.inputs) t = floor(t);
+        if (s.args.scalar) s.args.scalar = Scalar(is_or ? 0.0 : 1.0);
+      }
+      return out;
+    };
   }
   // FLOPs per element (Note [Bytes and FLOPs]): remainder 2, compares and bit operations none.
   for (const char* op : {"eq", "ne", "lt", "le", "gt", "ge", "logical_and", "logical_or",

@@ -56,6 +56,21 @@ Scalar SampleContext::scalar() const {
 }
 
 Tensor edge_values(ScalarType dtype) {
+  if (!is_floating_type(dtype)) {
+    TS_CHECK(dtype != kBool, "edge_values: no edge values for bool");
+    std::vector<int64_t> v;
+    if (dtype == kByte) {
+      v = {0, 1, 2, 127, 128, 254, 255};
+    } else {
+      const int bits = static_cast<int>(element_size(dtype)) * 8;
+      const int64_t max =
+          bits == 64 ? std::numeric_limits<int64_t>::max() : (int64_t{1} << (bits - 1)) - 1;
+      const int64_t min = -max - 1;
+      v = {min, min + 1, -2, -1, 0, 1, 2, max - 1, max};
+    }
+    KernelSetGuard g("reference");
+    return tensor(ArrayRef<int64_t>(v), kLong).to(dtype);
+  }
   const double inf = std::numeric_limits<double>::infinity();
   double max = std::numeric_limits<double>::max(), tiny = std::numeric_limits<double>::min();
   if (dtype == kFloat) max = std::numeric_limits<float>::max(), tiny = 1e-40;  // a denormal
@@ -77,7 +92,7 @@ std::vector<Sample> one_input_samples(const SampleContext& ctx, const NamedShape
     s.inputs = {ctx.input(name, 0, shape, r)};
     out.push_back(std::move(s));
   }
-  if (is_floating_type(ctx.dtype())) {
+  if (ctx.dtype() != kBool) {
     Sample s;
     s.name = "edge_values";
     s.smooth = false;

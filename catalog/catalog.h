@@ -15,6 +15,7 @@
 // TS_BINARY_ENTRY). Ops with unusual signatures keep hand-written entries, in the same files.
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -74,6 +75,9 @@ struct Sample {
   // (`touchstone selfcheck`), with these instead of with the reference's, on the layouts that
   // keep the sample's values. An independent check of the oracle itself.
   std::vector<Tensor> expected;
+  // Note [Large samples]: only the contiguous functional forward case runs (the `large` and
+  // `rows_2053` samples: sizes that cross every block, vector and thread boundary, cheaply).
+  bool contiguous_only = false;
 };
 
 // Value ranges that fit an op: [lo, hi), integer-valued for integer dtypes.
@@ -110,8 +114,16 @@ std::vector<Sample> one_input_samples(const SampleContext& ctx, const NamedShape
                                       Range r = {});
 
 // NaN, +-Inf, +-0, denormals, the dtype's limits and values near them, 1-D, in `dtype` (a
-// floating dtype): the values every elementwise op must get right at the edges.
+// floating dtype): the values every elementwise op must get right at the edges. For an integer
+// dtype: min, min + 1, -2, -1, 0, 1, 2, max - 1, max (uint8: 0, 1, 2, 127, 128, 254, 255), where
+// ATen wraps (int8 127 + 1 = -128, abs(-128) = -128).
 Tensor edge_values(ScalarType dtype);
+// Note [Large samples]
+// 2^16 + 7 elements: past every blocking (4 x 16 lanes, 256-column blocks, 16384-element
+// chunks), vector-width tail and thread split (OpenMP grains of 32768) of the CPU kernels; the
+// catalog's other samples stop near 2000. One per unary, binary and reduce entry, run only
+// contiguous, functional and forward (Sample::contiguous_only), to keep the suite fast.
+inline constexpr int64_t kLargeNumel = (int64_t{1} << 16) + 7;
 
 // A known-answer sample (Note [Known answers]) named `name`, made on the reference set.
 Sample known_answer(std::string name, std::vector<Tensor> inputs, std::vector<Tensor> expected,
@@ -137,6 +149,11 @@ struct KnownDifference {
   std::string op, dtype, sample, layout, variant, check;
   std::string reason;
   std::string message = {};  // a glob over the failure's message (a missing kernel's, say)
+  // Note [Narrow documented differences]: the largest errors the row explains; a case beyond
+  // either is a failure (the row names what was measured, not any difference in these cases).
+  double max_abs_err = std::numeric_limits<double>::infinity();
+  double max_ulp = std::numeric_limits<double>::infinity();
+  std::string evidence = {};  // how the difference was established (a repro, a finding)
 };
 
 struct OpEntry;
@@ -181,6 +198,9 @@ struct OpEntry {
   // and in float64 the reference's must pass gradcheck on smooth samples of <= 256 elements.
   std::vector<int> nograd_inputs;  // floating inputs PyTorch does not differentiate
   bool grad = true;                // false: no gradient checks for this entry
+  // nn entries: each input gradient element is a few operations on the forward's results (a
+  // mean-reduced loss), not a sum (Note [Gradient bounds] in conformance/checks.cpp).
+  bool grad_elementwise = false;
 
   // ---- benchmark (bench.h) ----
   BenchFn bench;     // null: the op is benchmarked by another entry (its main one, a composite's)
@@ -191,6 +211,23 @@ struct OpEntry {
 
   const std::string& op_name() const { return op.empty() ? name : op; }
 };
+
+// Note [ULP budgets] (budgets.cpp): an elementwise op's error in ULPs of the correctly rounded
+// value; beyond `tolerance` a case fails, beyond `budget` it passes with a warning.
+struct UlpBudget {
+  double budget = 0;
+  double tolerance = 0;
+  // Plus this many units of roundoff of the dtype, absolute, in both bounds: ops whose formula
+  // cancels (lerp, gelu's tanh form) err by ulps of their terms, not of their result.
+  double abs_u = 0;
+  // Zeros must carry the reference's sign (where ATen defines it: not for maximum/minimum).
+  bool signed_zeros = true;
+};
+// Whether `e`'s forward results are judged in ULPs (the elementwise families).
+bool judged_in_ulp(const OpEntry& e);
+// The budget of `e` for an output of `out_dtype` (a floating dtype); nullopt when the entry is
+// not judged in ULPs or has no row (it keeps assert_close's tolerances).
+std::optional<UlpBudget> ulp_budget(const OpEntry& e, ScalarType out_dtype);
 
 // An entry of `family` with its samples and functional form; the caller adds the rest.
 OpEntry make_entry(std::string name, std::string family, SamplesFn samples, RunFn run);

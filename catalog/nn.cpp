@@ -374,6 +374,7 @@ OpEntry mse_loss_entry() {
         return In{ts::mse_loss(in[0], in[1], static_cast<Reduction>(a.ints[0]))};
       });
   e.accumulates = true;
+  e.grad_elementwise = true;  // 2 (x - y) g / n
   return e;
 }
 

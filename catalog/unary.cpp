@@ -14,7 +14,13 @@ std::vector<Sample> unary_samples(const SampleContext& ctx, Range r) {
   const NamedShapes shapes = {{"scalar", {}},     {"empty", {0}},      {"vec7", {7}},
                               {"mat3x4", {3, 4}}, {"cube", {2, 3, 5}}, {"empty3d", {2, 0, 3}},
                               {"big", {37, 53}},  {"size1", {5, 1, 4}}};
-  return one_input_samples(ctx, shapes, r);
+  std::vector<Sample> out = one_input_samples(ctx, shapes, r);
+  Sample large;  // Note [Large samples]
+  large.name = "large";
+  large.contiguous_only = true;
+  large.inputs = {ctx.input("large", 0, {kLargeNumel}, r)};
+  out.push_back(std::move(large));
+  return out;
 }
 
 // One benchmark case: `shape` (a square matrix read through its transpose when `transposed`).
@@ -108,6 +114,19 @@ std::vector<OpEntry> unary_entries() {
       "isnan", Range{}, [](const Tensor& x) { return ts::isnan(x); },
       [](const Tensor&, const Tensor&) {});
   isnan_entry.run_out = nullptr;  // isnan has no out= form
+  // Random floats are never NaN: about half of each floating sample's values are made NaN.
+  isnan_entry.samples = [](const SampleContext& ctx) {
+    std::vector<Sample> out = unary_samples(ctx, Range{});
+    if (!is_floating_type(ctx.dtype())) return out;
+    KernelSetGuard g("reference");
+    for (Sample& s : out) {
+      if (s.name == "edge_values") continue;
+      const Tensor nan_at =
+          SampleContext("isnan/mask", kBool).input(s.name, 0, s.inputs[0].sizes());
+      s.inputs[0] = where(nan_at, std::nan(""), s.inputs[0]);
+    }
+    return out;
+  };
   v.push_back(std::move(isnan_entry));
   v.push_back(with_inplace(unary(
                                "gelu", Range{-4, 4}, [](const Tensor& x) { return ts::gelu(x); },
@@ -139,6 +158,17 @@ std::vector<OpEntry> unary_entries() {
     entry_named(v, name).flops = flops;
   }
   entry_named(v, "logical_not").bench_dtype = kBool;
+  // Note [Balanced outcomes] in binary.cpp: integer-valued floats, so that some are 0.
+  OpEntry& logical_not = entry_named(v, "logical_not");
+  logical_not.samples = [](const SampleContext& ctx) {
+    std::vector<Sample> out = unary_samples(ctx, Range{-2, 2});
+    if (!is_floating_type(ctx.dtype())) return out;
+    KernelSetGuard g("reference");
+    for (Sample& s : out) {
+      if (s.name != "edge_values") s.inputs[0] = floor(s.inputs[0]);
+    }
+    return out;
+  };
   // exp also on a transposed matrix: the kernel walks its operand against its strides.
   entry_named(v, "exp").bench = [](const OpEntry& e, CaseList& list) {
     unary_bench(e, list);

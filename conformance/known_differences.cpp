@@ -21,7 +21,9 @@
 // calls they were the tree's largest cluster of repeated code (one call shape, 41 times), and a
 // row is data to read, review and grep. The table is parsed once, strictly: an unknown field, a
 // missing kernel_set, ops or reason, or a non-string value is an error naming the row.
+#include <limits>
 #include <set>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -58,8 +60,9 @@ std::vector<KnownDifference> parse_known_differences(const std::string& text) {
     TS_CHECK(key == "differences" || key == "$comment", "known differences: unknown field '", key,
              "'");
   }
-  const std::set<std::string> keys = {"kernel_set", "ops",   "dtype",  "sample", "layout",
-                                      "variant",    "check", "reason", "message"};
+  const std::set<std::string> keys = {"kernel_set", "ops",      "dtype",       "sample",
+                                      "layout",     "variant",  "check",       "reason",
+                                      "message",    "evidence", "max_abs_err", "max_ulp"};
   std::vector<KnownDifference> rows;
   size_t index = 0;
   for (const nlohmann::json& row : table["differences"]) {
@@ -80,6 +83,24 @@ std::vector<KnownDifference> parse_known_differences(const std::string& text) {
     k.check = field(row, "check", index, false);
     k.reason = field(row, "reason", index, true);
     k.message = field(row, "message", index, false);
+    k.evidence = field(row, "evidence", index, false);
+    for (const auto& [key, bound] :
+         {std::pair{"max_abs_err", &k.max_abs_err}, std::pair{"max_ulp", &k.max_ulp}}) {
+      const auto it = row.find(key);
+      if (it == row.end()) continue;
+      // "inf": the row explains infinities or NaN where the reference is finite (overflow).
+      const bool infinite = it->is_string() && it->get<std::string>() == "inf";
+      TS_CHECK(infinite || (it->is_number() && it->get<double>() >= 0), "known differences: row ",
+               index, ": '", key, "' is neither a number >= 0 nor \"inf\"");
+      *bound = infinite ? std::numeric_limits<double>::infinity() : it->get<double>();
+    }
+    // Note [Narrow documented differences] in runner.cpp: a row about values (not a missing
+    // kernel's message) bounds the errors it explains and says how it was established.
+    TS_CHECK(!k.message.empty() || row.contains("max_abs_err") || row.contains("max_ulp"),
+             "known differences: row ", index, " (", k.reason.substr(0, 60),
+             "...) needs a 'max_abs_err' or 'max_ulp' bound (or a 'message' glob)");
+    TS_CHECK(!k.message.empty() || !k.evidence.empty(), "known differences: row ", index, " (",
+             k.reason.substr(0, 60), "...) needs its 'evidence'");
     for (const nlohmann::json& op : *ops) {
       TS_CHECK(op.is_string(), "known differences: row ", index, ": an op is not a string");
       k.op = op.get<std::string>();

@@ -54,7 +54,14 @@ Tensor offset(const Tensor& t) {
   return view;
 }
 
-Tensor expanded(const Tensor& t) {
+Tensor expanded(const Tensor& t, const std::vector<int64_t>& reduced_dims) {
+  for (int64_t r : reduced_dims) {
+    const int64_t d = r < 0 ? r + t.dim() : r;
+    if (d >= 0 && d < t.dim() && t.size(d) > 1) {
+      KernelSetGuard g("reference");
+      return t.narrow(d, 0, 1).clone().expand(t.sizes());
+    }
+  }
   for (int64_t d = 0; d < t.dim(); ++d) {
     if (t.size(d) > 1) {
       KernelSetGuard g("reference");
@@ -68,19 +75,22 @@ namespace {
 
 using Transform = std::pair<std::string, std::function<Tensor(const Tensor&)>>;
 const std::vector<Transform>& transforms() {
-  static const std::vector<Transform> all = {{"transposed", transposed},
-                                             {"permuted", permuted},
-                                             {"sliced_step2", sliced_step2},
-                                             {"offset", offset},
-                                             {"expanded", expanded}};
+  static const std::vector<Transform> all = {
+      {"transposed", transposed},
+      {"permuted", permuted},
+      {"sliced_step2", sliced_step2},
+      {"offset", offset},
+      {"expanded", [](const Tensor& t) { return expanded(t); }}};
   return all;
 }
 
 }  // namespace
 
-Tensor relayout(const std::string& layout, const Tensor& t) {
+Tensor relayout(const std::string& layout, const Tensor& t,
+                const std::vector<int64_t>& reduced_dims) {
   KernelSetGuard g("reference");
   const Tensor fresh = t.clone();
+  if (layout == "expanded") return expanded(fresh, reduced_dims);
   for (const auto& [name, fn] : transforms()) {
     if (name == layout) return fn(fresh);
   }
@@ -88,13 +98,14 @@ Tensor relayout(const std::string& layout, const Tensor& t) {
   return fresh;
 }
 
-std::vector<LayoutVariant> input_layouts(const std::vector<Tensor>& inputs) {
+std::vector<LayoutVariant> input_layouts(const std::vector<Tensor>& inputs,
+                                         const std::vector<int64_t>& reduced_dims) {
   std::vector<LayoutVariant> out{{"contiguous", inputs, true}};
   for (const auto& [name, fn] : transforms()) {
     LayoutVariant v{name, {}, name != "expanded"};
     bool changed = false;
     for (const Tensor& t : inputs) {
-      v.inputs.push_back(fn(t));
+      v.inputs.push_back(name == "expanded" ? expanded(t, reduced_dims) : fn(t));
       changed = changed || !v.inputs.back().is_same(t);
     }
     if (changed) out.push_back(std::move(v));

@@ -25,10 +25,10 @@ std::string device_string(const Device& d) {
 }
 
 nlohmann::json summary_json(const Summary& s) {
-  return {{"cases", s.cases},           {"passed", s.passed},      {"failed", s.failed},
-          {"flaky", s.flaky},           {"errors", s.errors},      {"crashed", s.crashed},
-          {"timeout", s.timeout},       {"overrun", s.overrun},    {"documented", s.documented},
-          {"mistrusted", s.mistrusted}, {"delegated", s.delegated}};
+  return {{"cases", s.cases},           {"passed", s.passed},     {"failed", s.failed},
+          {"flaky", s.flaky},           {"errors", s.errors},     {"crashed", s.crashed},
+          {"timeout", s.timeout},       {"overrun", s.overrun},   {"documented", s.documented},
+          {"mistrusted", s.mistrusted}, {"warnings", s.warnings}, {"delegated", s.delegated}};
 }
 
 // "a, b,a" -> ["a", "b"]: a filter list as a sorted set (the order selects nothing).
@@ -99,7 +99,9 @@ nlohmann::json case_to_json(const CaseResult& c) {
                       {"max_rel_err", c.max_rel_err},
                       {"max_ulp", c.max_ulp},
                       {"mistrusted", c.mistrusted},
+                      {"warning", c.warning},
                       {"seconds", c.seconds}};
+  if (!c.warning_message.empty()) j["warning_message"] = c.warning_message;
   if (!c.message.empty()) j["message"] = c.message;
   if (!c.repro.empty()) j["repro"] = c.repro;
   if (!c.delegated_to.empty()) j["delegated_to"] = c.delegated_to;
@@ -130,6 +132,8 @@ CaseResult case_from_json(const nlohmann::json& j) {
   c.max_ulp = number("max_ulp");
   c.seconds = number("seconds");
   c.mistrusted = j.value("mistrusted", false);
+  c.warning = j.value("warning", false);
+  c.warning_message = j.value("warning_message", "");
   c.message = j.value("message", "");
   c.repro = j.value("repro", "");
   c.delegated_to = j.value("delegated_to", "");

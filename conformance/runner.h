@@ -82,6 +82,10 @@ struct CaseResult {
   std::vector<std::string> kernels, fails_alone;
   double max_abs_err = 0, max_rel_err = 0, max_ulp = 0;
   bool mistrusted = false;
+  // Within the tolerance but beyond the budget (Note [Tolerance model] in compare.h): the case
+  // passes; warning_message names the first element over budget.
+  bool warning = false;
+  std::string warning_message;
   // The kernel sets the candidate's calls were delegated to (Note [Delegation]), joined with
   // '+': the case then judged those sets' kernels, not the candidate's own. Empty: none.
   std::string delegated_to;
@@ -92,6 +96,7 @@ struct CaseResult {
 struct Summary {
   int64_t cases = 0, passed = 0, failed = 0, flaky = 0, errors = 0, crashed = 0, timeout = 0,
           overrun = 0, documented = 0, mistrusted = 0;
+  int64_t warnings = 0;   // passed or documented cases beyond their budget
   int64_t delegated = 0;  // cases (of any status) that ran another set's kernels
   // Whether every case passed or is documented (an empty run has no failing case).
   bool ok() const { return passed + documented == cases; }
@@ -151,6 +156,10 @@ void run_groups_isolated(const RunOptions& options, const std::vector<Group>& gr
 
 // The parts of a --case filter, trimmed, empty ones kept: "big//out" -> {"big", "", "out"}.
 std::vector<std::string> case_filter_parts(const std::string& filter);
+
+// Marks a failed or erroring case "documented" when a row of the entry's `documented` or of
+// known_differences() matches it within the row's bounds (Note [Narrow documented differences]).
+void apply_known_differences(const std::string& kernel_set, const OpEntry* entry, CaseResult& c);
 
 // The repro line of a case.
 std::string repro_line(const RunOptions& options, const CaseResult& c);

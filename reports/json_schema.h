@@ -19,7 +19,7 @@ std::vector<std::string> validate_json(const nlohmann::json& schema,
 // that removes, renames or redefines a member bumps it; an optional new member does not).
 inline constexpr int kPerfSchemaVersion = 2;
 // 3: the run's identity (every filter, the shard as {index, count}, 1-based).
-inline constexpr int kConformanceSchemaVersion = 4;
+inline constexpr int kConformanceSchemaVersion = 5;
 const nlohmann::json& perf_schema();
 const nlohmann::json& conformance_schema();
 

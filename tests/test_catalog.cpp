@@ -5,6 +5,7 @@
 
 #include <set>
 #include <string>
+#include <vector>
 
 #include "catalog/bench.h"
 #include "fuzz/program.h"
@@ -113,6 +114,28 @@ TEST(CatalogPlainEntries, BenchmarkBytesFollowTheResultDtype) {
   ASSERT_EQ(cases.size(), 1u);
   EXPECT_EQ(cases[0].bytes, (8.0 + 8.0 + 1.0) * 1048576);
   EXPECT_EQ(cases[0].flops, 0);
+}
+
+// Note [ULP budgets]: every elementwise entry has a budget row in catalog/budgets.cpp (an entry
+// without one keeps assert_close's rtol/atol: add its row, with the comment that justifies it).
+TEST(Catalog, EveryElementwiseOpHasABudget) {
+  for (const OpEntry& e : ts::catalog::entries()) {
+    if (!ts::catalog::judged_in_ulp(e)) continue;
+    EXPECT_TRUE(ts::catalog::ulp_budget(e, ts::kFloat).has_value())
+        << e.name << " (" << e.family << ") has no ULP budget: add a row to catalog/budgets.cpp";
+  }
+}
+
+// Edge values of the integer dtypes: the limits, their neighbours and -2..2, where ATen wraps.
+TEST(Catalog, IntegerEdgeValuesHoldTheLimits) {
+  ts::KernelSetGuard g("reference");
+  const ts::Tensor v = ts::catalog::edge_values(ts::kChar).to(ts::kLong).contiguous();
+  const std::vector<int64_t> got(v.data_ptr<int64_t>(), v.data_ptr<int64_t>() + v.numel());
+  EXPECT_EQ(got, (std::vector<int64_t>{-128, -127, -2, -1, 0, 1, 2, 126, 127}));
+  const ts::Tensor u = ts::catalog::edge_values(ts::kByte).to(ts::kLong).contiguous();
+  EXPECT_EQ(std::vector<int64_t>(u.data_ptr<int64_t>(), u.data_ptr<int64_t>() + u.numel()),
+            (std::vector<int64_t>{0, 1, 2, 127, 128, 254, 255}));
+  EXPECT_EQ(ts::catalog::kLargeNumel, 65543);
 }
 
 }  // namespace

@@ -25,6 +25,8 @@ namespace {
 
 using namespace ts::conformance;
 using ts::kDouble, ts::kFloat, ts::kInt, ts::kHalf, ts::Tensor;
+using ts::catalog::KnownDifference;
+using ts::catalog::OpEntry;
 using ts::testing::error_text;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -35,6 +37,69 @@ Tensor floats(std::initializer_list<double> v, ts::ScalarType dtype = kFloat) {
 }
 
 // ---- compare ----
+
+// Note [Tolerance model]: an elementwise op's budget in ULPs of the reference's value.
+TEST(ConformanceCompare, UlpToleranceCountsStepsFromTheReference) {
+  const float r = 1.5f, one_up = std::nextafter(r, 2.0f), two_up = std::nextafter(one_up, 2.0f);
+  Tolerance t;
+  t.ulp = 1;
+  EXPECT_TRUE(compare(floats({one_up}), floats({r}), t).ok);
+  const Comparison c = compare(floats({two_up, 3}), floats({r, 3}), t);
+  EXPECT_FALSE(c.ok);
+  EXPECT_DOUBLE_EQ(c.max_ulp, 2);
+  EXPECT_NE(c.message.find("element 0 is 1.50000024, reference 1.5 (2 ULP, tolerance 1 ULP)"),
+            std::string::npos)
+      << c.message;
+  Tolerance exact;  // budget 0: equality; the message still counts ULPs
+  EXPECT_NE(compare(floats({one_up}), floats({r}), exact).message.find("(1 ULP, tolerance 0 ULP)"),
+            std::string::npos);
+  // float16: 1 + 2^-10 is one step above 1.
+  EXPECT_DOUBLE_EQ(ulp_distance(1 + 1.0 / 1024, 1, kHalf), 1);
+  EXPECT_DOUBLE_EQ(ulp_of(1, kHalf), 1.0 / 1024);
+  EXPECT_DOUBLE_EQ(unit_roundoff(kFloat), std::ldexp(1.0, -24));
+}
+
+// Within the tolerance but beyond the budget: passes, with a warning naming the element.
+TEST(ConformanceCompare, BeyondTheBudgetIsAWarning) {
+  const float r = 0.75f, two_up = std::nextafter(std::nextafter(r, 1.0f), 1.0f);
+  Tolerance t;
+  t.ulp = 3;
+  t.has_budget = true;
+  t.budget.ulp = 1;
+  const Comparison c = compare(floats({0.25, two_up}), floats({0.25, r}), t);
+  EXPECT_TRUE(c.ok);
+  EXPECT_TRUE(c.warning);
+  EXPECT_NE(c.message.find("element 1 is 0.750000119, reference 0.75 (2 ULP; budget 1 ULP)"),
+            std::string::npos)
+      << c.message;
+  EXPECT_FALSE(compare(floats({0.25, r}), floats({0.25, r}), t).warning);
+}
+
+// neg(+0) = -0: where the tolerance compares signs, +0 for -0 is a mismatch that says so.
+TEST(ConformanceCompare, SignedZerosDifferWhereSignsAreCompared) {
+  Tolerance t;
+  EXPECT_TRUE(compare(floats({0.0}), floats({-0.0}), t).ok);
+  t.signed_zeros = true;
+  const Comparison c = compare(floats({1, 0.0}), floats({1, -0.0}), t);
+  EXPECT_FALSE(c.ok);
+  EXPECT_NE(c.message.find("element 1 is +0, reference -0 (the sign of zero)"), std::string::npos)
+      << c.message;
+  EXPECT_TRUE(compare(floats({-0.0}), floats({-0.0}), t).ok);
+}
+
+// Note [Summation bound]: 1 ULP plus scale_k times the element's scale (u sum|x|).
+TEST(ConformanceCompare, SummationBoundFollowsEachElementsScale) {
+  Tolerance t;
+  t.ulp = 1;
+  t.scale_k = 4 * unit_roundoff(kFloat);
+  t.scale = {4096, 1};  // sum|x| per output element
+  // 4 u 4096 = 2^-10 plus ulp(2048) = 2^-12: 2048 + 2^-10 passes, 2048 + 2^-8 does not.
+  EXPECT_TRUE(compare(floats({2048 + 1.0 / 1024, 1}), floats({2048, 1}), t).ok);
+  const Comparison c = compare(floats({2048 + 1.0 / 256, 1}), floats({2048, 1}), t);
+  EXPECT_FALSE(c.ok);
+  EXPECT_NE(c.message.find("(error 0.00390625, bound 0.00122070312)"), std::string::npos)
+      << c.message;
+}
 
 TEST(ConformanceCompare, OneUlpPassesForFloat32) {
   const float one = 1.0f, next = std::nextafter(one, 2.0f);
@@ -308,12 +373,40 @@ TEST(ConformanceRunner, KnownAnswersJudgeTheReferenceItself) {
   for (const auto& [name, status] : run(-4)) EXPECT_EQ(status, "passed") << name;
 }
 
+// Note [Narrow documented differences]: a row explains the errors it bounds, no larger ones.
+TEST(ConformanceKnownDifferences, ACaseBeyondTheRowsBoundStaysFailed) {
+  OpEntry e;
+  e.name = "std";
+  KnownDifference row{"", "std", "", "", "expanded", "", "backward", "constant rows"};
+  row.max_abs_err = 1;
+  e.documented.push_back(row);
+  CaseResult c;
+  c.op = "std";
+  c.dtype = "float64";
+  c.sample = "big_d0";
+  c.layout = "expanded";
+  c.check = "backward";
+  c.status = "failed";
+  c.message = "element 0 is 3.3e+304, reference 0";
+  c.max_abs_err = 3.3e304;
+  CaseResult small = c;
+  small.max_abs_err = 0.05;
+  apply_known_differences("optimized", &e, c);
+  EXPECT_EQ(c.status, "failed");
+  EXPECT_NE(c.message.find("beyond the documented difference's bound: max_abs_err 1"),
+            std::string::npos)
+      << c.message;
+  apply_known_differences("optimized", &e, small);
+  EXPECT_EQ(small.status, "documented");
+  EXPECT_EQ(small.message.rfind("constant rows [failed: ", 0), 0u) << small.message;
+}
+
 // Note [Known differences as data]: a row per reason expands to a row per op; malformed rows
 // are errors that name the row.
 TEST(ConformanceKnownDifferences, TableRowsExpandPerOpAndAreCheckedStrictly) {
   const auto rows = parse_known_differences(
       R"({"differences": [{"kernel_set": "aten", "ops": ["exp", "log*"], "dtype": "float16",
-                           "reason": "r1"},
+                           "reason": "r1", "max_abs_err": 0.5, "evidence": "e1"},
                           {"kernel_set": "x", "ops": ["neg"], "layout": "expanded",
                            "variant": "out", "check": "backward", "sample": "big",
                            "message": "*no kernel*", "reason": "r2"}]})");
@@ -334,6 +427,25 @@ TEST(ConformanceKnownDifferences, TableRowsExpandPerOpAndAreCheckedStrictly) {
     }
     return std::string("no error");
   };
+  EXPECT_DOUBLE_EQ(rows[0].max_abs_err, 0.5);
+  EXPECT_EQ(rows[0].evidence, "e1");
+  EXPECT_EQ(rows[2].max_abs_err, std::numeric_limits<double>::infinity());
+  // Note [Narrow documented differences]: a row about values needs a bound and its evidence.
+  EXPECT_NE(error(R"({"differences": [{"kernel_set": "a", "ops": ["x"], "reason": "r"}]})")
+                .find("needs a 'max_abs_err' or 'max_ulp' bound"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"differences": [{"kernel_set": "a", "ops": ["x"], "reason": "r",
+                                       "max_abs_err": 1}]})")
+                .find("needs its 'evidence'"),
+            std::string::npos);
+  EXPECT_NE(error(R"({"differences": [{"kernel_set": "a", "ops": ["x"], "reason": "r",
+                                       "max_abs_err": "big", "evidence": "e"}]})")
+                .find("'max_abs_err' is neither a number >= 0 nor \"inf\""),
+            std::string::npos);
+  EXPECT_EQ(parse_known_differences(R"({"differences": [{"kernel_set": "a", "ops": ["x"],
+              "reason": "r", "max_abs_err": "inf", "evidence": "e"}]})")[0]
+                .max_abs_err,
+            std::numeric_limits<double>::infinity());
   EXPECT_NE(error(R"({"differences": [{"kernel_set": "a", "ops": ["x"], "reason": "r",
                                        "dtypes": "float16"}]})")
                 .find("row 0 has an unknown field 'dtypes'"),
@@ -430,7 +542,7 @@ TEST(ConformanceMerge, RefusesGapsDuplicatesAndOtherRuns) {
   old["schema_version"] = 2;
   EXPECT_NE(error_text([&] {
               merge_reports({r[0], old, r[2]});
-            }).find("merge: report 2 has schema_version 2; this touchstone merges version 4"),
+            }).find("merge: report 2 has schema_version 2; this touchstone merges version 5"),
             std::string::npos);
   EXPECT_EQ(error_text([&] { merge_reports({r[1], r[2], r[0]}); }), "");
 }

@@ -31,7 +31,7 @@ void print_table(const conformance::RunResult& result, bool by_family) {
             << std::setw(8) << "cases" << std::setw(8) << "passed" << std::setw(8) << "failed"
             << std::setw(8) << "flaky" << std::setw(8) << "errors" << std::setw(8) << "crashed"
             << std::setw(8) << "timeout" << std::setw(8) << "overrun" << std::setw(11)
-            << "documented" << std::setw(11) << "mistrusted";
+            << "documented" << std::setw(11) << "mistrusted" << std::setw(9) << "warnings";
   // Note [Delegation]: a column only when some case ran another set's kernels.
   const bool any_delegated = result.summary().delegated > 0;
   if (any_delegated) std::cout << std::setw(11) << "delegated";
@@ -42,7 +42,7 @@ void print_table(const conformance::RunResult& result, bool by_family) {
               << std::setw(8) << t.passed << std::setw(8) << t.failed << std::setw(8) << t.flaky
               << std::setw(8) << t.errors << std::setw(8) << t.crashed << std::setw(8) << t.timeout
               << std::setw(8) << t.overrun << std::setw(11) << t.documented << std::setw(11)
-              << t.mistrusted;
+              << t.mistrusted << std::setw(9) << t.warnings;
     if (any_delegated) std::cout << std::setw(11) << t.delegated;
     std::cout << "\n";
   }
@@ -162,8 +162,9 @@ int run_conform(conformance::RunOptions options, bool quiet, int64_t max_failure
             << " passed, " << s.failed << " failed, " << s.flaky << " flaky, " << s.errors
             << " errors, " << s.crashed << " crashed, " << s.timeout << " timeout, " << s.overrun
             << " overrun, " << s.documented << " documented, " << s.mistrusted << " mistrusted, "
-            << result.skipped_samples << " samples skipped (documented in the catalog), "
-            << std::fixed << std::setprecision(2) << result.seconds << " s\n";
+            << s.warnings << " warnings, " << result.skipped_samples
+            << " samples skipped (documented in the catalog), " << std::fixed
+            << std::setprecision(2) << result.seconds << " s\n";
   if (s.delegated > 0) {
     std::set<std::string> targets;
     for (const conformance::CaseResult& c : result.cases) {

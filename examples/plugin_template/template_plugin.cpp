@@ -63,7 +63,8 @@ void relu_kernel(const ts::KernelCall& c) {
       c.p.compute_dtype, "template relu", [&]<class T = scalar_t>() {
         ts::for_each_index(out.sizes(), [&](ts::IntArrayRef idx) {
           const T x = *reinterpret_cast<const T*>(ts::element_ptr(in, idx));
-          T r = x > T(0) ? x : T(0);
+          // x < 0 ? 0 : x keeps -0 (ATen's clamp_min(x, 0) returns x when x is not below 0).
+          T r = x < T(0) ? T(0) : x;
           if constexpr (std::is_floating_point_v<T>) {
             if (std::isnan(x)) r = x;  // NaN propagates, as clamp_min(x, 0) in ATen
           }

@@ -199,9 +199,11 @@ struct Atan2WideOp {
     const V zero = hn::Zero(d);
     const auto swap = hn::Gt(hn::Abs(a), hn::Abs(b));
     const V t = hn::Atan(d, hn::Div(hn::IfThenElse(swap, b, a), hn::IfThenElse(swap, a, b)));
-    // |a| <= |b|: atan(a / b), plus pi with the sign of a when b < 0.
+    // |a| <= |b|: atan(a / b), plus pi with the sign of a when b < 0. For b > 0 nothing is
+    // added (t + 0 turns the -0 of an underflowed a / b into +0) and t keeps a's sign.
     const V pi = hn::Set(d, 3.14159265358979323846);
-    const V direct = hn::Add(t, hn::IfThenElseZero(hn::Lt(b, zero), hn::CopySign(pi, a)));
+    const V direct =
+        hn::IfThenElse(hn::Lt(b, zero), hn::Add(t, hn::CopySign(pi, a)), hn::CopySign(t, a));
     // |a| > |b|: pi / 2 with the sign of a, minus atan(b / a).
     const V swapped = hn::Sub(hn::CopySign(hn::Set(d, 1.57079632679489661923), a), t);
     return hn::IfThenElse(swap, swapped, direct);

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "legacy/TH.h"
@@ -124,22 +125,24 @@ void unary_kernel(const KernelCall& c) {
   scatter(out, c.outputs[0]);
 }
 
-// relu is THNN's threshold with threshold 0 and value 0. Its `x > 0 ? x : 0` maps NaN to 0,
-// where ATen's relu propagates NaN; from step 3 the adapter puts the NaNs back.
+// relu is THNN's threshold with threshold 0 and value 0. Its `x > 0 ? x : 0` maps NaN to 0 and
+// -0 to +0, where ATen's relu propagates NaN and keeps -0; from step 3 the adapter puts both
+// back (the -0 since issue 15's oracle compares the sign of zero).
 void relu_kernel(const KernelCall& c) {
   const ScalarType ct = c.p.compute_dtype;
   const Tensor in = operand(c.inputs[0], ct), out = output(c.outputs[0], ct);
   const long n = static_cast<long>(out.numel());
   const size_t size = ts::element_size(ct);
   auto at = [&](const Tensor& t, long i) { return static_cast<char*>(t.data_ptr()) + i * size; };
-  std::vector<long> nans;  // found before the call: in-place, `out` is `in`
+  std::vector<std::pair<long, double>> kept;  // NaN and -0, found before the call (in place)
   for (long i = 0; g_step >= 3 && i < n; ++i) {
-    if (std::isnan(ts::load_double(at(in, i), ct))) nans.push_back(i);
+    const double x = ts::load_double(at(in, i), ct);
+    if (std::isnan(x) || (x == 0 && std::signbit(x))) kept.emplace_back(i, x);
   }
   check(ct == ts::kFloat ? THFloatVector_threshold(data<float>(out), data<float>(in), 0, 0, n)
                          : THDoubleVector_threshold(data<double>(out), data<double>(in), 0, 0, n),
         c);
-  for (long i : nans) ts::store_double(at(out, i), ct, std::nan(""));
+  for (const auto& [i, x] : kept) ts::store_double(at(out, i), ct, x);
   scatter(out, c.outputs[0]);
 }
 

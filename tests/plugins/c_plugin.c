@@ -4,6 +4,7 @@
  * an op that does not exist, which load_kernel_set must refuse. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "touchstone/c_plugin.h"
@@ -101,14 +102,22 @@ static int elementwise(const ts_c_kernel_call* c, char* error, size_t size) {
           c->params->alpha.is_integral ? (double)c->params->alpha.i : c->params->alpha.d;
       r = x + alpha * y;
     } else {
-      r = isnan(x) || x > 0 ? x : 0; /* relu */
+      r = isnan(x) || !(x < 0) ? x : 0; /* relu: NaN and -0 pass through, as ATen's */
     }
     if (store(c, at(out, idx), r)) return fail(error, size, c->op, out->dtype);
   } while (next_index(idx, out->sizes, out->dim));
   return 0;
 }
 
-/* sum: the output has the input's shape without the reduced dims unless keepdim. */
+/* The row-major position of idx within sizes, reduced dims (size 1) counting 0. */
+static int64_t linear(const int64_t* idx, const int64_t* sizes, int32_t dim) {
+  int64_t li = 0;
+  for (int32_t d = 0; d < dim; ++d) li = li * sizes[d] + (sizes[d] == 1 ? 0 : idx[d]);
+  return li;
+}
+
+/* sum: the output has the input's shape without the reduced dims unless keepdim. It
+ * accumulates in double and rounds once (a running float sum fails the summation bound). */
 static int sum(const ts_c_kernel_call* c, char* error, size_t size) {
   const ts_c_tensor* in = &c->inputs[0];
   const ts_c_tensor* out = &c->outputs[0];
@@ -128,19 +137,32 @@ static int sum(const ts_c_kernel_call* c, char* error, size_t size) {
     }
   }
   const ts_c_tensor view = {out->data, out->dtype, in->dim, osizes, ostrides};
-  double acc[1];
-  if (numel(&view) == 0) return 0;
-  do { /* zero every output element */
-    if (store(c, at(&view, idx), 0)) return fail(error, size, c->op, out->dtype);
+  const int64_t n_out = numel(&view);
+  double* acc; /* one double accumulator per output element, row-major over the view */
+  if (n_out == 0) return 0;
+  acc = (double*)calloc((size_t)n_out, sizeof(double));
+  if (acc == NULL) {
+    snprintf(error, size, "%s: out of memory", c->op);
+    return 1;
+  }
+  if (numel(in) > 0) {
+    do { /* the input's elements, each added into its output element's accumulator */
+      double x;
+      if (load(in, at(in, idx), &x)) {
+        free(acc);
+        return fail(error, size, c->op, in->dtype);
+      }
+      acc[linear(idx, osizes, in->dim)] += x;
+    } while (next_index(idx, in->sizes, in->dim));
+  }
+  for (int32_t d = 0; d < in->dim; ++d) idx[d] = 0;
+  do { /* each output element rounded once from its double sum */
+    if (store(c, at(&view, idx), acc[linear(idx, osizes, in->dim)])) {
+      free(acc);
+      return fail(error, size, c->op, out->dtype);
+    }
   } while (next_index(idx, osizes, in->dim));
-  if (numel(in) == 0) return 0;
-  do { /* the input's elements, each added into its output element */
-    double x;
-    char* o = at(&view, idx);
-    if (load(in, at(in, idx), &x) || load(&view, o, acc))
-      return fail(error, size, c->op, in->dtype);
-    if (store(c, o, acc[0] + x)) return fail(error, size, c->op, out->dtype);
-  } while (next_index(idx, in->sizes, in->dim));
+  free(acc);
   return 0;
 }
 

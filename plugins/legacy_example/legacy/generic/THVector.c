@@ -44,15 +44,17 @@ int THVector_(sigmoid)(real* r, const real* a, long n) {
   return TH_OK;
 }
 
-/* Note [Legacy tanh]: hand-written from the textbook formula, as old code often was. It is
- * exact enough for moderate inputs, but exp(2x) overflows to inf for large |x| (x > 44 in
- * float), and inf / inf is NaN where tanh is +-1. Kept on purpose: docs/porting.md shows the
- * conformance run catching it and the adapter's fix. */
+/* Note [Legacy tanh]: hand-written from the textbook formula, as old code often was:
+ * expm1(2x) / (expm1(2x) + 2). expm1(2x) overflows to inf for large |x| (x > 44 in float), and
+ * inf / inf is NaN where tanh is +-1. Kept on purpose: docs/porting.md shows the conformance
+ * run catching it and the adapter's fix. (The first form, (exp(2x) - 1) / (exp(2x) + 1),
+ * cancelled near 0, 12 ulps at tanh(0.008), and gave +0 for -0: issue 15's ULP budgets
+ * caught that, fixed here at its root.) */
 int THVector_(tanh)(real* r, const real* a, long n) {
   long i;
   for (i = 0; i < n; i++) {
-    real e = th_exp(2 * a[i]);
-    r[i] = (e - 1) / (e + 1);
+    real e = th_expm1(2 * a[i]);
+    r[i] = e / (e + 2);
   }
   return TH_OK;
 }

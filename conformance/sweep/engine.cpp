@@ -41,6 +41,18 @@ UnaryFn op_function(std::string_view name) {
       {"gelu", [](const Tensor& t) { return ts::gelu(t); }},
       {"silu", [](const Tensor& t) { return ts::silu(t); }},
       {"erf", [](const Tensor& t) { return ts::erf(t); }},
+      {"erfc", [](const Tensor& t) { return ts::erfc(t); }},
+      {"exp2", [](const Tensor& t) { return ts::exp2(t); }},
+      {"log2", [](const Tensor& t) { return ts::log2(t); }},
+      {"log10", [](const Tensor& t) { return ts::log10(t); }},
+      {"asin", [](const Tensor& t) { return ts::asin(t); }},
+      {"acos", [](const Tensor& t) { return ts::acos(t); }},
+      {"atan", [](const Tensor& t) { return ts::atan(t); }},
+      {"sinh", [](const Tensor& t) { return ts::sinh(t); }},
+      {"cosh", [](const Tensor& t) { return ts::cosh(t); }},
+      {"asinh", [](const Tensor& t) { return ts::asinh(t); }},
+      {"acosh", [](const Tensor& t) { return ts::acosh(t); }},
+      {"atanh", [](const Tensor& t) { return ts::atanh(t); }},
   };
   for (const auto& [n, fn] : kFns) {
     if (n == name) return fn;

@@ -2,6 +2,7 @@
 // Each plain op is one row of kFormulas: a formula in double (floating compute dtypes) and,
 // where the op takes integers, one in int64; integer negation wraps through uint64 so that it
 // never overflows. gelu and clamp, which have parameters, have kernels of their own.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -73,6 +74,69 @@ double gelu(double x) {
   return sum_round_to_odd(hi, lo - x * x * x * x * (kInvSqrt2Pi / 6));
 }
 
+// Note [erfinv in double]
+// The C library has no erfinv. y = erfinv(x) solves erf(y) = |x| by Newton's method from a
+// start on the root's near side, so that the iterates rise (or fall) to it monotonically. For
+// |x| <= 1/2: f(y) = erf(y) - |x|, concave on y >= 0, from the series' first three terms (all
+// positive, so below the root). For |x| > 1/2: f(y) = log(erfc(y)) - log(1 - |x|), with 1 - |x|
+// exact (Sterbenz) and no cancellation as |x| -> 1; log erfc is concave and y = sqrt(-log(1 - |x|))
+// lies above the root (erfc(y) < exp(-y^2)). Steps stop when they no longer move y (at most
+// 100, should rounding make the last two alternate).
+double erfinv(double x) {
+  if (std::isnan(x) || std::fabs(x) > 1) return kNaN;
+  if (std::fabs(x) == 1) return std::copysign(HUGE_VAL, x);
+  if (x == 0) return x;  // keeps the sign of -0
+  const double a = std::fabs(x);
+  constexpr double kSqrtPi = 1.772453850905516027298;
+  double y = 0;
+  if (a <= 0.5) {
+    const double pa2 = std::numbers::pi * a * a;
+    y = kSqrtPi / 2 * a * (1 + pa2 / 12 + 7 * pa2 * pa2 / 480);
+    for (int i = 0; i < 100; ++i) {
+      const double next = y - (std::erf(y) - a) / (2 / kSqrtPi * std::exp(-y * y));
+      if (next == y) break;
+      y = next;
+    }
+  } else {
+    const double log_q = std::log(1 - a);
+    y = std::sqrt(-log_q);
+    for (int i = 0; i < 100; ++i) {
+      const double erfc = std::erfc(y);
+      const double g = std::log(erfc) - log_q, dg = -2 / kSqrtPi * std::exp(-y * y) / erfc;
+      const double next = y - g / dg;
+      if (next == y) break;
+      y = next;
+    }
+  }
+  return std::copysign(y, x);
+}
+
+// sin(pi x) with the argument reduced exactly: r = x - 2 round(x / 2) in [-1, 1] (exact), then
+// folded to [-1/2, 1/2] (1 - r exact), so that sinc is exactly 0 at every nonzero integer.
+double sin_pi(double x) {
+  double r = x - 2 * std::nearbyint(x / 2);
+  if (r > 0.5) r = 1 - r;
+  if (r < -0.5) r = -1 - r;
+  return std::sin(std::numbers::pi * r);
+}
+
+// sinc(x) = sin(pi x) / (pi x), sinc(0) = 1; sinc(+-inf) is NaN, as in PyTorch.
+double sinc(double x) {
+  if (x == 0) return 1;
+  return sin_pi(x) / (std::numbers::pi * x);
+}
+
+// softplus(x) = log(1 + exp(x)), as max(x, 0) + log1p(exp(-|x|)): no overflow.
+double softplus(double x) {
+  return std::max(x, 0.0) + std::log1p(std::exp(-std::fabs(x)));
+}
+
+// relu6(x + 3) / 6; NaN stays NaN.
+double hardsigmoid(double x) {
+  if (std::isnan(x)) return x;
+  return std::min(std::max(x + 3, 0.0), 6.0) / 6;
+}
+
 // A plain unary op's formulas; UnaryFloat ops have no fi, integer-only ops no fd.
 struct UnaryFormula {
   OpId op;
@@ -92,27 +156,49 @@ constexpr UnaryFormula kFormulas[] = {
      [](int64_t x) -> int64_t { return (0 < x) - (x < 0); }},
     {OpId::exp, [](double x) { return std::exp(x); }},
     {OpId::expm1, [](double x) { return std::expm1(x); }},
+    {OpId::exp2, [](double x) { return std::exp2(x); }},
     {OpId::log, [](double x) { return std::log(x); }},
     {OpId::log1p, [](double x) { return std::log1p(x); }},
+    {OpId::log2, [](double x) { return std::log2(x); }},
+    {OpId::log10, [](double x) { return std::log10(x); }},
     {OpId::sqrt, [](double x) { return std::sqrt(x); }},
     {OpId::rsqrt, [](double x) { return 1.0 / std::sqrt(x); }},
     {OpId::reciprocal, [](double x) { return 1.0 / x; }},
     {OpId::sin, [](double x) { return std::sin(x); }},
     {OpId::tan, [](double x) { return std::tan(x); }},
     {OpId::cos, [](double x) { return std::cos(x); }},
+    {OpId::asin, [](double x) { return std::asin(x); }},
+    {OpId::acos, [](double x) { return std::acos(x); }},
+    {OpId::atan, [](double x) { return std::atan(x); }},
+    {OpId::sinh, [](double x) { return std::sinh(x); }},
+    {OpId::cosh, [](double x) { return std::cosh(x); }},
     {OpId::tanh, [](double x) { return std::tanh(x); }},
+    {OpId::asinh, [](double x) { return std::asinh(x); }},
+    {OpId::acosh, [](double x) { return std::acosh(x); }},
+    {OpId::atanh, [](double x) { return std::atanh(x); }},
+    {OpId::sinc, sinc},
     {OpId::sigmoid, sigmoid},  // Note [sigmoid, silu and gelu near zero]
     // max(x, 0) keeps NaN and -0.0, as PyTorch's clamp_min(x, 0).
     {OpId::relu, [](double x) { return x < 0 ? 0.0 : x; },
      [](int64_t x) { return x < 0 ? int64_t{0} : x; }},
     {OpId::silu, silu},
+    {OpId::hardsigmoid, hardsigmoid},
+    // x * relu6(x + 3) / 6: hardswish(-inf) is -inf * 0 = NaN, as PyTorch's formula gives.
+    {OpId::hardswish, [](double x) { return x * hardsigmoid(x); }},
+    // x * tanh(softplus(x)): mish(-inf) is -inf * 0 = NaN, as in PyTorch.
+    {OpId::mish, [](double x) { return x * std::tanh(softplus(x)); }},
+    {OpId::log_sigmoid, [](double x) { return -softplus(-x); }},
     {OpId::erf, [](double x) { return std::erf(x); }},
+    {OpId::erfc, [](double x) { return std::erfc(x); }},
+    {OpId::erfinv, erfinv},  // Note [erfinv in double]
     // The rounding ops are the identity on integers (PyTorch copies them); round is half to
     // even (nearbyint in the default rounding mode), as torch.round.
     {OpId::floor, [](double x) { return std::floor(x); }, [](int64_t x) { return x; }},
     {OpId::ceil, [](double x) { return std::ceil(x); }, [](int64_t x) { return x; }},
     {OpId::round, [](double x) { return std::nearbyint(x); }, [](int64_t x) { return x; }},
     {OpId::trunc, [](double x) { return std::trunc(x); }, [](int64_t x) { return x; }},
+    // x - trunc(x): frac(+-inf) is NaN, as in PyTorch; floating dtypes only.
+    {OpId::frac, [](double x) { return x - std::trunc(x); }},
     {OpId::isnan, [](double x) -> double { return std::isnan(x); },
      [](int64_t) -> int64_t { return 0; }},
     // NaN is nonzero, hence true: logical_not(NaN) is false.

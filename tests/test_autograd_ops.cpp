@@ -104,6 +104,55 @@ TEST(AutogradOps, Unary) {
   check_unary(
       "erf", [](const Tensor& x) { return x.erf(); }, -2, 2, [](const Tensor& y) { y.erf_(); });
   check_unary(
+      "exp2", [](const Tensor& x) { return x.exp2(); }, -2, 2, [](const Tensor& y) { y.exp2_(); });
+  check_unary(
+      "log2", [](const Tensor& x) { return x.log2(); }, 0.5, 3, [](const Tensor& y) { y.log2_(); });
+  check_unary(
+      "log10", [](const Tensor& x) { return x.log10(); }, 0.5, 3,
+      [](const Tensor& y) { y.log10_(); });
+  check_unary(
+      "asin", [](const Tensor& x) { return x.asin(); }, -0.9, 0.9,
+      [](const Tensor& y) { y.asin_(); });
+  check_unary(
+      "acos", [](const Tensor& x) { return x.acos(); }, -0.9, 0.9,
+      [](const Tensor& y) { y.acos_(); });
+  check_unary(
+      "atan", [](const Tensor& x) { return x.atan(); }, -3, 3, [](const Tensor& y) { y.atan_(); });
+  check_unary(
+      "sinh", [](const Tensor& x) { return x.sinh(); }, -2, 2, [](const Tensor& y) { y.sinh_(); });
+  check_unary(
+      "cosh", [](const Tensor& x) { return x.cosh(); }, -2, 2, [](const Tensor& y) { y.cosh_(); });
+  check_unary(
+      "asinh", [](const Tensor& x) { return x.asinh(); }, -3, 3,
+      [](const Tensor& y) { y.asinh_(); });
+  check_unary(
+      "acosh", [](const Tensor& x) { return x.acosh(); }, 1.1, 3,
+      [](const Tensor& y) { y.acosh_(); });
+  check_unary(
+      "atanh", [](const Tensor& x) { return x.atanh(); }, -0.9, 0.9,
+      [](const Tensor& y) { y.atanh_(); });
+  check_unary(
+      "sinc", [](const Tensor& x) { return x.sinc(); }, -3, 3, [](const Tensor& y) { y.sinc_(); });
+  check_unary(
+      "erfc", [](const Tensor& x) { return x.erfc(); }, -2, 2, [](const Tensor& y) { y.erfc_(); });
+  check_unary(
+      "erfinv", [](const Tensor& x) { return x.erfinv(); }, -0.9, 0.9,
+      [](const Tensor& y) { y.erfinv_(); });
+  check_unary(
+      "frac", [](const Tensor& x) { return x.frac(); }, 0.1, 0.9,
+      [](const Tensor& y) { y.frac_(); });
+  check_unary(
+      "hardsigmoid", [](const Tensor& x) { return ts::hardsigmoid(x); }, -2.5, 2.5,
+      [](const Tensor& y) { ts::hardsigmoid_(y); });
+  check_unary(
+      "hardswish", [](const Tensor& x) { return ts::hardswish(x); }, -2.5, 2.5,
+      [](const Tensor& y) { ts::hardswish_(y); });
+  check_unary(
+      "mish", [](const Tensor& x) { return ts::mish(x); }, -3, 3,
+      [](const Tensor& y) { ts::mish_(y); });
+  check_unary(
+      "log_sigmoid", [](const Tensor& x) { return ts::log_sigmoid(x); }, -3, 3);
+  check_unary(
       "clamp", [](const Tensor& x) { return x.clamp(-1, 1) * x; }, -2, 2,
       [](const Tensor& y) { y.clamp_(-0.5, std::nullopt); });
   check_unary(

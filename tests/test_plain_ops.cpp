@@ -26,12 +26,16 @@ std::vector<std::string> plain_op_names(PlainOp arity) {
 }
 
 TEST(PlainOps, KernelOpsOfAnElementwiseSignatureWithoutParametersArePlain) {
-  EXPECT_EQ(plain_op_names(PlainOp::Unary),
-            (std::vector<std::string>{"neg",   "abs",   "sign",  "exp",         "expm1",
-                                      "log",   "log1p", "sqrt",  "rsqrt",       "reciprocal",
-                                      "sin",   "cos",   "tan",   "tanh",        "sigmoid",
-                                      "relu",  "silu",  "erf",   "floor",       "ceil",
-                                      "round", "trunc", "isnan", "logical_not", "bitwise_not"}));
+  EXPECT_EQ(
+      plain_op_names(PlainOp::Unary),
+      (std::vector<std::string>{
+          "neg",         "abs",         "sign",      "exp",   "expm1",       "exp2",       "log",
+          "log1p",       "log2",        "log10",     "sqrt",  "rsqrt",       "reciprocal", "sin",
+          "cos",         "tan",         "asin",      "acos",  "atan",        "sinh",       "cosh",
+          "tanh",        "asinh",       "acosh",     "atanh", "sinc",        "sigmoid",    "relu",
+          "silu",        "hardsigmoid", "hardswish", "mish",  "log_sigmoid", "erf",        "erfc",
+          "erfinv",      "floor",       "ceil",      "round", "trunc",       "frac",       "isnan",
+          "logical_not", "bitwise_not"}));
   EXPECT_EQ(plain_op_names(PlainOp::Binary),
             (std::vector<std::string>{"mul", "remainder", "pow", "maximum", "minimum", "atan2",
                                       "eq", "ne", "lt", "le", "gt", "ge", "logical_and",

@@ -69,6 +69,18 @@ TS_MPFR_DIRECT(cos, mpfr_cos)
 TS_MPFR_DIRECT(tan, mpfr_tan)
 TS_MPFR_DIRECT(tanh, mpfr_tanh)
 TS_MPFR_DIRECT(erf, mpfr_erf)
+TS_MPFR_DIRECT(erfc, mpfr_erfc)
+TS_MPFR_DIRECT(exp2, mpfr_exp2)
+TS_MPFR_DIRECT(log2, mpfr_log2)
+TS_MPFR_DIRECT(log10, mpfr_log10)
+TS_MPFR_DIRECT(asin, mpfr_asin)
+TS_MPFR_DIRECT(acos, mpfr_acos)
+TS_MPFR_DIRECT(atan, mpfr_atan)
+TS_MPFR_DIRECT(sinh, mpfr_sinh)
+TS_MPFR_DIRECT(cosh, mpfr_cosh)
+TS_MPFR_DIRECT(asinh, mpfr_asinh)
+TS_MPFR_DIRECT(acosh, mpfr_acosh)
+TS_MPFR_DIRECT(atanh, mpfr_atanh)
 #undef TS_MPFR_DIRECT
 
 void reciprocal_m(mpfr_t y, const mpfr_t x, mpfr_prec_t) {
@@ -106,7 +118,8 @@ struct UnaryOracle {
 
 namespace {
 
-// op_list.def's unary float ops (UnaryFloat) and the float-only unary activations.
+// op_list.def's unary float ops (UnaryFloat) and the float-only unary activations; not yet
+// sinc, erfinv (no MPFR function), hardsigmoid, hardswish, mish, log_sigmoid and frac.
 const UnaryOracle kOracles[] = {
     {"exp", [](double x) { return std::exp(x); }, exp_m},
     {"expm1", [](double x) { return std::expm1(x); }, expm1_m},
@@ -123,6 +136,18 @@ const UnaryOracle kOracles[] = {
     {"gelu", gelu_d, gelu_m},
     {"silu", silu_d, silu_m},
     {"erf", [](double x) { return std::erf(x); }, erf_m},
+    {"erfc", [](double x) { return std::erfc(x); }, erfc_m},
+    {"exp2", [](double x) { return std::exp2(x); }, exp2_m},
+    {"log2", [](double x) { return std::log2(x); }, log2_m},
+    {"log10", [](double x) { return std::log10(x); }, log10_m},
+    {"asin", [](double x) { return std::asin(x); }, asin_m},
+    {"acos", [](double x) { return std::acos(x); }, acos_m},
+    {"atan", [](double x) { return std::atan(x); }, atan_m},
+    {"sinh", [](double x) { return std::sinh(x); }, sinh_m},
+    {"cosh", [](double x) { return std::cosh(x); }, cosh_m},
+    {"asinh", [](double x) { return std::asinh(x); }, asinh_m},
+    {"acosh", [](double x) { return std::acosh(x); }, acosh_m},
+    {"atanh", [](double x) { return std::atanh(x); }, atanh_m},
 };
 
 constexpr Format kFormats[] = {

@@ -39,6 +39,11 @@ constexpr bool has_scalar_formula(OpId op) {
 //   silu 3.53 for x >= -87.3 (below, exp(x) is subnormal: 47 ULP on results under 2e-36)
 //   gelu 2.33 and gelu(tanh) 3.29 for x >= -1; below, 1 + erf (1 + tanh) cancels, as in ATen
 //   (Note [gelu's negative tail]); gelu(tanh): absolute error at most 4.5e-7 there.
+// On the test's 2^18 inputs (erfinv, mish, log_sigmoid, hardsigmoid, hardswish against the
+// reference in float64, where their float32 results are normal):
+//   asin 2.23   acos 1.24   atan 2.56   sinh 2.85   cosh 1.81   asinh 2.38   acosh 2.35
+//   atanh 2.59   exp2 0.97   log2 1.52   log10 1.93   erfc 5.67   sinc 2.98   erfinv 3.47
+//   mish 4.31   log_sigmoid 2.62   hardsigmoid 1.00   hardswish 1.69   frac 0 (exact)
 // * sin and cos also over the 4096 floats around each of their zeros below 39000; beyond
 // 39000 the C library runs (Note [Vector sin and cos range]). No input breaks the float32
 // assert_close tolerances; NaN, +-inf, +-0, overflow and underflow match the reference.
@@ -48,6 +53,33 @@ constexpr bool has_scalar_formula(OpId op) {
 HWY_BEFORE_NAMESPACE();
 namespace ts::cpu::HWY_NAMESPACE {
 namespace {
+
+// relu6(x + 3), NaN kept (Highway's Min and Max need not propagate it).
+template <class D, class V>
+HWY_INLINE V HardSigmoid6(D d, V x) {
+  using T = hn::TFromD<D>;
+  const V r = hn::Min(hn::Max(hn::Add(x, hn::Set(d, T(3))), hn::Zero(d)), hn::Set(d, T(6)));
+  return hn::IfThenElse(hn::IsNaN(x), x, r);
+}
+template <class D, class V>
+HWY_INLINE V HardSigmoid(D d, V x) {
+  return hn::Div(HardSigmoid6(d, x), hn::Set(d, hn::TFromD<D>(6)));
+}
+
+// Note [Vector mish]
+// tanh(softplus(x)) = n / (n + 2) with n = u (u + 2), u = e^x: ((1 + u)^2 - 1) / ((1 + u)^2 + 1)
+// without tanh or log1p, and relative accuracy kept for x -> -inf (n ~ 2u). Above 20 (float32;
+// 40 float64) it rounds to 1 and u^2 could overflow: mish(x) = x there. mish(-inf) = -inf * 0 is
+// NaN, as the reference.
+template <class D, class V>
+HWY_INLINE V Mish(D d, V x) {
+  using T = hn::TFromD<D>;
+  const auto large = hn::Gt(x, Const(d, 20.0f, 40.0));
+  const V u = VecExp(d, hn::IfThenZeroElse(large, x));
+  const V n = hn::Mul(u, hn::Add(u, hn::Set(d, T(2))));
+  const V y = hn::Mul(x, hn::Div(n, hn::Add(n, hn::Set(d, T(2)))));
+  return hn::IfThenElse(large, x, y);
+}
 
 // The vector formula of every plain unary op with floating dtypes (a missing branch fails to
 // compile).
@@ -68,10 +100,16 @@ struct VecOp {
       return VecExp(d, x);
     } else if constexpr (kOp == OpId::expm1) {
       return VecExpm1(d, x);
+    } else if constexpr (kOp == OpId::exp2) {
+      return VecExp2(d, x);  // Note [Vector exp2]
     } else if constexpr (kOp == OpId::log) {
       return VecLog(d, x);
     } else if constexpr (kOp == OpId::log1p) {
       return VecLog1p(d, x);
+    } else if constexpr (kOp == OpId::log2) {
+      return VecLog2(d, x);
+    } else if constexpr (kOp == OpId::log10) {
+      return hn::Mul(VecLog(d, x), hn::Set(d, T(0.434294481903251827651)));
     } else if constexpr (kOp == OpId::sqrt) {
       return hn::Sqrt(x);
     } else if constexpr (kOp == OpId::rsqrt) {
@@ -84,8 +122,26 @@ struct VecOp {
       return VecCos(d, x);
     } else if constexpr (kOp == OpId::tan) {
       return hn::Div(VecSin(d, x), VecCos(d, x));  // cos is accurate near its zeros too
+    } else if constexpr (kOp == OpId::asin) {
+      return VecAsin(d, x);
+    } else if constexpr (kOp == OpId::acos) {
+      return VecAcos(d, x);
+    } else if constexpr (kOp == OpId::atan) {
+      return VecAtan(d, x);
+    } else if constexpr (kOp == OpId::sinh) {
+      return VecSinh(d, x);
+    } else if constexpr (kOp == OpId::cosh) {
+      return VecCosh(d, x);
     } else if constexpr (kOp == OpId::tanh) {
       return VecTanh(d, x);
+    } else if constexpr (kOp == OpId::asinh) {
+      return VecAsinh(d, x);
+    } else if constexpr (kOp == OpId::acosh) {
+      return VecAcosh(d, x);
+    } else if constexpr (kOp == OpId::atanh) {
+      return VecAtanh(d, x);
+    } else if constexpr (kOp == OpId::sinc) {
+      return VecSinc(d, x);
     } else if constexpr (kOp == OpId::sigmoid) {
       return VecSigmoid(d, x);
     } else if constexpr (kOp == OpId::relu) {
@@ -93,8 +149,25 @@ struct VecOp {
       return hn::IfThenZeroElse(hn::Lt(x, hn::Zero(d)), x);
     } else if constexpr (kOp == OpId::silu) {
       return hn::Mul(x, VecSigmoid(d, x));
+    } else if constexpr (kOp == OpId::hardsigmoid) {
+      return HardSigmoid(d, x);
+    } else if constexpr (kOp == OpId::hardswish) {
+      // x for x >= 3 (x * 6 / 6 would overflow); x * 0 = -0 below -3 and NaN at -inf, as the
+      // reference's x * relu6(x + 3) / 6.
+      const V y = hn::Div(hn::Mul(x, HardSigmoid6(d, x)), hn::Set(d, T(6)));
+      return hn::IfThenElse(hn::Ge(x, hn::Set(d, T(3))), x, y);
+    } else if constexpr (kOp == OpId::mish) {
+      return Mish(d, x);  // Note [Vector mish]
+    } else if constexpr (kOp == OpId::log_sigmoid) {
+      // min(x, 0) - log1p(exp(-|x|)): no overflow, and -exp(-x) to full accuracy for large x.
+      const V l = VecLog1p(d, VecExp(d, hn::Neg(hn::Abs(x))));
+      return hn::IfThenElse(hn::IsNaN(x), x, hn::Sub(hn::Min(x, hn::Zero(d)), l));
     } else if constexpr (kOp == OpId::erf) {
       return VecErf(d, x);
+    } else if constexpr (kOp == OpId::erfc) {
+      return VecErfc(d, x);  // Note [Vector erfc]
+    } else if constexpr (kOp == OpId::erfinv) {
+      return VecErfinv(d, x);  // Note [Vector erfinv]
     } else if constexpr (kOp == OpId::floor) {
       // The rounding ops keep x's sign, also for a zero result (Highway's scalar Round(-0.5)
       // gives +0).
@@ -105,6 +178,8 @@ struct VecOp {
       return hn::CopySign(hn::Round(x), x);  // half to even
     } else if constexpr (kOp == OpId::trunc) {
       return hn::CopySign(hn::Trunc(x), x);
+    } else if constexpr (kOp == OpId::frac) {
+      return hn::Sub(x, hn::Trunc(x));  // exact; NaN at +-inf
     } else {
       static_assert(kOp != kOp, "a plain unary op of op_list.def has no branch in VecOp");
     }

@@ -37,14 +37,22 @@ struct UnaryOp {
         return ::rint(x);  // half to even, as torch.round
       else
         return ::trunc(x);
+    } else if constexpr (op == OpId::frac) {
+      return x - ::trunc(x);
     } else if constexpr (op == OpId::exp) {
       return ::exp(x);
     } else if constexpr (op == OpId::expm1) {
       return ::expm1(x);
+    } else if constexpr (op == OpId::exp2) {
+      return ::exp2(x);
     } else if constexpr (op == OpId::log) {
       return ::log(x);
     } else if constexpr (op == OpId::log1p) {
       return ::log1p(x);
+    } else if constexpr (op == OpId::log2) {
+      return ::log2(x);
+    } else if constexpr (op == OpId::log10) {
+      return ::log10(x);
     } else if constexpr (op == OpId::sqrt) {
       return ::sqrt(x);
     } else if constexpr (op == OpId::rsqrt) {
@@ -57,14 +65,51 @@ struct UnaryOp {
       return ::cos(x);
     } else if constexpr (op == OpId::tan) {
       return ::tan(x);
+    } else if constexpr (op == OpId::asin) {
+      return ::asin(x);
+    } else if constexpr (op == OpId::acos) {
+      return ::acos(x);
+    } else if constexpr (op == OpId::atan) {
+      return ::atan(x);
+    } else if constexpr (op == OpId::sinh) {
+      return ::sinh(x);
+    } else if constexpr (op == OpId::cosh) {
+      return ::cosh(x);
     } else if constexpr (op == OpId::tanh) {
       return ::tanh(x);
+    } else if constexpr (op == OpId::asinh) {
+      return ::asinh(x);
+    } else if constexpr (op == OpId::acosh) {
+      return ::acosh(x);
+    } else if constexpr (op == OpId::atanh) {
+      return ::atanh(x);
+    } else if constexpr (op == OpId::sinc) {
+      // sinpi reduces the argument exactly: sinc is 0 at every nonzero integer.
+      return x == C(0) ? C(1) : ::sinpi(x) / (x * C(3.14159265358979323846));
     } else if constexpr (op == OpId::sigmoid) {
       return C(1) / (C(1) + ::exp(-x));
     } else if constexpr (op == OpId::silu) {
       return x / (C(1) + ::exp(-x));
+    } else if constexpr (op == OpId::hardsigmoid || op == OpId::hardswish) {
+      // relu6(x + 3) / 6 (x * that for hardswish); fmin/fmax would drop a NaN.
+      const C r = is_nan(x) ? x : ::fmin(::fmax(x + C(3), C(0)), C(6));
+      if constexpr (op == OpId::hardsigmoid)
+        return r / C(6);
+      else
+        return x >= C(3) ? x : x * r / C(6);
+    } else if constexpr (op == OpId::mish) {
+      // tanh(softplus(x)) = n / (n + 2), n = u (u + 2), u = e^x (Note [Vector mish], cpu/unary.cpp)
+      if (x > C(20)) return x;
+      const C u = ::exp(x), n = u * (u + C(2));
+      return x * (n / (n + C(2)));
+    } else if constexpr (op == OpId::log_sigmoid) {
+      return is_nan(x) ? x : ::fmin(x, C(0)) - ::log1p(::exp(-::fabs(x)));
     } else if constexpr (op == OpId::erf) {
       return ::erf(x);
+    } else if constexpr (op == OpId::erfc) {
+      return ::erfc(x);
+    } else if constexpr (op == OpId::erfinv) {
+      return ::erfinv(x);
     } else if constexpr (op == OpId::bitwise_not) {
       if constexpr (std::is_same_v<C, bool>)
         return !x;  // ~true would be -2, also "true"

@@ -3,19 +3,36 @@
 // op is one row of TS_ATEN_UNARY_OPS (and its ATen header).
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/abs.h>
+#include <ATen/ops/acos.h>
+#include <ATen/ops/acosh.h>
+#include <ATen/ops/asin.h>
+#include <ATen/ops/asinh.h>
+#include <ATen/ops/atan.h>
+#include <ATen/ops/atanh.h>
 #include <ATen/ops/bitwise_not.h>
 #include <ATen/ops/ceil.h>
 #include <ATen/ops/clamp.h>
 #include <ATen/ops/cos.h>
+#include <ATen/ops/cosh.h>
 #include <ATen/ops/erf.h>
+#include <ATen/ops/erfc.h>
+#include <ATen/ops/erfinv.h>
 #include <ATen/ops/exp.h>
+#include <ATen/ops/exp2.h>
 #include <ATen/ops/expm1.h>
 #include <ATen/ops/floor.h>
+#include <ATen/ops/frac.h>
 #include <ATen/ops/gelu.h>
+#include <ATen/ops/hardsigmoid.h>
+#include <ATen/ops/hardswish.h>
 #include <ATen/ops/isnan.h>
 #include <ATen/ops/log.h>
+#include <ATen/ops/log10.h>
 #include <ATen/ops/log1p.h>
+#include <ATen/ops/log2.h>
+#include <ATen/ops/log_sigmoid.h>
 #include <ATen/ops/logical_not.h>
+#include <ATen/ops/mish.h>
 #include <ATen/ops/neg.h>
 #include <ATen/ops/reciprocal.h>
 #include <ATen/ops/relu.h>
@@ -25,6 +42,8 @@
 #include <ATen/ops/sign.h>
 #include <ATen/ops/silu.h>
 #include <ATen/ops/sin.h>
+#include <ATen/ops/sinc.h>
+#include <ATen/ops/sinh.h>
 #include <ATen/ops/sqrt.h>
 #include <ATen/ops/tan.h>
 #include <ATen/ops/tanh.h>
@@ -44,23 +63,42 @@ namespace {
   _(sign, {}) \
   _(exp, {kHalf}) \
   _(expm1, {kHalf}) \
+  _(exp2, {}) \
   _(log, {kHalf}) \
   _(log1p, {kHalf}) \
+  _(log2, {kHalf}) \
+  _(log10, {kHalf}) \
   _(sqrt, {kHalf}) \
   _(rsqrt, {kHalf}) \
   _(reciprocal, {}) \
   _(sin, {kHalf}) \
   _(cos, {kHalf}) \
   _(tan, {kHalf}) \
+  _(asin, {kHalf}) \
+  _(acos, {kHalf}) \
+  _(atan, {kHalf}) \
+  _(sinh, {kHalf}) \
+  _(cosh, {kHalf}) \
   _(tanh, {kHalf}) \
+  _(asinh, {kHalf}) \
+  _(acosh, {kHalf}) \
+  _(atanh, {kHalf}) \
+  _(sinc, {kHalf}) \
   _(sigmoid, {kHalf}) \
   _(relu, {kHalf}) \
   _(silu, {kHalf}) \
+  _(hardsigmoid, {kHalf}) \
+  _(hardswish, {kHalf}) \
+  _(mish, ({kHalf, kBFloat16})) \
+  _(log_sigmoid, {kHalf}) \
   _(erf, {kHalf}) \
+  _(erfc, {kHalf}) \
+  _(erfinv, {kHalf}) \
   _(floor, {kHalf}) \
   _(ceil, {kHalf}) \
   _(round, {kHalf}) \
   _(trunc, {kHalf}) \
+  _(frac, {}) \
   _(isnan, {}) \
   _(logical_not, {}) \
   _(bitwise_not, {})

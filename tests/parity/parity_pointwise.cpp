@@ -35,9 +35,23 @@ const UnaryRow kUnary[] = {
     UNARY(sqrt), UNARY(rsqrt), UNARY(reciprocal), UNARY(sin), UNARY(cos), UNARY(tan),
     UNARY(tanh), UNARY(sigmoid), UNARY(erf), UNARY(floor), UNARY(ceil),
     UNARY(round), UNARY(trunc), UNARY(logical_not), UNARY(bitwise_not),
+    UNARY(exp2), UNARY(log2), UNARY(log10), UNARY(asin), UNARY(acos), UNARY(atan), UNARY(sinh),
+    UNARY(cosh), UNARY(asinh), UNARY(acosh), UNARY(atanh), UNARY(sinc), UNARY(erfc),
+    UNARY(erfinv), UNARY(frac),
     // silu_ is not a method in ATen 1.13.
     {ts::OpId::silu, "silu", TS_F(silu), [](const AtT& a) { return at::silu(a); },
      [](AtT& a) { at::silu_(a); }, [](AtT& o, const AtT& a) { at::silu_out(o, a); }},
+    // hardsigmoid_, hardswish_, mish_: in-place functions, no methods (ATen 1.13 and today).
+#define ACTIVATION(name) \
+    {ts::OpId::name, #name, TS_F(name), [](const AtT& a) { return at::name(a); }, \
+     [](AtT& a) { at::name##_(a); }, [](AtT& o, const AtT& a) { at::name##_out(o, a); }}
+    ACTIVATION(hardsigmoid), ACTIVATION(hardswish), ACTIVATION(mish),
+#undef ACTIVATION
+    // log_sigmoid has no in-place form in either library.
+    {ts::OpId::log_sigmoid, "log_sigmoid", [](const TsT& a) { return ts::log_sigmoid(a); }, nullptr,
+     [](const TsT& o, const TsT& a) { ts::log_sigmoid_out(o, a); },
+     [](const AtT& a) { return at::log_sigmoid(a); }, nullptr,
+     [](AtT& o, const AtT& a) { at::log_sigmoid_out(o, a); }},
     // ATen 1.13 has no relu_out; isnan has only the functional form in both.
     {ts::OpId::relu, "relu", [](const TsT& a) { return ts::relu(a); },
      [](const TsT& a) { ts::relu_(a); }, nullptr,

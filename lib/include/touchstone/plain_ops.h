@@ -34,6 +34,7 @@ enum class PlainOp : uint8_t { None, Unary, Binary };
 #define TS_PLAIN_VARIANTS_fmo Y, N, Y
 #define TS_PLAIN_VARIANTS_fio N, Y, Y
 #define TS_PLAIN_VARIANTS_fm Y, N, N
+#define TS_PLAIN_VARIANTS_fo N, N, Y
 
 #define TS_PP_CAT(a, b) TS_PP_CAT_(a, b)
 #define TS_PP_CAT_(a, b) a##b

@@ -4,6 +4,7 @@
 // (min first); every other op is plain (NoParams). Inputs: {self}, clamp {self, min?, max?}.
 #include <cmath>
 #include <numbers>
+#include <vector>
 
 #include "../autograd/derivatives.h"
 #include "meta.h"
@@ -142,6 +143,28 @@ Grads zero_grad(const BackwardArgs& a) {
   return {zeros_like(a.grad())};
 }
 
+// Note [sinc gradient near 0]
+// sinc'(x) = (cos(pi x) pi x - sin(pi x)) / (pi x^2) cancels as x -> 0 (both terms ~ pi x, their
+// difference ~ -(pi x)^3 / 3): in float32 the quotient is noise below |x| ~ 0.1. Where |pi x| < 1
+// it is summed as a series instead, sinc'(x) = pi sum_k>=1 (-1)^k 2k t^(2k-1) / (2k+1)!, t = pi x,
+// whose terms fall below 2^-53 of the first by k = 10; sinc'(0) = 0.
+Tensor sinc_grad(const Tensor& x) {
+  using std::numbers::pi;
+  const Tensor t = x * pi;
+  const Tensor t2 = t * t;
+  double fact = 1;  // (2k + 1)!
+  std::vector<double> c;
+  for (int k = 1; k <= 10; ++k) {
+    fact *= (2 * k) * (2 * k + 1);
+    c.push_back((k % 2 ? -1 : 1) * 2.0 * k / fact);
+  }
+  Tensor p = zeros_like(t2) + c.back();
+  for (size_t k = c.size() - 1; k-- > 0;) p = p * t2 + c[k];
+  const Tensor series = p * t * pi;
+  const Tensor direct = (cos(t) * t - sin(t)) / (t * x);
+  return where(lt(abs(t), 1), series, direct);
+}
+
 }  // namespace
 
 TS_REGISTER_DERIVATIVES(unary) {
@@ -159,12 +182,23 @@ TS_REGISTER_DERIVATIVES(unary) {
   // expm1(Tensor self) -> Tensor                   self: grad * (result + 1)
   m.def(OpId::expm1, save_output(),
         [](const BackwardArgs& a) -> Grads { return {a.grad() * (a.output() + 1)}; });
+  // exp2(Tensor self) -> Tensor                    self: grad * result * ln(2)
+  m.def(OpId::exp2, save_output(),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() * a.output() * std::numbers::ln2}; });
   // log(Tensor self) -> Tensor                     self: grad / self
   m.def(OpId::log, save_inputs({0}),
         [](const BackwardArgs& a) -> Grads { return {a.grad() / a.input(0)}; });
   // log1p(Tensor self) -> Tensor                   self: grad / (self + 1)
   m.def(OpId::log1p, save_inputs({0}),
         [](const BackwardArgs& a) -> Grads { return {a.grad() / (a.input(0) + 1)}; });
+  // log2(Tensor self) -> Tensor                    self: grad / (self * ln(2))
+  m.def(OpId::log2, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    return {a.grad() / (a.input(0) * std::numbers::ln2)};
+  });
+  // log10(Tensor self) -> Tensor                   self: grad / (self * ln(10))
+  m.def(OpId::log10, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    return {a.grad() / (a.input(0) * std::numbers::ln10)};
+  });
   // sqrt(Tensor self) -> Tensor                    self: grad / (2 * result)
   m.def(OpId::sqrt, save_output(),
         [](const BackwardArgs& a) -> Grads { return {a.grad() / (a.output() * 2)}; });
@@ -183,9 +217,51 @@ TS_REGISTER_DERIVATIVES(unary) {
   // tan(Tensor self) -> Tensor                     self: grad * (1 + result * result)
   m.def(OpId::tan, save_output(),
         [](const BackwardArgs& a) -> Grads { return {a.grad() * (a.output() * a.output() + 1)}; });
+  // asin(Tensor self) -> Tensor                    self: grad * (-self * self + 1).rsqrt()
+  m.def(OpId::asin, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    return {a.grad() * rsqrt(rsub(x * x, 1))};
+  });
+  // acos(Tensor self) -> Tensor                    self: grad * -((-self * self + 1).rsqrt())
+  m.def(OpId::acos, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    return {a.grad() * -rsqrt(rsub(x * x, 1))};
+  });
+  // atan(Tensor self) -> Tensor                    self: grad / (self * self + 1)
+  m.def(OpId::atan, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    return {a.grad() / (x * x + 1)};
+  });
+  // sinh(Tensor self) -> Tensor                    self: grad * self.cosh()
+  m.def(OpId::sinh, save_inputs({0}),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() * a.input(0).cosh()}; });
+  // cosh(Tensor self) -> Tensor                    self: grad * self.sinh()
+  m.def(OpId::cosh, save_inputs({0}),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() * a.input(0).sinh()}; });
   // tanh(Tensor self) -> Tensor                    self: grad * (1 - result * result)
   m.def(OpId::tanh, save_output(), [](const BackwardArgs& a) -> Grads {
     return {a.grad() * rsub(a.output() * a.output(), 1)};
+  });
+  // asinh(Tensor self) -> Tensor                   self: grad * (self.pow(2) + 1).rsqrt()
+  m.def(OpId::asinh, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    return {a.grad() * rsqrt(x * x + 1)};
+  });
+  // acosh(Tensor self) -> Tensor                   self: grad * (self.pow(2) - 1).rsqrt()
+  //   as (self - 1) * (self + 1): self - 1 is exact near 1, where self^2 - 1 cancels
+  m.def(OpId::acosh, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    return {a.grad() * rsqrt((x - 1) * (x + 1))};
+  });
+  // atanh(Tensor self) -> Tensor                   self: grad * 1 / (1 - self.pow(2))
+  m.def(OpId::atanh, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    return {a.grad() / rsub(x * x, 1)};
+  });
+  // sinc(Tensor self) -> Tensor
+  //   self: ((pi * self * (pi * self).cos() - (pi * self).sin()) / (pi * self * self)), 0 at 0
+  m.def(OpId::sinc, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    return {a.grad() * sinc_grad(a.input(0))};  // Note [sinc gradient near 0]
   });
   // sigmoid(Tensor self) -> Tensor                 self: grad * result * (1 - result)
   m.def(OpId::sigmoid, save_output(), [](const BackwardArgs& a) -> Grads {
@@ -217,16 +293,49 @@ TS_REGISTER_DERIVATIVES(unary) {
     const Tensor s = sigmoid(x);
     return {a.grad() * s * (x * rsub(s, 1) + 1)};
   });
+  // hardsigmoid(Tensor self) -> Tensor            self: grad / 6 where -3 < self < 3, else 0
+  m.def(OpId::hardsigmoid, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    return {where(logical_and(gt(x, -3), lt(x, 3)), a.grad() / 6, 0)};
+  });
+  // hardswish(Tensor self) -> Tensor   self: 0 below -3, grad * (self / 3 + 1/2) on [-3, 3], grad
+  //   above: ATen 1.13's boundaries (nondiff_points.def)
+  m.def(OpId::hardswish, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    const Tensor inner = where(gt(x, 3), a.grad(), a.grad() * (x / 3 + 0.5));
+    return {where(lt(x, -3), 0, inner)};
+  });
+  // mish(Tensor self) -> Tensor
+  //   self: grad * (t + self * sigmoid(self) * (1 - t * t)), t = tanh(softplus(self))
+  m.def(OpId::mish, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    const Tensor t = tanh(log1p(exp(x)));
+    return {a.grad() * (t + x * sigmoid(x) * rsub(t * t, 1))};
+  });
+  // log_sigmoid(Tensor self) -> Tensor             self: grad * sigmoid(-self)
+  m.def(OpId::log_sigmoid, save_inputs({0}),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() * sigmoid(-a.input(0))}; });
   // erf(Tensor self) -> Tensor                     self: 2 / sqrt(pi) * exp(-self^2) * grad
   m.def(OpId::erf, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
     const Tensor& x = a.input(0);
     return {a.grad() * exp(-(x * x)) * (2 / std::sqrt(pi))};
+  });
+  // erfc(Tensor self) -> Tensor                   self: -2 / sqrt(pi) * exp(-self^2) * grad
+  m.def(OpId::erfc, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& x = a.input(0);
+    return {a.grad() * exp(-(x * x)) * (-2 / std::sqrt(pi))};
+  });
+  // erfinv(Tensor self) -> Tensor                 self: 0.5 * sqrt(pi) * exp(result^2) * grad
+  m.def(OpId::erfinv, save_output(), [](const BackwardArgs& a) -> Grads {
+    return {a.grad() * exp(a.output() * a.output()) * (0.5 * std::sqrt(pi))};
   });
   // floor, ceil, round, trunc (Tensor self) -> Tensor   self: zeros_like(grad)
   m.def(OpId::floor, save_nothing(), zero_grad);
   m.def(OpId::ceil, save_nothing(), zero_grad);
   m.def(OpId::round, save_nothing(), zero_grad);
   m.def(OpId::trunc, save_nothing(), zero_grad);
+  // frac(Tensor self) -> Tensor                    self: grad
+  m.def(OpId::frac, save_nothing(), [](const BackwardArgs& a) -> Grads { return {a.grad()}; });
   // clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
   //   self: where((self >= min) & (self <= max), grad, 0)   (a bound passes the gradient)
   m.def(

@@ -187,7 +187,9 @@ constexpr UnaryFormula kFormulas[] = {
     {OpId::hardswish, [](double x) { return x * hardsigmoid(x); }},
     // x * tanh(softplus(x)): mish(-inf) is -inf * 0 = NaN, as in PyTorch.
     {OpId::mish, [](double x) { return x * std::tanh(softplus(x)); }},
-    {OpId::log_sigmoid, [](double x) { return -softplus(-x); }},
+    // min(x, 0) - log1p(exp(-|x|)), ATen's form: log_sigmoid(+inf) is +0, as in ATen.
+    {OpId::log_sigmoid,
+     [](double x) { return std::min(x, 0.0) - std::log1p(std::exp(-std::abs(x))); }},
     {OpId::erf, [](double x) { return std::erf(x); }},
     {OpId::erfc, [](double x) { return std::erfc(x); }},
     {OpId::erfinv, erfinv},  // Note [erfinv in double]

@@ -14,10 +14,7 @@ namespace {
 using nlohmann::json;
 
 std::string num(double v, int precision = 3) {
-  std::ostringstream o;
-  o.precision(precision);
-  o << v;
-  return o.str();
+  return format_number(v, precision);
 }
 
 const char* kColors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2"};

@@ -43,10 +43,7 @@ std::map<std::string, MatrixCell> cells_of(const json& report) {
 }
 
 std::string num(double v, int precision = 3) {
-  std::ostringstream o;
-  o.precision(precision);
-  o << v;
-  return o.str();
+  return format_number(v, precision);
 }
 
 const char* kColors[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728",

@@ -48,6 +48,13 @@ std::string format_time(double s) {
   return o.str();
 }
 
+std::string format_number(double v, int precision) {
+  std::ostringstream o;
+  o.precision(precision);
+  o << v;
+  return o.str();
+}
+
 std::string xml_escape(const std::string& s) {
   std::string out;
   out.reserve(s.size());

@@ -17,5 +17,7 @@ std::string format_time(double seconds);
 // `s` safe inside an XML or HTML element or a double- or single-quoted attribute: & < > " '
 // escaped, control characters other than \n and \t (which XML 1.0 forbids) replaced by '?'.
 std::string xml_escape(const std::string& s);
+// `v` with `precision` significant digits, shortest form (3 -> "3", 0.1234 -> "0.123").
+std::string format_number(double v, int precision = 3);
 
 }  // namespace ts::reports

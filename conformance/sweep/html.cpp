@@ -7,41 +7,17 @@
 #include "conformance/sweep/internal.h"
 #include "conformance/sweep/oracle.h"
 #include "reports/files.h"
+#include "reports/text.h"
 
 namespace ts::sweep {
 namespace {
 
 std::string esc(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  return reports::xml_escape(std::string(s));
 }
 
 std::string num(double v, int precision = 3) {
-  std::ostringstream o;
-  o.precision(precision);
-  o << v;
-  return o.str();
+  return reports::format_number(v, precision);
 }
 
 // Note [The error plot]

@@ -78,16 +78,22 @@ HWY_INLINE V VecExpm1(D d, V x) {
   return hn::IfThenElse(hn::IsNaN(x), x, r);
 }
 
-// log: log(+-0) = -inf, log(x < 0) = NaN, log(+inf) = +inf, NaN stays NaN.
+// The IEEE special values of a log-like function: f(+-0) = -inf, f(x < 0) = NaN, f(+inf) = +inf,
+// NaN stays NaN; other lanes keep y.
 template <class D, class V>
-HWY_INLINE V VecLog(D d, V x) {
-  const V y = hn::Log(d, x);
+HWY_INLINE V LogSpecials(D d, V x, V y) {
   const V zero = hn::Zero(d);
   const V inf = hn::Inf(d);
   V r = hn::IfThenElse(hn::Eq(x, inf), inf, y);
   r = hn::IfThenElse(hn::Lt(x, zero), hn::NaN(d), r);
   r = hn::IfThenElse(hn::Eq(x, zero), hn::Neg(inf), r);
   return hn::IfThenElse(hn::IsNaN(x), x, r);
+}
+
+// log: log(+-0) = -inf, log(x < 0) = NaN, log(+inf) = +inf, NaN stays NaN.
+template <class D, class V>
+HWY_INLINE V VecLog(D d, V x) {
+  return LogSpecials(d, x, hn::Log(d, x));
 }
 
 // log1p: log1p(-1) = -inf, log1p(x < -1) = NaN, log1p(+inf) = +inf, NaN stays NaN; Highway's
@@ -174,18 +180,6 @@ HWY_INLINE V VecErf(D d, V x) {
     const V large = hn::CopySignToAbs(hn::Sub(hn::Set(d, 1.0f), hn::Exp(d, r)), x);
     return hn::IfThenElse(hn::Ge(t, hn::Set(d, 0.921875f)), large, small);
   }
-}
-
-// The IEEE special values of a log-like function: f(+-0) = -inf, f(x < 0) = NaN, f(+inf) = +inf,
-// NaN stays NaN; other lanes keep y.
-template <class D, class V>
-HWY_INLINE V LogSpecials(D d, V x, V y) {
-  const V zero = hn::Zero(d);
-  const V inf = hn::Inf(d);
-  V r = hn::IfThenElse(hn::Eq(x, inf), inf, y);
-  r = hn::IfThenElse(hn::Lt(x, zero), hn::NaN(d), r);
-  r = hn::IfThenElse(hn::Eq(x, zero), hn::Neg(inf), r);
-  return hn::IfThenElse(hn::IsNaN(x), x, r);
 }
 
 // 2^n for integral n in the lanes' exponent range (|n| <= 127 float32, 1023 float64), by bits.

@@ -22,10 +22,12 @@
 namespace {
 
 using ts::sweep::correctly_rounded;
+using ts::sweep::correctly_rounded_bits;
 using ts::sweep::correctly_rounded_mpfr;
 using ts::sweep::find_oracle;
 using ts::sweep::Format;
 using ts::sweep::format_of;
+using ts::sweep::format_value;
 using ts::sweep::round_to_format;
 
 const Format& f32() {
@@ -188,6 +190,85 @@ TEST(SweepOracle, DoubleShortcutMatchesMpfr) {
         const double want = correctly_rounded_mpfr(*find_oracle(op), x, *fmt).value;
         const double got = correctly_rounded(*find_oracle(op), x, *fmt).value;
         EXPECT_TRUE(got == want || (std::isnan(got) && std::isnan(want))) << op << " " << x;
+      }
+    }
+  }
+}
+
+// The ops without a C library function: values from their definitions (DLMF, PyTorch's docs).
+TEST(SweepOracle, KnownValuesOfComposedOps) {
+  // erfinv(1/2) = 0.4769362762044699 (DLMF 7.17); erfinv(+-1) = +-inf; NaN outside [-1, 1].
+  EXPECT_EQ(oracle("erfinv", 0.5), static_cast<double>(0.4769362762044699f));
+  EXPECT_EQ(oracle("erfinv", -0.5), -static_cast<double>(0.4769362762044699f));
+  EXPECT_EQ(oracle("erfinv", 1.0), kInf);
+  EXPECT_EQ(oracle("erfinv", -1.0), -kInf);
+  EXPECT_TRUE(std::isnan(oracle("erfinv", 1.5)));
+  // erfinv(1 - 2^-24) = 3.8325067 (the float32 just below 1: the far tail).
+  EXPECT_NEAR(oracle("erfinv", 1.0 - std::ldexp(1.0, -24)), 3.832506856900711, 1e-6);
+  // sinc(1/2) = 2 / pi, sinc(0) = 1, a zero of x's sign at nonzero integers, NaN at inf.
+  EXPECT_EQ(oracle("sinc", 0.5), static_cast<double>(static_cast<float>(2 / M_PI)));
+  EXPECT_EQ(oracle("sinc", 0.0), 1.0);
+  EXPECT_EQ(oracle("sinc", 3.0), 0.0);
+  EXPECT_FALSE(std::signbit(oracle("sinc", 3.0)));
+  EXPECT_TRUE(std::signbit(oracle("sinc", -3.0)));
+  EXPECT_TRUE(std::isnan(oracle("sinc", kInf)));
+  // frac: x - trunc(x), as ATen: frac(-2.5) = -0.5, frac(-2) = +0, frac(inf) = NaN.
+  EXPECT_EQ(oracle("frac", -2.5), -0.5);
+  EXPECT_FALSE(std::signbit(oracle("frac", -2.0)));
+  EXPECT_TRUE(std::isnan(oracle("frac", kInf)));
+  // hardsigmoid = relu6(x + 3) / 6, hardswish = x hardsigmoid(x) (-4 * 0 = -0).
+  EXPECT_EQ(oracle("hardsigmoid", 0.0), 0.5);
+  EXPECT_EQ(oracle("hardsigmoid", 1.0), static_cast<double>(static_cast<float>(4.0 / 6)));
+  EXPECT_EQ(oracle("hardsigmoid", 5.0), 1.0);
+  EXPECT_TRUE(std::signbit(oracle("hardswish", -4.0)));
+  EXPECT_EQ(oracle("hardswish", 1.0), static_cast<double>(static_cast<float>(4.0 / 6)));
+  // mish(1) = tanh(log(1 + e)) = 0.8650983882673103; log_sigmoid(0) = -log 2, (+inf) = +0.
+  EXPECT_EQ(oracle("mish", 1.0), static_cast<double>(0.8650983882673103f));
+  EXPECT_TRUE(std::isnan(oracle("mish", -kInf)));
+  EXPECT_EQ(oracle("log_sigmoid", 0.0), static_cast<double>(static_cast<float>(-M_LN2)));
+  EXPECT_EQ(oracle("log_sigmoid", kInf), 0.0);
+  EXPECT_FALSE(std::signbit(oracle("log_sigmoid", kInf)));
+  EXPECT_EQ(oracle("log_sigmoid", -200.0), -200.0);  // -200 - log1p(e^-200)
+}
+
+// The composed ops' double definitions against MPFR alone, densely over their interesting
+// ranges (erfinv's (-1, 1) holds half of all float32 values).
+TEST(SweepOracle, ComposedOpsDoubleShortcutMatchesMpfr) {
+  for (const char* op : {"erfinv", "sinc", "mish", "log_sigmoid", "hardswish", "frac"}) {
+    for (uint32_t b = 0; b < 0xFFFFFFFFu - 1048573u; b += 1048573u) {
+      const double x = ts::detail::bits_float(b);
+      if (std::isnan(x)) continue;
+      const double want = correctly_rounded_mpfr(*find_oracle(op), x, f32()).value;
+      const double got = correctly_rounded(*find_oracle(op), x, f32()).value;
+      EXPECT_TRUE(got == want || (std::isnan(got) && std::isnan(want))) << op << " " << x;
+    }
+  }
+}
+
+// Note [The vector double path] in oracle.cpp: libmvec's values decide as the scalar ones do,
+// and lie within the 2^-45 the oracle assumes of them, over spread inputs and special values.
+TEST(SweepOracle, VectorDoublePathGivesTheScalarPathsBits) {
+  std::vector<double> x;
+  for (uint32_t b = 0; b < 0xFFFFFFFFu - 65537u; b += 65537u)
+    x.push_back(ts::detail::bits_float(b));
+  for (double v : {0.0, -0.0, kInf, -kInf, std::nan(""), std::ldexp(1.0, -149), 1.0, -1.0, 0.5})
+    x.push_back(v);
+  const size_t n = x.size();
+  for (std::string_view op : ts::sweep::oracle_op_names()) {
+    for (const Format* fmt : {&f32(), &f16(), &bf16()}) {
+      std::vector<uint32_t> vec_bits(n), scalar_bits(n);
+      std::vector<double> vec_y(n), scalar_y(n);
+      correctly_rounded_bits(*find_oracle(op), x.data(), n, *fmt, vec_bits.data(), vec_y.data());
+      correctly_rounded_bits(*find_oracle(op), x.data(), n, *fmt, scalar_bits.data(),
+                             scalar_y.data(), /*vector=*/false);
+      for (size_t i = 0; i < n; ++i) {
+        const double v = format_value(vec_bits[i], *fmt), s = format_value(scalar_bits[i], *fmt);
+        EXPECT_TRUE(vec_bits[i] == scalar_bits[i] || (std::isnan(v) && std::isnan(s)))
+            << op << " " << x[i] << ": " << v << " vs " << s;
+        if (std::isfinite(scalar_y[i]) && scalar_y[i] != 0 && std::fabs(scalar_y[i]) > 1e-300) {
+          EXPECT_LE(std::fabs(vec_y[i] - scalar_y[i]), std::ldexp(std::fabs(scalar_y[i]), -45))
+              << op << " " << x[i];
+        }
       }
     }
   }

@@ -51,14 +51,14 @@ std::string format_number(double v, int precision) {
 }
 
 void print_table(const std::vector<sweep::SweepRow>& rows) {
-  std::cout << std::left << std::setw(11) << "op" << std::setw(10) << "dtype" << std::setw(11)
+  std::cout << std::left << std::setw(13) << "op" << std::setw(10) << "dtype" << std::setw(11)
             << "kernels" << std::right << std::setw(11) << "inputs" << std::setw(11) << "max ulp"
             << std::setw(10) << "steps" << std::setw(30) << "worst input" << std::setw(10) << "% CR"
             << std::setw(9) << "NaN" << std::setw(9) << "inf" << std::setw(9) << "±0"
             << std::setw(9) << "wall s"
             << "\n";
   for (const sweep::SweepRow& r : rows) {
-    std::cout << std::left << std::setw(11) << r.op << std::setw(10) << r.dtype << std::setw(11)
+    std::cout << std::left << std::setw(13) << r.op << std::setw(10) << r.dtype << std::setw(11)
               << r.kernels << std::right;
     if (r.inputs == 0) {
       std::cout << std::setw(11) << "-"

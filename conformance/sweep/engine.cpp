@@ -62,32 +62,44 @@ void sweep_op(const SweepOptions& o, std::string_view op, const Format& fmt,
     std::vector<detail::Partial> part(sets.size());
     uint64_t part_mpfr = 0;
     std::vector<uint32_t> in_bits, want, got;
-    std::vector<double> approx;
+    std::vector<double> x, approx;
+    std::vector<uint8_t> bins;
     for (int64_t b = b0; b < b1; ++b) {
       const uint64_t begin = static_cast<uint64_t>(b) * batch;
       const uint64_t n = std::min(count, begin + batch) - begin;
       in_bits.resize(n);
       want.resize(n);
       approx.resize(n);
+      bins.resize(n);
+      detail::BinCounts bin_counts{};
       for (uint64_t i = 0; i < n; ++i) {
         in_bits[i] = space.bits(begin + i);
-        const Rounded r = oracle_at(unary, binary, in_bits[i], fmt);
-        want[i] = format_bits(r.value, fmt);
-        approx[i] = r.approx;
-        part_mpfr += r.used_mpfr ? 1 : 0;
+        bins[i] = static_cast<uint8_t>(space.bin(in_bits[i]));
+        ++bin_counts[bins[i]];
+      }
+      if (unary != nullptr) {
+        x.resize(n);
+        for (uint64_t i = 0; i < n; ++i) x[i] = format_value(in_bits[i], fmt);
+        part_mpfr += correctly_rounded_bits(*unary, x.data(), n, fmt, want.data(), approx.data());
+      } else {
+        for (uint64_t i = 0; i < n; ++i) {
+          const Rounded r = oracle_at(nullptr, binary, in_bits[i], fmt);
+          want[i] = format_bits(r.value, fmt);
+          approx[i] = r.approx;
+          part_mpfr += r.used_mpfr ? 1 : 0;
+        }
       }
       Tensor a, b2;
       detail::make_inputs(space, in_bits.data(), n, a, b2);
+      const detail::Batch results{begin,       n,           in_bits.data(), bins.data(),
+                                  &bin_counts, want.data(), approx.data()};
       for (size_t s = 0; s < sets.size(); ++s) {
         const KernelSetGuard guard(sets[s]);
         const auto k0 = Clock::now();
         const Tensor out = detail::run_op(fn, a, b2);
         part[s].row.kernel_seconds += seconds_since(k0);
         detail::read_bits(out, w, got);
-        for (uint64_t i = 0; i < n; ++i) {
-          detail::tally(part[s], begin + i, in_bits[i], space.bin(in_bits[i]), got[i], want[i],
-                        approx[i], fmt, w);
-        }
+        detail::tally(part[s], results, got.data(), fmt, w);
       }
     }
     const std::lock_guard<std::mutex> lock(mu);

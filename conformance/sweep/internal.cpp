@@ -42,6 +42,13 @@ const SweptOp* find_swept_op(std::string_view name) {
       {"asinh", 1, [](T t) { return ts::asinh(t); }},
       {"acosh", 1, [](T t) { return ts::acosh(t); }},
       {"atanh", 1, [](T t) { return ts::atanh(t); }},
+      {"erfinv", 1, [](T t) { return ts::erfinv(t); }},
+      {"sinc", 1, [](T t) { return ts::sinc(t); }},
+      {"frac", 1, [](T t) { return ts::frac(t); }},
+      {"hardsigmoid", 1, [](T t) { return ts::hardsigmoid(t); }},
+      {"hardswish", 1, [](T t) { return ts::hardswish(t); }},
+      {"mish", 1, [](T t) { return ts::mish(t); }},
+      {"log_sigmoid", 1, [](T t) { return ts::log_sigmoid(t); }},
       {"add", 2, nullptr, [](T a, T b) { return ts::add(a, b); }},
       {"sub", 2, nullptr, [](T a, T b) { return ts::sub(a, b); }},
       {"mul", 2, nullptr, [](T a, T b) { return ts::mul(a, b); }},
@@ -164,16 +171,12 @@ void read_bits(const Tensor& t, int w, std::vector<uint32_t>& out) {
   for (int64_t i = 0; i < n; ++i) out[static_cast<size_t>(i)] = p[i];
 }
 
-void tally(Partial& p, uint64_t index, uint32_t in, size_t bin, uint32_t got, uint32_t want,
-           double approx, const Format& fmt, int w) {
+namespace {
+
+// One result whose bits differ from the correctly rounded ones (a NaN of other bits is correct).
+void tally_differing(Partial& p, uint64_t index, uint32_t in, size_t bin, uint32_t got,
+                     uint32_t want, double approx, const Format& fmt, int w) {
   SweepRow& row = p.row;
-  ++row.inputs;
-  ++row.bin_inputs[bin];
-  if (got == want) {  // the common case: no decoding (a NaN of other bits takes the path below)
-    ++row.correctly_rounded;
-    ++row.histogram[0];
-    return;
-  }
   const double r = format_value(got, fmt), e = format_value(want, fmt);
   const auto correct = [&] {
     ++row.correctly_rounded;
@@ -218,6 +221,25 @@ void tally(Partial& p, uint64_t index, uint32_t in, size_t bin, uint32_t got, ui
     p.worst = index;
     p.has_worst = true;
   }
+}
+
+}  // namespace
+
+void tally(Partial& p, const Batch& batch, const uint32_t* got, const Format& fmt, int w) {
+  SweepRow& row = p.row;
+  row.inputs += batch.n;
+  for (size_t b = 0; b < kInputBins; ++b) row.bin_inputs[b] += (*batch.bin_counts)[b];
+  uint64_t equal = 0;  // the common case: equal bits, no decoding
+  for (uint64_t i = 0; i < batch.n; ++i) {
+    if (got[i] == batch.want[i]) {
+      ++equal;
+      continue;
+    }
+    tally_differing(p, batch.begin + i, batch.in[i], batch.bins[i], got[i], batch.want[i],
+                    batch.approx[i], fmt, w);
+  }
+  row.correctly_rounded += equal;
+  row.histogram[0] += equal;
 }
 
 void merge(Partial& total, const Partial& part) {

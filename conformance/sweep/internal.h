@@ -1,6 +1,7 @@
 #pragma once
 // The sweep's shared parts (engine.cpp, compare.cpp): the swept ops, the input spaces, the tally
 // of results against the oracle and its merge across workers.
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <limits>
@@ -75,9 +76,18 @@ struct Partial {
   bool has_worst = false;
   uint64_t special = std::numeric_limits<uint64_t>::max();
 };
-// Puts one result against the correctly rounded value into `p`.
-void tally(Partial& p, uint64_t index, uint32_t in, size_t bin, uint32_t got, uint32_t want,
-           double approx, const Format& fmt, int w);
+// One batch of inputs with their plot bins and correctly rounded results.
+using BinCounts = std::array<uint64_t, kInputBins>;
+struct Batch {
+  uint64_t begin = 0, n = 0;      // the inputs' indices: begin .. begin + n - 1
+  const uint32_t* in = nullptr;   // their bits
+  const uint8_t* bins = nullptr;  // InputSpace::bin of each
+  const BinCounts* bin_counts = nullptr;
+  const uint32_t* want = nullptr;  // the correctly rounded results' bits
+  const double* approx = nullptr;  // the oracle's double evaluations
+};
+// Puts a set's results `got` of one batch against the correctly rounded ones into `p`.
+void tally(Partial& p, const Batch& batch, const uint32_t* got, const Format& fmt, int w);
 void merge(Partial& total, const Partial& part);
 
 }  // namespace ts::sweep::detail

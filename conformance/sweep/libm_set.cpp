@@ -1,5 +1,6 @@
 // The "libm" kernel set of the sweep: glibc's float functions called per element, so that a
 // sweep compares a kernel set with the system library (engine.h).
+#include <algorithm>
 #include <cmath>
 
 #include "conformance/sweep/engine.h"
@@ -9,9 +10,10 @@ namespace ts::sweep {
 namespace {
 
 // Note [libm composites]
-// glibc has no sigmoid, silu, gelu or rsqrt: the set composes them from float functions as
-// ATen's scalar code writes them (gelu: 0.5 x (1 + erf(x / sqrt2))). float16 and bfloat16
-// inputs are computed in float and rounded once, as ATen's CPU kernels do.
+// glibc has no sigmoid, silu, gelu, rsqrt, frac, hardsigmoid, hardswish, mish, log_sigmoid or
+// sinc: the set composes them from float functions as ATen's scalar code writes them (gelu:
+// 0.5 x (1 + erf(x / sqrt2)); sinc: sin(pi x) / (pi x) in float). No erfinv: glibc has none.
+// float16 and bfloat16 inputs are computed in float and rounded once, as ATen's CPU kernels do.
 float sigmoidf(float x) {
   return 1.0f / (1.0f + expf(-x));
 }
@@ -26,6 +28,26 @@ float rsqrtf(float x) {
 }
 float reciprocalf(float x) {
   return 1.0f / x;
+}
+float fracf(float x) {
+  return x - truncf(x);
+}
+float hardsigmoidf(float x) {  // std::max(NaN, 0) is NaN, as ATen's scalar code has it
+  return std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+}
+float hardswishf(float x) {
+  return x * hardsigmoidf(x);
+}
+float mishf(float x) {
+  return x * tanhf(log1pf(expf(x)));
+}
+float log_sigmoidf(float x) {
+  return std::min(x, 0.0f) - log1pf(expf(-fabsf(x)));
+}
+float sincf(float x) {
+  if (x == 0.0f) return 1.0f;
+  const float px = static_cast<float>(M_PI) * x;
+  return sinf(px) / px;
 }
 
 template <typename T, float (*F)(float)>
@@ -72,7 +94,25 @@ void register_libm_kernel_set() {
         .impl(OpId::sigmoid, kCPU, dts, libm_kernel<sigmoidf>)
         .impl(OpId::gelu, kCPU, dts, libm_kernel<geluf>)
         .impl(OpId::silu, kCPU, dts, libm_kernel<siluf>)
-        .impl(OpId::erf, kCPU, dts, libm_kernel<erff>);
+        .impl(OpId::erf, kCPU, dts, libm_kernel<erff>)
+        .impl(OpId::erfc, kCPU, dts, libm_kernel<erfcf>)
+        .impl(OpId::exp2, kCPU, dts, libm_kernel<exp2f>)
+        .impl(OpId::log2, kCPU, dts, libm_kernel<log2f>)
+        .impl(OpId::log10, kCPU, dts, libm_kernel<log10f>)
+        .impl(OpId::asin, kCPU, dts, libm_kernel<asinf>)
+        .impl(OpId::acos, kCPU, dts, libm_kernel<acosf>)
+        .impl(OpId::atan, kCPU, dts, libm_kernel<atanf>)
+        .impl(OpId::sinh, kCPU, dts, libm_kernel<sinhf>)
+        .impl(OpId::cosh, kCPU, dts, libm_kernel<coshf>)
+        .impl(OpId::asinh, kCPU, dts, libm_kernel<asinhf>)
+        .impl(OpId::acosh, kCPU, dts, libm_kernel<acoshf>)
+        .impl(OpId::atanh, kCPU, dts, libm_kernel<atanhf>)
+        .impl(OpId::frac, kCPU, dts, libm_kernel<fracf>)
+        .impl(OpId::hardsigmoid, kCPU, dts, libm_kernel<hardsigmoidf>)
+        .impl(OpId::hardswish, kCPU, dts, libm_kernel<hardswishf>)
+        .impl(OpId::mish, kCPU, dts, libm_kernel<mishf>)
+        .impl(OpId::log_sigmoid, kCPU, dts, libm_kernel<log_sigmoidf>)
+        .impl(OpId::sinc, kCPU, dts, libm_kernel<sincf>);
     return true;
   }();
   (void)registered;

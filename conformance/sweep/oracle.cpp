@@ -3,10 +3,12 @@
 
 #include <mpfr.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 
+#include "conformance/sweep/oracle_vec.h"
 #include "touchstone/error.h"
 #include "touchstone/half.h"
 
@@ -50,6 +52,68 @@ double rsqrt_d(double x) {
 }
 double reciprocal_d(double x) {
   return 1.0 / x;
+}
+// sin(pi x) with x reduced exactly: remainder(x, 2) in [-1, 1], folded into [-1/2, 1/2] by the
+// exact 1 - r (Sterbenz); sinc at a nonzero integer is a zero of x's sign, as the reference's.
+double sinc_d(double x) {
+  if (x == 0) return 1;
+  double r = std::remainder(x, 2.0);
+  if (r > 0.5) r = 1 - r;
+  if (r < -0.5) r = -1 - r;
+  const double s = std::sin(M_PI * r);
+  return s == 0 ? std::copysign(0.0, x) : s / (M_PI * x);
+}
+double hardsigmoid_d(double x) {
+  return std::isnan(x) ? x : std::min(std::max(x + 3, 0.0), 6.0) / 6;
+}
+double hardswish_d(double x) {
+  return x * hardsigmoid_d(x);
+}
+double softplus_d(double x) {
+  return std::max(x, 0.0) + std::log1p(std::exp(-std::fabs(x)));
+}
+double mish_d(double x) {
+  return x * std::tanh(softplus_d(x));
+}
+double log_sigmoid_d(double x) {
+  return std::min(x, 0.0) - std::log1p(std::exp(-std::fabs(x)));
+}
+double frac_d(double x) {
+  return x - std::trunc(x);
+}
+
+// Note [erfinv in the oracle]
+// Independent of the reference's (Note [erfinv in double] in reference/unary.cpp): Giles'
+// single-precision approximation ("Approximating the erfinv function", 2010; about 1e-7
+// relative) then four Newton steps on f(y) = erf(y) - a, written as (1 - a) - erfc(y) for
+// a > 1/2 (1 - a exact by Sterbenz): the step's error is then a few ULPs of erfc(y), divided by
+// f'(y) = 2/sqrt(pi) exp(-y^2) ~ 2 y erfc(y), about 2^-50 / y^2 relative: inside the oracle's
+// 2^-45. Newton doubles the correct bits: 1e-7 -> 1e-14 -> double's accuracy by the third step.
+double erfinv_d(double x) {
+  if (std::isnan(x) || std::fabs(x) > 1) return std::numeric_limits<double>::quiet_NaN();
+  if (std::fabs(x) == 1) return std::copysign(HUGE_VAL, x);
+  if (x == 0) return x;
+  const double a = std::fabs(x);
+  double w = -std::log((1 - a) * (1 + a)), p = 0;
+  if (w < 5) {
+    w -= 2.5;
+    for (double c : {2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                     -0.00125372503, -0.00417768164, 0.246640727, 1.50140941}) {
+      p = p * w + c;
+    }
+  } else {
+    w = std::sqrt(w) - 3;
+    for (double c : {-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+                     -0.0076224613, 0.00943887047, 1.00167406, 2.83297682}) {
+      p = p * w + c;
+    }
+  }
+  double y = p * a;
+  for (int i = 0; i < 4; ++i) {
+    const double f = a <= 0.5 ? std::erf(y) - a : (1 - a) - std::erfc(y);
+    y -= f / (M_2_SQRTPI * std::exp(-y * y));
+  }
+  return std::copysign(y, x);
 }
 
 using MpfrFn = void (*)(mpfr_t y, const mpfr_t x, mpfr_prec_t prec);
@@ -107,6 +171,93 @@ void gelu_m(mpfr_t y, const mpfr_t x, mpfr_prec_t prec) {
   mpfr_mul_2si(y, y, -1, MPFR_RNDN);
   mpfr_clear(s);
 }
+void sinc_m(mpfr_t y, const mpfr_t x, mpfr_prec_t prec) {
+  if (mpfr_zero_p(x)) {
+    mpfr_set_ui(y, 1, MPFR_RNDN);
+    return;
+  }
+  mpfr_t p;
+  mpfr_init2(p, prec);
+  mpfr_sinpi(y, x, MPFR_RNDN);
+  mpfr_const_pi(p, MPFR_RNDN);
+  mpfr_mul(p, p, x, MPFR_RNDN);
+  mpfr_div(y, y, p, MPFR_RNDN);
+  mpfr_clear(p);
+}
+void hardsigmoid_m(mpfr_t y, const mpfr_t x, mpfr_prec_t) {
+  mpfr_add_ui(y, x, 3, MPFR_RNDN);
+  if (mpfr_sgn(y) < 0) mpfr_set_zero(y, 1);
+  if (mpfr_cmp_ui(y, 6) > 0) mpfr_set_ui(y, 6, MPFR_RNDN);
+  mpfr_div_ui(y, y, 6, MPFR_RNDN);
+}
+void hardswish_m(mpfr_t y, const mpfr_t x, mpfr_prec_t prec) {
+  hardsigmoid_m(y, x, prec);
+  mpfr_mul(y, y, x, MPFR_RNDN);
+}
+// softplus(x) = max(x, 0) + log1p(exp(-|x|)) into y.
+void softplus_m(mpfr_t y, const mpfr_t x, mpfr_prec_t prec) {
+  mpfr_t m;
+  mpfr_init2(m, prec);
+  mpfr_abs(y, x, MPFR_RNDN);
+  mpfr_neg(y, y, MPFR_RNDN);
+  mpfr_exp(y, y, MPFR_RNDN);
+  mpfr_log1p(y, y, MPFR_RNDN);
+  mpfr_set(m, x, MPFR_RNDN);
+  if (mpfr_sgn(m) < 0) mpfr_set_zero(m, 1);
+  mpfr_add(y, y, m, MPFR_RNDN);
+  mpfr_clear(m);
+}
+void mish_m(mpfr_t y, const mpfr_t x, mpfr_prec_t prec) {
+  softplus_m(y, x, prec);
+  mpfr_tanh(y, y, MPFR_RNDN);
+  mpfr_mul(y, y, x, MPFR_RNDN);
+}
+// log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|)): x - softplus(x) would cancel for large x.
+void log_sigmoid_m(mpfr_t y, const mpfr_t x, mpfr_prec_t) {
+  mpfr_abs(y, x, MPFR_RNDN);
+  mpfr_neg(y, y, MPFR_RNDN);
+  mpfr_exp(y, y, MPFR_RNDN);
+  mpfr_log1p(y, y, MPFR_RNDN);
+  if (mpfr_sgn(x) < 0) {
+    mpfr_sub(y, x, y, MPFR_RNDN);
+  } else {
+    mpfr_neg(y, y, MPFR_RNDN);
+  }
+}
+void frac_m(mpfr_t y, const mpfr_t x, mpfr_prec_t) {
+  mpfr_frac(y, x, MPFR_RNDN);
+}
+// erfinv by Newton's method in MPFR from the double value (53 correct bits, doubling per step:
+// six steps pass 1024), on erf(y) - a, or (1 - a) - erfc(y) for a > 1/2 (no cancellation).
+void erfinv_m(mpfr_t y, const mpfr_t x, mpfr_prec_t prec) {
+  mpfr_t a, c, k, z, f, d;
+  mpfr_inits2(prec + 64, a, c, k, z, f, d, static_cast<mpfr_ptr>(nullptr));
+  mpfr_abs(a, x, MPFR_RNDN);
+  mpfr_ui_sub(c, 1, a, MPFR_RNDN);  // exact
+  const bool tail = mpfr_cmp_d(a, 0.5) > 0;
+  mpfr_const_pi(k, MPFR_RNDN);
+  mpfr_sqrt(k, k, MPFR_RNDN);
+  mpfr_ui_div(k, 2, k, MPFR_RNDN);  // 2 / sqrt(pi)
+  mpfr_set_d(z, erfinv_d(mpfr_get_d(a, MPFR_RNDN)), MPFR_RNDN);
+  for (int i = 0; i < 6; ++i) {
+    if (tail) {
+      mpfr_erfc(f, z, MPFR_RNDN);
+      mpfr_sub(f, c, f, MPFR_RNDN);
+    } else {
+      mpfr_erf(f, z, MPFR_RNDN);
+      mpfr_sub(f, f, a, MPFR_RNDN);
+    }
+    mpfr_sqr(d, z, MPFR_RNDN);
+    mpfr_neg(d, d, MPFR_RNDN);
+    mpfr_exp(d, d, MPFR_RNDN);
+    mpfr_mul(d, d, k, MPFR_RNDN);
+    mpfr_div(f, f, d, MPFR_RNDN);
+    mpfr_sub(z, z, f, MPFR_RNDN);
+  }
+  mpfr_set(y, z, MPFR_RNDN);
+  if (mpfr_sgn(x) < 0) mpfr_neg(y, y, MPFR_RNDN);
+  mpfr_clears(a, c, k, z, f, d, static_cast<mpfr_ptr>(nullptr));
+}
 
 }  // namespace
 
@@ -118,8 +269,9 @@ struct UnaryOracle {
 
 namespace {
 
-// op_list.def's unary float ops (UnaryFloat) and the float-only unary activations; not yet
-// sinc, erfinv (no MPFR function), hardsigmoid, hardswish, mish, log_sigmoid and frac.
+// op_list.def's unary float ops (UnaryFloat) and the float-only unary activations without
+// parameters (gelu at approximate='none'). The ops whose double definition is the C function of
+// their name take libmvec's vector form in batches (Note [The vector double path]).
 const UnaryOracle kOracles[] = {
     {"exp", [](double x) { return std::exp(x); }, exp_m},
     {"expm1", [](double x) { return std::expm1(x); }, expm1_m},
@@ -148,6 +300,13 @@ const UnaryOracle kOracles[] = {
     {"asinh", [](double x) { return std::asinh(x); }, asinh_m},
     {"acosh", [](double x) { return std::acosh(x); }, acosh_m},
     {"atanh", [](double x) { return std::atanh(x); }, atanh_m},
+    {"erfinv", erfinv_d, erfinv_m},  // Note [erfinv in the oracle]
+    {"sinc", sinc_d, sinc_m},
+    {"frac", frac_d, frac_m},
+    {"hardsigmoid", hardsigmoid_d, hardsigmoid_m},
+    {"hardswish", hardswish_d, hardswish_m},
+    {"mish", mish_d, mish_m},
+    {"log_sigmoid", log_sigmoid_d, log_sigmoid_m},
 };
 
 constexpr Format kFormats[] = {
@@ -316,6 +475,34 @@ Rounded correctly_rounded(const UnaryOracle& op, double x, const Format& fmt) {
   const double y = op.f64(x);
   if (double_decides(y, fmt, out) || interval_decides(y, fmt, out)) return out;
   return mpfr_rounded(op, x, y, fmt);
+}
+
+// Note [The vector double path]
+// The double evaluation is most of a sweep's cost: one libm call per input, 2^32 of them. glibc's
+// libmvec has vector forms of the C functions exp ... atanh (the x86_64 vector ABI's
+// _ZGVeN8v_exp: 8 lanes of AVX-512, _ZGVdN4v_exp: 4 of AVX2; lanes with special or out-of-range
+// arguments go to the scalar function inside). glibc documents them within 4 double ULPs
+// (2^-50 relative), inside the 2^-45 that Note [Double first, MPFR where double cannot decide]
+// assumes, so the decision and its MPFR fallback stand as they are. The test
+// SweepOracle.VectorDoublePathGivesTheScalarPathsBits holds both paths to the same bits.
+uint64_t correctly_rounded_bits(const UnaryOracle& op, const double* x, size_t n, const Format& fmt,
+                                uint32_t* want, double* approx, bool vector) {
+  const DoubleBatchFn batch = vector ? libmvec_batch(op.name) : nullptr;
+  if (batch != nullptr) {
+    batch(x, approx, n);
+  } else {
+    for (size_t i = 0; i < n; ++i) approx[i] = op.f64(x[i]);
+  }
+  uint64_t mpfr_calls = 0;
+  for (size_t i = 0; i < n; ++i) {
+    Rounded r;
+    if (!double_decides(approx[i], fmt, r) && !interval_decides(approx[i], fmt, r)) {
+      r = mpfr_rounded(op, x[i], approx[i], fmt);
+      ++mpfr_calls;
+    }
+    want[i] = format_bits(r.value, fmt);
+  }
+  return mpfr_calls;
 }
 
 // Note [Binary ops of 16-bit inputs]

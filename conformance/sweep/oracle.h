@@ -2,6 +2,7 @@
 // The sweep's oracle: the correctly rounded float32, float16 or bfloat16 result of a unary float
 // op at one input (Note [Double first, MPFR where double cannot decide] in oracle.cpp), or of a
 // binary op at a pair of 16-bit inputs (Note [Binary ops of 16-bit inputs]).
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -45,6 +46,11 @@ struct Rounded {
 Rounded correctly_rounded(const UnaryOracle& op, double x, const Format& fmt);
 // The same value from MPFR alone (no double shortcut for finite results): the tests' cross-check.
 Rounded correctly_rounded_mpfr(const UnaryOracle& op, double x, const Format& fmt);
+// The correctly rounded op(x[i]) of n inputs: want[i] its bits in `fmt`, approx[i] the double
+// evaluation; with `vector`, libmvec's where it has the op (Note [The vector double path] in
+// oracle.cpp). Returns how many inputs MPFR decided.
+uint64_t correctly_rounded_bits(const UnaryOracle& op, const double* x, size_t n, const Format& fmt,
+                                uint32_t* want, double* approx, bool vector = true);
 
 struct BinaryOracle;  // add, sub, mul, div, pow, atan2
 const BinaryOracle* find_binary_oracle(std::string_view name);

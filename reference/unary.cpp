@@ -137,6 +137,23 @@ double hardsigmoid(double x) {
   return std::min(std::max(x + 3, 0.0), 6.0) / 6;
 }
 
+// Note [hardswish rounded once]
+// x relu6(x + 3) / 6 in double rounds twice (x + 3, then the quotient), and the float result can
+// land on the wrong side of a midpoint (the sweep: -2.34e-38, where x + 3 rounds to 3 and x/2 is
+// a float32 midpoint). For -3 < x < 3 the value (x^2 + 3x) / 6 is formed as q + c instead: for a
+// float input x^2 and 3x are exact, their sum is hi + lo (TwoSum), q = hi / 6, c = (r + lo) / 6
+// with the exact remainder r = hi - 6q (fma); q + c rounded to odd then rounds correctly into
+// float32, float16 and bfloat16. Other float64 inputs keep x relu6(x + 3) / 6 (x^2 + 3x would
+// cancel near -3), about 1 ULP.
+double hardswish(double x) {
+  const bool float_input = static_cast<double>(static_cast<float>(x)) == x;  // x^2 exact
+  if (x == 0 || !float_input || !(x > -3 && x < 3)) return x * hardsigmoid(x);  // -0 stays -0
+  const double a = x * x, b = 3 * x;
+  const double hi = a + b, bb = hi - a, lo = (a - (hi - bb)) + (b - bb);
+  const double q = hi / 6, r = std::fma(-q, 6, hi);
+  return sum_round_to_odd(q, (r + lo) / 6);
+}
+
 // A plain unary op's formulas; UnaryFloat ops have no fi, integer-only ops no fd.
 struct UnaryFormula {
   OpId op;
@@ -184,7 +201,7 @@ constexpr UnaryFormula kFormulas[] = {
     {OpId::silu, silu},
     {OpId::hardsigmoid, hardsigmoid},
     // x * relu6(x + 3) / 6: hardswish(-inf) is -inf * 0 = NaN, as PyTorch's formula gives.
-    {OpId::hardswish, [](double x) { return x * hardsigmoid(x); }},
+    {OpId::hardswish, hardswish},  // Note [hardswish rounded once]
     // x * tanh(softplus(x)): mish(-inf) is -inf * 0 = NaN, as in PyTorch.
     {OpId::mish, [](double x) { return x * std::tanh(softplus(x)); }},
     // min(x, 0) - log1p(exp(-|x|)), ATen's form: log_sigmoid(+inf) is +0, as in ATen.

@@ -82,13 +82,36 @@ inline int64_t load_as_int64(const void* p, ScalarType t, ScalarType c) {
 
 // Runs f(out_ptr, in_ptrs) over every element of an elementwise call: the inputs already have
 // the output's shape (broadcast inputs have stride 0); each operand keeps its own strides.
+// The outer dims go as for_each_index's odometer; the innermost by pointer steps (strides in
+// bytes, read once), so that an element costs f and N + 1 additions.
 template <size_t N, typename F>
 void for_each_element(const KernelCall& c, F&& f) {
   const Tensor& out = c.outputs[0];
-  for_each_index(out.sizes(), [&](IntArrayRef idx) {
-    const char* in[N];
-    for (size_t i = 0; i < N; ++i) in[i] = element_ptr(c.inputs[i], idx);
-    f(element_ptr(out, idx), in);
+  const IntArrayRef shape = out.sizes();
+  const size_t nd = shape.size();
+  char* base[N + 1];  // operand 0 the output, 1..N the inputs
+  DimVector step[N + 1];
+  int64_t inner_step[N + 1];
+  for (size_t k = 0; k <= N; ++k) {
+    const Tensor& t = k == 0 ? out : c.inputs[k - 1];
+    base[k] = static_cast<char*>(t.data_ptr());
+    const auto size = static_cast<int64_t>(t.element_size());
+    for (size_t d = 0; d < nd; ++d) step[k].push_back(t.strides()[d] * size);
+    inner_step[k] = nd == 0 ? 0 : step[k][nd - 1];
+  }
+  const int64_t inner = nd == 0 ? 1 : shape[nd - 1];
+  for_each_index(shape.slice(0, nd == 0 ? 0 : nd - 1), [&](IntArrayRef idx) {
+    char* p[N + 1];
+    for (size_t k = 0; k <= N; ++k) {
+      p[k] = base[k];
+      for (size_t d = 0; d < idx.size(); ++d) p[k] += idx[d] * step[k][d];
+    }
+    for (int64_t i = 0; i < inner; ++i) {
+      const char* in[N];
+      for (size_t k = 0; k < N; ++k) in[k] = p[k + 1];
+      f(p[0], in);
+      for (size_t k = 0; k <= N; ++k) p[k] += inner_step[k];
+    }
   });
 }
 

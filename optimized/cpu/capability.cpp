@@ -13,9 +13,15 @@ struct Capability {
   const char* name;
   int64_t target;
 };
+// Note [The scalar target]
+// Highway's portable fallback is HWY_EMU128, or HWY_SCALAR where the compiler miscompiles EMU128
+// (GCC before 12.3, Debian 12's 12.2 included: HWY_BROKEN_EMU128); HWY_BASELINE_SCALAR names the
+// one this build compiles. Asking for EMU128 alone left "scalar" out of every supported list.
+constexpr int64_t kScalar = HWY_BASELINE_SCALAR;
+
 // Worst to best; the targets optimized/CMakeLists.txt compiles (HWY_DISABLED_TARGETS drops SSSE3).
 constexpr Capability kCapabilities[] = {
-    {"scalar", HWY_EMU128}, {"sse4", HWY_SSE4}, {"avx2", HWY_AVX2}, {"avx512", HWY_AVX3}};
+    {"scalar", kScalar}, {"sse4", HWY_SSE4}, {"avx2", HWY_AVX2}, {"avx512", HWY_AVX3}};
 
 int64_t cpu_targets() {
   static const int64_t targets = [] {
@@ -57,7 +63,7 @@ std::vector<std::string> supported_capabilities() {
   std::vector<std::string> out;
   for (const Capability& c : kCapabilities) {
     const bool compiled = (HWY_TARGETS & c.target) != 0;
-    if (compiled && ((cpu_targets() & c.target) != 0 || c.target == HWY_EMU128)) {
+    if (compiled && ((cpu_targets() & c.target) != 0 || c.target == kScalar)) {
       out.emplace_back(c.name);
     }
   }
@@ -75,7 +81,7 @@ std::string capability() {
 void set_capability(std::string_view name) {
   for (const Capability& c : kCapabilities) {
     if (name != c.name) continue;
-    const int64_t targets = (cpu_targets() | HWY_EMU128) & at_most(c.target);
+    const int64_t targets = (cpu_targets() | kScalar) & at_most(c.target);
     if ((targets & c.target) == 0) {
       std::string supported;
       for (const std::string& s : supported_capabilities())

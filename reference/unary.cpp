@@ -146,12 +146,22 @@ double hardsigmoid(double x) {
 // float32, float16 and bfloat16. Other float64 inputs keep x relu6(x + 3) / 6 (x^2 + 3x would
 // cancel near -3), about 1 ULP.
 double hardswish(double x) {
-  const bool float_input = static_cast<double>(static_cast<float>(x)) == x;  // x^2 exact
+  const bool float_input = static_cast<double>(static_cast<float>(x)) == x;     // x^2 exact
   if (x == 0 || !float_input || !(x > -3 && x < 3)) return x * hardsigmoid(x);  // -0 stays -0
   const double a = x * x, b = 3 * x;
   const double hi = a + b, bb = hi - a, lo = (a - (hi - bb)) + (b - bb);
   const double q = hi / 6, r = std::fma(-q, 6, hi);
   return sum_round_to_odd(q, (r + lo) / 6);
+}
+
+// Note [The sign of log_sigmoid's underflow]
+// log_sigmoid(x) = min(x, 0) - log1p(exp(-|x|)) is negative for every finite x, so a result that
+// underflows (x > 104 in float32, where exp(-x) is 0) is -0, as IEEE rounds a tiny negative
+// value. ATen's min(x, 0) - log1p(...) gives 0 - 0 = +0 there; -(log1p(...) - min(x, 0)) keeps the
+// sign. log_sigmoid(+inf) stays +0, ATen's value (the limit, 0, has no sign).
+double log_sigmoid(double x) {
+  if (x == HUGE_VAL) return 0.0;
+  return -(std::log1p(std::exp(-std::fabs(x))) - std::min(x, 0.0));
 }
 
 // A plain unary op's formulas; UnaryFloat ops have no fi, integer-only ops no fd.
@@ -204,9 +214,7 @@ constexpr UnaryFormula kFormulas[] = {
     {OpId::hardswish, hardswish},  // Note [hardswish rounded once]
     // x * tanh(softplus(x)): mish(-inf) is -inf * 0 = NaN, as in PyTorch.
     {OpId::mish, [](double x) { return x * std::tanh(softplus(x)); }},
-    // min(x, 0) - log1p(exp(-|x|)), ATen's form: log_sigmoid(+inf) is +0, as in ATen.
-    {OpId::log_sigmoid,
-     [](double x) { return std::min(x, 0.0) - std::log1p(std::exp(-std::abs(x))); }},
+    {OpId::log_sigmoid, log_sigmoid},  // Note [The sign of log_sigmoid's underflow]
     {OpId::erf, [](double x) { return std::erf(x); }},
     {OpId::erfc, [](double x) { return std::erfc(x); }},
     {OpId::erfinv, erfinv},  // Note [erfinv in double]

@@ -75,8 +75,11 @@ double softplus_d(double x) {
 double mish_d(double x) {
   return x * std::tanh(softplus_d(x));
 }
+// Negative for every finite x: -0 where it underflows, +0 at +inf as ATen (Note [The sign of
+// log_sigmoid's underflow] in reference/unary.cpp).
 double log_sigmoid_d(double x) {
-  return std::min(x, 0.0) - std::log1p(std::exp(-std::fabs(x)));
+  if (x == HUGE_VAL) return 0.0;
+  return -(std::log1p(std::exp(-std::fabs(x))) - std::min(x, 0.0));
 }
 double frac_d(double x) {
   return x - std::trunc(x);

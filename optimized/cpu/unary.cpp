@@ -175,9 +175,11 @@ struct VecOp {
     } else if constexpr (kOp == OpId::mish) {
       return Mish(d, x);  // Note [Vector mish]
     } else if constexpr (kOp == OpId::log_sigmoid) {
-      // min(x, 0) - log1p(exp(-|x|)): no overflow, and -exp(-x) to full accuracy for large x.
+      // -(log1p(exp(-|x|)) - min(x, 0)): no overflow, -exp(-x) to full accuracy for large x,
+      // -0 where that underflows and +0 at +inf (Note [The sign of log_sigmoid's underflow]).
       const V l = VecLog1p(d, VecExp(d, hn::Neg(hn::Abs(x))));
-      return hn::IfThenElse(hn::IsNaN(x), x, hn::Sub(hn::Min(x, hn::Zero(d)), l));
+      const V y = hn::Neg(hn::Sub(l, hn::Min(x, hn::Zero(d))));
+      return hn::IfThenElse(hn::IsNaN(x), x, hn::IfThenZeroElse(hn::Eq(x, hn::Inf(d)), y));
     } else if constexpr (kOp == OpId::erf) {
       return VecErf(d, x);
     } else if constexpr (kOp == OpId::erfc) {

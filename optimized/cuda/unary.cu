@@ -103,7 +103,10 @@ struct UnaryOp {
       const C u = ::exp(x), n = u * (u + C(2));
       return x * (n / (n + C(2)));
     } else if constexpr (op == OpId::log_sigmoid) {
-      return is_nan(x) ? x : ::fmin(x, C(0)) - ::log1p(::exp(-::fabs(x)));
+      // Note [The sign of log_sigmoid's underflow] (reference/unary.cpp): -0, +0 at +inf.
+      if (is_nan(x)) return x;
+      if (x > C(0) && ::isinf(x)) return C(0);
+      return -(::log1p(::exp(-::fabs(x))) - ::fmin(x, C(0)));
     } else if constexpr (op == OpId::erf) {
       return ::erf(x);
     } else if constexpr (op == OpId::erfc) {

@@ -320,6 +320,39 @@ TEST(SweepEngine, FindsAPlantedTwoUlpErrorWithItsInput) {
   }
 }
 
+// 32 planted 1-step errors in [0.5, 1), at the inputs whose bits end in 18 ones: the row lists
+// the first kMaxListed (16) in input order, however the batches fall to the threads.
+void planted_many_exp(const ts::KernelCall& c) {
+  const float* in = static_cast<const float*>(c.inputs[0].data_ptr());
+  auto* out = static_cast<float*>(c.outputs[0].data_ptr());
+  for (int64_t i = 0; i < c.outputs[0].numel(); ++i) {
+    out[i] = static_cast<float>(std::exp(static_cast<double>(in[i])));
+    if ((ts::detail::float_bits(in[i]) & 0x3FFFFu) == 0x3FFFFu)
+      out[i] = ts::detail::bits_float(ts::detail::float_bits(out[i]) + 1);
+  }
+}
+
+TEST(SweepEngine, ListsTheFirstMissesInInputOrder) {
+  ts::KernelRegistrar("sweep_planted_many")
+      .impl(ts::OpId::exp, ts::kCPU, {ts::kFloat}, planted_many_exp);
+  ts::sweep::SweepOptions o;
+  o.ops = {"exp"};
+  o.kernels = {"sweep_planted_many"};
+  o.dtypes = {ts::kFloat};
+  o.range = std::make_pair(0.5, 1.0);
+  o.batch = 1 << 16;
+  for (int threads : {1, 2}) {
+    ts::set_num_threads(threads);
+    const ts::sweep::SweepRow r = ts::sweep::run_sweep(o).at(0);
+    EXPECT_EQ(r.inputs - r.correctly_rounded, 32u);
+    ASSERT_EQ(r.first_misses.size(), ts::sweep::kMaxListed);
+    for (uint32_t k = 0; k < ts::sweep::kMaxListed; ++k) {
+      EXPECT_EQ(r.first_misses[k].input, 0x3F03FFFFu + k * 0x40000u) << k;
+      EXPECT_EQ(r.first_misses[k].result, r.first_misses[k].expected + 1) << k;
+    }
+  }
+}
+
 // --quick (every 256th float32 and the special values) holds all four planted inputs.
 TEST(SweepEngine, QuickFindsTheSpecialValueMismatches) {
   ts::sweep::SweepOptions o = planted_options();

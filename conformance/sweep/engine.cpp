@@ -216,6 +216,14 @@ nlohmann::json sweep_to_json(const SweepOptions& o, const std::vector<SweepRow>&
                         {"wall_seconds", r.wall_seconds},
                         {"oracle_mpfr_calls", r.mpfr_calls}};
     j["first_special_input"] = r.first_special ? input(*r.first_special) : nullptr;
+    nlohmann::json misses = nlohmann::json::array();
+    for (const SweepRow::Miss& m : r.first_misses) {
+      misses.push_back({{"input", input(m.input)},
+                        {"input_bits", m.input},
+                        {"result", value(m.result)},
+                        {"expected", value(m.expected)}});
+    }
+    j["first_not_correctly_rounded"] = misses;
     j["input_bins"] = {{"inputs", r.bin_inputs},
                        {"max_steps", r.bin_max_steps},
                        {"special_mismatches", r.bin_specials}};

@@ -36,6 +36,8 @@ inline constexpr std::array<const char*, 7> kUlpBuckets = {"0",    "1",      "2"
 // The HTML plot's input bins: the top 8 bits of the (first operand's) value-ordered key, so bin
 // 128 + e/2 holds the positive inputs of float32 exponent field e (a log axis over the range).
 inline constexpr size_t kInputBins = 256;
+// How many inputs not correctly rounded a row lists (SweepRow::first_misses).
+inline constexpr size_t kMaxListed = 16;
 
 struct SweepRow {
   std::string op, kernels, dtype;
@@ -50,6 +52,12 @@ struct SweepRow {
   // anything else, a zero of the wrong sign. first_special: the first such input's bits.
   uint64_t nan_mismatches = 0, inf_mismatches = 0, zero_sign_mismatches = 0;
   std::optional<uint32_t> first_special;
+  // The first kMaxListed inputs (in input order) not correctly rounded and not special-value
+  // mismatches: input, result and correctly rounded bits; a rare miss is listed in full.
+  struct Miss {
+    uint32_t input = 0, result = 0, expected = 0;
+  };
+  std::vector<Miss> first_misses;
   double kernel_seconds = 0;  // summed over the threads
   double wall_seconds = 0;    // the op and dtype's whole sweep (oracle and every set)
   uint64_t mpfr_calls = 0;    // the oracle's MPFR fallbacks for this op and dtype

@@ -205,6 +205,10 @@ void tally_differing(Partial& p, uint64_t index, uint32_t in, size_t bin, uint32
   const auto steps =
       static_cast<uint64_t>(std::llabs(signed_magnitude(got, w) - signed_magnitude(want, w)));
   if (steps == 0) ++row.correctly_rounded;
+  if (steps > 0 && row.first_misses.size() < kMaxListed) {  // in input order within a worker
+    row.first_misses.push_back({in, got, want});
+    p.miss_index.push_back(index);
+  }
   constexpr uint64_t kBucketEnds[] = {0, 1, 2, 4, 16, 256};
   size_t b = 0;
   while (b < std::size(kBucketEnds) && steps > kBucketEnds[b]) ++b;
@@ -259,6 +263,21 @@ void merge(Partial& total, const Partial& part) {
   if (part.special < total.special) {
     total.special = part.special;
     t.first_special = r.first_special;
+  }
+  // The first kMaxListed misses of both, by input index.
+  std::vector<std::pair<uint64_t, SweepRow::Miss>> misses;
+  for (size_t i = 0; i < t.first_misses.size(); ++i)
+    misses.emplace_back(total.miss_index[i], t.first_misses[i]);
+  for (size_t i = 0; i < r.first_misses.size(); ++i)
+    misses.emplace_back(part.miss_index[i], r.first_misses[i]);
+  std::sort(misses.begin(), misses.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (misses.size() > kMaxListed) misses.resize(kMaxListed);
+  t.first_misses.clear();
+  total.miss_index.clear();
+  for (const auto& [index, miss] : misses) {
+    total.miss_index.push_back(index);
+    t.first_misses.push_back(miss);
   }
   t.inputs += r.inputs;
   t.correctly_rounded += r.correctly_rounded;

@@ -75,6 +75,7 @@ struct Partial {
   uint64_t worst = 0;
   bool has_worst = false;
   uint64_t special = std::numeric_limits<uint64_t>::max();
+  std::vector<uint64_t> miss_index;  // the indices of row.first_misses
 };
 // One batch of inputs with their plot bins and correctly rounded results.
 using BinCounts = std::array<uint64_t, kInputBins>;

@@ -111,7 +111,7 @@ Command add_sweep_command(CLI::App& app) {
   struct Args {
     std::string ops, kernels = "optimized,reference", dtypes = "float32,bfloat16,float16";
     std::string range, report, html, targets, compare_threads;
-    bool quick = false;
+    bool quick = false, scalar_oracle = false;
     int threads = 0;
     std::vector<std::string> plugins;
   };
@@ -129,6 +129,9 @@ Command add_sweep_command(CLI::App& app) {
   cmd->add_flag("--quick", a->quick,
                 "float32: every 256th input and the special values (16-bit dtypes: all inputs); "
                 "binary ops: every 257th pair and the pairs of special values");
+  cmd->add_flag("--scalar-oracle", a->scalar_oracle,
+                "Evaluate the oracle's double path with the scalar C library instead of libmvec's "
+                "vector functions (slower; the same results)");
   cmd->add_option("--report", a->report, "Write the JSON report to FILE");
   cmd->add_option("--html", a->html, "Write an HTML page of error against input to FILE");
   cmd->add_option("--compare-targets", a->targets,
@@ -151,6 +154,7 @@ Command add_sweep_command(CLI::App& app) {
         TS_CHECK(!o.dtypes.empty(), "sweep: --dtypes names no dtype");
         if (!a->range.empty()) o.range = parse_range(a->range);
         o.quick = a->quick;
+        o.vector_oracle = !a->scalar_oracle;
         TS_CHECK(a->threads >= 0, "sweep: --threads expects a positive count, got ", a->threads);
         if (a->threads > 0) set_num_threads(a->threads);
         o.targets = split_list(a->targets);

@@ -80,7 +80,8 @@ void sweep_op(const SweepOptions& o, std::string_view op, const Format& fmt,
       if (unary != nullptr) {
         x.resize(n);
         for (uint64_t i = 0; i < n; ++i) x[i] = format_value(in_bits[i], fmt);
-        part_mpfr += correctly_rounded_bits(*unary, x.data(), n, fmt, want.data(), approx.data());
+        part_mpfr += correctly_rounded_bits(*unary, x.data(), n, fmt, want.data(), approx.data(),
+                                            o.vector_oracle);
       } else {
         for (uint64_t i = 0; i < n; ++i) {
           const Rounded r = oracle_at(nullptr, binary, in_bits[i], fmt);

@@ -24,6 +24,8 @@ struct SweepOptions {
   std::optional<std::pair<double, double>> range;  // inputs (both operands) LO <= x <= HI
   bool quick = false;  // every 256th float32 input, every 257th pair, and the special values
   int64_t batch = int64_t{1} << 20;
+  bool vector_oracle =
+      true;  // libmvec for the oracle's double path (Note [The vector double path])
   // run_compare: SIMD targets (ts::cpu capability names, the first the baseline) and thread
   // counts (the first the baseline); empty: that axis is not compared.
   std::vector<std::string> targets;

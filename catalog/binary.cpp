@@ -97,12 +97,14 @@ void binary_case(const OpEntry& e, CaseList& list, ScalarType t, std::vector<int
   BenchCase c = make_case("binary", e.name, t, shape, std::move(layout),
                           nbytes(n, t) + nbytes(nb, t) + nbytes(n, out_t),
                           e.flops * static_cast<double>(n), {e.id});
-  c.setup = [=, ra = e.ranges.at(0), rb = e.ranges.at(1), run_out = e.run_out](Device d) {
+  c.setup = [=, ra = e.ranges.at(0), rb = e.ranges.at(1), run = e.run,
+             run_out = e.run_out](Device d) {
     Tensor a = make_input(a_sizes, t, ra, d);
     const Tensor b = make_input(b_sizes, t, rb, d);
     if (transpose_a) a = a.t();
     const std::vector<Tensor> ins{a, b}, outs{empty(a.sizes(), TensorOptions(out_t).device(d))};
-    return std::function<void()>([=] { run_out(outs, ins, {}); });
+    return run_out ? std::function<void()>([=] { run_out(outs, ins, {}); })
+                   : std::function<void()>([=] { (void)run(ins, {}); });
   };
   list.add(std::move(c));
 }
@@ -200,6 +202,58 @@ void add_known_answers(std::vector<OpEntry>& v) {
                                   }}};
 }
 
+// math (issue 16): heaviside's operands share a dtype (ATen has no Scalar overload) and its
+// floating self takes integer values, so that some are 0 (Note [Balanced outcomes]); isclose
+// (functional only) compares pairs that are equal, within its tolerances, or apart.
+void add_math_entries(std::vector<OpEntry>& v) {
+  OpEntry& heaviside = entry_named(v, "heaviside");
+  heaviside.samples = [base = heaviside.samples](const SampleContext& ctx) {
+    std::vector<Sample> out;
+    KernelSetGuard g("reference");
+    for (Sample& s : base(ctx)) {
+      if (s.args.scalar) continue;
+      if (is_floating_type(ctx.dtype()) && s.name != "edge_values") {
+        s.inputs[0] = floor(s.inputs[0]);
+      }
+      out.push_back(std::move(s));
+    }
+    return out;
+  };
+  OpEntry isclose;
+  isclose.name = "isclose";
+  isclose.family = "binary";
+  isclose.ranges = {Range{}, Range{}};
+  isclose.samples = [](const SampleContext& ctx) {
+    std::vector<Sample> out;
+    KernelSetGuard g("reference");
+    const SampleContext masks("isclose/mask", kBool);
+    for (Sample& s : binary_samples(ctx, Range{}, Range{})) {
+      if (s.args.scalar) continue;
+      Tensor& a = s.inputs[0];
+      Tensor& b = s.inputs[1];
+      if (s.name != "edge_values" && a.sizes() == b.sizes()) {
+        // A third equal, a third off by 4e-6 relative (within rtol = 1e-5 in float32), the rest
+        // apart.
+        const Tensor equal = masks.input(s.name, 0, a.sizes());
+        const Tensor near = masks.input(s.name, 1, a.sizes());
+        b = where(equal, a, where(near, a * (1 + 4e-6), b));
+      }
+      out.push_back(std::move(s));
+    }
+    return out;
+  };
+  isclose.run = [](const std::vector<Tensor>& in, const SampleArgs&) {
+    return std::vector<Tensor>{ts::isclose(in[0], in[1])};
+  };
+  isclose.bench = binary_bench;
+  isclose.flops = 0;
+  v.push_back(std::move(isclose));
+  // FLOPs per element beyond one (Note [Bytes and FLOPs]): exact selections count none.
+  for (const char* op : {"copysign", "nextafter", "heaviside", "clamp_min", "clamp_max"}) {
+    entry_named(v, op).flops = 0;
+  }
+}
+
 }  // namespace
 
 std::vector<OpEntry> binary_entries() {
@@ -225,7 +279,20 @@ std::vector<OpEntry> binary_entries() {
       TS_BINARY_ENTRY(bitwise_and, any, any),
       TS_BINARY_ENTRY(bitwise_or, any, any),
       TS_BINARY_ENTRY(bitwise_xor, any, any),
+      // math (issue 16)
+      TS_BINARY_ENTRY(hypot, any, any),
+      TS_BINARY_ENTRY(copysign, any, any),
+      TS_BINARY_ENTRY(nextafter, any, any),
+      TS_BINARY_ENTRY(fmod, any, positive),
+      TS_BINARY_ENTRY(floor_divide, any, positive),
+      TS_BINARY_ENTRY(xlogy, any, positive),
+      TS_BINARY_ENTRY_NO_INPLACE(logaddexp, any, any),
+      TS_BINARY_ENTRY_NO_INPLACE(logaddexp2, any, any),
+      TS_BINARY_ENTRY(heaviside, Range({-2, 2}), any),
+      TS_BINARY_ENTRY(clamp_min, any, any),
+      TS_BINARY_ENTRY(clamp_max, any, any),
   };
+  add_math_entries(v);
   // The optional alpha argument, in the floating dtypes (an integer alpha for others is 2).
   for (const char* op : {"add", "sub"}) {
     const bool is_add = std::string(op) == "add";

@@ -144,6 +144,31 @@ const std::map<std::string, Row>& rows() {
       {"lerp", cancelling(2, 16)},
       // a + value * b * c: two or three roundings, and cancellation.
       {"addcmul", cancelling(2, 16)},
+      // math (issue 16): exact functions and selections, then libm-class functions (float32
+      // tolerances from the worst kernel set measured by `touchstone conform`).
+      {"square", exact()},
+      {"isinf", exact()},
+      {"isfinite", exact()},
+      {"nan_to_num", exact()},
+      {"copysign", exact()},
+      {"nextafter", exact()},
+      {"fmod", exact()},  // fmod is exact in IEEE arithmetic
+      {"floor_divide", exact()},
+      {"heaviside", exact()},
+      // ATen's vector min/max leave clamp_max(+0, -0)'s sign to the argument order (as maximum).
+      {"clamp_min", unsigned_zeros(exact())},
+      {"clamp_max", unsigned_zeros(exact())},
+      {"isclose", exact()},
+      {"hypot", transcendental(1)},
+      {"xlogy", transcendental(2)},
+      // max + log1p(e^-|a - b|) cancels where the result nears 0 (a, b < 0): ulps of max, not of
+      // the result, in every set computing in the dtype (ATen; optimized float64).
+      {"logaddexp", transcendental(2, 8)},
+      {"logaddexp2", transcendental(2, 8)},
+      {"lgamma", transcendental(4)},
+      // The recurrence psi(x) = psi(x + 1) - 1/x cancels near the root 1.4616 (ATen's algorithm
+      // in the dtype; the optimized set's in double): ulps of the terms (1/x up to 10).
+      {"digamma", transcendental(4, 16)},
       // Casts and copies: exact (a cast rounds once, to nearest even).
       {"copy_", exact()},
       {"clone", exact()},

@@ -2,6 +2,7 @@
 // a few thousand elements plus the edge values; benchmark cases on a contiguous vector through
 // the out= form (the functional form where there is none), plus exp on a transposed matrix.
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "catalog/bench.h"
@@ -79,6 +80,28 @@ OpEntry with_inplace(OpEntry e, Fn fn) {
                    [](const Tensor& out, const Tensor& x) { ts::op##_out(out, x); }), \
                [](const Tensor& x) -> Tensor& { return ts::op##_(x); })
 
+// Samples for the ops about NaN and the infinities (random floats are neither): in each floating
+// sample but the edge values, about a quarter of the values become +inf, a quarter -inf and a
+// quarter NaN (masks drawn from `op`'s own stream).
+std::vector<Sample> special_value_samples(const std::string& op, const SampleContext& ctx,
+                                          Range r) {
+  std::vector<Sample> out = unary_samples(ctx, r);
+  if (!is_floating_type(ctx.dtype())) return out;
+  KernelSetGuard g("reference");
+  const SampleContext masks(op + "/mask", kBool);
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  for (Sample& s : out) {
+    if (s.name == "edge_values") continue;
+    const Tensor a = masks.input(s.name, 0, s.inputs[0].sizes());
+    const Tensor b = masks.input(s.name, 1, s.inputs[0].sizes());
+    Tensor x = where(logical_and(a, b), kInf, s.inputs[0]);
+    x = where(logical_and(a, logical_not(b)), -kInf, x);
+    s.inputs[0] = where(logical_and(logical_not(a), b), std::nan(""), x);
+    s.smooth = false;  // nan_to_num's gradient: 0 at the replaced values
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<OpEntry> unary_entries() {
@@ -126,8 +149,47 @@ std::vector<OpEntry> unary_entries() {
       TS_UNARY_ENTRY(frac, -4, 4),
       TS_UNARY_ENTRY(logical_not, -2, 2),
       TS_UNARY_ENTRY(bitwise_not, -4, 4),
+      // math (issue 16); lgamma and digamma away from their poles (0, -1, ...; edge values test
+      // those).
+      TS_UNARY_ENTRY(square, -4, 4),
+      TS_UNARY_ENTRY(lgamma, 0.1, 8),
+      TS_UNARY_ENTRY(digamma, 0.1, 8),
       // clang-format on
   };
+  // math (issue 16): isinf and isfinite (functional only, as ATen) and nan_to_num, on samples
+  // with NaN and infinities; nan_to_num.values passes every replacement.
+  for (const std::string op : {"isinf", "isfinite"}) {
+    OpEntry e = unary(
+        op, Range{},
+        [is_inf = op == "isinf"](const Tensor& x) {
+          return is_inf ? ts::isinf(x) : ts::isfinite(x);
+        },
+        [](const Tensor&, const Tensor&) {});
+    e.run_out = nullptr;
+    e.samples = [op](const SampleContext& ctx) { return special_value_samples(op, ctx, Range{}); };
+    v.push_back(std::move(e));
+  }
+  OpEntry nan_to_num_entry = with_inplace(
+      unary(
+          "nan_to_num", Range{-4, 4}, [](const Tensor& x) { return ts::nan_to_num(x); },
+          [](const Tensor& out, const Tensor& x) { ts::nan_to_num_out(out, x); }),
+      [](const Tensor& x) -> Tensor& { return ts::nan_to_num_(x); });
+  nan_to_num_entry.samples = [](const SampleContext& ctx) {
+    return special_value_samples("nan_to_num", ctx, Range{-4, 4});
+  };
+  v.push_back(std::move(nan_to_num_entry));
+  OpEntry nan_to_num_values = with_inplace(
+      unary(
+          "nan_to_num.values", Range{-4, 4},
+          [](const Tensor& x) { return ts::nan_to_num(x, 1.5, 100, -1e10); },
+          [](const Tensor& out, const Tensor& x) { ts::nan_to_num_out(out, x, 1.5, 100, -1e10); }),
+      [](const Tensor& x) -> Tensor& { return ts::nan_to_num_(x, 1.5, 100, -1e10); });
+  nan_to_num_values.op = "nan_to_num";
+  nan_to_num_values.bench = nullptr;  // nan_to_num's entry has the benchmark case
+  nan_to_num_values.samples = [](const SampleContext& ctx) {
+    return special_value_samples("nan_to_num.values", ctx, Range{-4, 4});
+  };
+  v.push_back(std::move(nan_to_num_values));
   // log_sigmoid has no in-place form (ATen has none).
   v.push_back(unary(
       "log_sigmoid", Range{-6, 6}, [](const Tensor& x) { return ts::log_sigmoid(x); },
@@ -168,15 +230,17 @@ std::vector<OpEntry> unary_entries() {
                        [](const Tensor& out, const Tensor& x) { ts::clamp_out(out, x, -1, 2); }),
                    [](const Tensor& x) -> Tensor& { return ts::clamp_(x, -1, 2); }));
   // FLOPs per element beyond one (Note [Bytes and FLOPs]); bool and bitwise results count zero.
-  for (const auto& [name, flops] :
-       std::vector<std::pair<std::string, double>>{{"rsqrt", 2},
-                                                   {"sigmoid", 3},
-                                                   {"gelu", 4},
-                                                   {"silu", 4},
-                                                   {"clamp", 2},
-                                                   {"isnan", 0},
-                                                   {"logical_not", 0},
-                                                   {"bitwise_not", 0}}) {
+  for (const auto& [name, flops] : std::vector<std::pair<std::string, double>>{{"rsqrt", 2},
+                                                                               {"sigmoid", 3},
+                                                                               {"gelu", 4},
+                                                                               {"silu", 4},
+                                                                               {"clamp", 2},
+                                                                               {"isnan", 0},
+                                                                               {"logical_not", 0},
+                                                                               {"bitwise_not", 0},
+                                                                               {"isinf", 0},
+                                                                               {"isfinite", 0},
+                                                                               {"nan_to_num", 0}}) {
     entry_named(v, name).flops = flops;
   }
   entry_named(v, "logical_not").bench_dtype = kBool;

@@ -194,6 +194,23 @@ void unaries(Table& T) {
         [](C c) { return Tensors{ts::clamp_(c.t(0), c.opt_s(1), c.opt_s(2))}; });
   T.def("unary", "clamp_out", "out:T self:T min:S?=None max:S?=None", kOut,
         [](C c) { return Tensors{ts::clamp_out(c.t(0), c.t(1), c.opt_s(2), c.opt_s(3))}; });
+  // math (issue 16): nan_to_num's float? replacements as optional Scalars.
+  const auto opt_d = [](C c, size_t k) -> std::optional<double> {
+    const std::optional<Scalar> v = c.opt_s(k);
+    return v ? std::optional(v->to_double()) : std::nullopt;
+  };
+  T.def("unary", "nan_to_num", "self:T nan:S?=None posinf:S?=None neginf:S?=None", kNoFlags,
+        [opt_d](C c) {
+          return Tensors{ts::nan_to_num(c.t(0), opt_d(c, 1), opt_d(c, 2), opt_d(c, 3))};
+        });
+  T.def("unary", "nan_to_num_", "self:T nan:S?=None posinf:S?=None neginf:S?=None", kInPlace,
+        [opt_d](C c) {
+          return Tensors{ts::nan_to_num_(c.t(0), opt_d(c, 1), opt_d(c, 2), opt_d(c, 3))};
+        });
+  T.def("unary", "nan_to_num_out", "out:T self:T nan:S?=None posinf:S?=None neginf:S?=None", kOut,
+        [opt_d](C c) {
+          return Tensors{ts::nan_to_num_out(c.t(0), c.t(1), opt_d(c, 2), opt_d(c, 3), opt_d(c, 4))};
+        });
 }
 
 void binaries(Table& T) {
@@ -224,6 +241,25 @@ void binaries(Table& T) {
   T.def("binary", "div_out", "out:T self:T other:T rounding_mode:STR?=None", kOut,
         [](C c) { return Tensors{ts::div_out(c.t(0), c.t(1), c.t(2), opt_str(c, 3))}; });
   plain_ops(T, "binary");
+  // math (issue 16): the ops whose second operand is not named `other`.
+  for (const catalog::OpEntry& e : catalog::entries()) {
+    if (e.name != "heaviside" && e.name != "clamp_min" && e.name != "clamp_max") continue;
+    const std::string& op = e.name;
+    T.def("binary", op, "self:T other:TS", kNoFlags, [run = e.run](C c) {
+      return run(c.is_tensor(1) ? Tensors{c.t(0), c.t(1)} : Tensors{c.t(0)}, scalar_args(c, 1));
+    });
+    T.def("binary", op + "_", "self:T other:TS", kInPlace, [run = e.run_inplace](C c) {
+      const Tensor self = c.t(0);
+      return Tensors{run(self, {self, c.is_tensor(1) ? c.t(1) : Tensor()}, scalar_args(c, 1))};
+    });
+    T.def("binary", op + "_out", "out:T self:T other:T", kOut, [run = e.run_out](C c) {
+      const Tensor out = c.t(0);
+      run({out}, {c.t(1), c.t(2)}, {});
+      return Tensors{out};
+    });
+  }
+  T.def("binary", "isclose", "self:T other:T rtol:F=1e-05 atol:F=1e-08 equal_nan:B=false", kNoFlags,
+        [](C c) { return Tensors{ts::isclose(c.t(0), c.t(1), c.d(2), c.d(3), c.b(4))}; });
   // pow also takes a Scalar base.
   T.def("binary", "pow", "self:TS exponent:TS", kNoFlags, [](C c) {
     if (!c.is_tensor(0)) return Tensors{ts::pow(c.s(0), c.t(1))};

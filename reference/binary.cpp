@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include "common.h"
 #include "touchstone/kernel_family.h"
@@ -146,6 +147,88 @@ double float_minimum(double a, double b) {
   return std::isnan(a) || std::isnan(b) ? kNaN : std::min(a, b);
 }
 
+// ---- math (issue 16) ----
+
+// a / b rounded toward -inf (b != 0 was checked; 0 as in int_div_trunc otherwise).
+int64_t int_div_floor(int64_t a, int64_t b) {
+  const int64_t q = int_div_trunc(a, b);
+  return int_rem_trunc(a, b) != 0 && ((a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+// xlogy(x, y) = x * log(y), 0 where x == 0 unless y is NaN (as scipy.special.xlogy).
+double xlogy(double x, double y) {
+  if (std::isnan(y)) return kNaN;
+  return x == 0 ? 0.0 : x * std::log(y);
+}
+
+// Note [logaddexp]
+// log(e^a + e^b) = max + log1p(e^-|a - b|): no overflow. Equal infinities give themselves (the
+// difference would be inf - inf = NaN); NaN in either gives NaN. logaddexp2 the same in base 2.
+// In long double (64 bits on x86): for a, b < 0 the sum cancels as the result nears 0, which
+// would cost double arithmetic ulps of max in a float64 result.
+double logaddexp(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return kNaN;
+  if (std::isinf(a) && a == b) return a;
+  const long double d = -std::fabs(static_cast<long double>(a) - b);
+  return static_cast<double>(std::max<long double>(a, b) + std::log1p(std::exp(d)));
+}
+double logaddexp2(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return kNaN;
+  if (std::isinf(a) && a == b) return a;
+  const long double d = -std::fabs(static_cast<long double>(a) - b);
+  return static_cast<double>(std::max<long double>(a, b) +
+                             std::log1p(std::exp2(d)) / std::numbers::ln2_v<long double>);
+}
+
+// heaviside(x, values): values where x == 0, else x > 0 (NaN gives 0, as ATen's x > 0).
+template <typename T>
+T heaviside(T x, T values) {
+  return x == 0 ? values : static_cast<T>(x > 0);
+}
+
+// clamp_min/clamp_max with a Tensor bound: a NaN element or bound gives NaN, as clamp (Note
+// [clamp with NaN] in unary.cpp).
+double float_clamp_min(double x, double lo) {
+  return std::isnan(lo) ? kNaN : (x < lo ? lo : x);
+}
+double float_clamp_max(double x, double hi) {
+  return std::isnan(hi) ? kNaN : (x > hi ? hi : x);
+}
+
+// Note [nextafter in the compute dtype]
+// The neighbour of a in the direction of b among the values of dtype t, which has p significand
+// bits, normal exponents down to emin and a largest finite value max: one unit in the last place
+// of a, 2^(max(e, emin) - p + 1) for a in [2^e, 2^(e+1)), half of it when a steps toward zero
+// from a power of two above the subnormals. 0 steps to the smallest subnormal with b's sign; an
+// infinity to +-max; max away from zero to inf; equal operands give b (nextafter(0, -0) = -0);
+// the smallest subnormal steps to a zero of its own sign.
+double nextafter_in(ScalarType t, double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return kNaN;
+  if (a == b) return b;
+  int p = 53, emin = -1022, emax = 1023;
+  if (t == kFloat) p = 24, emin = -126, emax = 127;
+  if (t == kHalf) p = 11, emin = -14, emax = 15;
+  if (t == kBFloat16) p = 8, emin = -126, emax = 127;
+  if (std::isinf(a)) return std::copysign((2 - std::ldexp(1.0, 1 - p)) * std::ldexp(1.0, emax), a);
+  if (a == 0) return std::copysign(std::ldexp(1.0, emin - p + 1), b);
+  const int e = std::ilogb(a);
+  const bool toward_zero = (b > a) == (a < 0);
+  const bool power_of_two = std::fabs(a) == std::ldexp(1.0, e);
+  const int step_exp =
+      std::max(e, emin) - p + 1 - (toward_zero && power_of_two && e > emin ? 1 : 0);
+  const double r = b > a ? a + std::ldexp(1.0, step_exp) : a - std::ldexp(1.0, step_exp);
+  return r == 0 ? std::copysign(0.0, a) : r;  // C's nextafter(-min, 1) is -0
+}
+
+void nextafter_kernel(const KernelCall& c) {
+  const ScalarType ct = c.p.compute_dtype;
+  elementwise<2>(
+      c, [ct](const double* v) { return nextafter_in(ct, v[0], v[1]); },
+      [](const int64_t*) -> int64_t {
+        TS_ERROR("nextafter: reference kernel called with integers");
+      });
+}
+
 // A plain binary op's formulas (Note [Formula tables] in common.h); `divides`: an integral
 // divisor of zero throws (Note [Integer division by zero]).
 struct BinaryFormula {
@@ -170,7 +253,8 @@ constexpr BinaryFormula kFormulas[] = {
     {OpId::mul, [](double a, double b) { return a * b; },
      [](int64_t a, int64_t b) { return s(u(a) * u(b)); }},
     {OpId::remainder, float_remainder, int_remainder, /*divides=*/true},
-    {OpId::pow, [](double a, double b) { return std::pow(a, b); }, int_pow},
+    // pow(a, 2) is a * a, exactly rounded; glibc's pow is not (1 ULP off it for some doubles).
+    {OpId::pow, [](double a, double b) { return b == 2 ? a * a : std::pow(a, b); }, int_pow},
     {OpId::maximum, float_maximum, [](int64_t a, int64_t b) { return std::max(a, b); }},
     {OpId::minimum, float_minimum, [](int64_t a, int64_t b) { return std::min(a, b); }},
     {OpId::atan2, [](double a, double b) { return std::atan2(a, b); }},
@@ -185,6 +269,21 @@ constexpr BinaryFormula kFormulas[] = {
     {OpId::bitwise_and, nullptr, [](int64_t a, int64_t b) { return a & b; }},
     {OpId::bitwise_or, nullptr, [](int64_t a, int64_t b) { return a | b; }},
     {OpId::bitwise_xor, nullptr, [](int64_t a, int64_t b) { return a ^ b; }},
+    // math (issue 16)
+    {OpId::hypot, [](double a, double b) { return std::hypot(a, b); }},
+    {OpId::copysign, [](double a, double b) { return std::copysign(a, b); }},
+    {OpId::nextafter, nullptr},  // nextafter_kernel: Note [nextafter in the compute dtype]
+    // C's fmod: the remainder of the quotient rounded toward zero, with the sign of a (exact).
+    {OpId::fmod, [](double a, double b) { return std::fmod(a, b); }, int_rem_trunc,
+     /*divides=*/true},
+    // floor_divide is div(rounding_mode='floor').
+    {OpId::floor_divide, float_div_floor, int_div_floor, /*divides=*/true},
+    {OpId::xlogy, xlogy},
+    {OpId::logaddexp, logaddexp},  // Note [logaddexp]
+    {OpId::logaddexp2, logaddexp2},
+    {OpId::heaviside, heaviside<double>, heaviside<int64_t>},
+    {OpId::clamp_min, float_clamp_min, [](int64_t a, int64_t b) { return std::max(a, b); }},
+    {OpId::clamp_max, float_clamp_max, [](int64_t a, int64_t b) { return std::min(a, b); }},
 };
 
 // Note [float32 pow with a Scalar exponent]
@@ -218,6 +317,7 @@ TS_REGISTER_KERNELS(reference, binary) {
   m.impl(OpId::sub, kCPU, sub_kernel);
   m.impl(OpId::div, kCPU, div_kernel);
   m.impl(OpId::pow, kCPU, pow_kernel);
+  m.impl(OpId::nextafter, kCPU, nextafter_kernel);
 }
 
 }  // namespace ts::reference

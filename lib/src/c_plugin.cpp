@@ -68,6 +68,10 @@ ts_c_params c_params(const OpParams& p) {
           c.rounding_mode = static_cast<int32_t>(a.rounding_mode);
         } else if constexpr (std::is_same_v<P, GeluParams>) {
           c.approximate = static_cast<int32_t>(a.approximate);
+        } else if constexpr (std::is_same_v<P, NanToNumParams>) {
+          c.nan = a.nan;
+          c.posinf = a.posinf;
+          c.neginf = a.neginf;
         } else if constexpr (std::is_same_v<P, ClampParams>) {
           c.has_min = a.has_min ? 1 : 0;
           c.has_max = a.has_max ? 1 : 0;

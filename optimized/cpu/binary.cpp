@@ -1,7 +1,9 @@
 // Optimized CPU kernels for binary arithmetic: add, sub, mul, div (all rounding modes),
-// remainder, pow, atan2. Floating types run Highway vector kernels (float16/bfloat16 in float32);
-// integer and bool types run scalar loops the compiler vectorizes where the hardware can.
-// The comparison, logical, bitwise and maximum/minimum kernels are in binary_compare.cpp.
+// remainder, pow, atan2, and the math ops of issue 16 (hypot, copysign, nextafter, fmod,
+// floor_divide, xlogy, logaddexp, logaddexp2, heaviside, clamp_min, clamp_max). Floating types run
+// Highway vector kernels (float16/bfloat16 in float32); integer and bool types run scalar loops the
+// compiler vectorizes where the hardware can. The comparison, logical, bitwise and maximum/minimum
+// kernels are in binary_compare.cpp.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "optimized/cpu/binary.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -214,6 +216,94 @@ struct Atan2WideOp {
   static double scalar(double a, double b) { return std::atan2(a, b); }
 };
 
+// ---- math (issue 16) ----
+
+// C's fmod (Note [Vector fmod]).
+struct FmodOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a, V b) const {
+    return Fmod(d, a, b);
+  }
+};
+
+struct CopysignOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D, V a, V b) const {
+    return hn::CopySign(a, b);
+  }
+};
+
+// heaviside: `values` where x == 0, else x > 0 (NaN gives 0).
+struct HeavisideOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V x, V values) const {
+    const V step = hn::IfThenElseZero(hn::Gt(x, hn::Zero(d)), hn::Set(d, hn::TFromD<D>(1)));
+    return hn::IfThenElse(hn::Eq(x, hn::Zero(d)), values, step);
+  }
+};
+
+// clamp_min / clamp_max with a Tensor bound: a NaN element or bound gives NaN (the reference's
+// Note [clamp with NaN]); Highway's Min and Max need not propagate it, so masks choose.
+template <bool kMin>
+struct ClampBoundOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D, V x, V bound) const {
+    const auto take_bound = kMin ? hn::Lt(x, bound) : hn::Gt(x, bound);
+    return hn::IfThenElse(hn::Or(take_bound, hn::IsNaN(bound)), bound, x);
+  }
+};
+
+// hypot of float32/16-bit operands as sqrt(a^2 + b^2) in double: the squares are exact, the
+// sum and root round once each, far below a float ULP; no overflow (float64 runs std::hypot).
+// Infinities (hypot(inf, NaN) = inf) and NaN take std::hypot.
+struct HypotWideOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D, V a, V b) const {
+    return hn::Sqrt(hn::MulAdd(a, a, hn::Mul(b, b)));
+  }
+  static bool covers(double a, double b) { return std::isfinite(a) && std::isfinite(b); }
+  static double scalar(double a, double b) { return std::hypot(a, b); }
+};
+
+// xlogy(x, y) = x * log(y) for finite nonzero x and finite y > 0; 0 at x == 0 unless y is NaN,
+// and the other lanes as the reference (scalar).
+struct XlogyWideOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V x, V y) const {
+    return hn::Mul(x, hn::Log(d, y));
+  }
+  static bool covers(double x, double y) {
+    return std::isfinite(x) && x != 0 && std::isfinite(y) && y > 0;
+  }
+  static double scalar(double x, double y) {
+    if (std::isnan(y)) return std::numeric_limits<double>::quiet_NaN();
+    return x == 0 ? 0.0 : x * std::log(y);
+  }
+};
+
+// logaddexp (kBase2: logaddexp2) = max + log1p(e^-|a - b|) for finite operands (the reference's
+// Note [logaddexp]); 2^t as e^(t ln 2), exact enough in double for a float result.
+template <bool kBase2>
+struct LogAddExpWideOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a, V b) const {
+    V t = hn::Neg(hn::Abs(hn::Sub(a, b)));
+    if constexpr (kBase2) t = hn::Mul(t, hn::Set(d, 0.69314718055994530942));
+    V l = hn::Log1p(d, hn::Exp(d, t));
+    // Divided by ln 2 (not times 1 / ln 2): log1p(1) / ln 2 is exactly 1, so that
+    // logaddexp2(x, x) = x + 1 is exact (logaddexp2(-1, -1) = +0).
+    if constexpr (kBase2) l = hn::Div(l, hn::Set(d, 0.69314718055994530942));
+    return hn::Add(hn::Max(a, b), l);
+  }
+  static bool covers(double a, double b) { return std::isfinite(a) && std::isfinite(b); }
+  static double scalar(double a, double b) {
+    if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<double>::quiet_NaN();
+    if (a == b) return a;  // equal infinities
+    // One infinite operand: +inf, or the finite one plus log1p(0) (-0 + 0 is +0, as the formula).
+    return std::max(a, b) + 0.0;
+  }
+};
+
 template <class Op>
 void run_widened(const TensorIterator& iter, const Op& op) {
   TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(iter.common_dtype(), "widened_loop",
@@ -260,6 +350,36 @@ void pow_widened(const TensorIterator& iter) {
 void atan2_widened(const TensorIterator& iter) {
   run_widened(iter, Atan2WideOp{});
 }
+// math (issue 16)
+void fmod_floating(const TensorIterator& iter) {
+  floating_loop<2>(iter, FmodOp{});
+}
+void copysign_floating(const TensorIterator& iter) {
+  floating_loop<2>(iter, CopysignOp{});
+}
+void heaviside_floating(const TensorIterator& iter) {
+  floating_loop<2>(iter, HeavisideOp{});
+}
+void clamp_bound_floating(const TensorIterator& iter, bool is_min) {
+  if (is_min) {
+    floating_loop<2>(iter, ClampBoundOp<true>{});
+  } else {
+    floating_loop<2>(iter, ClampBoundOp<false>{});
+  }
+}
+void hypot_widened(const TensorIterator& iter) {
+  run_widened(iter, HypotWideOp{});
+}
+void xlogy_widened(const TensorIterator& iter) {
+  run_widened(iter, XlogyWideOp{});
+}
+void logaddexp_widened(const TensorIterator& iter, bool base2) {
+  if (base2) {
+    run_widened(iter, LogAddExpWideOp<true>{});
+  } else {
+    run_widened(iter, LogAddExpWideOp<false>{});
+  }
+}
 
 }  // namespace ts::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -283,6 +403,13 @@ HWY_EXPORT(remainder_floating);
 HWY_EXPORT(pow_special_floating);
 HWY_EXPORT(pow_widened);
 HWY_EXPORT(atan2_widened);
+HWY_EXPORT(fmod_floating);
+HWY_EXPORT(copysign_floating);
+HWY_EXPORT(heaviside_floating);
+HWY_EXPORT(clamp_bound_floating);
+HWY_EXPORT(hypot_widened);
+HWY_EXPORT(xlogy_widened);
+HWY_EXPORT(logaddexp_widened);
 
 // Wrapping integer arithmetic through uint64 (no signed overflow).
 template <typename T>
@@ -550,6 +677,173 @@ void atan2_kernel(const KernelCall& c) {
   iter.cast_outputs();
 }
 
+// ---- math (issue 16) ----
+
+// C's integer fmod: the remainder with the sign of a; b != 0 was checked.
+template <typename T>
+T int_fmod(T a, T b) {
+  if (b == 0) return 0;  // Note [Divisors that turn zero]
+  if constexpr (std::is_signed_v<T>) {
+    if (b == -1) return 0;  // MIN % -1 overflows
+  }
+  return static_cast<T>(a % b);
+}
+
+void fmod_kernel(const KernelCall& c) {
+  TensorIterator iter = binary_iter(c);
+  const ScalarType t = iter.common_dtype();
+  if (is_floating_type(t)) {
+    HWY_DYNAMIC_DISPATCH(fmod_floating)(iter);
+  } else {
+    TS_DISPATCH_INTEGRAL_TYPES(t, "fmod", [&] {
+      check_no_zero_divisor<scalar_t>(c, iter);
+      scalar_loop<scalar_t, scalar_t, 2>(iter,
+                                         [](scalar_t a, scalar_t b) { return int_fmod(a, b); });
+    });
+  }
+  iter.cast_outputs();
+}
+
+// div(rounding_mode='floor')'s loops.
+void floor_divide_kernel(const KernelCall& c) {
+  TensorIterator iter = binary_iter(c);
+  const ScalarType t = iter.common_dtype();
+  if (is_floating_type(t)) {
+    HWY_DYNAMIC_DISPATCH(div_floor_floating)(iter);
+  } else {
+    TS_DISPATCH_INTEGRAL_TYPES(t, "floor_divide", [&] {
+      check_no_zero_divisor<scalar_t>(c, iter);
+      scalar_loop<scalar_t, scalar_t, 2>(
+          iter, [](scalar_t a, scalar_t b) { return int_div_floor(a, b); });
+    });
+  }
+  iter.cast_outputs();
+}
+
+void copysign_kernel(const KernelCall& c) {
+  TensorIterator iter = binary_iter(c);
+  HWY_DYNAMIC_DISPATCH(copysign_floating)(iter);
+  iter.cast_outputs();
+}
+
+// float32 and the 16-bit floats widened to double vectors; float64 with the C library (double
+// vectors would lose the ULPs a float result hides).
+template <class Widened, class Scalar64>
+void widened_or_scalar(const KernelCall& c, Widened widened, Scalar64 scalar64) {
+  TensorIterator iter = binary_iter(c);
+  if (iter.common_dtype() == kDouble) {
+    scalar_loop<double, double, 2>(iter, scalar64);
+  } else {
+    widened(iter);
+  }
+  iter.cast_outputs();
+}
+
+void hypot_kernel(const KernelCall& c) {
+  widened_or_scalar(
+      c,
+      [](const TensorIterator& iter) {
+        HWY_DYNAMIC_DISPATCH(hypot_widened)
+        (iter);
+      },
+      [](double a, double b) { return std::hypot(a, b); });
+}
+
+void xlogy_kernel(const KernelCall& c) {
+  widened_or_scalar(
+      c,
+      [](const TensorIterator& iter) {
+        HWY_DYNAMIC_DISPATCH(xlogy_widened)
+        (iter);
+      },
+      [](double x, double y) {
+        if (std::isnan(y)) return std::numeric_limits<double>::quiet_NaN();
+        return x == 0 ? 0.0 : x * std::log(y);
+      });
+}
+
+template <bool kBase2>
+void logaddexp_kernel(const KernelCall& c) {
+  widened_or_scalar(
+      c,
+      [](const TensorIterator& iter) {
+        HWY_DYNAMIC_DISPATCH(logaddexp_widened)
+        (iter, kBase2);
+      },
+      [](double a, double b) {
+        if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<double>::quiet_NaN();
+        if (std::isinf(a) && a == b) return a;
+        const double t = -std::fabs(a - b);
+        return std::max(a, b) + (kBase2 ? std::log1p(std::exp2(t)) / 0.69314718055994530942
+                                        : std::log1p(std::exp(t)));
+      });
+}
+
+// Note [nextafter of 16-bit floats]
+// IEEE formats order like sign-magnitude integers: the neighbour of a nonzero x toward y is its
+// bit pattern plus or minus one (away from zero: plus); 0 steps to the smallest subnormal with
+// y's sign. float and double take std::nextafter.
+template <typename T>
+T nextafter_bits(T a, T b) {
+  const float fa = static_cast<float>(a), fb = static_cast<float>(b);
+  if (std::isnan(fa) || std::isnan(fb)) return T(std::numeric_limits<float>::quiet_NaN());
+  if (fa == fb) return b;
+  T r;
+  if (fa == 0) {
+    r.x = static_cast<uint16_t>(fb < 0 ? 0x8001 : 0x0001);
+  } else {
+    r.x = static_cast<uint16_t>((fb > fa) == (fa > 0) ? a.x + 1 : a.x - 1);
+  }
+  return r;
+}
+
+void nextafter_kernel(const KernelCall& c) {
+  TensorIterator iter = binary_iter(c, /*cast_output=*/true);
+  const ScalarType t = iter.common_dtype();
+  if (t == kFloat) {
+    scalar_loop<float, float, 2>(iter, [](float a, float b) { return std::nextafter(a, b); });
+  } else if (t == kDouble) {
+    scalar_loop<double, double, 2>(iter, [](double a, double b) { return std::nextafter(a, b); });
+  } else if (t == kHalf) {
+    scalar_loop<Half, Half, 2>(iter, [](Half a, Half b) { return nextafter_bits(a, b); });
+  } else {
+    scalar_loop<BFloat16, BFloat16, 2>(iter,
+                                       [](BFloat16 a, BFloat16 b) { return nextafter_bits(a, b); });
+  }
+  iter.cast_outputs();
+}
+
+void heaviside_kernel(const KernelCall& c) {
+  TensorIterator iter = binary_iter(c);
+  const ScalarType t = iter.common_dtype();
+  if (is_floating_type(t)) {
+    HWY_DYNAMIC_DISPATCH(heaviside_floating)(iter);
+  } else {
+    TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(t, "heaviside", [&] {
+      scalar_loop<scalar_t, scalar_t, 2>(iter, [](scalar_t x, scalar_t values) {
+        return x == 0 ? values : static_cast<scalar_t>(x > 0);
+      });
+    });
+  }
+  iter.cast_outputs();
+}
+
+template <bool kMin>
+void clamp_bound_kernel(const KernelCall& c) {
+  TensorIterator iter = binary_iter(c);
+  const ScalarType t = iter.common_dtype();
+  if (is_floating_type(t)) {
+    HWY_DYNAMIC_DISPATCH(clamp_bound_floating)(iter, kMin);
+  } else {
+    TS_DISPATCH_INTEGRAL_TYPES(t, kMin ? "clamp_min" : "clamp_max", [&] {
+      scalar_loop<scalar_t, scalar_t, 2>(iter, [](scalar_t x, scalar_t bound) {
+        return kMin ? std::max(x, bound) : std::min(x, bound);
+      });
+    });
+  }
+  iter.cast_outputs();
+}
+
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, binary) {
@@ -560,6 +854,18 @@ TS_REGISTER_KERNELS(optimized, binary) {
   m.impl(OpId::remainder, kCPU, remainder_kernel);
   m.impl(OpId::pow, kCPU, pow_kernel);
   m.impl(OpId::atan2, kCPU, atan2_kernel);
+  // math (issue 16)
+  m.impl(OpId::hypot, kCPU, hypot_kernel);
+  m.impl(OpId::copysign, kCPU, copysign_kernel);
+  m.impl(OpId::nextafter, kCPU, nextafter_kernel);
+  m.impl(OpId::fmod, kCPU, fmod_kernel);
+  m.impl(OpId::floor_divide, kCPU, floor_divide_kernel);
+  m.impl(OpId::xlogy, kCPU, xlogy_kernel);
+  m.impl(OpId::logaddexp, kCPU, logaddexp_kernel<false>);
+  m.impl(OpId::logaddexp2, kCPU, logaddexp_kernel<true>);
+  m.impl(OpId::heaviside, kCPU, heaviside_kernel);
+  m.impl(OpId::clamp_min, kCPU, clamp_bound_kernel<true>);
+  m.impl(OpId::clamp_max, kCPU, clamp_bound_kernel<false>);
 }
 
 }  // namespace ts::cpu

@@ -113,6 +113,39 @@ HWY_INLINE V Mish(D d, V x) {
                        [](double v) { return v * std::tanh(std::log1p(std::exp(v))); });
 }
 
+// Note [lgamma and digamma per lane]
+// Highway has no lgamma or digamma: each lane runs in double, lgamma by the C library (lgamma_r,
+// no global signgam) and digamma by ScalarDigamma, then rounds once to the dtype.
+inline double ScalarLgamma(double x) {
+  int sign = 0;
+  return ::lgamma_r(x, &sign);
+}
+
+// psi(x): reflection below 0 (tan of the exact fraction), the recurrence up to 10, then the
+// asymptotic series to B_14 (Cephes' psi); psi(+-0) = -+inf, NaN at the negative integers.
+inline double ScalarDigamma(double x) {
+  constexpr double kPi = 3.14159265358979323846;
+  if (x == 0) return std::copysign(HUGE_VAL, -x);
+  if (!(x > -HUGE_VAL)) return std::numeric_limits<double>::quiet_NaN();  // NaN, -inf
+  if (x == HUGE_VAL) return x;
+  double reflection = 0;
+  if (x < 0) {
+    double whole = 0;
+    const double frac = std::modf(x, &whole);
+    if (frac == 0) return std::numeric_limits<double>::quiet_NaN();
+    reflection = -kPi / std::tan(kPi * frac);
+    x = 1 - x;
+  }
+  double sum = 0;
+  for (; x < 10; x += 1) sum += 1 / x;
+  const double z = 1 / (x * x);
+  const double series =
+      z * (1.0 / 12 - z * (1.0 / 120 -
+                           z * (1.0 / 252 -
+                                z * (1.0 / 240 - z * (1.0 / 132 - z * (691.0 / 32760 - z / 12))))));
+  return reflection + (std::log(x) - 0.5 / x - series - sum);
+}
+
 // The vector formula of every plain unary op with floating dtypes (a missing branch fails to
 // compile).
 template <OpId kOp>
@@ -214,7 +247,11 @@ struct VecOp {
     } else if constexpr (kOp == OpId::trunc) {
       return hn::CopySign(hn::Trunc(x), x);
     } else if constexpr (kOp == OpId::frac) {
-      return hn::Sub(x, hn::Trunc(x));  // exact; NaN at +-inf
+      return hn::Sub(x, hn::Trunc(x));           // exact; NaN at +-inf
+    } else if constexpr (kOp == OpId::lgamma) {  // math (issue 16)
+      return ScalarMap(d, x, ScalarLgamma);      // Note [lgamma and digamma per lane]
+    } else if constexpr (kOp == OpId::digamma) {
+      return ScalarMap(d, x, ScalarDigamma);
     } else {
       static_assert(kOp != kOp, "a plain unary op of op_list.def has no branch in VecOp");
     }
@@ -276,6 +313,19 @@ struct GeluOp {
   }
 };
 
+// nan_to_num: NaN, +inf and -inf replaced (the values in the compute type).
+struct NanToNumOp {
+  double nan, posinf, neginf;
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V x) const {
+    using T = hn::TFromD<D>;
+    const V inf = hn::Inf(d);
+    V r = hn::IfThenElse(hn::IsNaN(x), hn::Set(d, static_cast<T>(nan)), x);
+    r = hn::IfThenElse(hn::Eq(x, inf), hn::Set(d, static_cast<T>(posinf)), r);
+    return hn::IfThenElse(hn::Eq(x, hn::Neg(inf)), hn::Set(d, static_cast<T>(neginf)), r);
+  }
+};
+
 // min(max(x, lo), hi): a NaN element stays NaN, lo > hi gives hi (Note [clamp with NaN] in the
 // reference; a NaN bound is handled by the caller). Absent bounds are -inf / +inf.
 struct ClampOp {
@@ -308,6 +358,11 @@ void gelu_floating(const TensorIterator& iter, GeluApproximation approximate) {
   }
 }
 
+// The replacements rounded to the storage dtype (nan_to_num_kernel).
+void nan_to_num_floating(const TensorIterator& iter, double nan, double posinf, double neginf) {
+  floating_loop<1>(iter, NanToNumOp{nan, posinf, neginf});
+}
+
 // lo and hi: clamp's bounds in the compute dtype (-inf and +inf when absent).
 void clamp_floating(const TensorIterator& iter, double lo, double hi) {
   floating_loop<1>(iter, ClampOp{lo, hi});
@@ -329,6 +384,7 @@ namespace {
 HWY_EXPORT(unary_floating);
 HWY_EXPORT(gelu_floating);
 HWY_EXPORT(clamp_floating);
+HWY_EXPORT(nan_to_num_floating);
 
 // Wrapping integer negation through uint64 (no signed overflow).
 template <typename T>
@@ -373,7 +429,19 @@ auto scalar_formula(T a) {
       return false;
     }
   } else if constexpr (kOp == OpId::logical_not) {
-    return a == T(0);  // NaN is true: !NaN is false
+    return a == T(0);                         // NaN is true: !NaN is false
+  } else if constexpr (kOp == OpId::isinf) {  // math (issue 16)
+    if constexpr (std::is_floating_point_v<T>) {
+      return a == std::numeric_limits<T>::infinity() || a == -std::numeric_limits<T>::infinity();
+    } else {
+      return false;
+    }
+  } else if constexpr (kOp == OpId::isfinite) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return a - a == T(0);  // inf - inf and NaN - NaN are NaN
+    } else {
+      return true;
+    }
   } else {
     static_assert(kOp != kOp, "a plain unary op of op_list.def has no branch in scalar_formula");
   }
@@ -484,12 +552,32 @@ void clamp_kernel(const KernelCall& c) {
   iter.cast_outputs();
 }
 
+// nan_to_num: the replacements rounded to the dtype once (a 16-bit dtype's, then widened to the
+// float the loop computes in); integer and bool tensors are copied.
+void nan_to_num_kernel(const KernelCall& c) {
+  const NanToNumParams& r = c.params<NanToNumParams>();
+  TensorIterator iter = elementwise_iter(c);
+  const ScalarType t = iter.common_dtype();
+  if (is_floating_type(t)) {
+    TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(t, "nan_to_num", [&] {
+      const auto as_t = [](double v) { return static_cast<double>(double_to<scalar_t>(v)); };
+      HWY_DYNAMIC_DISPATCH(nan_to_num_floating)(iter, as_t(r.nan), as_t(r.posinf), as_t(r.neginf));
+    });
+  } else {
+    TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(t, "nan_to_num", [&] {
+      scalar_loop<scalar_t, scalar_t, 1>(iter, [](scalar_t a) { return a; });
+    });
+  }
+  iter.cast_outputs();
+}
+
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, unary) {
   for_each_plain_op<PlainOp::Unary>([&](auto op) { m.impl(op, kCPU, unary_kernel<op>); });
   m.impl(OpId::gelu, kCPU, gelu_kernel);
   m.impl(OpId::clamp, kCPU, clamp_kernel);
+  m.impl(OpId::nan_to_num, kCPU, nan_to_num_kernel);
 }
 
 }  // namespace ts::cpu

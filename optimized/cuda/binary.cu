@@ -1,5 +1,6 @@
 // CUDA kernels for binary elementwise ops: arithmetic (add, sub, mul, div in every rounding
-// mode, remainder, pow, atan2), maximum/minimum, comparisons, logical and bitwise ops. The
+// mode, remainder, pow, atan2), maximum/minimum, comparisons, logical and bitwise ops, and the
+// math ops of issue 16 (hypot ... clamp_max). The
 // formulas follow reference/binary.cpp; float16/bfloat16 compute in float32. A plain op is one
 // branch of BinaryOp; add/sub (AlphaParams) and div (DivParams) read their parameters here.
 #include "optimized/cuda/loops.cuh"
@@ -7,6 +8,25 @@
 
 namespace ts::cuda {
 namespace {
+
+// nextafter of a 16-bit float: its bit pattern plus or minus one, as the CPU set's Note
+// [nextafter of 16-bit floats]; 0 steps to the smallest subnormal with b's sign.
+template <typename T>
+__device__ T nextafter_bits(T a, T b) {
+  const float fa = convert<float>(a), fb = convert<float>(b);
+  if (fa != fa || fb != fb) return convert<T>(fa + fb);
+  if (fa == fb) return b;
+  unsigned short bits;
+  memcpy(&bits, &a, sizeof bits);
+  if (fa == 0.0f) {
+    bits = fb < 0.0f ? 0x8001 : 0x0001;
+  } else {
+    bits = (fb > fa) == (fa > 0.0f) ? bits + 1 : bits - 1;
+  }
+  T r;
+  memcpy(&r, &bits, sizeof bits);
+  return r;
+}
 
 // The formula of every plain binary op, and of add (alpha) and div (kMode), for each of the op's
 // dtypes (a missing branch fails to compile); BinaryBool ops return bool. T is the storage type
@@ -86,6 +106,45 @@ struct BinaryOp {
       return static_cast<C>(a | b);
     } else if constexpr (op == OpId::bitwise_xor) {
       return static_cast<C>(a ^ b);
+    } else if constexpr (op == OpId::hypot) {  // math (issue 16)
+      return ::hypot(a, b);
+    } else if constexpr (op == OpId::copysign) {
+      return ::copysign(a, b);
+    } else if constexpr (op == OpId::nextafter) {
+      if constexpr (is_reduced_v<T>) {
+        return convert<C>(nextafter_bits(convert<T>(a), convert<T>(b)));
+      } else {
+        return ::nextafter(a, b);
+      }
+    } else if constexpr (op == OpId::fmod) {
+      if constexpr (std::is_floating_point_v<C>)
+        return ::fmod(a, b);
+      else
+        return int_rem_trunc(a, b);  // the sign of a; b != 0 (checked)
+    } else if constexpr (op == OpId::floor_divide) {
+      if constexpr (std::is_floating_point_v<C>) {
+        return float_div_floor(a, b);
+      } else {
+        const C q = int_div_trunc(a, b);
+        const bool inexact = int_rem_trunc(a, b) != 0;
+        return inexact && (is_negative(a) != is_negative(b)) ? static_cast<C>(q - 1) : q;
+      }
+    } else if constexpr (op == OpId::xlogy) {
+      if (is_nan(b)) return b;
+      return a == C(0) ? C(0) : a * ::log(b);
+    } else if constexpr (op == OpId::logaddexp || op == OpId::logaddexp2) {
+      if (::isinf(a) && a == b) return a;
+      const C m = is_nan(a) || is_nan(b) ? a + b : ::fmax(a, b);
+      if constexpr (op == OpId::logaddexp)
+        return m + ::log1p(::exp(-::fabs(a - b)));
+      else
+        return m + ::log1p(::exp2(-::fabs(a - b))) * C(1.44269504088896340736);
+    } else if constexpr (op == OpId::heaviside) {
+      return a == C(0) ? b : static_cast<C>(a > C(0));
+    } else if constexpr (op == OpId::clamp_min) {
+      return clamp_min(a, b);
+    } else if constexpr (op == OpId::clamp_max) {
+      return clamp_max(a, b);
     } else {
       static_assert(op != op, "a plain binary op of op_list.def has no branch in BinaryOp");
     }
@@ -128,7 +187,9 @@ void check_no_zero_divisor(const KernelCall& c) {
 
 template <OpId op, RoundingMode kMode = RoundingMode::None>
 void binary_kernel(const KernelCall& call) {
-  if constexpr (op == OpId::remainder) check_no_zero_divisor(call);
+  if constexpr (op == OpId::remainder || op == OpId::fmod || op == OpId::floor_divide) {
+    check_no_zero_divisor(call);
+  }
   plain_kernel<op, 2>(call, [](auto type, const KernelCall& c) {
     BinaryOp<op, typename decltype(type)::type, kMode> f;
     if constexpr (op == OpId::add) {

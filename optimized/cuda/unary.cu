@@ -8,6 +8,44 @@
 namespace ts::cuda {
 namespace {
 
+// psi(x) as the CPU set's ScalarDigamma (reflection, recurrence to 10, asymptotic series).
+template <typename C>
+__device__ C digamma(C x) {
+  if (x == C(0)) return ::copysign(C(INFINITY), -x);
+  if (!(x > C(-INFINITY))) return C(NAN);
+  if (::isinf(x)) return x;
+  C reflection = 0;
+  if (x < C(0)) {
+    const C frac = x - ::trunc(x);
+    if (frac == C(0)) return C(NAN);
+    reflection = -C(3.14159265358979323846) / ::tan(C(3.14159265358979323846) * frac);
+    x = C(1) - x;
+  }
+  C sum = 0;
+  for (; x < C(10); x += C(1)) sum += C(1) / x;
+  const C z = C(1) / (x * x);
+  const C series =
+      z *
+      (C(1.0 / 12) -
+       z * (C(1.0 / 120) -
+            z * (C(1.0 / 252) -
+                 z * (C(1.0 / 240) - z * (C(1.0 / 132) - z * (C(691.0 / 32760) - z / C(12)))))));
+  return reflection + (::log(x) - C(0.5) / x - series - sum);
+}
+
+// nan_to_num: the replacements as the compute type (rounded to the storage dtype first).
+struct NanToNumOp {
+  double nan, posinf, neginf;
+  template <typename C>
+  __device__ C operator()(C x) const {
+    if constexpr (std::is_floating_point_v<C>) {
+      if (x != x) return static_cast<C>(nan);
+      if (::isinf(x)) return static_cast<C>(x > C(0) ? posinf : neginf);
+    }
+    return x;
+  }
+};
+
 // The formula of every plain unary op, for each of its dtypes (a missing branch fails to
 // compile); UnaryBool ops return bool.
 template <OpId op>
@@ -122,6 +160,20 @@ struct UnaryOp {
       return is_nan(x);
     } else if constexpr (op == OpId::logical_not) {
       return x == C(0);
+    } else if constexpr (op == OpId::lgamma) {  // math (issue 16)
+      return ::lgamma(x);
+    } else if constexpr (op == OpId::digamma) {
+      return digamma(x);
+    } else if constexpr (op == OpId::isinf) {
+      if constexpr (std::is_floating_point_v<C>)
+        return ::isinf(x);
+      else
+        return false;
+    } else if constexpr (op == OpId::isfinite) {
+      if constexpr (std::is_floating_point_v<C>)
+        return ::isfinite(x);
+      else
+        return true;
     } else {
       static_assert(op != op, "a plain unary op of op_list.def has no branch in UnaryOp");
     }
@@ -192,6 +244,21 @@ void clamp_kernel(const KernelCall& c) {
   iter.cast_outputs();
 }
 
+void nan_to_num_kernel(const KernelCall& c) {
+  DeviceGuard guard(c.outputs[0].device().index());
+  const NanToNumParams& r = c.params<NanToNumParams>();
+  TensorIterator iter = elementwise_iter(c);
+  TS_CUDA_DISPATCH_ALL(iter.common_dtype(), "nan_to_num", [&] {
+    NanToNumOp f{r.nan, r.posinf, r.neginf};
+    if constexpr (is_reduced_v<scalar_t>) {  // the replacement rounded to the dtype once
+      f = {convert<float>(convert<scalar_t>(r.nan)), convert<float>(convert<scalar_t>(r.posinf)),
+           convert<float>(convert<scalar_t>(r.neginf))};
+    }
+    gpu_kernel<1, scalar_t, scalar_t>(iter, f);
+  });
+  iter.cast_outputs();
+}
+
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, cuda_unary) {
@@ -199,6 +266,7 @@ TS_REGISTER_KERNELS(optimized, cuda_unary) {
   for_each_plain_op<PlainOp::Unary>([&](auto op) { m.impl(op, kCUDA, unary_kernel<op>); });
   m.impl(OpId::gelu, kCUDA, gelu_kernel);
   m.impl(OpId::clamp, kCUDA, clamp_kernel);
+  m.impl(OpId::nan_to_num, kCUDA, nan_to_num_kernel);
 }
 
 }  // namespace ts::cuda

@@ -7,11 +7,20 @@
 #include <ATen/ops/bitwise_and.h>
 #include <ATen/ops/bitwise_or.h>
 #include <ATen/ops/bitwise_xor.h>
+#include <ATen/ops/clamp_max.h>
+#include <ATen/ops/clamp_min.h>
+#include <ATen/ops/copysign.h>
 #include <ATen/ops/div.h>
 #include <ATen/ops/eq.h>
+#include <ATen/ops/floor_divide.h>
+#include <ATen/ops/fmod.h>
 #include <ATen/ops/ge.h>
 #include <ATen/ops/gt.h>
+#include <ATen/ops/heaviside.h>
+#include <ATen/ops/hypot.h>
 #include <ATen/ops/le.h>
+#include <ATen/ops/logaddexp.h>
+#include <ATen/ops/logaddexp2.h>
 #include <ATen/ops/logical_and.h>
 #include <ATen/ops/logical_or.h>
 #include <ATen/ops/lt.h>
@@ -19,9 +28,11 @@
 #include <ATen/ops/minimum.h>
 #include <ATen/ops/mul.h>
 #include <ATen/ops/ne.h>
+#include <ATen/ops/nextafter.h>
 #include <ATen/ops/pow.h>
 #include <ATen/ops/remainder.h>
 #include <ATen/ops/sub.h>
+#include <ATen/ops/xlogy.h>
 
 #include "aten_wrap.h"
 
@@ -34,7 +45,11 @@ namespace {
 #define TS_ATEN_BINARY_OPS(_)                                                                \
   _(mul, {}) _(remainder, {}) _(pow, {}) _(maximum, {}) _(minimum, {}) _(atan2, {kHalf})    \
   _(eq, {}) _(ne, {}) _(lt, {}) _(le, {}) _(gt, {}) _(ge, {}) _(logical_and, {})            \
-  _(logical_or, {}) _(bitwise_and, {}) _(bitwise_or, {}) _(bitwise_xor, {})
+  _(logical_or, {}) _(bitwise_and, {}) _(bitwise_or, {}) _(bitwise_xor, {})                 \
+  /* math (issue 16) */                                                                     \
+  _(hypot, {kHalf}) _(copysign, {}) _(nextafter, {kHalf}) _(fmod, {}) _(floor_divide, {})   \
+  _(xlogy, {}) _(logaddexp, {kHalf}) _(logaddexp2, {kHalf}) _(heaviside, {})                \
+  _(clamp_min, {}) _(clamp_max, {})
 // clang-format on
 
 #define TS_ATEN_BINARY_KERNEL(name, lacks)                                          \

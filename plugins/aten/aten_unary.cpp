@@ -14,6 +14,7 @@
 #include <ATen/ops/clamp.h>
 #include <ATen/ops/cos.h>
 #include <ATen/ops/cosh.h>
+#include <ATen/ops/digamma.h>
 #include <ATen/ops/erf.h>
 #include <ATen/ops/erfc.h>
 #include <ATen/ops/erfinv.h>
@@ -25,7 +26,10 @@
 #include <ATen/ops/gelu.h>
 #include <ATen/ops/hardsigmoid.h>
 #include <ATen/ops/hardswish.h>
+#include <ATen/ops/isfinite.h>
+#include <ATen/ops/isinf.h>
 #include <ATen/ops/isnan.h>
+#include <ATen/ops/lgamma.h>
 #include <ATen/ops/log.h>
 #include <ATen/ops/log10.h>
 #include <ATen/ops/log1p.h>
@@ -33,6 +37,7 @@
 #include <ATen/ops/log_sigmoid.h>
 #include <ATen/ops/logical_not.h>
 #include <ATen/ops/mish.h>
+#include <ATen/ops/nan_to_num.h>
 #include <ATen/ops/neg.h>
 #include <ATen/ops/reciprocal.h>
 #include <ATen/ops/relu.h>
@@ -101,7 +106,11 @@ namespace {
   _(frac, {}) \
   _(isnan, {}) \
   _(logical_not, {}) \
-  _(bitwise_not, {})
+  _(bitwise_not, {}) \
+  /* math (issue 16) */ \
+  _(lgamma, {kHalf}) \
+  _(digamma, {kHalf}) \
+  _(isinf, {})
 // clang-format on
 
 #define TS_ATEN_UNARY_KERNEL(name, lacks)                                                  \
@@ -132,6 +141,17 @@ void clamp_kernel(const KernelCall& c) {
   write(c, c.p.compute_dtype, [&](at::Tensor& out) { at::clamp_out(out, input(c, 0), min, max); });
 }
 
+// math (issue 16): isfinite has no out= form in ATen.
+void isfinite_kernel(const KernelCall& c) {
+  write(c, kBool, [&](at::Tensor& out) { out.copy_(at::isfinite(input(c, 0))); });
+}
+
+void nan_to_num_kernel(const KernelCall& c) {
+  const NanToNumParams& r = c.params<NanToNumParams>();
+  write(c, c.p.compute_dtype,
+        [&](at::Tensor& out) { at::nan_to_num_out(out, input(c, 0), r.nan, r.posinf, r.neginf); });
+}
+
 }  // namespace
 
 void register_unary(KernelRegistrar& m) {
@@ -141,6 +161,8 @@ void register_unary(KernelRegistrar& m) {
 #undef TS_ATEN_UNARY_REGISTER
   m.impl(OpId::gelu, kCPU, kFloatingNoHalf, guarded<gelu_kernel>);
   m.impl(OpId::clamp, kCPU, kNoBool - DTypeSet{kHalf}, guarded<clamp_kernel>);
+  m.impl(OpId::isfinite, kCPU, guarded<isfinite_kernel>);
+  m.impl(OpId::nan_to_num, kCPU, guarded<nan_to_num_kernel>);
 }
 
 }  // namespace ts::aten

@@ -58,6 +58,17 @@ const UnaryRow kUnary[] = {
      [](const AtT& a) { return at::relu(a); }, [](AtT& a) { a.relu_(); }, nullptr},
     {ts::OpId::isnan, "isnan", [](const TsT& a) { return ts::isnan(a); }, nullptr, nullptr,
      [](const AtT& a) { return at::isnan(a); }, nullptr, nullptr},
+    // math (issue 16); isinf and isfinite are functional and methods only (as isnan).
+    UNARY(lgamma), UNARY(digamma), UNARY(square),
+    {ts::OpId::nan_to_num, "nan_to_num", [](const TsT& a) { return ts::nan_to_num(a); },
+     [](const TsT& a) { ts::nan_to_num_(a); },
+     [](const TsT& o, const TsT& a) { ts::nan_to_num_out(o, a); },
+     [](const AtT& a) { return at::nan_to_num(a); }, [](AtT& a) { at::nan_to_num_(a); },
+     [](AtT& o, const AtT& a) { at::nan_to_num_out(o, a); }},
+    {ts::OpId::isinf, "isinf", [](const TsT& a) { return ts::isinf(a); }, nullptr, nullptr,
+     [](const AtT& a) { return at::isinf(a); }, nullptr, nullptr},
+    {ts::OpId::isfinite, "isfinite", [](const TsT& a) { return ts::isfinite(a); }, nullptr, nullptr,
+     [](const AtT& a) { return at::isfinite(a); }, nullptr, nullptr},
 };
 #undef UNARY
 #undef AT_F
@@ -105,6 +116,15 @@ const BinaryRow kBinary[] = {
      TS_O(maximum), AT_F(maximum), nullptr, nullptr, nullptr, AT_O(maximum)},
     {ts::OpId::minimum, "minimum", TS_F(minimum), TS_FS(minimum), nullptr, nullptr,
      TS_O(minimum), AT_F(minimum), nullptr, nullptr, nullptr, AT_O(minimum)},
+    // math (issue 16); ATen has no Scalar overload of hypot, nextafter and heaviside, and no
+    // in-place form of logaddexp and logaddexp2.
+    BINARY(copysign), BINARY(fmod), BINARY(floor_divide), BINARY(xlogy), BINARY(clamp_min),
+    BINARY(clamp_max), BINARY_NO_AT_SCALAR(hypot), BINARY_NO_AT_SCALAR(nextafter),
+    BINARY_NO_AT_SCALAR(heaviside),
+    {ts::OpId::logaddexp, "logaddexp", TS_F(logaddexp), TS_FS(logaddexp), nullptr, nullptr,
+     TS_O(logaddexp), AT_F(logaddexp), nullptr, nullptr, nullptr, AT_O(logaddexp)},
+    {ts::OpId::logaddexp2, "logaddexp2", TS_F(logaddexp2), TS_FS(logaddexp2), nullptr, nullptr,
+     TS_O(logaddexp2), AT_F(logaddexp2), nullptr, nullptr, nullptr, AT_O(logaddexp2)},
     // Not plain (they take alpha or a rounding mode), called with the defaults.
     BINARY(add), BINARY(sub), BINARY(div),
 };
@@ -257,7 +277,26 @@ void run_alpha(Tally& tally, const std::string& set) {
 
 }  // namespace
 
+// math (issue 16): isclose (a composite; functional only) with its default tolerances, on pairs
+// of one dtype (ATen refuses two).
+void run_isclose(Tally& tally, const std::string& set) {
+  for (ScalarType d : kDtypes) {
+    for (Layout l : kLayouts) {
+      Call c{"isclose",
+             "",
+             short_name(d) + "," + short_name(d),
+             layout_name(l),
+             {{d, l, 0}, {d, other_layout(l), 1}}};
+      run_forms(
+          tally, set, c, kBool, [](const TsVec& in) { return ts::isclose(in[0], in[1]); },
+          [](const AtVec& in) { return at::isclose(in[0], in[1]); }, nullptr, nullptr, nullptr,
+          nullptr);
+    }
+  }
+}
+
 void run_pointwise(Tally& tally, const std::string& set) {
+  run_isclose(tally, set);
   run_unary(tally, set);
   run_binary(tally, set);
   run_binary_scalar(tally, set);

@@ -71,6 +71,9 @@ typedef struct ts_c_params {
   int64_t reduction;    /* LossParams: 0 none, 1 mean, 2 sum */
   int64_t ignore_index; /* NllLossParams */
   int64_t class_dim;    /* NllLossParams */
+  double nan;           /* NanToNumParams (resolved: never None) */
+  double posinf;        /* NanToNumParams */
+  double neginf;        /* NanToNumParams */
 } ts_c_params;
 
 typedef struct ts_c_kernel_call {

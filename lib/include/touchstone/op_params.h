@@ -34,6 +34,11 @@ struct ClampParams {
   bool has_min = false;
   bool has_max = false;
 };
+// nan_to_num's replacements, resolved by meta in the result dtype (None: 0 for NaN, the dtype's
+// largest and lowest finite values for +inf and -inf).
+struct NanToNumParams {
+  double nan = 0, posinf = 0, neginf = 0;
+};
 // fill_, masked_fill and addcmul's value (checked to fit the dtype it is written in).
 struct ValueParams {
   Scalar value;
@@ -97,7 +102,7 @@ struct RandintParams : RandomParams {
   _(AlphaParams) _(DivParams) _(GeluParams) _(ClampParams) _(ValueParams) _(LerpParams)   \
   _(AddmmParams) _(ReduceParams) _(VarParams) _(NormParams) _(DimParams)                  \
   _(LayerNormParams) _(LossParams) _(NllLossParams) _(ArangeParams) _(LinspaceParams)     \
-  _(RandomParams) _(RandintParams)
+  _(RandomParams) _(RandintParams) _(NanToNumParams)
 // clang-format on
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;

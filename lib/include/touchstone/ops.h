@@ -99,6 +99,27 @@ Tensor& clamp_(const Tensor& self, std::optional<Scalar> min,
 Tensor& clamp_out(const Tensor& out, const Tensor& self, std::optional<Scalar> min,
                   std::optional<Scalar> max = std::nullopt);
 
+// math (issue 16)
+// square: pow(self, 2), as ATen's composite (integers stay integers, bool gives int64).
+Tensor square(const Tensor& self);
+Tensor& square_(const Tensor& self);
+Tensor& square_out(const Tensor& out, const Tensor& self);
+// nan_to_num: NaN, +inf and -inf replaced; None gives 0, the dtype's largest and lowest values.
+Tensor nan_to_num(const Tensor& self, std::optional<double> nan = std::nullopt,
+                  std::optional<double> posinf = std::nullopt,
+                  std::optional<double> neginf = std::nullopt);
+Tensor& nan_to_num_(const Tensor& self, std::optional<double> nan = std::nullopt,
+                    std::optional<double> posinf = std::nullopt,
+                    std::optional<double> neginf = std::nullopt);
+Tensor& nan_to_num_out(const Tensor& out, const Tensor& self,
+                       std::optional<double> nan = std::nullopt,
+                       std::optional<double> posinf = std::nullopt,
+                       std::optional<double> neginf = std::nullopt);
+// isclose: self == other, or |self - other| <= atol + rtol * |other| where that is finite
+// (ATen's composite); equal_nan counts NaN as equal to NaN.
+Tensor isclose(const Tensor& self, const Tensor& other, double rtol = 1e-05, double atol = 1e-08,
+               bool equal_nan = false);
+
 Tensor add(const Tensor& self, const Tensor& other, const Scalar& alpha = 1);
 Tensor add(const Tensor& self, const Scalar& other, const Scalar& alpha = 1);
 Tensor& add_out(const Tensor& out, const Tensor& self, const Tensor& other,

@@ -196,6 +196,18 @@ class Tensor {
   Tensor clamp(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
   Tensor& clamp_(std::optional<Scalar> min, std::optional<Scalar> max = std::nullopt) const;
 
+  // math (issue 16)
+  Tensor square() const;
+  Tensor& square_() const;
+  Tensor nan_to_num(std::optional<double> nan = std::nullopt,
+                    std::optional<double> posinf = std::nullopt,
+                    std::optional<double> neginf = std::nullopt) const;
+  Tensor& nan_to_num_(std::optional<double> nan = std::nullopt,
+                      std::optional<double> posinf = std::nullopt,
+                      std::optional<double> neginf = std::nullopt) const;
+  Tensor isclose(const Tensor& other, double rtol = 1e-05, double atol = 1e-08,
+                 bool equal_nan = false) const;
+
   Tensor add(const Tensor& other, const Scalar& alpha = 1) const;
   Tensor& add_(const Tensor& other, const Scalar& alpha = 1) const;
   Tensor add(const Scalar& other, const Scalar& alpha = 1) const;

@@ -18,7 +18,15 @@ void check_integer_divisor(const char* op, const Tensor& a, const Tensor& b);
 
 Tensor binary(OpId op, Variant v, const Tensor& out, const Tensor& a, const Tensor& b,
               OpParams& p) {
-  if (op == OpId::remainder) check_integer_divisor("remainder", a, b);
+  if (op == OpId::remainder || op == OpId::fmod || op == OpId::floor_divide) {
+    check_integer_divisor(meta::op_name(op, Variant::Functional), a, b);
+  }
+  if (op == OpId::heaviside && a.defined() && b.defined()) {
+    // ATen's heaviside meta: no promotion (a Scalar `values` is a float64 or int64 tensor).
+    TS_CHECK(a.dtype() == b.dtype(), meta::op_name(op, v),
+             ": heaviside is not yet implemented for tensors with different dtypes (arguments "
+             "'self' and 'values')");
+  }
   const Tensor inputs[] = {a, b};
   return meta::elementwise(meta::elementwise_spec(op), v, out, inputs, p);
 }
@@ -245,6 +253,34 @@ Tensor& Tensor::div_(const Scalar& other) const {
 #undef TS_DEFINE_Unary
 #undef TS_DEFINE_None
 
+// math (issue 16)
+// isclose: ATen's composite, step by step (Note [closeness error computation] there: the error
+// allowed is atol + |rtol * other|, the error |self - other|, both computed in self's dtype; bool
+// operands are compared as the default float dtype).
+Tensor isclose(const Tensor& self, const Tensor& other, double rtol, double atol, bool equal_nan) {
+  const UserOpScope scope("isclose");
+  meta::check_defined("isclose", self, "self");
+  meta::check_defined("isclose", other, "other");
+  TS_CHECK(self.dtype() == other.dtype(), "isclose: ", self.dtype(), " did not match ",
+           other.dtype(), " (arguments 'self' and 'other')");
+  TS_CHECK(rtol >= 0, "isclose: rtol must be greater than or equal to zero, but got ", rtol);
+  TS_CHECK(atol >= 0, "isclose: atol must be greater than or equal to zero, but got ", atol);
+  Tensor close = eq(self, other);
+  if (equal_nan && self.is_floating_point()) {
+    close = logical_or(close, logical_and(ne(self, self), ne(other, other)));
+  }
+  // Zero tolerances: equality only (inf - inf would be NaN, never close).
+  if (rtol == 0 && atol == 0) return close;
+  const Tensor a = self.dtype() == kBool ? self.to(kDefaultDtype) : self;
+  const Tensor b = other.dtype() == kBool ? other.to(kDefaultDtype) : other;
+  const Tensor allowed_error = add(abs(mul(b, rtol)), atol);
+  const Tensor actual_error = abs(sub(a, b));
+  return logical_or(close, logical_and(isfinite(actual_error), le(actual_error, allowed_error)));
+}
+Tensor Tensor::isclose(const Tensor& other, double rtol, double atol, bool equal_nan) const {
+  return ts::isclose(*this, other, rtol, atol, equal_nan);
+}
+
 Tensor pow(const Scalar& self, const Tensor& exponent) {
   return binary(OpId::pow, Variant::Functional, {}, ws(self), exponent);
 }
@@ -413,6 +449,92 @@ TS_REGISTER_DERIVATIVES(binary) {
   //   self: where(self == other, grad / 2, grad).masked_fill(self > other, 0)
   //   other: where(self == other, grad / 2, grad).masked_fill(self < other, 0)
   m.def(OpId::minimum, save_inputs({0, 1}), [](const BackwardArgs& a) { return extremum(a, gt); });
+  // ---- math (issue 16) ----
+  // hypot(Tensor self, Tensor other) -> Tensor
+  //   self: grad * self / result      other: grad * other / result
+  m.def(OpId::hypot, save_inputs({0, 1}) | save_output(), [](const BackwardArgs& a) -> Grads {
+    return {a.needs_grad(0) ? a.grad() * a.input(0) / a.output() : Tensor(),
+            a.needs_grad(1) ? a.grad() * a.input(1) / a.output() : Tensor()};
+  });
+  // copysign.Tensor(Tensor self, Tensor other) -> Tensor
+  //   self: copysign_tensor_self_backward(grad, self, result) = grad * (result / self), 0 where
+  //   self == 0                       other: zeros_like(other)
+  m.def(
+      OpId::copysign, save_inputs({0}) | save_output(),
+      [](const BackwardArgs& a) -> Grads {
+        const Tensor& self = a.input(0);
+        Tensor gself;
+        if (a.needs_grad(0)) gself = a.grad() * (a.output() / self).masked_fill_(eq(self, 0), 0);
+        return {gself, a.needs_grad(1) ? zeros_like(a.grad()) : Tensor()};
+      },
+      [](const KernelCall& c) {
+        return scalar_other(c) ? "CopysignBackward1" : "CopysignBackward0";
+      });
+  // fmod.Tensor(Tensor self, Tensor other) -> Tensor
+  //   self: grad                      other: -grad * self.div(other, rounding_mode="trunc")
+  m.def(
+      OpId::fmod, save_inputs({0, 1}),
+      [](const BackwardArgs& a) -> Grads {
+        return {a.grad(),
+                a.needs_grad(1) ? -a.grad() * div(a.input(0), a.input(1), "trunc") : Tensor()};
+      },
+      [](const KernelCall& c) { return scalar_other(c) ? "FmodBackward0" : "FmodBackward1"; });
+  // xlogy.Tensor(Tensor self, Tensor other) -> Tensor
+  //   self: grad * at::xlogy((self != 0), other)      other: grad * self / other
+  m.def(
+      OpId::xlogy, save_inputs({0, 1}),
+      [](const BackwardArgs& a) -> Grads {
+        const Tensor& self = a.input(0);
+        const Tensor& other = a.input(1);
+        // self != 0 in the gradient's dtype: a bool with a wrapped int `other` would compute in
+        // the default float dtype.
+        const Tensor nonzero = a.needs_grad(0) ? ne(self, 0).to(a.grad().dtype()) : Tensor();
+        return {a.needs_grad(0) ? a.grad() * xlogy(nonzero, other) : Tensor(),
+                a.needs_grad(1) ? a.grad() * self / other : Tensor()};
+      },
+      [](const KernelCall& c) { return scalar_other(c) ? "XlogyBackward2" : "XlogyBackward0"; });
+  // logaddexp(Tensor self, Tensor other) -> Tensor
+  //   self: grad / (1 + exp(other - self))            other: grad / (1 + exp(self - other))
+  m.def(OpId::logaddexp, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& self = a.input(0);
+    const Tensor& other = a.input(1);
+    return {a.needs_grad(0) ? a.grad() / (exp(other - self) + 1) : Tensor(),
+            a.needs_grad(1) ? a.grad() / (exp(self - other) + 1) : Tensor()};
+  });
+  // logaddexp2(Tensor self, Tensor other) -> Tensor
+  //   self: grad / (1 + pow(2, other - self))         other: grad / (1 + pow(2, self - other))
+  m.def(OpId::logaddexp2, save_inputs({0, 1}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& self = a.input(0);
+    const Tensor& other = a.input(1);
+    return {a.needs_grad(0) ? a.grad() / (pow(2, other - self) + 1) : Tensor(),
+            a.needs_grad(1) ? a.grad() / (pow(2, self - other) + 1) : Tensor()};
+  });
+  // clamp_min.Tensor(Tensor self, Tensor min) -> Tensor
+  //   self: where(self >= min, grad, 0)               min: where(self < min, grad, 0)
+  m.def(
+      OpId::clamp_min, save_inputs({0, 1}),
+      [](const BackwardArgs& a) -> Grads {
+        const Tensor& self = a.input(0);
+        const Tensor& min = a.input(1);
+        return {a.needs_grad(0) ? where(ge(self, min), a.grad(), 0) : Tensor(),
+                a.needs_grad(1) ? where(lt(self, min), a.grad(), 0) : Tensor()};
+      },
+      [](const KernelCall& c) {
+        return scalar_other(c) ? "ClampMinBackward0" : "ClampMinBackward1";
+      });
+  // clamp_max.Tensor(Tensor self, Tensor max) -> Tensor
+  //   self: where(self <= max, grad, 0)               max: where(self > max, grad, 0)
+  m.def(
+      OpId::clamp_max, save_inputs({0, 1}),
+      [](const BackwardArgs& a) -> Grads {
+        const Tensor& self = a.input(0);
+        const Tensor& max = a.input(1);
+        return {a.needs_grad(0) ? where(le(self, max), a.grad(), 0) : Tensor(),
+                a.needs_grad(1) ? where(gt(self, max), a.grad(), 0) : Tensor()};
+      },
+      [](const KernelCall& c) {
+        return scalar_other(c) ? "ClampMaxBackward0" : "ClampMaxBackward1";
+      });
   // atan2(Tensor self, Tensor other) -> Tensor
   //   self: grad * other * recip      other: grad * -self * recip, recip = 1 / (self^2 + other^2)
   //   (ATen's atan2_backward, in its order: the gradient takes the layout of grad * other)

@@ -169,8 +169,6 @@ void resize_out_like(const Tensor& out, IntArrayRef shape, TensorList inputs) {
   }
 }
 
-namespace {
-
 double floating_max(ScalarType t) {
   switch (t) {
     case kHalf:
@@ -183,6 +181,8 @@ double floating_max(ScalarType t) {
       return std::numeric_limits<double>::max();
   }
 }
+
+namespace {
 
 int64_t integral_min(ScalarType t) {
   switch (t) {

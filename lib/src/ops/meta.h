@@ -57,6 +57,9 @@ void resize_out_like(const Tensor& out, IntArrayRef shape, TensorList inputs);
 // in range, NaN only for floating dtypes, negative integers wrap into unsigned ones.
 void check_scalar_fits(const char* op, const Scalar& v, ScalarType t, const char* arg = "value");
 
+// The largest finite value of floating dtype `t` (float64's for any other dtype).
+double floating_max(ScalarType t);
+
 // An elementwise op: inputs are promoted to a common dtype and broadcast.
 struct ElementwiseSpec {
   OpId op;

@@ -77,6 +77,17 @@ Tensor clamp_impl(Variant v, const Tensor& out, const Tensor& self, std::optiona
   return meta::elementwise(spec, v, out, inputs, p);
 }
 
+// nan_to_num's replacements in the result dtype (self's): None is 0 for NaN, the dtype's largest
+// and lowest finite values for the infinities (as ATen; integer and bool inputs are copied).
+Tensor nan_to_num_impl(Variant v, const Tensor& out, const Tensor& self, std::optional<double> nan,
+                       std::optional<double> posinf, std::optional<double> neginf) {
+  meta::check_defined(meta::op_name(OpId::nan_to_num, v), self, "self");
+  const double max = meta::floating_max(self.dtype());
+  OpParams p;
+  p.set(NanToNumParams{nan.value_or(0.0), posinf.value_or(max), neginf.value_or(-max)});
+  return unary(OpId::nan_to_num, v, out, self, p);
+}
+
 }  // namespace
 
 // Every form of the plain unary ops (Note [Generated declarations] in touchstone/plain_ops.h).
@@ -110,6 +121,50 @@ Tensor& gelu_(const Tensor& self, std::string_view approximate) {
 Tensor& gelu_out(const Tensor& out, const Tensor& self, std::string_view approximate) {
   gelu_impl(Variant::Out, out, self, approximate);
   return const_cast<Tensor&>(out);
+}
+
+// math (issue 16)
+// square is ATen's composite pow(self, 2): the Scalar exponent's promotion (bool -> int64).
+Tensor square(const Tensor& self) {
+  const UserOpScope scope("square");
+  return pow(self, 2);
+}
+Tensor& square_(const Tensor& self) {
+  const UserOpScope scope("square_");
+  return self.pow_(2);
+}
+Tensor& square_out(const Tensor& out, const Tensor& self) {
+  const UserOpScope scope("square");
+  return pow_out(out, self, wrapped_scalar_tensor(2));
+}
+Tensor Tensor::square() const {
+  return ts::square(*this);
+}
+Tensor& Tensor::square_() const {
+  return ts::square_(*this);
+}
+
+Tensor nan_to_num(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                  std::optional<double> neginf) {
+  return nan_to_num_impl(Variant::Functional, {}, self, nan, posinf, neginf);
+}
+Tensor& nan_to_num_(const Tensor& self, std::optional<double> nan, std::optional<double> posinf,
+                    std::optional<double> neginf) {
+  nan_to_num_impl(Variant::InPlace, {}, self, nan, posinf, neginf);
+  return const_cast<Tensor&>(self);
+}
+Tensor& nan_to_num_out(const Tensor& out, const Tensor& self, std::optional<double> nan,
+                       std::optional<double> posinf, std::optional<double> neginf) {
+  nan_to_num_impl(Variant::Out, out, self, nan, posinf, neginf);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::nan_to_num(std::optional<double> nan, std::optional<double> posinf,
+                          std::optional<double> neginf) const {
+  return ts::nan_to_num(*this, nan, posinf, neginf);
+}
+Tensor& Tensor::nan_to_num_(std::optional<double> nan, std::optional<double> posinf,
+                            std::optional<double> neginf) const {
+  return ts::nan_to_num_(*this, nan, posinf, neginf);
 }
 
 Tensor clamp(const Tensor& self, std::optional<Scalar> min, std::optional<Scalar> max) {
@@ -163,6 +218,32 @@ Tensor sinc_grad(const Tensor& x) {
   const Tensor series = p * t * pi;
   const Tensor direct = (cos(t) * t - sin(t)) / (t * x);
   return where(lt(abs(t), 1), series, direct);
+}
+
+// Note [trigamma for digamma's gradient]
+// derivatives.yaml's polygamma(1, x), from ops touchstone has: reflection below 1/2,
+// psi1(x) = pi^2 / sin^2(pi x) - psi1(1 - x); ten steps of psi1(z) = 1/z^2 + psi1(z + 1); then the
+// asymptotic series 1/z + 1/(2z^2) + sum B_2k / z^(2k+1) to B_14 at z >= 10.5 (truncation below
+// 2^-53 relative).
+Tensor trigamma(const Tensor& x) {
+  using std::numbers::pi;
+  const Tensor reflect = lt(x, 0.5);
+  Tensor z = where(reflect, rsub(x, 1), x);
+  Tensor sum = zeros_like(z);
+  for (int k = 0; k < 10; ++k) {
+    sum = sum + (z * z).reciprocal();
+    z = z + 1;
+  }
+  const Tensor w = z.reciprocal();
+  const Tensor w2 = w * w;
+  // B_2k for k = 1..7: 1/6, -1/30, 1/42, -1/30, 5/66, -691/2730, 7/6.
+  constexpr double kB[] = {1.0 / 6,  -1.0 / 30,     1.0 / 42, -1.0 / 30,
+                           5.0 / 66, -691.0 / 2730, 7.0 / 6};
+  Tensor series = zeros_like(w2) + kB[6];
+  for (int k = 5; k >= 0; --k) series = series * w2 + kB[k];
+  const Tensor psi1 = sum + w + w2 * 0.5 + w * w2 * series;
+  const Tensor s = sin(x * pi);
+  return where(reflect, (s * s).reciprocal() * (pi * pi) - psi1, psi1);
 }
 
 }  // namespace
@@ -336,6 +417,18 @@ TS_REGISTER_DERIVATIVES(unary) {
   m.def(OpId::trunc, save_nothing(), zero_grad);
   // frac(Tensor self) -> Tensor                    self: grad
   m.def(OpId::frac, save_nothing(), [](const BackwardArgs& a) -> Grads { return {a.grad()}; });
+  // ---- math (issue 16) ----
+  // lgamma(Tensor self) -> Tensor                  self: grad * digamma(self)
+  m.def(OpId::lgamma, save_inputs({0}),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() * digamma(a.input(0))}; });
+  // digamma(Tensor self) -> Tensor                 self: grad * polygamma(1, self)
+  m.def(OpId::digamma, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    return {a.grad() * trigamma(a.input(0))};  // Note [trigamma for digamma's gradient]
+  });
+  // nan_to_num(Tensor self, float? nan=None, float? posinf=None, float? neginf=None) -> Tensor
+  //   self: grad * at::isfinite(self)
+  m.def(OpId::nan_to_num, save_inputs({0}),
+        [](const BackwardArgs& a) -> Grads { return {a.grad() * isfinite(a.input(0))}; });
   // clamp(Tensor self, Scalar? min=None, Scalar? max=None) -> Tensor
   //   self: where((self >= min) & (self <= max), grad, 0)   (a bound passes the gradient)
   m.def(

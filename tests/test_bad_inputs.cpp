@@ -1021,6 +1021,10 @@ TEST(UserOpScope, EveryCompositeNamesItselfBeforeItsParts) {
        [] {
          ts::stack_out(ts::zeros({0}, ts::kLong), {ts::zeros({2}), ts::zeros({2})});
        }},
+      // activations (issue 16)
+      {"selu", "elu", [&] { ts::selu(longs); }},
+      {"celu", "elu", [&] { ts::celu(longs); }},
+      {"softsign", "abs", [] { ts::softsign(ts::zeros({2}, ts::kBool)); }},
   };
   std::set<std::string> composites;
 #define TS_OP(name, kind, ...) \

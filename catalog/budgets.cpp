@@ -137,6 +137,19 @@ const std::map<std::string, Row>& rows() {
       {"hardswish", cancelling(2, 0)},
       // x - trunc(x) is exact (Sterbenz).
       {"frac", exact()},
+      // Activations (issue 16): float32 tolerances from the optimized set's measured error.
+      // x * slope, a clamp, a select: exact (the slope rounded to the dtype, as ATen).
+      {"leaky_relu", exact()},
+      {"hardtanh", exact()},
+      {"threshold", exact()},
+      // expm1 times alpha * scale (selu, celu: elu with ATen's constants).
+      {"elu", transcendental(4)},
+      {"selu", transcendental(4)},
+      {"celu", transcendental(4)},
+      // max(y, 0) + log1p(exp(-|y|)), over beta.
+      {"softplus", transcendental(3)},
+      // self / (|self| + 1): two roundings, as ATen's composite.
+      {"softsign", cancelling(1, 0)},
       // pow and atan2: libm-class functions of two arguments.
       {"pow", transcendental(2)},
       {"atan2", transcendental(2)},

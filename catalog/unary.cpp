@@ -102,6 +102,71 @@ std::vector<Sample> special_value_samples(const std::string& op, const SampleCon
   return out;
 }
 
+// ---- activations (issue 16) ----
+
+// An activation called with `...` after self: functional, out= and in-place forms.
+#define TS_ACTIVATION_ENTRY(case_name, op, lo, hi, ...)                                     \
+  with_inplace(                                                                             \
+      unary(                                                                                \
+          case_name, Range{lo, hi}, [](const Tensor& x) { return ts::op(x, __VA_ARGS__); }, \
+          [](const Tensor& out, const Tensor& x) { ts::op##_out(out, x, __VA_ARGS__); }),   \
+      [](const Tensor& x) -> Tensor& { return ts::op##_(x, __VA_ARGS__); })
+
+// A variant entry of `op` (its main entry has the benchmark case).
+OpEntry variant_of(std::string op, OpEntry e) {
+  e.op = std::move(op);
+  e.bench = nullptr;
+  return e;
+}
+
+std::vector<OpEntry> activation_entries() {
+  std::vector<OpEntry> v;
+  v.push_back(TS_ACTIVATION_ENTRY("leaky_relu", leaky_relu, -4, 4, 0.01));
+  v.push_back(
+      variant_of("leaky_relu", TS_ACTIVATION_ENTRY("leaky_relu.slope", leaky_relu, -4, 4, -0.25)));
+  v.push_back(TS_ACTIVATION_ENTRY("elu", elu, -4, 4, 1));
+  v.push_back(variant_of("elu", TS_ACTIVATION_ENTRY("elu.scaled", elu, -4, 4, 0.5, 2, 1.5)));
+  // selu and celu (composites over elu) have in-place forms but no out=, as in ATen.
+  OpEntry selu = with_inplace(unary(
+                                  "selu", Range{-4, 4}, [](const Tensor& x) { return ts::selu(x); },
+                                  [](const Tensor&, const Tensor&) {}),
+                              [](const Tensor& x) -> Tensor& { return ts::selu_(x); });
+  selu.run_out = nullptr;
+  v.push_back(std::move(selu));
+  OpEntry celu =
+      with_inplace(unary(
+                       "celu", Range{-4, 4}, [](const Tensor& x) { return ts::celu(x, 2.0); },
+                       [](const Tensor&, const Tensor&) {}),
+                   [](const Tensor& x) -> Tensor& { return ts::celu_(x, 2.0); });
+  celu.run_out = nullptr;
+  v.push_back(std::move(celu));
+  // softplus has out= but no in-place form; the variant's switch (beta x > 3) is at x = 1.5.
+  v.push_back(unary(
+      "softplus", Range{-6, 24}, [](const Tensor& x) { return ts::softplus(x); },
+      [](const Tensor& out, const Tensor& x) { ts::softplus_out(out, x); }));
+  v.push_back(variant_of(
+      "softplus",
+      unary(
+          "softplus.beta", Range{-4, 4}, [](const Tensor& x) { return ts::softplus(x, 2, 3); },
+          [](const Tensor& out, const Tensor& x) { ts::softplus_out(out, x, 2, 3); })));
+  // softsign: functional only (torch.nn.functional.softsign).
+  OpEntry softsign = unary(
+      "softsign", Range{-4, 4}, [](const Tensor& x) { return ts::softsign(x); },
+      [](const Tensor&, const Tensor&) {});
+  softsign.run_out = nullptr;
+  v.push_back(std::move(softsign));
+  // hardtanh's default bounds are negative: uint8 refuses them (as ATen); the variant's bounds
+  // (truncated to [0, 2] on integers) take uint8.
+  OpEntry hardtanh = TS_ACTIVATION_ENTRY("hardtanh", hardtanh, -4, 4, -1, 1);
+  hardtanh.dtypes = op_info(OpId::hardtanh).dtypes - DTypeSet{kByte};
+  v.push_back(std::move(hardtanh));
+  v.push_back(
+      variant_of("hardtanh", TS_ACTIVATION_ENTRY("hardtanh.bounds", hardtanh, -4, 4, 0.5, 2.5)));
+  v.push_back(TS_ACTIVATION_ENTRY("threshold", threshold, -4, 4, 0.5, -2));
+  return v;
+}
+#undef TS_ACTIVATION_ENTRY
+
 }  // namespace
 
 std::vector<OpEntry> unary_entries() {
@@ -229,6 +294,9 @@ std::vector<OpEntry> unary_entries() {
                        "clamp", Range{-4, 4}, [](const Tensor& x) { return ts::clamp(x, -1, 2); },
                        [](const Tensor& out, const Tensor& x) { ts::clamp_out(out, x, -1, 2); }),
                    [](const Tensor& x) -> Tensor& { return ts::clamp_(x, -1, 2); }));
+  // ---- activations (issue 16): each op with ATen's defaults, and a variant whose parameters
+  // move the kink or the switch (values exact in every floating dtype) ----
+  for (OpEntry& e : activation_entries()) v.push_back(std::move(e));
   // FLOPs per element beyond one (Note [Bytes and FLOPs]); bool and bitwise results count zero.
   for (const auto& [name, flops] : std::vector<std::pair<std::string, double>>{{"rsqrt", 2},
                                                                                {"sigmoid", 3},

@@ -307,6 +307,12 @@ class Gen {
       if (b_.chance(3, 4)) d.set("min", scalar(dt));
       if (b_.chance(3, 4)) d.set("max", scalar(dt));
     }
+    // A Scalar the op requires (threshold's threshold and value), or one with a default, drawn
+    // now and then (leaky_relu's slope, elu's alpha, ...).
+    for (const Param& p : spec->params) {
+      if (p.kind != ArgKind::Scalar || spec->name.rfind("clamp", 0) == 0) continue;
+      if (!p.default_value || b_.chance(1, 3)) d.set(p.name, scalar(slot(k).dtype()));
+    }
     emit(d);
   }
 

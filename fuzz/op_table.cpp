@@ -120,8 +120,8 @@ void copies(Table& T) {
 // (binary) has no argument the generator must choose, so its statements come from its catalog
 // entry's calls: the functional form (Tensor-Tensor or Tensor-Scalar for binary ops), the
 // in-place and out= forms where the entry has them (op_list.def's variants). A new plain op in
-// the catalog is fuzzed with no edit here. The others (gelu's approximate, clamp's bounds, add's
-// alpha, div's rounding mode, pow's Scalar base) are written out below.
+// the catalog is fuzzed with no edit here. The others (gelu's approximate, clamp's bounds, the
+// activations' Scalars, add's alpha, div's rounding mode, pow's Scalar base) are written out below.
 std::string_view arguments(std::string_view schema) {
   const size_t open = schema.find('('), close = schema.find(')');
   return schema.substr(open + 1, close - open - 1);
@@ -211,6 +211,39 @@ void unaries(Table& T) {
         [opt_d](C c) {
           return Tensors{ts::nan_to_num_out(c.t(0), c.t(1), opt_d(c, 2), opt_d(c, 3), opt_d(c, 4))};
         });
+  // activations (issue 16); selu and softsign take only self and come from the catalog.
+  T.def("unary", "leaky_relu", "self:T negative_slope:S=0.01", kNoFlags,
+        [](C c) { return Tensors{ts::leaky_relu(c.t(0), c.s(1))}; });
+  T.def("unary", "leaky_relu_", "self:T negative_slope:S=0.01", kInPlace,
+        [](C c) { return Tensors{ts::leaky_relu_(c.t(0), c.s(1))}; });
+  T.def("unary", "leaky_relu_out", "out:T self:T negative_slope:S=0.01", kOut,
+        [](C c) { return Tensors{ts::leaky_relu_out(c.t(0), c.t(1), c.s(2))}; });
+  T.def("unary", "elu", "self:T alpha:S=1 scale:S=1 input_scale:S=1", kNoFlags,
+        [](C c) { return Tensors{ts::elu(c.t(0), c.s(1), c.s(2), c.s(3))}; });
+  T.def("unary", "elu_", "self:T alpha:S=1 scale:S=1 input_scale:S=1", kInPlace,
+        [](C c) { return Tensors{ts::elu_(c.t(0), c.s(1), c.s(2), c.s(3))}; });
+  T.def("unary", "elu_out", "out:T self:T alpha:S=1 scale:S=1 input_scale:S=1", kOut,
+        [](C c) { return Tensors{ts::elu_out(c.t(0), c.t(1), c.s(2), c.s(3), c.s(4))}; });
+  T.def("unary", "celu", "self:T alpha:S=1.0", kNoFlags,
+        [](C c) { return Tensors{ts::celu(c.t(0), c.s(1))}; });
+  T.def("unary", "celu_", "self:T alpha:S=1.0", kInPlace,
+        [](C c) { return Tensors{ts::celu_(c.t(0), c.s(1))}; });
+  T.def("unary", "softplus", "self:T beta:S=1 threshold:S=20", kNoFlags,
+        [](C c) { return Tensors{ts::softplus(c.t(0), c.s(1), c.s(2))}; });
+  T.def("unary", "softplus_out", "out:T self:T beta:S=1 threshold:S=20", kOut,
+        [](C c) { return Tensors{ts::softplus_out(c.t(0), c.t(1), c.s(2), c.s(3))}; });
+  T.def("unary", "hardtanh", "self:T min_val:S=-1 max_val:S=1", kNoFlags,
+        [](C c) { return Tensors{ts::hardtanh(c.t(0), c.s(1), c.s(2))}; });
+  T.def("unary", "hardtanh_", "self:T min_val:S=-1 max_val:S=1", kInPlace,
+        [](C c) { return Tensors{ts::hardtanh_(c.t(0), c.s(1), c.s(2))}; });
+  T.def("unary", "hardtanh_out", "out:T self:T min_val:S=-1 max_val:S=1", kOut,
+        [](C c) { return Tensors{ts::hardtanh_out(c.t(0), c.t(1), c.s(2), c.s(3))}; });
+  T.def("unary", "threshold", "self:T threshold:S value:S", kNoFlags,
+        [](C c) { return Tensors{ts::threshold(c.t(0), c.s(1), c.s(2))}; });
+  T.def("unary", "threshold_", "self:T threshold:S value:S", kInPlace,
+        [](C c) { return Tensors{ts::threshold_(c.t(0), c.s(1), c.s(2))}; });
+  T.def("unary", "threshold_out", "out:T self:T threshold:S value:S", kOut,
+        [](C c) { return Tensors{ts::threshold_out(c.t(0), c.t(1), c.s(2), c.s(3))}; });
 }
 
 void binaries(Table& T) {

@@ -1,7 +1,8 @@
 // Reference kernels for unary elementwise ops. See Note [Reference kernels] in common.h.
 // Each plain op is one row of kFormulas: a formula in double (floating compute dtypes) and,
 // where the op takes integers, one in int64; integer negation wraps through uint64 so that it
-// never overflows. gelu and clamp, which have parameters, have kernels of their own.
+// never overflows. gelu, clamp and the activations of issue 16 (leaky_relu, elu, softplus,
+// hardtanh, threshold), which have parameters, have kernels of their own.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -360,6 +361,88 @@ void clamp_kernel(const KernelCall& c) {
   }
 }
 
+// ---- activations (issue 16): the specification of each, in double ----
+
+// A Scalar parameter as a kernel computing in `t` sees it (Note [Activation parameters] in
+// lib/src/ops/unary.cpp): a threshold or bound rounded once to t; a coefficient to the op's math
+// type, float32 for the 16-bit dtypes too (ATen's opmath_t).
+double param(const Scalar& s, ScalarType t) {
+  return round_to(t, s.to_double());
+}
+double opmath_param(const Scalar& s, ScalarType t) {
+  return round_to(t == kDouble ? kDouble : kFloat, s.to_double());
+}
+
+// The integral lambda of a floating-only op (meta never gives it an integral compute dtype).
+auto no_integral(const char* op) {
+  return [op](const int64_t*) -> int64_t {
+    TS_ERROR(op, ": reference kernel called with an integral compute dtype");
+  };
+}
+
+// leaky_relu: x for x > 0, else negative_slope * x (-0 and NaN stay).
+void leaky_relu_kernel(const KernelCall& c) {
+  const double slope = opmath_param(c.params<LeakyReluParams>().negative_slope, c.p.compute_dtype);
+  elementwise<1>(
+      c, [slope](const double* v) { return v[0] > 0 ? v[0] : v[0] * slope; },
+      no_integral("leaky_relu"));
+}
+
+// elu: scale * x for x > 0, else alpha * scale * expm1(input_scale * x); NaN stays (x <= 0 is
+// false). selu and celu are this with ATen's constants.
+void elu_kernel(const KernelCall& c) {
+  const EluParams& e = c.params<EluParams>();
+  const ScalarType t = c.p.compute_dtype;
+  const double alpha = opmath_param(e.alpha, t), scale = opmath_param(e.scale, t);
+  const double input_scale = opmath_param(e.input_scale, t);
+  elementwise<1>(
+      c,
+      [=](const double* v) {
+        const double x = v[0];
+        return x <= 0 ? alpha * scale * std::expm1(x * input_scale) : x * scale;
+      },
+      no_integral("elu"));
+}
+
+// softplus: log(1 + exp(beta x)) / beta, and x itself where beta x > threshold (ATen's switch).
+void softplus_kernel(const KernelCall& c) {
+  const SoftplusParams& s = c.params<SoftplusParams>();
+  const double beta = opmath_param(s.beta, c.p.compute_dtype);
+  const double threshold = opmath_param(s.threshold, c.p.compute_dtype);
+  elementwise<1>(
+      c,
+      [=](const double* v) {
+        const double x = v[0];
+        return x * beta > threshold ? x : std::log1p(std::exp(x * beta)) / beta;
+      },
+      no_integral("softplus"));
+}
+
+// hardtanh: clamp(x, min_val, max_val), NaN kept (Note [clamp with NaN]); integers truncate the
+// bounds, as ATen's hardtanh_out.
+void hardtanh_kernel(const KernelCall& c) {
+  const HardtanhParams& h = c.params<HardtanhParams>();
+  const ScalarType t = c.p.compute_dtype;
+  const double lo = is_floating_type(t) ? param(h.min_val, t) : 0;
+  const double hi = is_floating_type(t) ? param(h.max_val, t) : 0;
+  const int64_t ilo = h.min_val.to_long(), ihi = h.max_val.to_long();
+  elementwise<1>(
+      c, [=](const double* v) { return clamp_max(clamp_min(v[0], lo), hi); },
+      [=](const int64_t* v) { return clamp_max(clamp_min(v[0], ilo), ihi); });
+}
+
+// threshold: value where x <= threshold, else x (NaN stays: the comparison is false).
+void threshold_kernel(const KernelCall& c) {
+  const ThresholdParams& p = c.params<ThresholdParams>();
+  const ScalarType t = c.p.compute_dtype;
+  const double th = is_floating_type(t) ? param(p.threshold, t) : 0;
+  const double value = is_floating_type(t) ? param(p.value, t) : 0;
+  const int64_t ith = p.threshold.to_long(), ivalue = p.value.to_long();
+  elementwise<1>(
+      c, [=](const double* v) { return v[0] <= th ? value : v[0]; },
+      [=](const int64_t* v) { return v[0] <= ith ? ivalue : v[0]; });
+}
+
 }  // namespace
 
 TS_REGISTER_KERNELS(reference, unary) {
@@ -367,6 +450,11 @@ TS_REGISTER_KERNELS(reference, unary) {
   m.impl(OpId::gelu, kCPU, gelu_kernel);
   m.impl(OpId::clamp, kCPU, clamp_kernel);
   m.impl(OpId::nan_to_num, kCPU, nan_to_num_kernel);
+  m.impl(OpId::leaky_relu, kCPU, leaky_relu_kernel);
+  m.impl(OpId::elu, kCPU, elu_kernel);
+  m.impl(OpId::softplus, kCPU, softplus_kernel);
+  m.impl(OpId::hardtanh, kCPU, hardtanh_kernel);
+  m.impl(OpId::threshold, kCPU, threshold_kernel);
 }
 
 }  // namespace ts::reference

@@ -1024,6 +1024,10 @@ TEST(UserOpScope, EveryCompositeNamesItselfBeforeItsParts) {
       // math (issue 16)
       {"square", "empty_strided", [] { huge_view().square(); }},
       {"isclose", "eq", [] { ts::isclose(ts::zeros({2}), ts::zeros({3})); }},
+      // activations (issue 16)
+      {"selu", "elu", [&] { ts::selu(longs); }},
+      {"celu", "elu", [&] { ts::celu(longs); }},
+      {"softsign", "abs", [] { ts::softsign(ts::zeros({2}, ts::kBool)); }},
   };
   std::set<std::string> composites;
 #define TS_OP(name, kind, ...) \

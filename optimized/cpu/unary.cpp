@@ -2,7 +2,8 @@
 // kernels (float16/bfloat16 in float32; the math in unary-inl.h); integer and bool dtypes run
 // scalar loops the compiler vectorizes. A plain op is one branch of VecOp (floating) and, if it
 // takes integers or gives a bool, one of scalar_formula; gelu (GeluParams) and clamp
-// (ClampParams, its bounds as wrapped-scalar inputs: lib/src/ops/unary.cpp) have functors.
+// (ClampParams, its bounds as wrapped-scalar inputs: lib/src/ops/unary.cpp) have functors, as
+// do the activations of issue 16 (leaky_relu, elu, softplus, threshold; hardtanh is clamp's loop).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "optimized/cpu/unary.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -340,6 +341,57 @@ struct ClampOp {
   }
 };
 
+// ---- activations (issue 16): parameters already in the compute dtype (Note [Activation
+// parameters] in lib/src/ops/unary.cpp), as doubles ----
+
+// x for x > 0, else slope * x: -0 and NaN stay, as the reference.
+struct LeakyReluOp {
+  double slope;
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V x) const {
+    using T = hn::TFromD<D>;
+    return hn::IfThenElse(hn::Gt(x, hn::Zero(d)), x, hn::Mul(x, hn::Set(d, T(slope))));
+  }
+};
+
+// scale * x for x > 0, else (alpha * scale) * expm1(input_scale * x); NaN takes the x > 0 arm's
+// x * scale, as the reference's x <= 0 is false.
+struct EluOp {
+  double alpha, scale, input_scale;
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V x) const {
+    using T = hn::TFromD<D>;
+    const V neg =
+        hn::Mul(hn::Set(d, T(alpha * scale)), VecExpm1(d, hn::Mul(x, hn::Set(d, T(input_scale)))));
+    return hn::IfThenElse(hn::Le(x, hn::Zero(d)), neg, hn::Mul(x, hn::Set(d, T(scale))));
+  }
+};
+
+// log1p(exp(beta x)) / beta as max(y, 0) + log1p(exp(-|y|)), y = beta x (no overflow, full
+// relative accuracy as y -> -inf); x itself where y > threshold (ATen's switch).
+struct SoftplusOp {
+  double beta, threshold;
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V x) const {
+    using T = hn::TFromD<D>;
+    const V y = hn::Mul(x, hn::Set(d, T(beta)));
+    const V l = VecLog1p(d, VecExp(d, hn::Neg(hn::Abs(y))));
+    const V r = hn::Div(hn::Add(hn::Max(y, hn::Zero(d)), l), hn::Set(d, T(beta)));
+    const V kept = hn::IfThenElse(hn::IsNaN(x), x, r);  // Highway's Max need not keep NaN
+    return hn::IfThenElse(hn::Gt(y, hn::Set(d, T(threshold))), x, kept);
+  }
+};
+
+// value where x <= threshold, else x (NaN stays).
+struct ThresholdOp {
+  double threshold, value;
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V x) const {
+    using T = hn::TFromD<D>;
+    return hn::IfThenElse(hn::Le(x, hn::Set(d, T(threshold))), hn::Set(d, T(value)), x);
+  }
+};
+
 }  // namespace
 
 void unary_floating(const TensorIterator& iter, OpId op) {
@@ -368,6 +420,20 @@ void clamp_floating(const TensorIterator& iter, double lo, double hi) {
   floating_loop<1>(iter, ClampOp{lo, hi});
 }
 
+// The activations of issue 16, parameters in the compute dtype.
+void leaky_relu_floating(const TensorIterator& iter, double slope) {
+  floating_loop<1>(iter, LeakyReluOp{slope});
+}
+void elu_floating(const TensorIterator& iter, double alpha, double scale, double input_scale) {
+  floating_loop<1>(iter, EluOp{alpha, scale, input_scale});
+}
+void softplus_floating(const TensorIterator& iter, double beta, double threshold) {
+  floating_loop<1>(iter, SoftplusOp{beta, threshold});
+}
+void threshold_floating(const TensorIterator& iter, double threshold, double value) {
+  floating_loop<1>(iter, ThresholdOp{threshold, value});
+}
+
 }  // namespace ts::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -385,6 +451,10 @@ HWY_EXPORT(unary_floating);
 HWY_EXPORT(gelu_floating);
 HWY_EXPORT(clamp_floating);
 HWY_EXPORT(nan_to_num_floating);
+HWY_EXPORT(leaky_relu_floating);
+HWY_EXPORT(elu_floating);
+HWY_EXPORT(softplus_floating);
+HWY_EXPORT(threshold_floating);
 
 // Wrapping integer negation through uint64 (no signed overflow).
 template <typename T>
@@ -514,12 +584,9 @@ compute_t<T> bound_as(const Scalar& s) {
   return static_cast<compute_t<T>>(v);
 }
 
-void clamp_kernel(const KernelCall& c) {
-  const ClampParams& bounds = c.params<ClampParams>();
-  const std::optional<Scalar> min =
-      bounds.has_min ? std::optional(scalar_of(c.inputs[1])) : std::nullopt;
-  const std::optional<Scalar> max =
-      bounds.has_max ? std::optional(scalar_of(c.inputs[bounds.has_min ? 2 : 1])) : std::nullopt;
+// self (inputs[0]) between the bounds present: clamp's loop, and hardtanh's.
+void clamp_between(const KernelCall& c, const std::optional<Scalar>& min,
+                   const std::optional<Scalar>& max) {
   const ScalarType t = c.p.compute_dtype;
   constexpr double kInf = std::numeric_limits<double>::infinity();
   double lo = -kInf, hi = kInf;
@@ -571,6 +638,73 @@ void nan_to_num_kernel(const KernelCall& c) {
   iter.cast_outputs();
 }
 
+void clamp_kernel(const KernelCall& c) {
+  const ClampParams& bounds = c.params<ClampParams>();
+  const std::optional<Scalar> min =
+      bounds.has_min ? std::optional(scalar_of(c.inputs[1])) : std::nullopt;
+  const std::optional<Scalar> max =
+      bounds.has_max ? std::optional(scalar_of(c.inputs[bounds.has_min ? 2 : 1])) : std::nullopt;
+  clamp_between(c, min, max);
+}
+
+// ---- activations (issue 16) ----
+
+// A Scalar parameter in the compute dtype (a floating one), as a double: thresholds and bounds.
+double param(const Scalar& s, ScalarType t) {
+  return TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(
+      t, "activation", [&] { return static_cast<double>(bound_as<scalar_t>(s)); });
+}
+// A coefficient in the op's math type: float32 for the 16-bit dtypes too (ATen's opmath_t).
+double opmath_param(const Scalar& s, ScalarType t) {
+  return t == kDouble ? s.to_double() : static_cast<double>(static_cast<float>(s.to_double()));
+}
+
+void leaky_relu_kernel(const KernelCall& c) {
+  const double slope = opmath_param(c.params<LeakyReluParams>().negative_slope, c.p.compute_dtype);
+  TensorIterator iter = elementwise_iter(c);
+  HWY_DYNAMIC_DISPATCH(leaky_relu_floating)(iter, slope);
+  iter.cast_outputs();
+}
+
+void elu_kernel(const KernelCall& c) {
+  const EluParams& e = c.params<EluParams>();
+  const ScalarType t = c.p.compute_dtype;
+  TensorIterator iter = elementwise_iter(c);
+  HWY_DYNAMIC_DISPATCH(elu_floating)
+  (iter, opmath_param(e.alpha, t), opmath_param(e.scale, t), opmath_param(e.input_scale, t));
+  iter.cast_outputs();
+}
+
+void softplus_kernel(const KernelCall& c) {
+  const SoftplusParams& s = c.params<SoftplusParams>();
+  const ScalarType t = c.p.compute_dtype;
+  TensorIterator iter = elementwise_iter(c);
+  HWY_DYNAMIC_DISPATCH(softplus_floating)
+  (iter, opmath_param(s.beta, t), opmath_param(s.threshold, t));
+  iter.cast_outputs();
+}
+
+void hardtanh_kernel(const KernelCall& c) {
+  const HardtanhParams& h = c.params<HardtanhParams>();
+  clamp_between(c, h.min_val, h.max_val);  // as ATen's hardtanh_out, a clamp
+}
+
+void threshold_kernel(const KernelCall& c) {
+  const ThresholdParams& p = c.params<ThresholdParams>();
+  const ScalarType t = c.p.compute_dtype;
+  TensorIterator iter = elementwise_iter(c);
+  if (is_floating_type(t)) {
+    HWY_DYNAMIC_DISPATCH(threshold_floating)(iter, param(p.threshold, t), param(p.value, t));
+  } else {
+    TS_DISPATCH_INTEGRAL_TYPES(t, "threshold", [&] {
+      const scalar_t th = bound_as<scalar_t>(p.threshold), value = bound_as<scalar_t>(p.value);
+      scalar_loop<scalar_t, scalar_t, 1>(iter,
+                                         [th, value](scalar_t a) { return a <= th ? value : a; });
+    });
+  }
+  iter.cast_outputs();
+}
+
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, unary) {
@@ -578,6 +712,11 @@ TS_REGISTER_KERNELS(optimized, unary) {
   m.impl(OpId::gelu, kCPU, gelu_kernel);
   m.impl(OpId::clamp, kCPU, clamp_kernel);
   m.impl(OpId::nan_to_num, kCPU, nan_to_num_kernel);
+  m.impl(OpId::leaky_relu, kCPU, leaky_relu_kernel);
+  m.impl(OpId::elu, kCPU, elu_kernel);
+  m.impl(OpId::softplus, kCPU, softplus_kernel);
+  m.impl(OpId::hardtanh, kCPU, hardtanh_kernel);
+  m.impl(OpId::threshold, kCPU, threshold_kernel);
 }
 
 }  // namespace ts::cpu

@@ -1,8 +1,10 @@
 // CUDA kernels for unary elementwise ops. float16/bfloat16 compute in float32, integers in
 // their own type with wrapping arithmetic; the formulas follow reference/unary.cpp. A plain op is
-// one branch of UnaryOp; gelu (GeluParams) and clamp (ClampParams) have functors of their own.
+// one branch of UnaryOp; gelu (GeluParams), clamp (ClampParams) and the activations of issue 16
+// (leaky_relu, elu, softplus, hardtanh, threshold) have functors of their own.
 #include "optimized/cuda/loops.cuh"
 #include "optimized/cuda/math.cuh"
+#include "touchstone/kernel_helpers.h"
 #include "touchstone/ops.h"
 
 namespace ts::cuda {
@@ -259,6 +261,117 @@ void nan_to_num_kernel(const KernelCall& c) {
   iter.cast_outputs();
 }
 
+// ---- activations (issue 16): the parameters rounded to the dtype on the host (Note
+// [Activation parameters] in lib/src/ops/unary.cpp); formulas as reference/unary.cpp ----
+
+struct LeakyReluOp {
+  double slope;
+  template <typename C>
+  __device__ C operator()(C x) const {
+    return x > C(0) ? x : x * C(slope);
+  }
+};
+
+struct EluOp {
+  double alpha, scale, input_scale;
+  template <typename C>
+  __device__ C operator()(C x) const {
+    return x <= C(0) ? C(alpha * scale) * ::expm1(x * C(input_scale)) : x * C(scale);
+  }
+};
+
+// max(y, 0) + log1p(exp(-|y|)), y = beta x, over beta: no overflow (SoftplusOp, cpu/unary.cpp).
+struct SoftplusOp {
+  double beta, threshold;
+  template <typename C>
+  __device__ C operator()(C x) const {
+    const C y = x * C(beta);
+    if (is_nan(x) || y > C(threshold)) return x;
+    return (::fmax(y, C(0)) + ::log1p(::exp(-::fabs(y)))) / C(beta);
+  }
+};
+
+// Floating dtypes read the double bounds, integers the truncated int64 ones.
+struct HardtanhOp {
+  double lo, hi;
+  int64_t ilo, ihi;
+  template <typename C>
+  __device__ C operator()(C x) const {
+    if constexpr (std::is_floating_point_v<C>)
+      return clamp_max(clamp_min(x, C(lo)), C(hi));
+    else
+      return clamp_max(clamp_min(x, C(ilo)), C(ihi));
+  }
+};
+
+struct ThresholdOp {
+  double threshold, value;
+  int64_t ithreshold, ivalue;
+  template <typename C>
+  __device__ C operator()(C x) const {
+    if constexpr (std::is_floating_point_v<C>)
+      return x <= C(threshold) ? C(value) : x;
+    else
+      return x <= C(ithreshold) ? C(ivalue) : x;
+  }
+};
+
+// Runs `op` over self in every floating dtype (real ones too when kReal).
+template <bool kReal, class Op>
+void activation(const KernelCall& c, const char* name, const Op& op) {
+  DeviceGuard guard(c.outputs[0].device().index());
+  TensorIterator iter = elementwise_iter(c);
+  if constexpr (kReal) {
+    TS_CUDA_DISPATCH_REAL(iter.common_dtype(), name,
+                          [&] { gpu_kernel<1, scalar_t, scalar_t>(iter, op); });
+  } else {
+    TS_CUDA_DISPATCH_FLOATING(iter.common_dtype(), name,
+                              [&] { gpu_kernel<1, scalar_t, scalar_t>(iter, op); });
+  }
+  iter.cast_outputs();
+}
+
+// A threshold or bound rounded once to the compute dtype (0 for integral ones).
+double param(const KernelCall& c, const Scalar& s) {
+  return is_floating_type(c.p.compute_dtype) ? round_to(c.p.compute_dtype, s.to_double()) : 0;
+}
+// A coefficient in the op's math type: float32 for the 16-bit dtypes too (ATen's opmath_t).
+double opmath_param(const KernelCall& c, const Scalar& s) {
+  return round_to(c.p.compute_dtype == kDouble ? kDouble : kFloat, s.to_double());
+}
+
+void leaky_relu_kernel(const KernelCall& c) {
+  activation<false>(c, "leaky_relu",
+                    LeakyReluOp{opmath_param(c, c.params<LeakyReluParams>().negative_slope)});
+}
+
+void elu_kernel(const KernelCall& c) {
+  const EluParams& e = c.params<EluParams>();
+  activation<false>(
+      c, "elu",
+      EluOp{opmath_param(c, e.alpha), opmath_param(c, e.scale), opmath_param(c, e.input_scale)});
+}
+
+void softplus_kernel(const KernelCall& c) {
+  const SoftplusParams& s = c.params<SoftplusParams>();
+  activation<false>(c, "softplus",
+                    SoftplusOp{opmath_param(c, s.beta), opmath_param(c, s.threshold)});
+}
+
+void hardtanh_kernel(const KernelCall& c) {
+  const HardtanhParams& h = c.params<HardtanhParams>();
+  activation<true>(c, "hardtanh",
+                   HardtanhOp{param(c, h.min_val), param(c, h.max_val), h.min_val.to_long(),
+                              h.max_val.to_long()});
+}
+
+void threshold_kernel(const KernelCall& c) {
+  const ThresholdParams& p = c.params<ThresholdParams>();
+  activation<true>(c, "threshold",
+                   ThresholdOp{param(c, p.threshold), param(c, p.value), p.threshold.to_long(),
+                               p.value.to_long()});
+}
+
 }  // namespace
 
 TS_REGISTER_KERNELS(optimized, cuda_unary) {
@@ -267,6 +380,11 @@ TS_REGISTER_KERNELS(optimized, cuda_unary) {
   m.impl(OpId::gelu, kCUDA, gelu_kernel);
   m.impl(OpId::clamp, kCUDA, clamp_kernel);
   m.impl(OpId::nan_to_num, kCUDA, nan_to_num_kernel);
+  m.impl(OpId::leaky_relu, kCUDA, leaky_relu_kernel);
+  m.impl(OpId::elu, kCUDA, elu_kernel);
+  m.impl(OpId::softplus, kCUDA, softplus_kernel);
+  m.impl(OpId::hardtanh, kCUDA, hardtanh_kernel);
+  m.impl(OpId::threshold, kCUDA, threshold_kernel);
 }
 
 }  // namespace ts::cuda

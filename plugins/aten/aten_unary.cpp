@@ -15,6 +15,7 @@
 #include <ATen/ops/cos.h>
 #include <ATen/ops/cosh.h>
 #include <ATen/ops/digamma.h>
+#include <ATen/ops/elu.h>
 #include <ATen/ops/erf.h>
 #include <ATen/ops/erfc.h>
 #include <ATen/ops/erfinv.h>
@@ -30,6 +31,9 @@
 #include <ATen/ops/isinf.h>
 #include <ATen/ops/isnan.h>
 #include <ATen/ops/lgamma.h>
+#include <ATen/ops/hardtanh.h>
+#include <ATen/ops/isnan.h>
+#include <ATen/ops/leaky_relu.h>
 #include <ATen/ops/log.h>
 #include <ATen/ops/log10.h>
 #include <ATen/ops/log1p.h>
@@ -49,9 +53,11 @@
 #include <ATen/ops/sin.h>
 #include <ATen/ops/sinc.h>
 #include <ATen/ops/sinh.h>
+#include <ATen/ops/softplus.h>
 #include <ATen/ops/sqrt.h>
 #include <ATen/ops/tan.h>
 #include <ATen/ops/tanh.h>
+#include <ATen/ops/threshold.h>
 #include <ATen/ops/trunc.h>
 
 #include "aten_wrap.h"
@@ -152,6 +158,42 @@ void nan_to_num_kernel(const KernelCall& c) {
         [&](at::Tensor& out) { at::nan_to_num_out(out, input(c, 0), r.nan, r.posinf, r.neginf); });
 }
 
+// ---- activations (issue 16): the Scalars as given, ATen converts them (Note [Activation
+// parameters] in lib/src/ops/unary.cpp) ----
+void leaky_relu_kernel(const KernelCall& c) {
+  const at::Scalar slope = to_aten(c.params<LeakyReluParams>().negative_slope);
+  write(c, c.p.compute_dtype,
+        [&](at::Tensor& out) { at::leaky_relu_out(out, input(c, 0), slope); });
+}
+
+void elu_kernel(const KernelCall& c) {
+  const EluParams& e = c.params<EluParams>();
+  write(c, c.p.compute_dtype, [&](at::Tensor& out) {
+    at::elu_out(out, input(c, 0), to_aten(e.alpha), to_aten(e.scale), to_aten(e.input_scale));
+  });
+}
+
+void softplus_kernel(const KernelCall& c) {
+  const SoftplusParams& s = c.params<SoftplusParams>();
+  write(c, c.p.compute_dtype, [&](at::Tensor& out) {
+    at::softplus_out(out, input(c, 0), to_aten(s.beta), to_aten(s.threshold));
+  });
+}
+
+void hardtanh_kernel(const KernelCall& c) {
+  const HardtanhParams& h = c.params<HardtanhParams>();
+  write(c, c.p.compute_dtype, [&](at::Tensor& out) {
+    at::hardtanh_out(out, input(c, 0), to_aten(h.min_val), to_aten(h.max_val));
+  });
+}
+
+void threshold_kernel(const KernelCall& c) {
+  const ThresholdParams& p = c.params<ThresholdParams>();
+  write(c, c.p.compute_dtype, [&](at::Tensor& out) {
+    at::threshold_out(out, input(c, 0), to_aten(p.threshold), to_aten(p.value));
+  });
+}
+
 }  // namespace
 
 void register_unary(KernelRegistrar& m) {
@@ -163,6 +205,12 @@ void register_unary(KernelRegistrar& m) {
   m.impl(OpId::clamp, kCPU, kNoBool - DTypeSet{kHalf}, guarded<clamp_kernel>);
   m.impl(OpId::isfinite, kCPU, guarded<isfinite_kernel>);
   m.impl(OpId::nan_to_num, kCPU, guarded<nan_to_num_kernel>);
+  // activations (issue 16): ATen 1.13's CPU backend has no float16 kernel for them (probed)
+  m.impl(OpId::leaky_relu, kCPU, kFloatingNoHalf, guarded<leaky_relu_kernel>);
+  m.impl(OpId::elu, kCPU, kFloatingNoHalf, guarded<elu_kernel>);
+  m.impl(OpId::softplus, kCPU, kFloatingNoHalf, guarded<softplus_kernel>);
+  m.impl(OpId::hardtanh, kCPU, kNoBool - DTypeSet{kHalf}, guarded<hardtanh_kernel>);
+  m.impl(OpId::threshold, kCPU, kNoBool - DTypeSet{kHalf}, guarded<threshold_kernel>);
 }
 
 }  // namespace ts::aten

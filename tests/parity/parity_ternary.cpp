@@ -1,5 +1,6 @@
 // The parity test's ternary family: where, lerp, addcmul, masked_fill, and the unary ops with
-// parameters (clamp, gelu), over their dtypes and layouts, every form, and a few bad calls.
+// parameters (clamp, gelu, the activations of issue 16), over their dtypes and layouts, every
+// form, and a few bad calls.
 #include <optional>
 
 #include "parity.h"
@@ -165,6 +166,70 @@ void run_clamp_gelu(Tally& tally, const std::string& set) {
   }
 }
 
+// The activations of issue 16, with parameters off their defaults (softsign: ATen has no op;
+// torch.nn.functional.softsign is self / (self.abs() + 1)).
+void run_activations(Tally& tally, const std::string& set) {
+  for (ScalarType d : kDtypes) {
+    for (Layout l : kLayouts) {
+      const auto call = [&](const char* op, const char* args) {
+        return Call{op, "", short_name(d) + "," + args, layout_name(l), {{d, l, 0}}};
+      };
+      run_forms(
+          tally, set, call("leaky_relu", "0.2"), d,
+          [](const TsVec& in) { return ts::leaky_relu(in[0], 0.2); },
+          [](const AtVec& in) { return at::leaky_relu(in[0], 0.2); },
+          [](const TsVec& in) { ts::leaky_relu_(in[0], 0.2); },
+          [](AtVec& in) { at::leaky_relu_(in[0], 0.2); },
+          [](const TsT& o, const TsVec& in) { ts::leaky_relu_out(o, in[0], 0.2); },
+          [](AtT& o, const AtVec& in) { at::leaky_relu_out(o, in[0], 0.2); });
+      run_forms(
+          tally, set, call("elu", "0.5,2,1.5"), d,
+          [](const TsVec& in) { return ts::elu(in[0], 0.5, 2, 1.5); },
+          [](const AtVec& in) { return at::elu(in[0], 0.5, 2, 1.5); },
+          [](const TsVec& in) { ts::elu_(in[0], 0.5, 2, 1.5); },
+          [](AtVec& in) { at::elu_(in[0], 0.5, 2, 1.5); },
+          [](const TsT& o, const TsVec& in) { ts::elu_out(o, in[0], 0.5, 2, 1.5); },
+          [](AtT& o, const AtVec& in) { at::elu_out(o, in[0], 0.5, 2, 1.5); });
+      run_forms(
+          tally, set, call("selu", ""), d, [](const TsVec& in) { return ts::selu(in[0]); },
+          [](const AtVec& in) { return at::selu(in[0]); },
+          [](const TsVec& in) { ts::selu_(in[0]); }, [](AtVec& in) { at::selu_(in[0]); }, nullptr,
+          nullptr);
+      run_forms(
+          tally, set, call("celu", "2"), d, [](const TsVec& in) { return ts::celu(in[0], 2.0); },
+          [](const AtVec& in) { return at::celu(in[0], 2.0); },
+          [](const TsVec& in) { ts::celu_(in[0], 2.0); }, [](AtVec& in) { at::celu_(in[0], 2.0); },
+          nullptr, nullptr);
+      run_forms(
+          tally, set, call("softplus", "2,3"), d,
+          [](const TsVec& in) { return ts::softplus(in[0], 2, 3); },
+          [](const AtVec& in) { return at::softplus(in[0], 2, 3); }, nullptr, nullptr,
+          [](const TsT& o, const TsVec& in) { ts::softplus_out(o, in[0], 2, 3); },
+          [](AtT& o, const AtVec& in) { at::softplus_out(o, in[0], 2, 3); });
+      run_forms(
+          tally, set, call("softsign", ""), d, [](const TsVec& in) { return ts::softsign(in[0]); },
+          [](const AtVec& in) { return in[0] / (in[0].abs() + 1); }, nullptr, nullptr, nullptr,
+          nullptr);
+      run_forms(
+          tally, set, call("hardtanh", "-0.5,2"), d,
+          [](const TsVec& in) { return ts::hardtanh(in[0], -0.5, 2); },
+          [](const AtVec& in) { return at::hardtanh(in[0], -0.5, 2); },
+          [](const TsVec& in) { ts::hardtanh_(in[0], -0.5, 2); },
+          [](AtVec& in) { at::hardtanh_(in[0], -0.5, 2); },
+          [](const TsT& o, const TsVec& in) { ts::hardtanh_out(o, in[0], -0.5, 2); },
+          [](AtT& o, const AtVec& in) { at::hardtanh_out(o, in[0], -0.5, 2); });
+      run_forms(
+          tally, set, call("threshold", "0.5,3"), d,
+          [](const TsVec& in) { return ts::threshold(in[0], 0.5, 3); },
+          [](const AtVec& in) { return at::threshold(in[0], 0.5, 3); },
+          [](const TsVec& in) { ts::threshold_(in[0], 0.5, 3); },
+          [](AtVec& in) { at::threshold_(in[0], 0.5, 3); },
+          [](const TsT& o, const TsVec& in) { ts::threshold_out(o, in[0], 0.5, 3); },
+          [](AtT& o, const AtVec& in) { at::threshold_out(o, in[0], 0.5, 3); });
+    }
+  }
+}
+
 // Bad calls: shapes that do not broadcast, a non-bool mask, no clamp bound, an unknown gelu mode.
 void run_bad_ternary(Tally& tally, const std::string& set) {
   const Input x{kFloat}, y4{kFloat, Layout::Contiguous, 1, {4}};
@@ -208,6 +273,7 @@ void run_ternary(Tally& tally, const std::string& set) {
   run_addcmul(tally, set);
   run_masked_fill(tally, set);
   run_clamp_gelu(tally, set);
+  run_activations(tally, set);
   run_bad_ternary(tally, set);
 }
 

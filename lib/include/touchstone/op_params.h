@@ -39,6 +39,24 @@ struct ClampParams {
 struct NanToNumParams {
   double nan = 0, posinf = 0, neginf = 0;
 };
+// activations (issue 16): ATen's Scalar arguments, as given (kernels convert them to the compute
+// dtype, as ATen's Scalar::to<scalar_t>; Note [Activation parameters] in lib/src/ops/unary.cpp).
+struct LeakyReluParams {
+  Scalar negative_slope = 0.01;
+};
+// elu: scale * x for x > 0, else alpha * scale * (exp(input_scale * x) - 1); selu and celu too.
+struct EluParams {
+  Scalar alpha = 1, scale = 1, input_scale = 1;
+};
+struct SoftplusParams {
+  Scalar beta = 1, threshold = 20;
+};
+struct HardtanhParams {
+  Scalar min_val = -1, max_val = 1;
+};
+struct ThresholdParams {
+  Scalar threshold, value;
+};
 // fill_, masked_fill and addcmul's value (checked to fit the dtype it is written in).
 struct ValueParams {
   Scalar value;
@@ -102,7 +120,8 @@ struct RandintParams : RandomParams {
   _(AlphaParams) _(DivParams) _(GeluParams) _(ClampParams) _(ValueParams) _(LerpParams)   \
   _(AddmmParams) _(ReduceParams) _(VarParams) _(NormParams) _(DimParams)                  \
   _(LayerNormParams) _(LossParams) _(NllLossParams) _(ArangeParams) _(LinspaceParams)     \
-  _(RandomParams) _(RandintParams) _(NanToNumParams)
+  _(RandomParams) _(RandintParams) _(NanToNumParams)                                      \
+  _(LeakyReluParams) _(EluParams) _(SoftplusParams) _(HardtanhParams) _(ThresholdParams)
 // clang-format on
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;

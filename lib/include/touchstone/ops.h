@@ -98,6 +98,32 @@ Tensor& clamp_(const Tensor& self, std::optional<Scalar> min,
                std::optional<Scalar> max = std::nullopt);
 Tensor& clamp_out(const Tensor& out, const Tensor& self, std::optional<Scalar> min,
                   std::optional<Scalar> max = std::nullopt);
+// activations (issue 16), ATen's defaults; selu, celu and softsign are composites.
+Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope = 0.01);
+Tensor& leaky_relu_(const Tensor& self, const Scalar& negative_slope = 0.01);
+Tensor& leaky_relu_out(const Tensor& out, const Tensor& self, const Scalar& negative_slope = 0.01);
+Tensor elu(const Tensor& self, const Scalar& alpha = 1, const Scalar& scale = 1,
+           const Scalar& input_scale = 1);
+Tensor& elu_(const Tensor& self, const Scalar& alpha = 1, const Scalar& scale = 1,
+             const Scalar& input_scale = 1);
+Tensor& elu_out(const Tensor& out, const Tensor& self, const Scalar& alpha = 1,
+                const Scalar& scale = 1, const Scalar& input_scale = 1);
+Tensor selu(const Tensor& self);
+Tensor& selu_(const Tensor& self);
+Tensor celu(const Tensor& self, const Scalar& alpha = 1.0);
+Tensor& celu_(const Tensor& self, const Scalar& alpha = 1.0);
+Tensor softplus(const Tensor& self, const Scalar& beta = 1, const Scalar& threshold = 20);
+Tensor& softplus_out(const Tensor& out, const Tensor& self, const Scalar& beta = 1,
+                     const Scalar& threshold = 20);
+Tensor softsign(const Tensor& self);
+Tensor hardtanh(const Tensor& self, const Scalar& min_val = -1, const Scalar& max_val = 1);
+Tensor& hardtanh_(const Tensor& self, const Scalar& min_val = -1, const Scalar& max_val = 1);
+Tensor& hardtanh_out(const Tensor& out, const Tensor& self, const Scalar& min_val = -1,
+                     const Scalar& max_val = 1);
+Tensor threshold(const Tensor& self, const Scalar& threshold, const Scalar& value);
+Tensor& threshold_(const Tensor& self, const Scalar& threshold, const Scalar& value);
+Tensor& threshold_out(const Tensor& out, const Tensor& self, const Scalar& threshold,
+                      const Scalar& value);
 
 // math (issue 16)
 // square: pow(self, 2), as ATen's composite (integers stay integers, bool gives int64).

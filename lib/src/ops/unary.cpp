@@ -1,13 +1,17 @@
 // Unary elementwise ops: meta for every variant, then the family's derivative table.
 // Params (touchstone/op_params.h): gelu reads GeluParams{approximate}; clamp reads
 // ClampParams{has_min, has_max}, its present bounds arriving as wrapped-scalar inputs after self
-// (min first); every other op is plain (NoParams). Inputs: {self}, clamp {self, min?, max?}.
+// (min first); the activations of issue 16 read LeakyReluParams, EluParams, SoftplusParams,
+// HardtanhParams and ThresholdParams (Note [Activation parameters]); every other op is plain
+// (NoParams). Inputs: {self}, clamp {self, min?, max?}.
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 #include <vector>
 
 #include "../autograd/derivatives.h"
 #include "meta.h"
+#include "touchstone/op_scope.h"
 #include "touchstone/ops.h"
 
 namespace ts {
@@ -86,6 +90,92 @@ Tensor nan_to_num_impl(Variant v, const Tensor& out, const Tensor& self, std::op
   OpParams p;
   p.set(NanToNumParams{nan.value_or(0.0), posinf.value_or(max), neginf.value_or(-max)});
   return unary(OpId::nan_to_num, v, out, self, p);
+}
+
+// ---- activations (issue 16) ----
+
+// Note [Activation parameters]
+// leaky_relu, elu, softplus, hardtanh and threshold keep ATen's Scalars as given in their
+// struct; each kernel set converts them first, as ATen's kernels do: the coefficients (slope,
+// alpha, scale, input_scale, beta, softplus' threshold) to the op's math type, float32 for the
+// 16-bit dtypes too (opmath_t: a bfloat16 leaky_relu multiplies by float(0.01), not by
+// bfloat16(0.01)); hardtanh's bounds and threshold's threshold and value to the dtype itself
+// (Scalar::to<scalar_t>). The result has self's dtype: the Scalars never promote. A Scalar self's
+// dtype cannot hold is an error naming the argument, as Scalar::to's overflow check; on integers
+// the Scalars truncate toward zero.
+Tensor activation(OpId op, Variant v, const Tensor& out, const Tensor& self, OpParams& p,
+                  std::initializer_list<std::pair<const Scalar*, const char*>> scalars) {
+  const char* name = meta::op_name(op, v);
+  meta::check_defined(name, self, "self");
+  if (meta::elementwise_spec(op).supported.has(self.dtype())) {  // else meta names the dtype
+    for (const auto& [s, arg] : scalars) meta::check_scalar_fits(name, *s, self.dtype(), arg);
+  }
+  return unary(op, v, out, self, p);
+}
+
+Tensor leaky_relu_impl(Variant v, const Tensor& out, const Tensor& self, const Scalar& slope) {
+  OpParams p;
+  p.set(LeakyReluParams{slope});
+  return activation(OpId::leaky_relu, v, out, self, p, {{&slope, "negative_slope"}});
+}
+
+Tensor elu_impl(Variant v, const Tensor& out, const Tensor& self, const Scalar& alpha,
+                const Scalar& scale, const Scalar& input_scale) {
+  OpParams p;
+  p.set(EluParams{alpha, scale, input_scale});
+  return activation(OpId::elu, v, out, self, p,
+                    {{&alpha, "alpha"}, {&scale, "scale"}, {&input_scale, "input_scale"}});
+}
+
+Tensor softplus_impl(Variant v, const Tensor& out, const Tensor& self, const Scalar& beta,
+                     const Scalar& threshold) {
+  OpParams p;
+  p.set(SoftplusParams{beta, threshold});
+  return activation(OpId::softplus, v, out, self, p, {{&beta, "beta"}, {&threshold, "threshold"}});
+}
+
+// As ATen's hardtanh_out (a clamp): integer bounds truncate, and an unsigned self refuses
+// negative ones.
+Tensor hardtanh_impl(Variant v, const Tensor& out, const Tensor& self, const Scalar& min_val,
+                     const Scalar& max_val) {
+  const char* name = meta::op_name(OpId::hardtanh, v);
+  meta::check_defined(name, self, "self");
+  const bool integral = !is_floating_type(self.dtype()) && self.dtype() != kBool;
+  const Scalar lo = integral ? Scalar(min_val.to_long()) : min_val;  // -0.5 is 0 for uint8
+  const Scalar hi = integral ? Scalar(max_val.to_long()) : max_val;
+  TS_CHECK(self.dtype() != kByte || (lo.to_long() >= 0 && hi.to_long() >= 0), name,
+           ": cannot do hardtanh on an unsigned type with negative limits (arguments 'min_val', "
+           "'max_val')");
+  OpParams p;
+  p.set(HardtanhParams{lo, hi});
+  return activation(OpId::hardtanh, v, out, self, p, {{&lo, "min_val"}, {&hi, "max_val"}});
+}
+
+// ATen's threshold is a TensorIterator op that casts to its out= tensor (float64 for an int32
+// self, say) where the cast is safe; the other activations want out= of the result's dtype.
+Tensor threshold_impl(Variant v, const Tensor& out, const Tensor& self, const Scalar& threshold,
+                      const Scalar& value) {
+  const char* name = meta::op_name(OpId::threshold, v);
+  meta::check_defined(name, self, "self");
+  meta::ElementwiseSpec spec = meta::elementwise_spec(OpId::threshold);
+  spec.same_dtype_out = false;
+  if (spec.supported.has(self.dtype())) {
+    meta::check_scalar_fits(name, threshold, self.dtype(), "threshold");
+    meta::check_scalar_fits(name, value, self.dtype(), "value");
+  }
+  OpParams p;
+  p.set(ThresholdParams{threshold, value});
+  return meta::elementwise(spec, v, out, ArrayRef<Tensor>(&self, 1), p);
+}
+
+// selu's constants, as ATen's SELU_ALPHA and SELU_SCALE (Klambauer et al. 2017).
+constexpr double kSeluAlpha = 1.6732632423543772848170429916717;
+constexpr double kSeluScale = 1.0507009873554804934193349852946;
+
+// celu(x, alpha) = elu(x, alpha, 1, 1 / alpha), as ATen's celu.
+double celu_inverse_alpha(const char* op, const Scalar& alpha) {
+  TS_CHECK(alpha.to_double() != 0, op, ": alpha cannot be 0 (argument 'alpha')");
+  return 1.0 / alpha.to_double();
 }
 
 }  // namespace
@@ -186,6 +276,95 @@ Tensor& Tensor::clamp_(std::optional<Scalar> min, std::optional<Scalar> max) con
   return ts::clamp_(*this, min, max);
 }
 
+// ---- activations (issue 16) ----
+Tensor leaky_relu(const Tensor& self, const Scalar& negative_slope) {
+  return leaky_relu_impl(Variant::Functional, {}, self, negative_slope);
+}
+Tensor& leaky_relu_(const Tensor& self, const Scalar& negative_slope) {
+  leaky_relu_impl(Variant::InPlace, {}, self, negative_slope);
+  return const_cast<Tensor&>(self);
+}
+Tensor& leaky_relu_out(const Tensor& out, const Tensor& self, const Scalar& negative_slope) {
+  leaky_relu_impl(Variant::Out, out, self, negative_slope);
+  return const_cast<Tensor&>(out);
+}
+
+Tensor elu(const Tensor& self, const Scalar& alpha, const Scalar& scale,
+           const Scalar& input_scale) {
+  return elu_impl(Variant::Functional, {}, self, alpha, scale, input_scale);
+}
+Tensor& elu_(const Tensor& self, const Scalar& alpha, const Scalar& scale,
+             const Scalar& input_scale) {
+  elu_impl(Variant::InPlace, {}, self, alpha, scale, input_scale);
+  return const_cast<Tensor&>(self);
+}
+Tensor& elu_out(const Tensor& out, const Tensor& self, const Scalar& alpha, const Scalar& scale,
+                const Scalar& input_scale) {
+  elu_impl(Variant::Out, out, self, alpha, scale, input_scale);
+  return const_cast<Tensor&>(out);
+}
+
+// selu and celu are composites over elu, as in ATen (their graphs hold an EluBackward0).
+Tensor selu(const Tensor& self) {
+  const UserOpScope scope("selu");
+  return elu(self, kSeluAlpha, kSeluScale);
+}
+Tensor& selu_(const Tensor& self) {
+  const UserOpScope scope("selu_");
+  return elu_(self, kSeluAlpha, kSeluScale);
+}
+Tensor celu(const Tensor& self, const Scalar& alpha) {
+  const UserOpScope scope("celu");
+  return elu(self, alpha, 1.0, celu_inverse_alpha("celu", alpha));
+}
+Tensor& celu_(const Tensor& self, const Scalar& alpha) {
+  const UserOpScope scope("celu_");
+  return elu_(self, alpha, 1.0, celu_inverse_alpha("celu_", alpha));
+}
+
+Tensor softplus(const Tensor& self, const Scalar& beta, const Scalar& threshold) {
+  return softplus_impl(Variant::Functional, {}, self, beta, threshold);
+}
+Tensor& softplus_out(const Tensor& out, const Tensor& self, const Scalar& beta,
+                     const Scalar& threshold) {
+  softplus_impl(Variant::Out, out, self, beta, threshold);
+  return const_cast<Tensor&>(out);
+}
+
+// torch.nn.functional.softsign: self / (self.abs() + 1); integers divide into the default float
+// dtype, as there.
+Tensor softsign(const Tensor& self) {
+  const UserOpScope scope("softsign");
+  meta::check_defined("softsign", self, "self");
+  return div(self, add(abs(self), 1));
+}
+
+Tensor hardtanh(const Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  return hardtanh_impl(Variant::Functional, {}, self, min_val, max_val);
+}
+Tensor& hardtanh_(const Tensor& self, const Scalar& min_val, const Scalar& max_val) {
+  hardtanh_impl(Variant::InPlace, {}, self, min_val, max_val);
+  return const_cast<Tensor&>(self);
+}
+Tensor& hardtanh_out(const Tensor& out, const Tensor& self, const Scalar& min_val,
+                     const Scalar& max_val) {
+  hardtanh_impl(Variant::Out, out, self, min_val, max_val);
+  return const_cast<Tensor&>(out);
+}
+
+Tensor threshold(const Tensor& self, const Scalar& threshold, const Scalar& value) {
+  return threshold_impl(Variant::Functional, {}, self, threshold, value);
+}
+Tensor& threshold_(const Tensor& self, const Scalar& threshold, const Scalar& value) {
+  threshold_impl(Variant::InPlace, {}, self, threshold, value);
+  return const_cast<Tensor&>(self);
+}
+Tensor& threshold_out(const Tensor& out, const Tensor& self, const Scalar& threshold,
+                      const Scalar& value) {
+  threshold_impl(Variant::Out, out, self, threshold, value);
+  return const_cast<Tensor&>(out);
+}
+
 }  // namespace ts
 
 // ---- derivatives: see Note [Adding a derivative] in lib/src/autograd/derivatives.h; the
@@ -244,6 +423,18 @@ Tensor trigamma(const Tensor& x) {
   const Tensor psi1 = sum + w + w2 * 0.5 + w * w2 * series;
   const Tensor s = sin(x * pi);
   return where(reflect, (s * s).reciprocal() * (pi * pi) - psi1, psi1);
+}
+
+// A node name for ops whose in-place overload has its own derivatives.yaml entry (elu_ ->
+// EluBackward1; Note [Overload node names]).
+template <size_t N>
+struct Name {
+  char text[N];
+  constexpr Name(const char (&s)[N]) { std::copy_n(s, N, text); }  // NOLINT(implicit)
+};
+template <Name kFunctional, Name kInPlace>
+const char* in_place_overload(const KernelCall& c) {
+  return c.kind == CallKind::InPlace ? kInPlace.text : kFunctional.text;
 }
 
 }  // namespace
@@ -446,6 +637,57 @@ TS_REGISTER_DERIVATIVES(unary) {
         return {where(mask, a.grad(), 0)};
       },
       "ClampBackward1");  // ATen's clamp with Scalar bounds (Note [Overload node names])
+  // ---- activations (issue 16); selu, celu and softsign differentiate through their parts ----
+  // leaky_relu(Tensor self, Scalar negative_slope=0.01) -> Tensor
+  //   self: leaky_relu_backward(grad, self, negative_slope): grad where self > 0, else
+  //   grad * negative_slope (nondiff_points.def: the slope at 0)
+  m.def(
+      OpId::leaky_relu, save_inputs({0}),
+      [](const BackwardArgs& a) -> Grads {
+        const Scalar& slope = a.p.get<LeakyReluParams>().negative_slope;
+        return {where(gt(a.input(0), 0), a.grad(), a.grad() * slope)};
+      },
+      in_place_overload<"LeakyReluBackward0", "LeakyReluBackward1">);
+  // elu(Tensor self, Scalar alpha=1, Scalar scale=1, Scalar input_scale=1) -> Tensor
+  //   self: elu_backward(grad, alpha, scale, input_scale, false, self): grad * input_scale *
+  //   alpha * scale * exp(self * input_scale) where self <= 0, else grad * scale
+  m.def(
+      OpId::elu, save_inputs({0}),
+      [](const BackwardArgs& a) -> Grads {
+        const EluParams& e = a.p.get<EluParams>();
+        const Tensor& x = a.input(0);
+        const double neg = e.alpha.to_double() * e.scale.to_double() * e.input_scale.to_double();
+        const Tensor negative = a.grad() * exp(x * e.input_scale) * neg;
+        return {where(le(x, 0), negative, a.grad() * e.scale)};
+      },
+      in_place_overload<"EluBackward0", "EluBackward1">);
+  // softplus(Tensor self, Scalar beta=1, Scalar threshold=20) -> Tensor
+  //   self: softplus_backward(grad, self, beta, threshold): grad where self * beta > threshold,
+  //   else grad * z / (z + 1), z = exp(self * beta), written sigmoid(self * beta) (no inf / inf)
+  m.def(OpId::softplus, save_inputs({0}), [](const BackwardArgs& a) -> Grads {
+    const SoftplusParams& s = a.p.get<SoftplusParams>();
+    const Tensor xb = a.input(0) * s.beta;
+    return {where(gt(xb, s.threshold), a.grad(), a.grad() * sigmoid(xb))};
+  });
+  // hardtanh(Tensor self, Scalar min_val=-1, Scalar max_val=1) -> Tensor
+  //   self: hardtanh_backward(grad, self, min_val, max_val): 0 where self <= min_val or
+  //   self >= max_val, else grad (nondiff_points.def: 0 at the bounds)
+  m.def(
+      OpId::hardtanh, save_inputs({0}),
+      [](const BackwardArgs& a) -> Grads {
+        const HardtanhParams& h = a.p.get<HardtanhParams>();
+        const Tensor& x = a.input(0);
+        return {where(logical_or(le(x, h.min_val), ge(x, h.max_val)), 0, a.grad())};
+      },
+      in_place_overload<"HardtanhBackward0", "HardtanhBackward1">);
+  // threshold(Tensor self, Scalar threshold, Scalar value) -> Tensor
+  //   self: threshold_backward(grad, self, threshold): 0 where self <= threshold, else grad
+  m.def(
+      OpId::threshold, save_inputs({0}),
+      [](const BackwardArgs& a) -> Grads {
+        return {where(le(a.input(0), a.p.get<ThresholdParams>().threshold), 0, a.grad())};
+      },
+      in_place_overload<"ThresholdBackward0", "ThresholdBackward1">);
 }
 
 }  // namespace ts::autograd

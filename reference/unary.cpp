@@ -165,7 +165,6 @@ double log_sigmoid(double x) {
   return -(std::log1p(std::exp(-std::fabs(x))) - std::min(x, 0.0));
 }
 
-
 // Note [digamma in double]
 // psi(x) for x >= 10 from the asymptotic series log x - 1/(2x) - sum B_2k / (2k x^2k) (seven
 // terms: below 2^-53 relative there); below 10 by the recurrence psi(x) = psi(x + 1) - 1/x; for

@@ -27,13 +27,12 @@
 #include <ATen/ops/gelu.h>
 #include <ATen/ops/hardsigmoid.h>
 #include <ATen/ops/hardswish.h>
+#include <ATen/ops/hardtanh.h>
 #include <ATen/ops/isfinite.h>
 #include <ATen/ops/isinf.h>
 #include <ATen/ops/isnan.h>
-#include <ATen/ops/lgamma.h>
-#include <ATen/ops/hardtanh.h>
-#include <ATen/ops/isnan.h>
 #include <ATen/ops/leaky_relu.h>
+#include <ATen/ops/lgamma.h>
 #include <ATen/ops/log.h>
 #include <ATen/ops/log10.h>
 #include <ATen/ops/log1p.h>

@@ -148,6 +148,11 @@ TEST(CPlugin, BadRegistrationFailsTheLoad) {
   const std::string path = TS_C_PLUGIN_BAD_OP_PATH;
   EXPECT_ERROR(ts::load_kernel_set(path),
                "load_kernel_set: '" + path + "': register_kernel: unknown op 'no_such_op'");
+  // elu's alpha, scale and input_scale are not in ts_c_params: a C kernel would read zeros.
+  const std::string params = TS_C_PLUGIN_BAD_PARAMS_PATH;
+  EXPECT_ERROR(ts::load_kernel_set(params), "load_kernel_set: '" + params +
+                                                "': register_kernel: elu takes parameters C "
+                                                "plug-ins cannot read");
 }
 
 }  // namespace

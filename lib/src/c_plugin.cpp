@@ -147,13 +147,25 @@ DeviceType c_device(const char* what, const char* device) {
   return dev == "cpu" ? kCPU : kCUDA;
 }
 
+// Whether ts_c_params carries the op's parameters: not a factory's, nor the activations' Scalars
+// (issue 16), which a C kernel would otherwise read as zeros.
+bool c_readable_params(const OpInfo& info) {
+  if (info.sig == OpSignature::Factory) return info.params == 0;
+  for (size_t p :
+       {kParamsIndex<LeakyReluParams>, kParamsIndex<EluParams>, kParamsIndex<SoftplusParams>,
+        kParamsIndex<HardtanhParams>, kParamsIndex<ThresholdParams>}) {
+    if (info.params == p) return false;
+  }
+  return true;
+}
+
 int c_register_kernel(const char* set, const char* op, const char* device, uint32_t dtypes,
                       ts_c_kernel_fn fn, char* error, size_t error_size) {
   try {
     const std::optional<OpId> id = find_op(op != nullptr ? op : "");
     TS_CHECK(id.has_value(), "register_kernel: unknown op '", op != nullptr ? op : "", "'");
-    TS_CHECK(op_info(*id).sig != OpSignature::Factory || op_info(*id).params == 0,
-             "register_kernel: ", op, " takes parameters C plug-ins cannot read");
+    TS_CHECK(c_readable_params(op_info(*id)), "register_kernel: ", op,
+             " takes parameters C plug-ins cannot read");
     TS_CHECK(fn != nullptr, "register_kernel: ", op, ": null kernel");
     const DeviceType type = c_device("register_kernel", device);
     const KernelSetId s = register_kernel_set(set != nullptr ? set : "");

@@ -1,7 +1,8 @@
 /* A kernel set written in C through touchstone/c_plugin.h (kernel set "c_plugin"): add (with
  * alpha), relu and sum over float32 and float64, as plain strided loops; mul always fails, to
  * test that a C kernel's error reaches the caller. Built with TS_C_PLUGIN_BAD_OP it registers
- * an op that does not exist, which load_kernel_set must refuse. */
+ * an op that does not exist, which load_kernel_set must refuse; with TS_C_PLUGIN_BAD_PARAMS, elu,
+ * whose Scalars the C interface does not carry. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,5 +189,8 @@ void touchstone_c_plugin_init(const ts_c_host* host) {
 #ifdef TS_C_PLUGIN_BAD_OP
   host->register_kernel("c_plugin_bad", "no_such_op", "cpu", floats, mul_fails, error,
                         sizeof(error));
+#endif
+#ifdef TS_C_PLUGIN_BAD_PARAMS
+  host->register_kernel("c_plugin_bad", "elu", "cpu", floats, mul_fails, error, sizeof(error));
 #endif
 }

@@ -52,7 +52,9 @@ typedef struct ts_c_scalar {
 } ts_c_scalar;
 
 /* The op's parameters (op_list.def's params column), flattened: the fields its struct has are
- * set, the others zero. Factory params (arange, linspace, random) are not offered in C. */
+ * set, the others zero. Factory params (arange, linspace, random) and the activations' Scalars
+ * (leaky_relu, elu, softplus, hardtanh, threshold) are not offered in C: registering such an op
+ * fails. */
 typedef struct ts_c_params {
   ts_c_scalar alpha;        /* AlphaParams, AddmmParams */
   ts_c_scalar beta;         /* AddmmParams */

@@ -408,6 +408,11 @@ TEST(SweepBinaryOracle, KnownValues) {
   EXPECT_EQ(binary("add", 1.0 + u, u / 2), 1.0 + 2 * u);
   EXPECT_EQ(binary("add", 1.0, u / 2 + u / 256), 1.0 + u);  // just above the midpoint
   EXPECT_EQ(binary("sub", 1.0, -u / 2), 1.0);
+  // hypot(3, 4) = 5 exactly; hypot(inf, NaN) = inf (C99, as ATen); hypot(1, 1) = sqrt 2 rounds
+  // to 1.4140625 in bfloat16 (181 * 2^-7).
+  EXPECT_EQ(binary("hypot", 3.0, 4.0), 5.0);
+  EXPECT_EQ(binary("hypot", kInf, std::nan("")), kInf);
+  EXPECT_EQ(binary("hypot", 1.0, 1.0), 1.4140625);
   EXPECT_EQ(binary("add", 1.0, std::ldexp(1.0, -60)), 1.0);  // inexact in double: y = 1
   // 1.0625^2 = 1.125 + 2^-8, a midpoint: ties to 1.125 (even); pow asks MPFR for it.
   EXPECT_EQ(binary("mul", 1.0625, 1.0625), 1.125);

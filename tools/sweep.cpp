@@ -118,7 +118,7 @@ Command add_sweep_command(CLI::App& app) {
   auto a = std::make_shared<Args>();
   cmd->add_option("--ops", a->ops,
                   "Comma-separated ops (default: every unary float op; binary: add, sub, mul, "
-                  "div, pow, atan2, over 16-bit dtypes)");
+                  "div, pow, atan2, hypot, over 16-bit dtypes)");
   cmd->add_option("--kernels", a->kernels,
                   "Comma-separated kernel sets (libm: glibc's float functions; aten loads the "
                   "in-tree plug-in)")

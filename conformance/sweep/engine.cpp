@@ -141,7 +141,7 @@ std::vector<std::string> detail::checked_ops(const SweepOptions& o) {
   for (const std::string& op : ops) {
     TS_CHECK(detail::find_swept_op(op) != nullptr, "sweep: --ops: '", op,
              "' is not a swept op (the unary float ops: exp, log, sin, ..., gelu, silu; the "
-             "binary add, sub, mul, div, pow, atan2)");
+             "binary add, sub, mul, div, pow, atan2, hypot)");
   }
   for (const std::string& k : o.kernels) {
     if (k == "libm") register_libm_kernel_set();

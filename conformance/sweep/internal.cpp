@@ -55,6 +55,7 @@ const SweptOp* find_swept_op(std::string_view name) {
       {"div", 2, nullptr, [](T a, T b) { return ts::div(a, b); }},
       {"pow", 2, nullptr, [](T a, T b) { return ts::pow(a, b); }},
       {"atan2", 2, nullptr, [](T a, T b) { return ts::atan2(a, b); }},
+      {"hypot", 2, nullptr, [](T a, T b) { return ts::hypot(a, b); }},
   };
   for (const SweptOp& op : kOps) {
     if (op.name == name) return &op;

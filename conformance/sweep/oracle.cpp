@@ -516,9 +516,9 @@ uint64_t correctly_rounded_bits(const UnaryOracle& op, const double* x, size_t n
 // and the format's rounding boundaries (its midpoints, the overflow threshold) are doubles, so
 // the exact value rounds as y does unless y is a boundary; then it rounds as y's neighbour on
 // e's side (no other boundary lies within a double ULP), and an exact boundary (e = 0: bfloat16
-// 1 + 2^-8 or 2^-134) ties to even. No MPFR for these four. pow and atan2 (glibc's double pow
-// and atan2 are within 1 ULP) take the unary ops' path, the interval test then MPFR; an exact
-// midpoint (pow(1.0625, 2) = 1.125 + 2^-8) is MPFR's exact 1024-bit value, tied to even.
+// 1 + 2^-8 or 2^-134) ties to even. No MPFR for these four. pow, atan2 and hypot (glibc's double
+// pow, atan2 and hypot are within 1 ULP) take the unary ops' path, the interval test then MPFR; an
+// exact midpoint (pow(1.0625, 2) = 1.125 + 2^-8) is MPFR's exact 1024-bit value, tied to even.
 namespace {
 
 // The sign of exact - y for add, sub, mul and div: y is their double result at a, b.
@@ -557,6 +557,7 @@ const BinaryOracle kBinaryOracles[] = {
     {"div", [](double a, double b) { return a / b; }, div_residual, mpfr_div},
     {"pow", [](double a, double b) { return std::pow(a, b); }, nullptr, mpfr_pow},
     {"atan2", [](double a, double b) { return std::atan2(a, b); }, nullptr, mpfr_atan2},
+    {"hypot", [](double a, double b) { return std::hypot(a, b); }, nullptr, mpfr_hypot},
 };
 
 // Note [Binary ops of 16-bit inputs]: y's rounding, or its neighbour's on e's side at a boundary.

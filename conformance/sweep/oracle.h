@@ -52,11 +52,11 @@ Rounded correctly_rounded_mpfr(const UnaryOracle& op, double x, const Format& fm
 uint64_t correctly_rounded_bits(const UnaryOracle& op, const double* x, size_t n, const Format& fmt,
                                 uint32_t* want, double* approx, bool vector = true);
 
-struct BinaryOracle;  // add, sub, mul, div, pow, atan2
+struct BinaryOracle;  // add, sub, mul, div, pow, atan2, hypot
 const BinaryOracle* find_binary_oracle(std::string_view name);
 const std::vector<std::string_view>& binary_oracle_op_names();
 // The correctly rounded op(a, b) in `fmt` (a, b values of a 16-bit format): exact in double for
-// add, sub, mul and div; double first, MPFR where double cannot decide, for pow and atan2.
+// add, sub, mul and div; double first, MPFR where double cannot decide, for pow, atan2 and hypot.
 Rounded correctly_rounded(const BinaryOracle& op, double a, double b, const Format& fmt);
 // The same value from MPFR alone: the tests' cross-check.
 Rounded correctly_rounded_mpfr(const BinaryOracle& op, double a, double b, const Format& fmt);

@@ -12,8 +12,9 @@
 #define TS_LIBMVEC_FUNCTIONS(_)                                                                \
   _(exp)                                                                                       \
   _(expm1)                                                                                     \
-  _(exp2) _(log) _(log1p) _(log2) _(log10) _(sin) _(cos) _(tan) _(tanh) _(erf) _(erfc) _(asin) \
-      _(acos) _(atan) _(sinh) _(cosh) _(asinh) _(acosh) _(atanh)
+  _(exp2)                                                                                      \
+  _(log) _(log1p) _(log2) _(log10) _(sin) _(cos) _(tan) _(tanh) _(erf) _(erfc) _(asin) _(acos) \
+      _(atan) _(sinh) _(cosh) _(asinh) _(acosh) _(atanh)
 TS_LIBMVEC_FUNCTIONS(TS_LIBMVEC_DECLARE)
 #undef TS_LIBMVEC_DECLARE
 

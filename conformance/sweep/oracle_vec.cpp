@@ -9,12 +9,12 @@
 #define TS_LIBMVEC_DECLARE(f)                 \
   extern "C" __m512d _ZGVeN8v_##f(__m512d x); \
   extern "C" __m256d _ZGVdN4v_##f(__m256d x);
-#define TS_LIBMVEC_FUNCTIONS(_)                                                                \
-  _(exp)                                                                                       \
-  _(expm1)                                                                                     \
-  _(exp2)                                                                                      \
-  _(log) _(log1p) _(log2) _(log10) _(sin) _(cos) _(tan) _(tanh) _(erf) _(erfc) _(asin) _(acos) \
-      _(atan) _(sinh) _(cosh) _(asinh) _(acosh) _(atanh)
+// clang-format off
+#define TS_LIBMVEC_FUNCTIONS(_)                                                        \
+  _(exp) _(expm1) _(exp2) _(log) _(log1p) _(log2) _(log10) _(sin) _(cos) _(tan)       \
+  _(tanh) _(erf) _(erfc) _(asin) _(acos) _(atan) _(sinh) _(cosh) _(asinh) _(acosh)    \
+  _(atanh)
+// clang-format on
 TS_LIBMVEC_FUNCTIONS(TS_LIBMVEC_DECLARE)
 #undef TS_LIBMVEC_DECLARE
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "autograd_util.h"
+#include "cpu_sets_util.h"
 #include "test_util.h"
 #include "touchstone/touchstone.h"
 
@@ -18,30 +19,9 @@ namespace {
 using namespace ts::testing;
 using ts::Tensor;
 
-constexpr double kF32 = 2e-6;   // float32 results against the exact value
-constexpr double kF64 = 1e-14;  // float64 results against the exact value
-
 // ATen's SELU_ALPHA and SELU_SCALE.
 constexpr double kSeluAlpha = 1.6732632423543772;
 constexpr double kSeluScale = 1.0507009873554805;
-
-// Runs `body` once under each CPU kernel set, naming the set in failures.
-template <class F>
-void each_set(F body) {
-  for (const char* set : {"reference", "optimized"}) {
-    SCOPED_TRACE(set);
-    ts::KernelSetGuard g(set);
-    body();
-  }
-}
-
-// d op / dx at x (float64), by autograd.
-template <class F>
-double grad_at(F op, double x) {
-  const Tensor t = make(kDouble, {x}).requires_grad_();
-  op(t).sum().backward();
-  return values(t.grad())[0];
-}
 
 TEST(Activations, LeakyRelu) {
   each_set([] {

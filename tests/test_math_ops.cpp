@@ -7,6 +7,7 @@
 #include <cmath>
 #include <numbers>
 
+#include "cpu_sets_util.h"
 #include "test_util.h"
 #include "touchstone/touchstone.h"
 
@@ -16,27 +17,7 @@ using namespace ts::testing;
 using std::numbers::pi;
 using ts::Tensor;
 
-constexpr double kF32 = 2e-6;   // float32 results against the exact value
-constexpr double kF64 = 1e-14;  // float64 results against the exact value
 constexpr double kEuler = 0.5772156649015329;
-
-// Runs `body` once under each CPU kernel set, naming the set in failures.
-template <class F>
-void each_set(F body) {
-  for (const char* set : {"reference", "optimized"}) {
-    SCOPED_TRACE(set);
-    ts::KernelSetGuard g(set);
-    body();
-  }
-}
-
-// d op / dx at x (float64), by autograd.
-template <class F>
-double grad_at(F op, double x) {
-  const Tensor t = make(kDouble, {x}).requires_grad_();
-  op(t).sum().backward();
-  return values(t.grad())[0];
-}
 
 // The gradients of a binary op at (x, y) (float64), by autograd.
 template <class F>

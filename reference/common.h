@@ -24,6 +24,39 @@ void convert_element(void* dst, ScalarType dt, const void* src, ScalarType st);
 // A Scalar stored into an element of dtype dt, converted as convert_element does.
 void store_scalar(void* dst, ScalarType dt, const Scalar& s);
 
+// Note [Inline float32 and float64 elements]
+// elementwise() below loads, rounds and stores through these: the same values as
+// kernel_helpers.h's load_as_double, round_to and store_double, with float32 and float64 inline
+// (an exhaustive sweep runs 2^32 elements through one kernel) and other dtypes through those.
+inline double load_element(const char* p, ScalarType t, ScalarType c) {
+  if (t == kFloat && (c == kFloat || c == kDouble)) {
+    float f;
+    std::memcpy(&f, p, sizeof f);
+    return f;
+  }
+  if (t == kDouble && c == kDouble) {
+    double d;
+    std::memcpy(&d, p, sizeof d);
+    return d;
+  }
+  return load_as_double(p, t, c);
+}
+inline double round_element(ScalarType t, double v) {
+  if (t == kDouble) return v;
+  if (t == kFloat) return static_cast<float>(v);
+  return round_to(t, v);
+}
+inline void store_element(char* p, ScalarType t, double v) {
+  if (t == kFloat) {
+    const auto f = static_cast<float>(v);
+    std::memcpy(p, &f, sizeof f);
+  } else if (t == kDouble) {
+    std::memcpy(p, &v, sizeof v);
+  } else {
+    store_double(p, t, v);
+  }
+}
+
 // The common shape of elementwise kernels: `fd` computes in double when the compute dtype is
 // floating, `fi` in int64 otherwise (bool compute dtypes use 0/1).
 template <size_t N, typename FD, typename FI>
@@ -35,8 +68,8 @@ void elementwise(const KernelCall& c, FD&& fd, FI&& fi) {
   if (is_floating_type(ct)) {
     for_each_element<N>(c, [&](char* o, const char* const* in) {
       double v[N];
-      for (size_t i = 0; i < N; ++i) v[i] = load_as_double(in[i], it[i], ct);
-      store_double(o, ot, round_to(ct, fd(v)));
+      for (size_t i = 0; i < N; ++i) v[i] = load_element(in[i], it[i], ct);
+      store_element(o, ot, round_element(ct, fd(v)));
     });
   } else {
     for_each_element<N>(c, [&](char* o, const char* const* in) {

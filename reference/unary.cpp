@@ -26,10 +26,11 @@ int64_t wrapping_neg(int64_t x) {
 // Where the exact value lies within a double ULP of a midpoint of the dtype, the double can land
 // on the midpoint or past it and that second rounding goes the wrong way: one step, at most
 // 0.5 + 2^-29 ULP. `touchstone sweep` finds them all for float32 (conformance/README.md, the full
-// table; the JSON lists each input): 41 inputs of 2^32 in 15 of the 34 swept ops (log1p 9,
-// asinh 6, log 5, cos 4, ...), none in float16 or bfloat16. Removing them needs the exact
-// value's side of the double, which a library call does not give (the series near zero below
-// does, and rounds to odd); the reference keeps "double, rounded once" and these inputs listed.
+// table; the JSON lists each input): 50 inputs of 2^32 in 18 of the 44 swept ops (log1p 9,
+// asinh 6, digamma 6, log 5, cos 4, ...), none in float16 or bfloat16. Removing them needs the
+// exact value's side of the double, which a library call does not give (the series near zero
+// below does, and rounds to odd); the reference keeps "double, rounded once" and these inputs
+// listed.
 
 // Note [sigmoid, silu and gelu near zero]
 // Near 0 the double value of 1/(1+exp(-x)) can land exactly on a float32 midpoint while the

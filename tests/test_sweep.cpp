@@ -231,10 +231,12 @@ TEST(SweepOracle, KnownValuesOfComposedOps) {
   EXPECT_EQ(oracle("log_sigmoid", -200.0), -200.0);  // -200 - log1p(e^-200)
 }
 
-// The composed ops' double definitions against MPFR alone, densely over their interesting
-// ranges (erfinv's (-1, 1) holds half of all float32 values).
+// The composed ops' double definitions (and lgamma's, digamma's and the activations') against
+// MPFR alone, over every float32 binade (erfinv's (-1, 1) holds half of all float32 values).
 TEST(SweepOracle, ComposedOpsDoubleShortcutMatchesMpfr) {
-  for (const char* op : {"erfinv", "sinc", "mish", "log_sigmoid", "hardswish", "frac"}) {
+  for (const char* op :
+       {"erfinv", "sinc", "mish", "log_sigmoid", "hardswish", "frac", "square", "lgamma", "digamma",
+        "leaky_relu", "elu", "selu", "softplus", "softsign", "hardtanh"}) {
     for (uint32_t b = 0; b < 0xFFFFFFFFu - 1048573u; b += 1048573u) {
       const double x = ts::detail::bits_float(b);
       if (std::isnan(x)) continue;

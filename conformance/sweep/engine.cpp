@@ -71,15 +71,15 @@ void sweep_op(const SweepOptions& o, std::string_view op, const Format& fmt,
       want.resize(n);
       approx.resize(n);
       bins.resize(n);
+      space.fill(begin, n, in_bits.data(), bins.data());
       detail::BinCounts bin_counts{};
-      for (uint64_t i = 0; i < n; ++i) {
-        in_bits[i] = space.bits(begin + i);
-        bins[i] = static_cast<uint8_t>(space.bin(in_bits[i]));
-        ++bin_counts[bins[i]];
+      for (uint64_t i = 0, j = 0; i < n; i = j) {  // by runs: neighbours mostly share a bin
+        while (j < n && bins[j] == bins[i]) ++j;
+        bin_counts[bins[i]] += j - i;
       }
       if (unary != nullptr) {
         x.resize(n);
-        for (uint64_t i = 0; i < n; ++i) x[i] = format_value(in_bits[i], fmt);
+        format_values(in_bits.data(), n, fmt, x.data());
         part_mpfr += correctly_rounded_bits(*unary, x.data(), n, fmt, want.data(), approx.data(),
                                             o.vector_oracle);
       } else {
@@ -99,8 +99,7 @@ void sweep_op(const SweepOptions& o, std::string_view op, const Format& fmt,
         const auto k0 = Clock::now();
         const Tensor out = detail::run_op(fn, a, b2);
         part[s].row.kernel_seconds += seconds_since(k0);
-        detail::read_bits(out, w, got);
-        detail::tally(part[s], results, got.data(), fmt, w);
+        detail::tally(part[s], results, detail::result_bits(out, w, got), fmt, w);
       }
     }
     const std::lock_guard<std::mutex> lock(mu);

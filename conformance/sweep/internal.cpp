@@ -49,6 +49,16 @@ const SweptOp* find_swept_op(std::string_view name) {
       {"hardswish", 1, [](T t) { return ts::hardswish(t); }},
       {"mish", 1, [](T t) { return ts::mish(t); }},
       {"log_sigmoid", 1, [](T t) { return ts::log_sigmoid(t); }},
+      {"square", 1, [](T t) { return ts::square(t); }},
+      {"lgamma", 1, [](T t) { return ts::lgamma(t); }},
+      {"digamma", 1, [](T t) { return ts::digamma(t); }},
+      {"leaky_relu", 1, [](T t) { return ts::leaky_relu(t); }},
+      {"elu", 1, [](T t) { return ts::elu(t); }},
+      {"selu", 1, [](T t) { return ts::selu(t); }},
+      {"celu", 1, [](T t) { return ts::celu(t); }},
+      {"softplus", 1, [](T t) { return ts::softplus(t); }},
+      {"softsign", 1, [](T t) { return ts::softsign(t); }},
+      {"hardtanh", 1, [](T t) { return ts::hardtanh(t); }},
       {"add", 2, nullptr, [](T a, T b) { return ts::add(a, b); }},
       {"sub", 2, nullptr, [](T a, T b) { return ts::sub(a, b); }},
       {"mul", 2, nullptr, [](T a, T b) { return ts::mul(a, b); }},
@@ -73,14 +83,6 @@ std::vector<std::string> sets_with_kernel(const std::vector<std::string>& kernel
   return sets;
 }
 
-uint32_t to_key(uint32_t b, int w) {
-  const uint32_t sign = 1u << (w - 1), mask = w == 32 ? ~0u : (1u << w) - 1;
-  return (b & sign) ? (~b & mask) : (b | sign);
-}
-uint32_t from_key(uint32_t k, int w) {
-  const uint32_t sign = 1u << (w - 1), mask = w == 32 ? ~0u : (1u << w) - 1;
-  return (k & sign) ? (k & ~sign) : (~k & mask);
-}
 int64_t signed_magnitude(uint32_t b, int w) {
   const uint32_t sign = 1u << (w - 1);
   return (b & sign) ? -static_cast<int64_t>(b & (sign - 1)) : static_cast<int64_t>(b);
@@ -138,6 +140,23 @@ InputSpace input_space(const Format& fmt, int arity, const SweepOptions& o) {
   return s;
 }
 
+void InputSpace::fill(uint64_t begin, uint64_t n, uint32_t* in, uint8_t* bins) const {
+  const uint64_t end = begin + n, base_end = std::min(end, base_count);
+  const int width = w;
+  uint64_t i = begin;
+  if (arity == 1 && stride == 1) {  // a full sweep or a range: consecutive keys
+    for (; i < base_end; ++i) {
+      const auto key = static_cast<uint32_t>(key_lo + i);
+      in[i - begin] = from_key(key, width);
+      bins[i - begin] = static_cast<uint8_t>(key >> (width - 8));
+    }
+  }
+  for (; i < end; ++i) {
+    in[i - begin] = bits(i);
+    bins[i - begin] = static_cast<uint8_t>(bin(in[i - begin]));
+  }
+}
+
 void make_inputs(const InputSpace& s, const uint32_t* in, uint64_t n, Tensor& a, Tensor& b) {
   a = empty({static_cast<int64_t>(n)}, s.fmt->dtype);
   if (s.w == 32) {
@@ -162,14 +181,17 @@ Tensor run_op(const SweptOp& op, const Tensor& a, const Tensor& b) {
 }
 
 void read_bits(const Tensor& t, int w, std::vector<uint32_t>& out) {
+  const uint32_t* p = result_bits(t, w, out);
+  if (p != out.data()) out.assign(p, p + t.numel());
+}
+
+const uint32_t* result_bits(const Tensor& t, int w, std::vector<uint32_t>& buf) {
+  if (w == 32) return static_cast<const uint32_t*>(t.data_ptr());
   const int64_t n = t.numel();
-  out.resize(static_cast<size_t>(n));
-  if (w == 32) {
-    std::memcpy(out.data(), t.data_ptr(), static_cast<size_t>(n) * 4);
-    return;
-  }
+  buf.resize(static_cast<size_t>(n));
   const auto* p = static_cast<const uint16_t*>(t.data_ptr());
-  for (int64_t i = 0; i < n; ++i) out[static_cast<size_t>(i)] = p[i];
+  for (int64_t i = 0; i < n; ++i) buf[static_cast<size_t>(i)] = p[i];
+  return buf.data();
 }
 
 namespace {
@@ -234,14 +256,24 @@ void tally(Partial& p, const Batch& batch, const uint32_t* got, const Format& fm
   SweepRow& row = p.row;
   row.inputs += batch.n;
   for (size_t b = 0; b < kInputBins; ++b) row.bin_inputs[b] += (*batch.bin_counts)[b];
-  uint64_t equal = 0;  // the common case: equal bits, no decoding
-  for (uint64_t i = 0; i < batch.n; ++i) {
-    if (got[i] == batch.want[i]) {
-      ++equal;
+  uint64_t equal = 0;  // the common case: equal bits, no decoding, whole blocks at a time
+  constexpr uint64_t kBlock = 64;
+  for (uint64_t i0 = 0; i0 < batch.n; i0 += kBlock) {
+    const uint64_t i1 = std::min(batch.n, i0 + kBlock);
+    uint32_t differ = 0;
+    for (uint64_t i = i0; i < i1; ++i) differ |= got[i] ^ batch.want[i];
+    if (differ == 0) {
+      equal += i1 - i0;
       continue;
     }
-    tally_differing(p, batch.begin + i, batch.in[i], batch.bins[i], got[i], batch.want[i],
-                    batch.approx[i], fmt, w);
+    for (uint64_t i = i0; i < i1; ++i) {
+      if (got[i] == batch.want[i]) {
+        ++equal;
+        continue;
+      }
+      tally_differing(p, batch.begin + i, batch.in[i], batch.bins[i], got[i], batch.want[i],
+                      batch.approx[i], fmt, w);
+    }
   }
   row.correctly_rounded += equal;
   row.histogram[0] += equal;

@@ -35,8 +35,15 @@ std::vector<std::string> sets_with_kernel(const std::vector<std::string>& kernel
 inline int format_width(const Format& fmt) {
   return fmt.dtype == kFloat ? 32 : 16;
 }
-uint32_t to_key(uint32_t b, int w);    // Note [Input order] in engine.cpp
-uint32_t from_key(uint32_t k, int w);  // its inverse
+// Note [Input order] in engine.cpp; inline: the sweep maps every input through them.
+inline uint32_t to_key(uint32_t b, int w) {
+  const uint32_t sign = 1u << (w - 1), mask = w == 32 ? ~0u : (1u << w) - 1;
+  return (b & sign) ? (~b & mask) : (b | sign);
+}
+inline uint32_t from_key(uint32_t k, int w) {  // to_key's inverse
+  const uint32_t sign = 1u << (w - 1), mask = w == 32 ? ~0u : (1u << w) - 1;
+  return (k & sign) ? (k & ~sign) : (~k & mask);
+}
 int64_t signed_magnitude(uint32_t b, int w);
 
 // The inputs of one op and dtype: bit patterns of one operand, or pairs packed as (a << 16) | b
@@ -56,6 +63,8 @@ struct InputSpace {
     const auto a = from_key(static_cast<uint32_t>(key_lo + j / keys), w);
     return (a << 16) | from_key(static_cast<uint32_t>(key_lo + j % keys), w);
   }
+  // Inputs begin .. begin + n - 1: their bits and plot bins (bin below).
+  void fill(uint64_t begin, uint64_t n, uint32_t* in, uint8_t* bins) const;
   // The plot bin (engine.h's kInputBins) of an input: the top bits of its (first operand's) key.
   size_t bin(uint32_t in) const {
     return arity == 1 ? to_key(in, w) >> (w - 8) : to_key(in >> 16, 16) >> 8;
@@ -67,6 +76,8 @@ InputSpace input_space(const Format& fmt, int arity, const SweepOptions& o);
 void make_inputs(const InputSpace& s, const uint32_t* in, uint64_t n, Tensor& a, Tensor& b);
 Tensor run_op(const SweptOp& op, const Tensor& a, const Tensor& b);
 void read_bits(const Tensor& t, int w, std::vector<uint32_t>& out);
+// The result bits of `t`: its own data for float32, else widened into `buf`.
+const uint32_t* result_bits(const Tensor& t, int w, std::vector<uint32_t>& buf);
 
 // A worker's (or the total's) row with the indices of its worst and first special input, so
 // that both are the same whatever the thread count (ties go to the earlier input).

@@ -14,6 +14,9 @@ namespace {
 // sinc: the set composes them from float functions as ATen's scalar code writes them (gelu:
 // 0.5 x (1 + erf(x / sqrt2)); sinc: sin(pi x) / (pi x) in float). No erfinv: glibc has none.
 // float16 and bfloat16 inputs are computed in float and rounded once, as ATen's CPU kernels do.
+// The activations with parameters (leaky_relu, elu and through it selu and celu, softplus,
+// hardtanh) read them from the call, in float as ATen's opmath. softsign and square are
+// composites of abs, add, div and pow, which this set lacks: the sweep reports no kernel.
 float sigmoidf(float x) {
   return 1.0f / (1.0f + expf(-x));
 }
@@ -50,15 +53,21 @@ float sincf(float x) {
   return sinf(px) / px;
 }
 
-template <typename T, float (*F)(float)>
-void apply(const Tensor& in, const Tensor& out) {
-  const T* src = static_cast<const T*>(in.data_ptr());
-  T* dst = static_cast<T*>(out.data_ptr());
-  for (int64_t i = 0; i < out.numel(); ++i) dst[i] = T(F(static_cast<float>(src[i])));
+float lgammaf_(float x) {  // lgammaf_r: no write to the global signgam from two threads
+  int sign = 0;
+  return lgammaf_r(x, &sign);
 }
 
-template <float (*F)(float)>
-void libm_kernel(const KernelCall& c) {
+template <typename T, class F>
+void apply(const Tensor& in, const Tensor& out, const F& f) {
+  const T* src = static_cast<const T*>(in.data_ptr());
+  T* dst = static_cast<T*>(out.data_ptr());
+  for (int64_t i = 0; i < out.numel(); ++i) dst[i] = T(f(static_cast<float>(src[i])));
+}
+
+// out[i] = f(in[i]), f taking and giving float.
+template <class F>
+void map_kernel(const KernelCall& c, const F& f) {
   const Tensor& in = c.inputs[0];
   const Tensor& out = c.outputs[0];
   TS_CHECK(in.is_contiguous() && out.is_contiguous() && in.dtype() == out.dtype(),
@@ -66,12 +75,43 @@ void libm_kernel(const KernelCall& c) {
            "dtype only (it serves `touchstone sweep`)");
   switch (out.dtype()) {
     case kFloat:
-      return apply<float, F>(in, out);
+      return apply<float>(in, out, f);
     case kHalf:
-      return apply<Half, F>(in, out);
+      return apply<Half>(in, out, f);
     default:
-      return apply<BFloat16, F>(in, out);
+      return apply<BFloat16>(in, out, f);
   }
+}
+
+template <float (*F)(float)>
+void libm_kernel(const KernelCall& c) {
+  map_kernel(c, F);
+}
+
+// The activations with parameters, as ATen's scalar code: the coefficients in float.
+float as_float(const Scalar& s) {
+  return static_cast<float>(s.to_double());
+}
+void leaky_relu_kernel(const KernelCall& c) {
+  const float slope = as_float(c.params<LeakyReluParams>().negative_slope);
+  map_kernel(c, [slope](float x) { return x > 0 ? x : x * slope; });
+}
+// elu, and selu and celu through it: expm1f(x input_scale) alpha scale below 0, x scale above.
+void elu_kernel(const KernelCall& c) {
+  const EluParams& e = c.params<EluParams>();
+  const float neg = as_float(e.alpha) * as_float(e.scale), pos = as_float(e.scale);
+  const float in_scale = as_float(e.input_scale);
+  map_kernel(c, [=](float x) { return x <= 0 ? expm1f(x * in_scale) * neg : x * pos; });
+}
+void softplus_kernel(const KernelCall& c) {
+  const SoftplusParams& s = c.params<SoftplusParams>();
+  const float beta = as_float(s.beta), threshold = as_float(s.threshold);
+  map_kernel(c, [=](float x) { return x * beta > threshold ? x : log1pf(expf(x * beta)) / beta; });
+}
+void hardtanh_kernel(const KernelCall& c) {
+  const HardtanhParams& h = c.params<HardtanhParams>();
+  const float lo = as_float(h.min_val), hi = as_float(h.max_val);
+  map_kernel(c, [=](float x) { return std::isnan(x) ? x : std::min(std::max(x, lo), hi); });
 }
 
 }  // namespace
@@ -112,7 +152,12 @@ void register_libm_kernel_set() {
         .impl(OpId::hardswish, kCPU, dts, libm_kernel<hardswishf>)
         .impl(OpId::mish, kCPU, dts, libm_kernel<mishf>)
         .impl(OpId::log_sigmoid, kCPU, dts, libm_kernel<log_sigmoidf>)
-        .impl(OpId::sinc, kCPU, dts, libm_kernel<sincf>);
+        .impl(OpId::sinc, kCPU, dts, libm_kernel<sincf>)
+        .impl(OpId::lgamma, kCPU, dts, libm_kernel<lgammaf_>)
+        .impl(OpId::leaky_relu, kCPU, dts, leaky_relu_kernel)
+        .impl(OpId::elu, kCPU, dts, elu_kernel)
+        .impl(OpId::softplus, kCPU, dts, softplus_kernel)
+        .impl(OpId::hardtanh, kCPU, dts, hardtanh_kernel);
     return true;
   }();
   (void)registered;

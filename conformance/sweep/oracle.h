@@ -30,6 +30,8 @@ double round_to_format(double y, const Format& fmt);
 // float32, the low 16 for float16 and bfloat16.
 uint32_t format_bits(double v, const Format& fmt);
 double format_value(uint32_t bits, const Format& fmt);
+// format_value of n inputs.
+void format_values(const uint32_t* bits, size_t n, const Format& fmt, double* out);
 
 struct UnaryOracle;  // one op: its double and MPFR definitions
 // The oracle of op `name` (op_list.def's name), or nullptr when the sweep does not cover it.

@@ -12,4 +12,33 @@ using DoubleBatchFn = void (*)(const double* x, double* y, size_t n);
 // lanes, the tail scalar), or nullptr when libmvec has none or the CPU lacks AVX2.
 DoubleBatchFn libmvec_batch(std::string_view name);
 
+// The C functions the composite ops' double definitions use (Note [Composite oracles in stages]
+// in oracle_stages.cpp), each over an array.
+struct Math {
+  DoubleBatchFn exp, expm1, log, log1p, tanh, erf, erfc, sin;
+};
+const Math& scalar_math();  // the C library, element by element
+const Math& vector_math();  // libmvec where this CPU and glibc have it, else the C library
+// A composite's double definition: y[i] = op(x[i]) for i < n (x and y distinct arrays).
+using StagedFn = void (*)(const double* x, double* y, size_t n, const Math& m);
+void sigmoid_staged(const double* x, double* y, size_t n, const Math& m);
+void silu_staged(const double* x, double* y, size_t n, const Math& m);
+void gelu_staged(const double* x, double* y, size_t n, const Math& m);
+void sinc_staged(const double* x, double* y, size_t n, const Math& m);
+void mish_staged(const double* x, double* y, size_t n, const Math& m);
+void log_sigmoid_staged(const double* x, double* y, size_t n, const Math& m);
+// elu and celu at their defaults (x, or expm1(x) for x <= 0), selu, and softplus with
+// ATen's switch at 20 (Note [Activation coefficients in the oracle] in oracle.cpp).
+void elu_staged(const double* x, double* y, size_t n, const Math& m);
+void selu_staged(const double* x, double* y, size_t n, const Math& m);
+void softplus_staged(const double* x, double* y, size_t n, const Math& m);
+// A double definition that cannot bound its error within the oracle's 2^-45 at some input
+// returns undecided() there: MPFR decides it (digamma near its zeros).
+double undecided();
+bool is_undecided(double y);
+// psi(x), long double sums with an error bound (Note [digamma in the oracle] in oracle_stages.cpp).
+double digamma_d(double x);
+void erfinv_staged(const double* x, double* y, size_t n,
+                   const Math& m);  // Note [erfinv in the oracle]
+
 }  // namespace ts::sweep

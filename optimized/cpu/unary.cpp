@@ -68,6 +68,10 @@ constexpr bool has_scalar_formula(OpId op) {
 //   inputs in 2^16 whose exact value lies within the float32 error of a 16-bit midpoint round
 //   the other way (1 step; the sweep lists them). The exceptions fixed instead: silu and mish
 //   below -87 (Note [Subnormal tails of silu and mish]), log_sigmoid's zero sign.
+// The activations of issue 16 follow the same rule: softplus 3 steps (the vector log1p(exp)),
+// selu 2 (expm1's error times the float32 alpha scale), elu and celu 1; leaky_relu's float32
+// product is exact, its 16-bit results 1 step (rounded twice). lgamma and digamma run each lane
+// in double, 1 step at a few inputs as the reference (Note [lgamma and digamma per lane]).
 
 HWY_BEFORE_NAMESPACE();
 namespace ts::cpu::HWY_NAMESPACE {

@@ -1,0 +1,256 @@
+// The double definitions of the composite ops, in stages (oracle_vec.h).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "conformance/sweep/oracle_vec.h"
+
+namespace ts::sweep {
+
+// Note [Composite oracles in stages]
+// A composite op's double definition (sigmoid = 1 / (1 + exp(-x)), ...) is written once, as
+// stages over an array: the C functions through `Math`, the arithmetic between them elementwise.
+// The scalar path runs the stages on one element with the C library (scalar_math), the batch
+// path on a whole batch with libmvec's vector functions (vector_math; Note [The vector double
+// path] in oracle.cpp): the same formula, two evaluations of its C functions.
+
+namespace {
+
+template <double (*F)(double)>
+void each(const double* x, double* y, size_t n) {
+  for (size_t i = 0; i < n; ++i) y[i] = F(x[i]);
+}
+
+DoubleBatchFn vector_or(std::string_view name, DoubleBatchFn scalar) {
+  const DoubleBatchFn v = libmvec_batch(name);
+  return v != nullptr ? v : scalar;
+}
+
+// Scratch arrays of a thread, reused across batches.
+double* scratch(size_t which, size_t n) {
+  thread_local std::vector<double> buffers[3];
+  if (buffers[which].size() < n) buffers[which].resize(n);
+  return buffers[which].data();
+}
+
+}  // namespace
+
+const Math& scalar_math() {
+  static const Math m{each<::exp>,  each<::expm1>, each<::log>,  each<::log1p>,
+                      each<::tanh>, each<::erf>,   each<::erfc>, each<::sin>};
+  return m;
+}
+
+const Math& vector_math() {
+  static const Math m{vector_or("exp", each<::exp>),   vector_or("expm1", each<::expm1>),
+                      vector_or("log", each<::log>),   vector_or("log1p", each<::log1p>),
+                      vector_or("tanh", each<::tanh>), vector_or("erf", each<::erf>),
+                      vector_or("erfc", each<::erfc>), vector_or("sin", each<::sin>)};
+  return m;
+}
+
+void sigmoid_staged(const double* x, double* y, size_t n, const Math& m) {
+  for (size_t i = 0; i < n; ++i) y[i] = -x[i];
+  m.exp(y, y, n);
+  for (size_t i = 0; i < n; ++i) y[i] = 1.0 / (1.0 + y[i]);
+}
+
+void silu_staged(const double* x, double* y, size_t n, const Math& m) {
+  for (size_t i = 0; i < n; ++i) y[i] = -x[i];
+  m.exp(y, y, n);
+  for (size_t i = 0; i < n; ++i) y[i] = x[i] / (1.0 + y[i]);
+}
+
+// 0.5 x (1 + erf(x/sqrt2)) as 0.5 x erfc(-x/sqrt2): no cancellation for negative x.
+void gelu_staged(const double* x, double* y, size_t n, const Math& m) {
+  for (size_t i = 0; i < n; ++i) y[i] = -x[i] * M_SQRT1_2;
+  m.erfc(y, y, n);
+  for (size_t i = 0; i < n; ++i) y[i] = 0.5 * x[i] * y[i];
+}
+
+// sin(pi x) with x reduced exactly: remainder(x, 2) in [-1, 1], folded into [-1/2, 1/2] by the
+// exact 1 - r (Sterbenz); sinc at a nonzero integer is a zero of x's sign, as the reference's.
+void sinc_staged(const double* x, double* y, size_t n, const Math& m) {
+  for (size_t i = 0; i < n; ++i) {
+    double r = std::remainder(x[i], 2.0);
+    if (r > 0.5) r = 1 - r;
+    if (r < -0.5) r = -1 - r;
+    y[i] = M_PI * r;
+  }
+  m.sin(y, y, n);
+  for (size_t i = 0; i < n; ++i) {
+    if (x[i] == 0) {
+      y[i] = 1;
+    } else {
+      y[i] = y[i] == 0 ? std::copysign(0.0, x[i]) : y[i] / (M_PI * x[i]);
+    }
+  }
+}
+
+// x tanh(softplus(x)), softplus(x) = max(x, 0) + log1p(exp(-|x|)).
+void mish_staged(const double* x, double* y, size_t n, const Math& m) {
+  for (size_t i = 0; i < n; ++i) y[i] = -std::fabs(x[i]);
+  m.exp(y, y, n);
+  m.log1p(y, y, n);
+  for (size_t i = 0; i < n; ++i) y[i] = std::max(x[i], 0.0) + y[i];
+  m.tanh(y, y, n);
+  for (size_t i = 0; i < n; ++i) y[i] = x[i] * y[i];
+}
+
+// min(x, 0) - log1p(exp(-|x|)): negative for every finite x, -0 where it underflows, +0 at +inf
+// as ATen (Note [The sign of log_sigmoid's underflow] in reference/unary.cpp).
+void log_sigmoid_staged(const double* x, double* y, size_t n, const Math& m) {
+  for (size_t i = 0; i < n; ++i) y[i] = -std::fabs(x[i]);
+  m.exp(y, y, n);
+  m.log1p(y, y, n);
+  for (size_t i = 0; i < n; ++i) y[i] = x[i] == HUGE_VAL ? 0.0 : -(y[i] - std::min(x[i], 0.0));
+}
+
+// x > 0: x; else expm1(x) (NaN: x <= 0 is false, x stays). Every element takes expm1, then the
+// positive ones are replaced.
+void elu_staged(const double* x, double* y, size_t n, const Math& m) {
+  m.expm1(x, y, n);
+  for (size_t i = 0; i < n; ++i) y[i] = x[i] <= 0 ? y[i] : x[i];
+}
+
+// Note [Activation coefficients in the oracle] in oracle.cpp: alpha and scale are float32 values.
+void selu_staged(const double* x, double* y, size_t n, const Math& m) {
+  constexpr double alpha = static_cast<float>(1.6732632423543772848170429916717);
+  constexpr double scale = static_cast<float>(1.0507009873554804934193349852946);
+  m.expm1(x, y, n);
+  for (size_t i = 0; i < n; ++i) y[i] = x[i] <= 0 ? alpha * scale * y[i] : x[i] * scale;
+}
+
+// x above ATen's threshold 20, else max(x, 0) + log1p(exp(-|x|)) (no overflow).
+void softplus_staged(const double* x, double* y, size_t n, const Math& m) {
+  for (size_t i = 0; i < n; ++i) y[i] = -std::fabs(x[i]);
+  m.exp(y, y, n);
+  m.log1p(y, y, n);
+  for (size_t i = 0; i < n; ++i) y[i] = x[i] > 20 ? x[i] : std::max(x[i], 0.0) + y[i];
+}
+
+// Note [erfinv in the oracle]
+// Independent of the reference's (Note [erfinv in double] in reference/unary.cpp): Giles'
+// single-precision approximation ("Approximating the erfinv function", 2010; about 1e-7
+// relative) then four Newton steps on f(y) = erf(y) - a, written as (1 - a) - erfc(y) for
+// a > 1/2 (1 - a exact by Sterbenz): the step's error is then a few ULPs of erfc(y), divided by
+// f'(y) = 2/sqrt(pi) exp(-y^2) ~ 2 y erfc(y), about 2^-50 / y^2 relative: inside the oracle's
+// 2^-45. Newton doubles the correct bits: 1e-7 -> 1e-14 -> double's accuracy by the third step.
+// In stages, each Newton step evaluates erf, erfc and exp of every element.
+void erfinv_staged(const double* x, double* y, size_t n, const Math& m) {
+  const auto a_of = [](double v) {  // |x|, or a harmless 1/2 where the result is special
+    const double a = std::fabs(v);
+    return std::isnan(v) || a >= 1 || v == 0 ? 0.5 : a;
+  };
+  double* w = scratch(0, n);
+  for (size_t i = 0; i < n; ++i) w[i] = (1 - a_of(x[i])) * (1 + a_of(x[i]));
+  m.log(w, w, n);
+  for (size_t i = 0; i < n; ++i) {
+    double v = -w[i], p = 0;
+    if (v < 5) {
+      v -= 2.5;
+      for (double c : {2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
+                       0.00021858087, -0.00125372503, -0.00417768164, 0.246640727, 1.50140941}) {
+        p = p * v + c;
+      }
+    } else {
+      v = std::sqrt(v) - 3;
+      for (double c : {-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
+                       0.00573950773, -0.0076224613, 0.00943887047, 1.00167406, 2.83297682}) {
+        p = p * v + c;
+      }
+    }
+    y[i] = p * a_of(x[i]);
+  }
+  double *e = scratch(1, n), *d = scratch(2, n);
+  for (int step = 0; step < 4; ++step) {
+    for (size_t i = 0; i < n; ++i) d[i] = -y[i] * y[i];
+    m.exp(d, d, n);
+    m.erf(y, e, n);
+    for (size_t i = 0; i < n; ++i) {
+      if (a_of(x[i]) <= 0.5) y[i] -= (e[i] - a_of(x[i])) / (M_2_SQRTPI * d[i]);
+    }
+    m.erfc(y, e, n);  // the tail's y, not yet stepped
+    for (size_t i = 0; i < n; ++i) {
+      const double a = a_of(x[i]);
+      if (a > 0.5) y[i] -= ((1 - a) - e[i]) / (M_2_SQRTPI * d[i]);
+    }
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const double a = std::fabs(x[i]);
+    if (std::isnan(x[i]) || a > 1) {
+      y[i] = std::numeric_limits<double>::quiet_NaN();
+    } else if (a == 1) {
+      y[i] = std::copysign(HUGE_VAL, x[i]);
+    } else if (x[i] == 0) {
+      y[i] = x[i];
+    } else {
+      y[i] = std::copysign(y[i], x[i]);
+    }
+  }
+}
+
+namespace {
+constexpr uint64_t kUndecidedBits = 0x7ff8'0000'0dec'1dedULL;  // a quiet NaN no op gives
+}  // namespace
+
+double undecided() {
+  double y = 0;
+  std::memcpy(&y, &kUndecidedBits, sizeof y);
+  return y;
+}
+bool is_undecided(double y) {
+  uint64_t b = 0;
+  std::memcpy(&b, &y, sizeof b);
+  return b == kUndecidedBits;
+}
+
+// Note [digamma in the oracle]
+// The C library has no digamma. psi(x) = psi(1 - x) - pi cot(pi x) for x < 0 (cot's argument
+// reduced exactly to x - round(x)), psi(y) = psi(y + 1) - 1/y up to y >= 16, then the asymptotic
+// series log y - 1/(2y) - sum_k B_2k / (2k y^2k) to k = 7 (truncation below 2^-64 there); all in
+// long double (64-bit significands). The recurrence's sum of 1/y is one fraction num / den (one
+// division, not 16: the x87 divider was the cost), within 2^-58 relative; each other term within
+// 2^-62 of itself; so the error is below 2^-56 times the sum of the terms' magnitudes. Near the
+// zeros of psi (1.4616 and one in each (-n - 1, -n)) the terms cancel: where that bound exceeds
+// 2^-47 of the result, the evaluation is undecided() and MPFR decides (a few hundred thousand
+// float32 inputs).
+double digamma_d(double x) {
+  if (x == 0) return std::copysign(HUGE_VAL, -x);  // psi(+-0) = -+inf, as current PyTorch
+  if (x == HUGE_VAL) return x;
+  if (std::isnan(x) || x == -HUGE_VAL || (x < 0 && x == std::trunc(x))) {
+    return std::numeric_limits<double>::quiet_NaN();
+  }
+  const long double pi = 3.141592653589793238462643383279502884L;
+  // 1 - x rounds (x ~ -1e-30): psi' (y) times that error is within 2^-63, the 1 in mag.
+  long double y = x, sum = 0, mag = 1;
+  if (x < 0) {
+    const long double r = static_cast<long double>(x) - std::nearbyint(x);  // exact, |r| <= 1/2
+    const long double c = -pi / std::tan(pi * r);
+    sum += c;
+    mag += std::fabs(c);
+    y = 1 - y;
+  }
+  long double num = 0, den = 1;  // sum of 1/y over the recurrence = num / den: one division
+  for (; y < 16; y += 1) {
+    num = num * y + den;
+    den *= y;
+  }
+  sum -= num / den;
+  mag += num / den;
+  constexpr long double kB[] = {1.0L / 12,  -1.0L / 120,        1.0L / 252, -1.0L / 240,
+                                1.0L / 132, -691.0L / 32760.0L, 1.0L / 12};
+  const long double z = 1 / (y * y);
+  long double series = 0;
+  for (size_t k = std::size(kB); k-- > 0;) series = series * z + kB[k];
+  const long double log_y = std::log(y);
+  const long double result = sum + log_y - 0.5L / y - z * series;
+  mag += std::fabs(log_y) + 0.5L / y + std::fabs(z * series);
+  if (mag * 0x1p-56L > std::fabs(result) * 0x1p-47L) return undecided();
+  return static_cast<double>(result);
+}
+
+}  // namespace ts::sweep

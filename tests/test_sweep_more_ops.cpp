@@ -1,0 +1,113 @@
+// The sweep's oracle for the unary ops issue 16 added (square, lgamma, digamma and the
+// activations at their defaults): known values and the zeros of lgamma and digamma, where a
+// double evaluation loses its relative accuracy (test_sweep.cpp checks them against MPFR too).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "conformance/sweep/oracle.h"
+#include "conformance/sweep/oracle_vec.h"
+#include "touchstone/half.h"
+
+namespace {
+
+using ts::sweep::correctly_rounded;
+using ts::sweep::correctly_rounded_mpfr;
+using ts::sweep::find_oracle;
+using ts::sweep::Format;
+using ts::sweep::format_of;
+
+const Format& f32() {
+  return format_of(ts::kFloat, "test");
+}
+double oracle(const char* op, double x) {
+  return correctly_rounded(*find_oracle(op), x, f32()).value;
+}
+double f(double v) {  // v rounded to float32
+  return static_cast<float>(v);
+}
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Every float32 within `n` steps of `center`: the double path decides as MPFR alone does.
+void expect_agrees_with_mpfr_around(const char* op, double center, uint32_t n) {
+  const uint32_t c = ts::detail::float_bits(static_cast<float>(center));
+  for (uint32_t b = c - n; b <= c + n; ++b) {
+    const double x = ts::detail::bits_float(b);
+    const double want = correctly_rounded_mpfr(*find_oracle(op), x, f32()).value;
+    const double got = correctly_rounded(*find_oracle(op), x, f32()).value;
+    EXPECT_TRUE(got == want || (std::isnan(got) && std::isnan(want))) << op << " " << x;
+  }
+}
+
+TEST(SweepOracleMoreOps, KnownValues) {
+  // lgamma(1/2) = log sqrt(pi) (DLMF 5.4.6), lgamma(1) = lgamma(2) = 0, +inf at the poles.
+  EXPECT_EQ(oracle("lgamma", 0.5), f(0.5723649429247001));
+  EXPECT_EQ(oracle("lgamma", 1.0), 0.0);
+  EXPECT_EQ(oracle("lgamma", 2.0), 0.0);
+  EXPECT_EQ(oracle("lgamma", 0.0), kInf);
+  EXPECT_EQ(oracle("lgamma", -3.0), kInf);
+  EXPECT_EQ(oracle("lgamma", -kInf), kInf);
+  // digamma(1) = -euler_gamma, digamma(1/2) = -euler_gamma - 2 log 2 (DLMF 5.4.12, 5.4.13);
+  // digamma(+-0) = -+inf (current PyTorch), NaN at the negative integers and at -inf.
+  EXPECT_EQ(oracle("digamma", 1.0), f(-0.5772156649015329));
+  EXPECT_EQ(oracle("digamma", 0.5), f(-1.9635100260214235));
+  EXPECT_EQ(oracle("digamma", 0.0), -kInf);
+  EXPECT_EQ(oracle("digamma", -0.0), kInf);
+  EXPECT_TRUE(std::isnan(oracle("digamma", -2.0)));
+  EXPECT_TRUE(std::isnan(oracle("digamma", -kInf)));
+  EXPECT_EQ(oracle("digamma", kInf), kInf);
+  // digamma(-1/2) = digamma(3/2) + 2 (reflection: pi cot(-pi/2) = 0) = 0.03648997397857652.
+  EXPECT_EQ(oracle("digamma", -0.5), f(0.03648997397857652));
+  // square is exact in double; softsign(x) = x / (1 + |x|), NaN at +-inf as ATen's composite.
+  EXPECT_EQ(oracle("square", 3.0), 9.0);
+  EXPECT_EQ(oracle("square", 1.0 + std::ldexp(1.0, -23)), f(1.0 + std::ldexp(1.0, -22)));
+  EXPECT_EQ(oracle("softsign", 1.0), 0.5);
+  EXPECT_EQ(oracle("softsign", -3.0), -0.75);
+  EXPECT_TRUE(std::isnan(oracle("softsign", kInf)));
+  // The activations' coefficients are float32 values (ATen's opmath): leaky_relu's 0.01f.
+  EXPECT_EQ(oracle("leaky_relu", -1.0), f(-0.01));
+  EXPECT_TRUE(std::signbit(oracle("leaky_relu", -0.0)));
+  EXPECT_EQ(oracle("leaky_relu", 2.0), 2.0);
+  // elu(x) = expm1(x) below 0: elu(-inf) = -1, elu(-1) = e^-1 - 1; celu(x, 1) is the same.
+  EXPECT_EQ(oracle("elu", -kInf), -1.0);
+  EXPECT_EQ(oracle("elu", -1.0), f(std::expm1(-1.0)));
+  EXPECT_EQ(oracle("celu", -1.0), f(std::expm1(-1.0)));
+  EXPECT_EQ(oracle("elu", 1.5), 1.5);
+  // selu(1) = scale; selu(-inf) = -alpha scale, the float32 constants' exact product rounded.
+  const double alpha = f(1.6732632423543772848170429916717);
+  const double scale = f(1.0507009873554804934193349852946);
+  EXPECT_EQ(oracle("selu", 1.0), scale);
+  EXPECT_EQ(oracle("selu", -kInf), f(-alpha * scale));
+  // softplus(0) = log 2; x above the threshold 20; softplus(-inf) = 0.
+  EXPECT_EQ(oracle("softplus", 0.0), f(M_LN2));
+  EXPECT_EQ(oracle("softplus", 30.0), 30.0);
+  EXPECT_EQ(oracle("softplus", -kInf), 0.0);
+  // hardtanh clamps to [-1, 1] and keeps NaN.
+  EXPECT_EQ(oracle("hardtanh", 2.0), 1.0);
+  EXPECT_EQ(oracle("hardtanh", -2.0), -1.0);
+  EXPECT_EQ(oracle("hardtanh", 0.25), 0.25);
+  EXPECT_TRUE(std::isnan(oracle("hardtanh", std::nan(""))));
+}
+
+// Note [digamma in the oracle]: at psi's zeros the sums cancel; the bound sends those inputs to
+// MPFR (undecided) and the rest decide as MPFR does. Zeros: 1.4616321449683622 (DLMF 5.4.iii),
+// -0.5040830082644554, -1.5734567236060 and, far out, the one in (-1001, -1000).
+TEST(SweepOracleMoreOps, DigammaAtItsZeros) {
+  EXPECT_TRUE(ts::sweep::is_undecided(ts::sweep::digamma_d(f(1.4616321449683622))));
+  EXPECT_FALSE(ts::sweep::is_undecided(ts::sweep::digamma_d(1.25)));
+  for (double zero : {1.4616321449683622, -0.5040830082644554, -1.5734567236060})
+    expect_agrees_with_mpfr_around("digamma", zero, 300);
+  // psi(x) = psi(1 - x) - pi cot(pi x) crosses 0 where pi cot(pi x) = psi(1 - x) ~ log 1001.
+  const double near_root = -1001 + std::atan(M_PI / std::log(1001.0)) / M_PI;
+  expect_agrees_with_mpfr_around("digamma", near_root, 300);
+}
+
+// lgamma's zeros on the negative axis (-2.457024738220800, -2.747682646727412, ...): glibc's
+// lgamma keeps its relative accuracy there (within 2^-50, measured), so the double path decides.
+TEST(SweepOracleMoreOps, LgammaAtItsNegativeZeros) {
+  for (double zero : {-2.457024738220800, -2.747682646727412, -3.143580888349980})
+    expect_agrees_with_mpfr_around("lgamma", zero, 300);
+}
+
+}  // namespace

@@ -373,6 +373,13 @@ bool special_result(double y, Rounded& out) {
   return false;
 }
 
+template <ScalarType D>
+uint32_t bits_of(double v) {  // v a value of D's format, nan or +-inf (exact)
+  if constexpr (D == kFloat) return detail::float_bits(static_cast<float>(v));
+  if constexpr (D == kHalf) return detail::float_to_half_bits(static_cast<float>(v));
+  return detail::float_to_bf16_bits(static_cast<float>(v));
+}
+
 // Note [The cheap boundary test]
 // A normal result of the format below its largest finite value keeps 53 - p of its double's
 // low significand bits out of the format; the midpoint between two values of the format is the
@@ -471,10 +478,8 @@ double round_to_format(double y, const Format& fmt) {
 }
 
 uint32_t format_bits(double v, const Format& fmt) {
-  const float f = static_cast<float>(v);  // exact: v is a value of fmt
-  if (fmt.dtype == kFloat) return detail::float_bits(f);
-  if (fmt.dtype == kHalf) return detail::float_to_half_bits(f);
-  return detail::float_to_bf16_bits(f);
+  if (fmt.dtype == kFloat) return bits_of<kFloat>(v);
+  return fmt.dtype == kHalf ? bits_of<kHalf>(v) : bits_of<kBFloat16>(v);
 }
 
 double format_value(uint32_t bits, const Format& fmt) {
@@ -509,13 +514,6 @@ Rounded correctly_rounded(const UnaryOracle& op, double x, const Format& fmt) {
 }
 
 namespace {
-
-template <ScalarType D>
-uint32_t bits_of(double v) {  // v a value of D's format, nan or +-inf
-  if constexpr (D == kFloat) return detail::float_bits(static_cast<float>(v));
-  if constexpr (D == kHalf) return detail::float_to_half_bits(static_cast<float>(v));
-  return detail::float_to_bf16_bits(static_cast<float>(v));
-}
 
 // correctly_rounded_bits' decisions, the format known at compile time: most inputs take the
 // cheap boundary test and never leave this loop.

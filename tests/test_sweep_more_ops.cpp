@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "conformance/sweep/oracle.h"
 #include "conformance/sweep/oracle_vec.h"
@@ -108,6 +109,30 @@ TEST(SweepOracleMoreOps, DigammaAtItsZeros) {
 TEST(SweepOracleMoreOps, LgammaAtItsNegativeZeros) {
   for (double zero : {-2.457024738220800, -2.747682646727412, -3.143580888349980})
     expect_agrees_with_mpfr_around("lgamma", zero, 300);
+}
+
+// Note [silu and gelu at tiny x]: the batch path decides the inputs below 2^-60 without MPFR,
+// as MPFR alone does (every float32 subnormal step 4099 apart, the least normal binade's too).
+TEST(SweepOracleMoreOps, SiluAndGeluAtTinyInputsAgreeWithMpfr) {
+  std::vector<double> x;
+  for (uint32_t b = 1; b < 0x01000000u; b += 4099) {
+    x.push_back(ts::detail::bits_float(b));
+    x.push_back(-ts::detail::bits_float(b));
+  }
+  x.push_back(std::ldexp(1.0, -61));
+  for (const char* op : {"silu", "gelu"}) {
+    for (const Format* fmt : {&f32(), &format_of(ts::kBFloat16, "test")}) {
+      std::vector<uint32_t> bits(x.size());
+      std::vector<double> approx(x.size());
+      const uint64_t mpfr = ts::sweep::correctly_rounded_bits(*find_oracle(op), x.data(), x.size(),
+                                                              *fmt, bits.data(), approx.data());
+      EXPECT_EQ(mpfr, 0u) << op;
+      for (size_t i = 0; i < x.size(); ++i) {
+        const double want = correctly_rounded_mpfr(*find_oracle(op), x[i], *fmt).value;
+        EXPECT_EQ(ts::sweep::format_value(bits[i], *fmt), want) << op << " " << x[i];
+      }
+    }
+  }
 }
 
 }  // namespace

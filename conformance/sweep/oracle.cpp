@@ -517,6 +517,20 @@ namespace {
 
 // correctly_rounded_bits' decisions, the format known at compile time: most inputs take the
 // cheap boundary test and never leave this loop.
+// Note [silu and gelu at tiny x]
+// silu(x) = x/2 + x^2/4 - ... and gelu(x) = x/2 + x^2/sqrt(2 pi) + ...: for 0 < |x| < 2^-60 the
+// exact value is x/2 + d with 0 < d < 2^-61 |x/2|, inside a double ULP of x/2. No double lies
+// between x/2 and its successor, and the successor (53 significant bits) is no rounding boundary
+// of a format (values and midpoints have at most 25), so the exact value rounds as the successor.
+// Where x/2 is itself a midpoint (x subnormal or in the least normal binade: 2^24 float32 inputs
+// each) the double path cannot decide, and MPFR took two precisions for each; this is exact.
+bool tiny_silu_or_gelu(std::string_view op, double x, const Format& fmt, Rounded& out) {
+  if ((op != "silu" && op != "gelu") || x == 0 || !(std::fabs(x) < 0x1p-60)) return false;
+  out.value = round_to_format(std::nextafter(x / 2, HUGE_VAL), fmt);
+  out.approx = x / 2;
+  return true;
+}
+
 template <ScalarType D>
 uint64_t decide_all(const UnaryOracle& op, const double* x, size_t n, uint32_t* want,
                     double* approx) {
@@ -528,9 +542,11 @@ uint64_t decide_all(const UnaryOracle& op, const double* x, size_t n, uint32_t* 
       Rounded r;
       if (is_undecided(approx[i]) ||
           (!special_result(approx[i], r) && !interval_decides(approx[i], fmt, r))) {
-        r = mpfr_rounded(op, x[i], approx[i], fmt);
+        if (!tiny_silu_or_gelu(op.name, x[i], fmt, r)) {
+          r = mpfr_rounded(op, x[i], approx[i], fmt);
+          ++mpfr_calls;
+        }
         approx[i] = r.approx;
-        ++mpfr_calls;
       }
       v = r.value;
     }

@@ -14,6 +14,7 @@
 #include "conformance/sweep/engine.h"
 #include "conformance/sweep/internal.h"
 #include "conformance/sweep/oracle.h"
+#include "sweep_test_util.h"
 #include "touchstone/cpu_capability.h"
 #include "touchstone/half.h"
 #include "touchstone/parallel.h"
@@ -30,21 +31,11 @@ using ts::sweep::format_of;
 using ts::sweep::format_value;
 using ts::sweep::round_to_format;
 
-const Format& f32() {
-  return format_of(ts::kFloat, "test");
-}
-const Format& f16() {
-  return format_of(ts::kHalf, "test");
-}
-const Format& bf16() {
-  return format_of(ts::kBFloat16, "test");
-}
-
-double oracle(const char* op, double x, const Format& fmt = f32()) {
-  return correctly_rounded(*find_oracle(op), x, fmt).value;
-}
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
+using sweep_test::bf16;
+using sweep_test::f16;
+using sweep_test::f32;
+using sweep_test::kInf;
+using sweep_test::oracle;
 
 TEST(SweepOracle, KnownValues) {
   EXPECT_EQ(oracle("exp", 0.0), 1.0);

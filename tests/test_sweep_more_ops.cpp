@@ -9,6 +9,7 @@
 
 #include "conformance/sweep/oracle.h"
 #include "conformance/sweep/oracle_vec.h"
+#include "sweep_test_util.h"
 #include "touchstone/half.h"
 
 namespace {
@@ -19,16 +20,13 @@ using ts::sweep::find_oracle;
 using ts::sweep::Format;
 using ts::sweep::format_of;
 
-const Format& f32() {
-  return format_of(ts::kFloat, "test");
-}
-double oracle(const char* op, double x) {
-  return correctly_rounded(*find_oracle(op), x, f32()).value;
-}
+using sweep_test::f32;
+using sweep_test::kInf;
+using sweep_test::oracle;
+
 double f(double v) {  // v rounded to float32
   return static_cast<float>(v);
 }
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Every float32 within `n` steps of `center`: the double path decides as MPFR alone does.
 void expect_agrees_with_mpfr_around(const char* op, double center, uint32_t n) {

@@ -192,8 +192,6 @@ void lgamma_m(mpfr_t y, const mpfr_t x, mpfr_prec_t) {
 // exact function of those, selu's alpha and scale included. softplus keeps ATen's switch to x
 // above its threshold 20 (exact there in these formats: log1p(e^x) - x < e^-20 < half an ULP).
 constexpr double kSlope = static_cast<float>(0.01);
-constexpr double kSeluAlpha = static_cast<float>(1.6732632423543772848170429916717);
-constexpr double kSeluScale = static_cast<float>(1.0507009873554804934193349852946);
 void leaky_relu_m(mpfr_t y, const mpfr_t x, mpfr_prec_t) {
   if (mpfr_sgn(x) > 0) {
     mpfr_set(y, x, MPFR_RNDN);

@@ -118,10 +118,10 @@ void elu_staged(const double* x, double* y, size_t n, const Math& m) {
 
 // Note [Activation coefficients in the oracle] in oracle.cpp: alpha and scale are float32 values.
 void selu_staged(const double* x, double* y, size_t n, const Math& m) {
-  constexpr double alpha = static_cast<float>(1.6732632423543772848170429916717);
-  constexpr double scale = static_cast<float>(1.0507009873554804934193349852946);
   m.expm1(x, y, n);
-  for (size_t i = 0; i < n; ++i) y[i] = x[i] <= 0 ? alpha * scale * y[i] : x[i] * scale;
+  for (size_t i = 0; i < n; ++i) {
+    y[i] = x[i] <= 0 ? kSeluAlpha * kSeluScale * y[i] : x[i] * kSeluScale;
+  }
 }
 
 // x above ATen's threshold 20, else max(x, 0) + log1p(exp(-|x|)) (no overflow).

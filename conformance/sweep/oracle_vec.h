@@ -30,6 +30,10 @@ void log_sigmoid_staged(const double* x, double* y, size_t n, const Math& m);
 // elu and celu at their defaults (x, or expm1(x) for x <= 0), selu, and softplus with
 // ATen's switch at 20 (Note [Activation coefficients in the oracle] in oracle.cpp).
 void elu_staged(const double* x, double* y, size_t n, const Math& m);
+// selu's alpha and scale as float32 values (ATen's opmath; Note [Activation coefficients in the
+// oracle] in oracle.cpp), for its double and MPFR definitions alike.
+inline constexpr double kSeluAlpha = static_cast<float>(1.6732632423543772848170429916717);
+inline constexpr double kSeluScale = static_cast<float>(1.0507009873554804934193349852946);
 void selu_staged(const double* x, double* y, size_t n, const Math& m);
 void softplus_staged(const double* x, double* y, size_t n, const Math& m);
 // A double definition that cannot bound its error within the oracle's 2^-45 at some input

@@ -133,4 +133,39 @@ TEST(SweepOracleMoreOps, SiluAndGeluAtTinyInputsAgreeWithMpfr) {
   }
 }
 
+// Note [digamma's double ranges]: below 2^-12 in magnitude and from 16 up, the double path
+// decides (MPFR only where y lies within 2^-40 of a midpoint), as MPFR alone does (every float32
+// there 65537 steps apart and the largest); either side of each range's edge, the value is MPFR's
+// too.
+TEST(SweepOracleMoreOps, DigammaDoubleRangesAgreeWithMpfr) {
+  const uint32_t edge_small = 0x39800000u, edge_large = 0x41800000u;  // 2^-12, 16
+  std::vector<double> inside, edges;
+  for (uint32_t b = 1; b < edge_small; b += 65537) {
+    inside.push_back(ts::detail::bits_float(b));
+    inside.push_back(-ts::detail::bits_float(b));
+  }
+  for (uint32_t b = edge_large; b < 0x7f800000u; b += 65537) {
+    inside.push_back(ts::detail::bits_float(b));
+  }
+  inside.push_back(ts::detail::bits_float(0x7f7fffffu));
+  for (uint32_t b : {edge_small - 1, edge_small, edge_large - 1, edge_large + 1}) {
+    edges.push_back(ts::detail::bits_float(b));
+    edges.push_back(-ts::detail::bits_float(b));
+  }
+  const ts::sweep::UnaryOracle& op = *find_oracle("digamma");
+  for (const std::vector<double>* x : {&inside, &edges}) {
+    std::vector<uint32_t> bits(x->size());
+    std::vector<double> approx(x->size());
+    const uint64_t mpfr = ts::sweep::correctly_rounded_bits(op, x->data(), x->size(), f32(),
+                                                            bits.data(), approx.data());
+    if (x == &inside) {
+      EXPECT_LT(mpfr, x->size() / 1000);  // the midpoint-close few (about 1 in 2^15)
+    }
+    for (size_t i = 0; i < x->size(); ++i) {
+      const double want = correctly_rounded_mpfr(op, (*x)[i], f32()).value;
+      EXPECT_EQ(ts::sweep::format_value(bits[i], f32()), want) << (*x)[i];
+    }
+  }
+}
+
 }  // namespace

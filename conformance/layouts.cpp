@@ -54,19 +54,24 @@ Tensor offset(const Tensor& t) {
   return view;
 }
 
+namespace {
+
+// The slice 2/3 of the way along dim d, broadcast over d: not the first, which holds the edge
+// values' NaN (a NaN operand makes a binary op's output all NaN, a case that proves little).
+Tensor expand_slice(const Tensor& t, int64_t d) {
+  KernelSetGuard g("reference");
+  return t.narrow(d, t.size(d) * 2 / 3, 1).clone().expand(t.sizes());
+}
+
+}  // namespace
+
 Tensor expanded(const Tensor& t, const std::vector<int64_t>& reduced_dims) {
   for (int64_t r : reduced_dims) {
     const int64_t d = r < 0 ? r + t.dim() : r;
-    if (d >= 0 && d < t.dim() && t.size(d) > 1) {
-      KernelSetGuard g("reference");
-      return t.narrow(d, 0, 1).clone().expand(t.sizes());
-    }
+    if (d >= 0 && d < t.dim() && t.size(d) > 1) return expand_slice(t, d);
   }
   for (int64_t d = 0; d < t.dim(); ++d) {
-    if (t.size(d) > 1) {
-      KernelSetGuard g("reference");
-      return t.narrow(d, 0, 1).clone().expand(t.sizes());
-    }
+    if (t.size(d) > 1) return expand_slice(t, d);
   }
   return t;
 }
@@ -105,7 +110,9 @@ std::vector<LayoutVariant> input_layouts(const std::vector<Tensor>& inputs,
     LayoutVariant v{name, {}, name != "expanded"};
     bool changed = false;
     for (const Tensor& t : inputs) {
-      v.inputs.push_back(name == "expanded" ? expanded(t, reduced_dims) : fn(t));
+      // expanded: only the first input it fits, so that the others still vary the output.
+      const bool skip = name == "expanded" && changed;
+      v.inputs.push_back(skip ? t : name == "expanded" ? expanded(t, reduced_dims) : fn(t));
       changed = changed || !v.inputs.back().is_same(t);
     }
     if (changed) out.push_back(std::move(v));

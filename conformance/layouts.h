@@ -17,10 +17,12 @@ struct LayoutVariant {
 // Note [Layout variants]
 // contiguous; transposed (first and last dims swapped, dim >= 2); permuted (dims reversed,
 // dim >= 3); sliced_step2 (every other element of a last dim twice as long); offset (3 elements
-// into a larger storage); expanded (stride 0: the first dim of size > 1 made from its first
-// slice; a reduction's samples pass their reduced dims, and the first of those of size > 1 is
+// into a larger storage); expanded (stride 0: the first dim of size > 1 made from the slice 2/3
+// along it; a reduction's samples pass their reduced dims, and the first of those of size > 1 is
 // expanded instead, so that kept dims still vary and the outputs are not constant). Every
-// transform applies to each input it fits; a variant that changes no input is left out.
+// transform but expanded applies to each input it fits; expanded applies to the first input it
+// fits only, so that the other inputs still vary the output (two stride-0 operands of a binary op
+// make it constant: a case that proves little). A variant that changes no input is left out.
 // In-place cases write into the first input in each of these layouts (relayout).
 std::vector<LayoutVariant> input_layouts(const std::vector<Tensor>& inputs,
                                          const std::vector<int64_t>& reduced_dims = {});
@@ -33,7 +35,8 @@ Tensor offset(const Tensor& t);
 Tensor expanded(const Tensor& t, const std::vector<int64_t>& reduced_dims = {});
 
 // A fresh tensor with t's values in the memory layout of variant `layout` (a name from
-// input_layouts; "expanded" keeps t's first slice): in-place cases write into it.
+// input_layouts; "expanded" keeps the slice 2/3 along t's expanded dim): in-place cases write into
+// it.
 Tensor relayout(const std::string& layout, const Tensor& t,
                 const std::vector<int64_t>& reduced_dims = {});
 

@@ -81,6 +81,11 @@ struct CaseResult {
   // cases fail (Note [Attribution]).
   std::vector<std::string> kernels, fails_alone;
   double max_abs_err = 0, max_rel_err = 0, max_ulp = 0;
+  // Note [Mistrusted cases]
+  // An output proves little when it is empty, all NaN or constant (one element: only 0), since
+  // a kernel that ignores its inputs could match it (is_mistrusted in compare.h). A case is
+  // mistrusted when none of the outputs it compares proves anything; max's values beside its
+  // indices along a size-1 dim (all 0) still catch a wrong kernel, and that case is trusted.
   bool mistrusted = false;
   // Within the tolerance but beyond the budget (Note [Tolerance model] in compare.h): the case
   // passes; warning_message names the first element over budget.

@@ -240,7 +240,7 @@ TEST(ConformanceLayouts, ExpandedHasAZeroStride) {
   EXPECT_EQ(e.sizes(), t.sizes());
   EXPECT_EQ(e.stride(0), 0);
   ts::KernelSetGuard g("reference");
-  expect_same_values(e, t.narrow(0, 0, 1).expand({3, 4}));
+  expect_same_values(e, t.narrow(0, 2, 1).expand({3, 4}));  // the slice 2/3 along dim 0
   const Tensor one = iota({1, 1});
   EXPECT_TRUE(expanded(one).is_same(one));  // no dim to expand
 }
@@ -688,9 +688,7 @@ TEST(ConformancePlanted, AddIsWrongForFloat64Only) {
   int64_t failed = 0;
   for (const CaseResult& c : r.cases) {
     ASSERT_EQ(c.op, "add");
-    // Expanded edge values are NaN everywhere, and NaN + 0.5 is NaN.
-    const bool all_nan = c.sample == "edge_values" && c.layout == "expanded";
-    const bool should_fail = c.dtype == "float64" && c.numel > 0 && !all_nan;
+    const bool should_fail = c.dtype == "float64" && c.numel > 0;
     EXPECT_EQ(c.status, should_fail ? "failed" : "passed")
         << c.dtype << " " << c.sample << "/" << c.layout << ": " << c.message;
     if (c.status == "failed") {

@@ -169,6 +169,27 @@ TEST(OptimizedLayerNorm, SeveralDimsStridedParamsLongRowsAndEmpty) {
       "constant rows (variance 0)");
 }
 
+// Note [Corrected two-pass moments]: a row of one value normalizes to exactly 0, whatever the
+// value and the row's length (a mean an ulp off gave 316 ulps of the value); with a bias, to it.
+TEST(OptimizedLayerNorm, ConstantRowsAreExactlyZero) {
+  ts::KernelSetGuard g("optimized");
+  for (int k = 0; k < 200; ++k) {
+    const double v = -3 + 6.0 * k / 199;
+    for (int64_t m : {3, 7, 9, 31, 100, 4099}) {
+      for (ts::ScalarType dt : {ts::kFloat, ts::kBFloat16}) {
+        // Expanded (stride 0), as conformance's expanded layout makes it.
+        const Tensor y = ts::layer_norm(ts::full({1}, v, dt).expand({m}), {m}, Tensor(),
+                                        ts::full({m}, 0.25, dt));
+        const Tensor yd = y.to(ts::kDouble).contiguous();
+        const double* p = yd.data_ptr<double>();
+        for (int64_t i = 0; i < yd.numel(); ++i) {
+          ASSERT_EQ(p[i], 0.25) << name(dt) << " value " << v << " length " << m << " at " << i;
+        }
+      }
+    }
+  }
+}
+
 // ---- nll_loss ----
 
 Tensor targets(ts::IntArrayRef sizes, int64_t classes, ts::ScalarType dt, uint64_t seed) {

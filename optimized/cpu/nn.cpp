@@ -253,20 +253,52 @@ double block_sum(const C* x, int64_t n, const F& f) {
   return total;
 }
 
+// Sums of x[i] - c and of (x[i] - c)^2 over n elements, blocked as block_sum.
+template <typename C>
+std::pair<double, double> centered_sums(const C* x, int64_t n, C c) {
+  const hn::ScalableTag<C> d;
+  const hn::CappedTag<C, 1> d1;
+  const auto L = static_cast<int64_t>(hn::Lanes(d));
+  double s1 = 0, s2 = 0;
+  for (int64_t b = 0; b < n; b += kSumBlock) {
+    const int64_t e = std::min(n, b + kSumBlock);
+    auto a1 = hn::Zero(d), a2 = a1;
+    auto t1 = hn::Zero(d1), t2 = t1;
+    int64_t k = b;
+    for (; k + L <= e; k += L) {
+      const auto v = hn::Sub(hn::LoadU(d, x + k), hn::Set(d, c));
+      a1 = hn::Add(a1, v);
+      a2 = hn::MulAdd(v, v, a2);
+    }
+    for (; k < e; ++k) {
+      const auto v = hn::Sub(hn::LoadU(d1, x + k), hn::Set(d1, c));
+      t1 = hn::Add(t1, v);
+      t2 = hn::MulAdd(v, v, t2);
+    }
+    s1 += static_cast<double>(hn::GetLane(hn::SumOfLanes(d, a1))) + hn::GetLane(t1);
+    s2 += static_cast<double>(hn::GetLane(hn::SumOfLanes(d, a2))) + hn::GetLane(t2);
+  }
+  return {s1, s2};
+}
+
+// Note [Corrected two-pass moments]
+// The first pass's mean m0, rounded to C, can be an ulp off even on a row of equal values (n x
+// rounds), and that ulp times rstd = 1/sqrt(eps) = 316 is the output instead of 0. The second
+// pass sums d = x - m0 and d^2; mean = m0 + sum(d) / n and var = (sum(d^2) - sum(d)^2 / n) / n
+// (the corrected two-pass algorithm, Chan, Golub and LeVeque 1983) put a constant row's mean on
+// its value and its variance at 0, as the reference and ATen's Welford moments do.
 // y = (x - mean) / sqrt(var + eps) * w + b over one row of m contiguous elements (y may be x);
-// w and b may be null. Two passes for mean and the biased variance (Note [Fused softmax] sums).
+// w and b may be null.
 template <typename C>
 void layer_norm_row(const C* x, C* y, const C* w, const C* b, int64_t m, double eps) {
   const hn::ScalableTag<C> d;
   const hn::CappedTag<C, 1> d1;
-  const double mean = block_sum(x, m, [](auto, auto v) { return v; }) / static_cast<double>(m);
-  const auto mc = static_cast<C>(mean);
-  const double var = block_sum(x, m,
-                               [mc](auto dd, auto v) {
-                                 const auto c = hn::Sub(v, hn::Set(dd, mc));
-                                 return hn::Mul(c, c);
-                               }) /
-                     static_cast<double>(m);
+  const auto n = static_cast<double>(m);
+  const auto m0 = static_cast<C>(block_sum(x, m, [](auto, auto v) { return v; }) / n);
+  const auto [dev, dev2] = centered_sums(x, m, m0);
+  const auto mc = static_cast<C>(static_cast<double>(m0) + dev / n);
+  double var = (dev2 - dev * dev / n) / n;
+  if (var < 0) var = 0;  // rounding; NaN stays
   const auto rstd = static_cast<C>(1.0 / std::sqrt(var + eps));
   auto row = [&](auto dd, int64_t i) {
     auto v = hn::Mul(hn::Sub(hn::LoadU(dd, x + i), hn::Set(dd, mc)), hn::Set(dd, rstd));

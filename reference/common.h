@@ -57,6 +57,23 @@ inline void store_element(char* p, ScalarType t, double v) {
   }
 }
 
+// elementwise() when every operand and the compute dtype are T (float or double): the same
+// values as load_element, round_element and store_element, with the dtypes known to the loop
+// (stores through char* may alias anything, so a dtype read at run time is read per element).
+template <typename T, size_t N, typename FD>
+void elementwise_same_dtype(const KernelCall& c, FD& fd) {
+  for_each_element<N>(c, [&](char* o, const char* const* in) {
+    double v[N];
+    for (size_t i = 0; i < N; ++i) {
+      T x;
+      std::memcpy(&x, in[i], sizeof x);
+      v[i] = x;
+    }
+    const auto r = static_cast<T>(fd(v));
+    std::memcpy(o, &r, sizeof r);
+  });
+}
+
 // The common shape of elementwise kernels: `fd` computes in double when the compute dtype is
 // floating, `fi` in int64 otherwise (bool compute dtypes use 0/1).
 template <size_t N, typename FD, typename FI>
@@ -64,7 +81,13 @@ void elementwise(const KernelCall& c, FD&& fd, FI&& fi) {
   const ScalarType ct = c.p.compute_dtype;
   const ScalarType ot = c.outputs[0].dtype();
   ScalarType it[N];
-  for (size_t i = 0; i < N; ++i) it[i] = c.inputs[i].dtype();
+  bool same = ot == ct;
+  for (size_t i = 0; i < N; ++i) {
+    it[i] = c.inputs[i].dtype();
+    same = same && it[i] == ct;
+  }
+  if (same && ct == kFloat) return elementwise_same_dtype<float, N>(c, fd);
+  if (same && ct == kDouble) return elementwise_same_dtype<double, N>(c, fd);
   if (is_floating_type(ct)) {
     for_each_element<N>(c, [&](char* o, const char* const* in) {
       double v[N];

@@ -242,6 +242,7 @@ std::vector<OpEntry> ternary_entries();
 std::vector<OpEntry> nn_entries();
 std::vector<OpEntry> linalg_entries();
 std::vector<OpEntry> index_entries();
+std::vector<OpEntry> conv_entries();  // convolution (issue 16)
 std::vector<OpEntry> factory_entries();
 std::vector<OpEntry> copy_entries();
 // Every entry, family by family in op_list.def's order; each entry's id is set.

@@ -480,6 +480,44 @@ void nn(Table& T) {
   });
 }
 
+// convolution (issue 16): the kernel op and its composites (family "conv"; the generator does
+// not draw them yet, corpus programs call them).
+void convolutions(Table& T) {
+  const uint32_t A = kAccumulates;
+  T.def("conv", "convolution",
+        "input:T weight:T bias:T?=None stride:IL=[1] padding:IL=[0] dilation:IL=[1] "
+        "transposed:B=false output_padding:IL=[0] groups:I=1",
+        A, [](C c) {
+          return Tensors{ts::convolution(c.t(0), c.t(1), c.t(2), c.ints(3), c.ints(4), c.ints(5),
+                                         c.b(6), c.ints(7), c.i(8))};
+        });
+  using Conv = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, IntArrayRef, IntArrayRef,
+                          IntArrayRef, int64_t);
+  for (const auto& [name, fn] : {std::pair<const char*, Conv>{"conv1d", &ts::conv1d},
+                                 std::pair<const char*, Conv>{"conv2d", &ts::conv2d},
+                                 std::pair<const char*, Conv>{"conv3d", &ts::conv3d}}) {
+    T.def("conv", name,
+          "input:T weight:T bias:T?=None stride:IL=[1] padding:IL=[0] dilation:IL=[1] groups:I=1",
+          A, [fn](C c) {
+            return Tensors{fn(c.t(0), c.t(1), c.t(2), c.ints(3), c.ints(4), c.ints(5), c.i(6))};
+          });
+  }
+  using ConvT = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, IntArrayRef, IntArrayRef,
+                           IntArrayRef, int64_t, IntArrayRef);
+  for (const auto& [name, fn] :
+       {std::pair<const char*, ConvT>{"conv_transpose1d", &ts::conv_transpose1d},
+        std::pair<const char*, ConvT>{"conv_transpose2d", &ts::conv_transpose2d},
+        std::pair<const char*, ConvT>{"conv_transpose3d", &ts::conv_transpose3d}}) {
+    T.def("conv", name,
+          "input:T weight:T bias:T?=None stride:IL=[1] padding:IL=[0] output_padding:IL=[0] "
+          "groups:I=1 dilation:IL=[1]",
+          A, [fn](C c) {
+            return Tensors{
+                fn(c.t(0), c.t(1), c.t(2), c.ints(3), c.ints(4), c.ints(5), c.i(6), c.ints(7))};
+          });
+  }
+}
+
 #define TS_FUZZ_LINALG(name)                                      \
   T.def("linalg", #name, "self:T other:T", A,                     \
         [](C c) { return Tensors{ts::name(c.t(0), c.t(1))}; });   \
@@ -633,6 +671,7 @@ std::vector<OpSpec> build() {
   nn(T);
   linalg(T);
   indexing(T);
+  convolutions(T);  // convolution (issue 16)
   return std::move(T.specs);
 }
 

@@ -407,6 +407,57 @@ std::vector<BadCall> nn_calls() {
   };
 }
 
+// convolution (issue 16): errors raised by convolution under conv2d read "conv2d: convolution:
+// ...".
+std::vector<BadCall> conv_calls() {
+  return {
+      {"conv", "conv2d", "input",
+       [](Fx& f) {
+         ts::conv2d(f.f23, ts::zeros({4, 3, 1, 1}));
+       }},
+      {"conv", "conv2d", "input",
+       [](Fx& f) {
+         ts::conv2d(f.f234, ts::zeros({4, 3, 1, 1}));
+       }},
+      {"conv", "conv2d", "stride",
+       [](Fx& f) {
+         ts::conv2d(f.f234, ts::zeros({4, 2, 1, 1}), {}, 0);
+       }},
+      {"conv", "conv2d", "padding",
+       [](Fx& f) {
+         ts::conv2d(f.f234, ts::zeros({4, 2, 1, 1}), {}, 1, -1);
+       }},
+      {"conv", "conv2d", "dilation",
+       [](Fx& f) {
+         ts::conv2d(f.f234, ts::zeros({4, 2, 1, 1}), {}, 1, ts::IntArrayRef(int64_t{0}), 0);
+       }},
+      {"conv", "conv2d", "bias",
+       [](Fx& f) {
+         ts::conv2d(f.f234, ts::zeros({4, 2, 1, 1}), f.f3);
+       }},
+      {"conv", "conv2d", "weight",
+       [](Fx& f) {
+         ts::conv2d(f.f234, ts::zeros({4, 2, 1, 1}, ts::kDouble));
+       }},
+      {"conv", "conv2d", "padding",
+       [](Fx& f) {
+         ts::conv2d(f.f234, ts::zeros({4, 2, 1, 1}), {}, 1, "full");
+       }},
+      {"conv", "conv2d", "stride",
+       [](Fx& f) {
+         ts::conv2d(f.f234, ts::zeros({4, 2, 1, 1}), {}, 2, "same");
+       }},
+      {"conv", "conv1d", "input",
+       [](Fx& f) {
+         ts::conv1d(f.f234, ts::zeros({4, 3, 5}));
+       }},
+      {"conv", "conv_transpose1d", "output_padding",
+       [](Fx& f) {
+         ts::conv_transpose1d(f.f234, ts::zeros({3, 2, 2}), {}, 1, 0, 1);
+       }},
+  };
+}
+
 std::vector<BadCall> loss_calls() {
   constexpr const char* kReduction = "ATen 1.13 does not check nll_loss's reduction";
   return {
@@ -714,9 +765,9 @@ std::vector<BadCall> device_calls() {
 
 std::vector<BadCall> catalogue() {
   std::vector<BadCall> all;
-  for (auto family :
-       {unary_calls, binary_calls, compare_calls, ternary_calls, reduce_calls, nn_calls, loss_calls,
-        linalg_calls, index_calls, factory_calls, copy_view_calls, autograd_calls, device_calls}) {
+  for (auto family : {unary_calls, binary_calls, compare_calls, ternary_calls, reduce_calls,
+                      nn_calls, loss_calls, linalg_calls, index_calls, factory_calls,
+                      copy_view_calls, autograd_calls, device_calls, conv_calls}) {
     for (BadCall& c : family()) all.push_back(c);
   }
   return all;
@@ -859,7 +910,7 @@ TEST(BadInputCatalogue, CoversEveryFamily) {
   EXPECT_GE(total, 200);
   for (const char* family :
        {"unary", "binary", "compare", "ternary", "reduce", "nn", "losses", "linalg", "index",
-        "factories", "copy", "views", "autograd", "device"}) {
+        "factories", "copy", "views", "autograd", "device", "conv"}) {
     EXPECT_GE(per_family[family], 5) << family;
   }
 }
@@ -1028,6 +1079,31 @@ TEST(UserOpScope, EveryCompositeNamesItselfBeforeItsParts) {
       {"selu", "elu", [&] { ts::selu(longs); }},
       {"celu", "elu", [&] { ts::celu(longs); }},
       {"softsign", "abs", [] { ts::softsign(ts::zeros({2}, ts::kBool)); }},
+      // convolution (issue 16)
+      {"conv1d", "convolution",
+       [] {
+         ts::conv1d(ts::zeros({1, 2, 5}), ts::zeros({3, 1, 3}));
+       }},
+      {"conv2d", "convolution",
+       [] {
+         ts::conv2d(ts::zeros({1, 2, 5, 5}), ts::zeros({3, 1, 3, 3}));
+       }},
+      {"conv3d", "convolution",
+       [] {
+         ts::conv3d(ts::zeros({1, 2, 5, 5, 5}), ts::zeros({3, 1, 3, 3, 3}));
+       }},
+      {"conv_transpose1d", "convolution",
+       [] {
+         ts::conv_transpose1d(ts::zeros({1, 2, 5}), ts::zeros({3, 1, 3}));
+       }},
+      {"conv_transpose2d", "convolution",
+       [] {
+         ts::conv_transpose2d(ts::zeros({1, 2, 5, 5}), ts::zeros({3, 1, 3, 3}));
+       }},
+      {"conv_transpose3d", "convolution",
+       [] {
+         ts::conv_transpose3d(ts::zeros({1, 2, 5, 5, 5}), ts::zeros({3, 1, 3, 3, 3}));
+       }},
   };
   std::set<std::string> composites;
 #define TS_OP(name, kind, ...) \

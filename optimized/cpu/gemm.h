@@ -36,4 +36,8 @@ void blocked_gemm(const GemmPlan& g);
 void blocked_dot(ScalarType dtype, const void* a, int64_t sa, const void* b, int64_t sb, int64_t n,
                  void* out);
 
+// Sets OpenBLAS's thread count to ours (one inside a parallel region) before a BLAS call
+// (linalg.cpp; conv.cpp calls BLAS too).
+void sync_blas_threads();
+
 }  // namespace ts::cpu

@@ -13,7 +13,6 @@
 #include "touchstone/parallel.h"
 
 namespace ts::cpu {
-namespace {
 
 // OpenBLAS runs its own threads: as many as ours (one inside a parallel region).
 void sync_blas_threads() {
@@ -21,6 +20,8 @@ void sync_blas_threads() {
   const int want = in_parallel_region() ? 1 : get_num_threads();
   if (current.exchange(want) != want) openblas_set_num_threads(want);
 }
+
+namespace {
 
 // Note [BLAS layouts]
 // Row-major BLAS takes a matrix whose rows are contiguous (column stride 1, leading dimension =

@@ -47,6 +47,7 @@ enum class OpSignature : uint8_t {
   Matmul,
   Index,
   Join,
+  Conv,  // convolution (issue 16): input, weight, bias? -> the input's dtype
 };
 
 // The dtype sets op_list.def's `dtypes` column names.

@@ -114,6 +114,15 @@ struct RandintParams : RandomParams {
   int64_t low = 0, high = 0;
 };
 
+// convolution (issue 16): one entry per spatial dim each, checked by meta (stride, dilation >= 1,
+// padding >= 0, output_padding < max(stride, dilation)); the input is batched (N, C, *).
+struct ConvParams {
+  DimVector stride, padding, dilation;
+  bool transposed = false;
+  DimVector output_padding;
+  int64_t groups = 1;
+};
+
 // Every parameter struct, in the order of ParamsVariant (NoParams first).
 // clang-format off
 #define TS_FOR_EACH_OP_PARAMS(_)                                                          \
@@ -121,7 +130,8 @@ struct RandintParams : RandomParams {
   _(AddmmParams) _(ReduceParams) _(VarParams) _(NormParams) _(DimParams)                  \
   _(LayerNormParams) _(LossParams) _(NllLossParams) _(ArangeParams) _(LinspaceParams)     \
   _(RandomParams) _(RandintParams) _(NanToNumParams)                                      \
-  _(LeakyReluParams) _(EluParams) _(SoftplusParams) _(HardtanhParams) _(ThresholdParams)
+  _(LeakyReluParams) _(EluParams) _(SoftplusParams) _(HardtanhParams) _(ThresholdParams)  \
+  /* convolution (issue 16) */ _(ConvParams)
 // clang-format on
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;

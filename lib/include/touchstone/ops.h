@@ -262,6 +262,41 @@ Tensor mse_loss(const Tensor& self, const Tensor& target, Reduction reduction = 
 Tensor linear(const Tensor& input, const Tensor& weight, const Tensor& bias = {});
 Tensor dropout(const Tensor& input, double p, bool train);
 
+// ---- convolution (issue 16) ----
+// As ATen: stride, padding, dilation and output_padding give one value per spatial dim or one
+// for all; convNd and conv_transposeNd take a batched (N, C, *) or an unbatched (C, *) input.
+Tensor convolution(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                   IntArrayRef stride, IntArrayRef padding, IntArrayRef dilation, bool transposed,
+                   IntArrayRef output_padding, int64_t groups);
+Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+              IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1,
+              int64_t groups = 1);
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+              IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1,
+              int64_t groups = 1);
+Tensor conv3d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+              IntArrayRef stride = 1, IntArrayRef padding = 0, IntArrayRef dilation = 1,
+              int64_t groups = 1);
+// conv1d.padding etc.: padding "valid" (none) or "same" (output size = input size; stride 1).
+Tensor conv1d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+              std::string_view padding, IntArrayRef dilation = 1, int64_t groups = 1);
+Tensor conv2d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+              std::string_view padding, IntArrayRef dilation = 1, int64_t groups = 1);
+Tensor conv3d(const Tensor& input, const Tensor& weight, const Tensor& bias, IntArrayRef stride,
+              std::string_view padding, IntArrayRef dilation = 1, int64_t groups = 1);
+Tensor conv_transpose1d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+                        IntArrayRef stride = 1, IntArrayRef padding = 0,
+                        IntArrayRef output_padding = 0, int64_t groups = 1,
+                        IntArrayRef dilation = 1);
+Tensor conv_transpose2d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+                        IntArrayRef stride = 1, IntArrayRef padding = 0,
+                        IntArrayRef output_padding = 0, int64_t groups = 1,
+                        IntArrayRef dilation = 1);
+Tensor conv_transpose3d(const Tensor& input, const Tensor& weight, const Tensor& bias = {},
+                        IntArrayRef stride = 1, IntArrayRef padding = 0,
+                        IntArrayRef output_padding = 0, int64_t groups = 1,
+                        IntArrayRef dilation = 1);
+
 // ---- linalg ----
 Tensor mm(const Tensor& self, const Tensor& mat2);
 Tensor& mm_out(const Tensor& out, const Tensor& self, const Tensor& mat2);

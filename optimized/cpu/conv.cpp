@@ -1,0 +1,241 @@
+// Optimized CPU convolution (direct and transposed, 1 to 3 spatial dims): im2col + OpenBLAS
+// sgemm/dgemm per image and group, col2im for the transposed form; float16/bfloat16 compute in
+// float32 and round once. Params: the top of lib/src/ops/conv.cpp; semantics: reference/conv.cpp.
+#include <cblas.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "optimized/cpu/gemm.h"
+#include "touchstone/kernel_family.h"
+#include "touchstone/ops.h"
+#include "touchstone/parallel.h"
+
+namespace ts::cpu {
+namespace {
+
+// The geometry of a direct convolution, spatial dims padded to 3 (a missing dim has size 1).
+// A transposed convolution runs the direct one's adjoint: its input is the direct output.
+struct Geometry {
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, k[3] = {1, 1, 1};
+  int64_t s[3] = {1, 1, 1}, d[3] = {1, 1, 1}, p[3] = {0, 0, 0};
+  int64_t in_plane = 1, out_plane = 1, k_plane = 1;
+  // A 1x1 kernel with stride 1, no padding and out = in (a transposed convolution's
+  // output_padding may add rows): im2col is the identity, the convolution one GEMM.
+  bool pointwise() const {
+    for (int a = 0; a < 3; ++a) {
+      if (k[a] != 1 || s[a] != 1 || p[a] != 0 || in[a] != out[a]) return false;
+    }
+    return true;
+  }
+};
+
+Geometry make_geometry(IntArrayRef in, IntArrayRef out, IntArrayRef k, const ConvParams& cp) {
+  Geometry g;
+  const size_t off = 3 - in.size();
+  for (size_t i = 0; i < in.size(); ++i) {
+    g.in[off + i] = in[i];
+    g.out[off + i] = out[i];
+    g.k[off + i] = k[i];
+    g.s[off + i] = cp.stride[i];
+    g.d[off + i] = cp.dilation[i];
+    g.p[off + i] = cp.padding[i];
+  }
+  g.in_plane = g.in[0] * g.in[1] * g.in[2];
+  g.out_plane = g.out[0] * g.out[1] * g.out[2];
+  g.k_plane = g.k[0] * g.k[1] * g.k[2];
+  return g;
+}
+
+// The output positions o in [lo, hi) of one dim read an input position o * s + off inside [0, n).
+void valid_range(int64_t n, int64_t out, int64_t s, int64_t off, int64_t& lo, int64_t& hi) {
+  lo = off >= 0 ? 0 : (-off + s - 1) / s;
+  hi = n - 1 - off < 0 ? 0 : std::min(out, (n - 1 - off) / s + 1);
+  lo = std::min(lo, hi);
+}
+
+// Note [im2col]
+// col[(c * k_plane + kk) * out_plane + j] = x[c, j * s + kk * d - p] (0 in the padding), so that
+// the direct convolution of one image and group is W (Cout_g x Cin_g k_plane) @ col. col2im adds
+// col back into x's positions: the adjoint, which computes the transposed convolution.
+template <typename C, bool kAdd>
+void im2col_or_col2im(C* x, int64_t channels, const Geometry& g, C* col) {
+  for (int64_t c = 0; c < channels; ++c) {
+    C* xc = x + c * g.in_plane;
+    for (int64_t k0 = 0; k0 < g.k[0]; ++k0) {
+      for (int64_t k1 = 0; k1 < g.k[1]; ++k1) {
+        for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
+          C* row = col + ((c * g.k[0] + k0) * g.k[1] * g.k[2] + k1 * g.k[2] + k2) * g.out_plane;
+          int64_t lo0, hi0, lo1, hi1, lo2, hi2;
+          valid_range(g.in[0], g.out[0], g.s[0], k0 * g.d[0] - g.p[0], lo0, hi0);
+          valid_range(g.in[1], g.out[1], g.s[1], k1 * g.d[1] - g.p[1], lo1, hi1);
+          const int64_t off2 = k2 * g.d[2] - g.p[2];
+          valid_range(g.in[2], g.out[2], g.s[2], off2, lo2, hi2);
+          for (int64_t o0 = 0; o0 < g.out[0]; ++o0) {
+            const int64_t i0 = o0 * g.s[0] + k0 * g.d[0] - g.p[0];
+            for (int64_t o1 = 0; o1 < g.out[1]; ++o1) {
+              C* dst = row + (o0 * g.out[1] + o1) * g.out[2];
+              const bool inside = o0 >= lo0 && o0 < hi0 && o1 >= lo1 && o1 < hi1;
+              if (!inside) {
+                if constexpr (!kAdd) std::fill(dst, dst + g.out[2], C(0));
+                continue;
+              }
+              const int64_t i1 = o1 * g.s[1] + k1 * g.d[1] - g.p[1];
+              C* src = xc + (i0 * g.in[1] + i1) * g.in[2];
+              if constexpr (kAdd) {
+                for (int64_t o2 = lo2; o2 < hi2; ++o2) src[o2 * g.s[2] + off2] += dst[o2];
+              } else {
+                std::fill(dst, dst + lo2, C(0));
+                if (g.s[2] == 1) {
+                  std::copy(src + lo2 + off2, src + hi2 + off2, dst + lo2);
+                } else {
+                  for (int64_t o2 = lo2; o2 < hi2; ++o2) dst[o2] = src[o2 * g.s[2] + off2];
+                }
+                std::fill(dst + hi2, dst + g.out[2], C(0));
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Row-major c (m x n) = op(a) (m x k) @ op(b) (k x n), beta 0.
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+          const float* b, int64_t ldb, float* c, int64_t ldc) {
+  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
+              static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), 1.0f, a,
+              static_cast<int>(lda), b, static_cast<int>(ldb), 0.0f, c, static_cast<int>(ldc));
+}
+void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
+          const double* b, int64_t ldb, double* c, int64_t ldc) {
+  cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
+              static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), 1.0, a,
+              static_cast<int>(lda), b, static_cast<int>(ldb), 0.0, c, static_cast<int>(ldc));
+}
+
+// One image: x (C_in x in) -> y (C_out x out), contiguous, in C.
+template <typename C>
+void convolve_image(const C* x, const C* w, const C* bias, C* y, int64_t c_in, int64_t c_out,
+                    int64_t groups, bool transposed, const Geometry& g, std::vector<C>& col) {
+  const int64_t cin_g = c_in / groups, cout_g = c_out / groups;
+  if (!transposed) {
+    // Direct: y_g (Cout_g x out) = W_g (Cout_g x Cin_g k) @ col (Cin_g k x out).
+    const int64_t kc = cin_g * g.k_plane;
+    for (int64_t grp = 0; grp < groups; ++grp) {
+      const C* xg = x + grp * cin_g * g.in_plane;
+      const C* b = xg;
+      if (!g.pointwise()) {
+        im2col_or_col2im<C, false>(const_cast<C*>(xg), cin_g, g, col.data());
+        b = col.data();
+      }
+      gemm(false, false, cout_g, g.out_plane, kc, w + grp * cout_g * kc, kc, b, g.out_plane,
+           y + grp * cout_g * g.out_plane, g.out_plane);
+    }
+  } else {
+    // Transposed (g describes the direct convolution y -> x): col (Cout_g k x in) =
+    // W_g^T @ x_g with W_g (Cin_g x Cout_g k), then col2im adds col into y_g.
+    const int64_t kc = cout_g * g.k_plane;
+    const bool direct_out = g.pointwise();
+    if (!direct_out) std::fill(y, y + c_out * g.in_plane, C(0));
+    for (int64_t grp = 0; grp < groups; ++grp) {
+      C* yg = y + grp * cout_g * g.in_plane;
+      C* dst = direct_out ? yg : col.data();
+      gemm(true, false, kc, g.out_plane, cin_g, w + grp * cin_g * kc, kc,
+           x + grp * cin_g * g.out_plane, g.out_plane, dst, g.out_plane);
+      if (!direct_out) im2col_or_col2im<C, true>(yg, cout_g, g, col.data());
+    }
+  }
+  if (bias != nullptr) {
+    const int64_t plane = transposed ? g.in_plane : g.out_plane;
+    for (int64_t o = 0; o < c_out; ++o) {
+      C* row = y + o * plane;
+      for (int64_t j = 0; j < plane; ++j) row[j] += bias[o];
+    }
+  }
+}
+
+// Note [Convolution threads]
+// With at least as many images as threads, each thread takes whole images, one BLAS thread
+// each; otherwise the images run in turn and OpenBLAS uses every thread.
+template <typename C>
+void convolution_typed(const Tensor& x, const Tensor& w, const Tensor& b, const Tensor& y,
+                       const ConvParams& cp) {
+  const int64_t n = x.size(0), c_in = x.size(1), c_out = y.size(1);
+  const Geometry g =
+      cp.transposed ? make_geometry(y.sizes().slice(2), x.sizes().slice(2), w.sizes().slice(2), cp)
+                    : make_geometry(x.sizes().slice(2), y.sizes().slice(2), w.sizes().slice(2), cp);
+  const int64_t x_image = c_in * (cp.transposed ? g.out_plane : g.in_plane);
+  const int64_t y_image = c_out * (cp.transposed ? g.in_plane : g.out_plane);
+  const int64_t cin_g = c_in / cp.groups, cout_g = c_out / cp.groups;
+  const int64_t col_size = g.pointwise()   ? 0
+                           : cp.transposed ? cout_g * g.k_plane * g.out_plane
+                                           : cin_g * g.k_plane * g.out_plane;
+  const C* xp = x.data_ptr<C>();
+  const C* wp = w.data_ptr<C>();
+  const C* bp = b.defined() ? b.data_ptr<C>() : nullptr;
+  C* yp = y.data_ptr<C>();
+  const auto run = [&](int64_t i0, int64_t i1) {
+    sync_blas_threads();
+    std::vector<C> col(static_cast<size_t>(col_size));
+    for (int64_t i = i0; i < i1; ++i) {
+      convolve_image<C>(xp + i * x_image, wp, bp, yp + i * y_image, c_in, c_out, cp.groups,
+                        cp.transposed, g, col);
+    }
+  };
+  if (n >= get_num_threads()) {
+    parallel_for(0, n, 1, run);
+  } else {
+    run(0, n);
+  }
+}
+
+void convolution_kernel(const KernelCall& c) {
+  const Tensor& out = c.outputs[0];
+  if (out.numel() == 0) return;
+  const ConvParams& cp = c.params<ConvParams>();
+  const ScalarType ct = c.p.compute_dtype;
+  // float16/bfloat16 compute in float32 (as ATen's opmath), rounded once into the output.
+  const ScalarType math = ct == kDouble ? kDouble : kFloat;
+  const auto prepare = [&](const Tensor& t) {
+    if (!t.defined()) return t;
+    return (t.dtype() == math ? t : t.to(math)).contiguous();
+  };
+  const Tensor x = prepare(c.inputs[0]), w = prepare(c.inputs[1]), b = prepare(c.inputs[2]);
+  const bool direct = out.dtype() == math && out.is_contiguous();
+  const Tensor y = direct ? out : empty(out.sizes(), TensorOptions(math));
+  if (x.numel() == 0 || w.numel() == 0) {
+    // No products: every output element is its bias (or 0).
+    if (b.defined()) {
+      DimVector shape(static_cast<size_t>(out.dim()), 1);
+      shape[1] = b.size(0);
+      y.copy_(b.view(shape).expand(out.sizes()));
+    } else {
+      y.zero_();
+    }
+  } else if (math == kDouble) {
+    convolution_typed<double>(x, w, b, y, cp);
+  } else {
+    convolution_typed<float>(x, w, b, y, cp);
+  }
+  if (!direct) out.copy_(y);
+}
+
+template <OpId op>
+void conv_kernel(const KernelCall& c) {
+  if constexpr (op == OpId::convolution) {
+    convolution_kernel(c);
+  } else {
+    static_assert(kMissingKernel<op>, "a convolution op without its optimized kernel");
+  }
+}
+
+}  // namespace
+
+TS_REGISTER_KERNELS(optimized, conv) {
+  for_each_kernel_op<OpSignature::Conv>([&](auto op) { m.impl(op, kCPU, conv_kernel<op>); });
+}
+
+}  // namespace ts::cpu

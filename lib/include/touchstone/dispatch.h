@@ -47,6 +47,9 @@ enum class OpSignature : uint8_t {
   Matmul,
   Index,
   Join,
+  // normalization, embedding (issue 16); no CUDA kernels yet
+  NormStats,  // batch_norm, group_norm: per-channel or per-group statistics
+  Embedding,  // embedding: rows of weight gathered by indices
 };
 
 // The dtype sets op_list.def's `dtypes` column names.

@@ -240,6 +240,7 @@ std::vector<OpEntry> binary_entries();
 std::vector<OpEntry> reduce_entries();
 std::vector<OpEntry> ternary_entries();
 std::vector<OpEntry> nn_entries();
+std::vector<OpEntry> norm_entries();  // normalization, embedding, attention (issue 16)
 std::vector<OpEntry> linalg_entries();
 std::vector<OpEntry> index_entries();
 std::vector<OpEntry> conv_entries();  // convolution (issue 16)

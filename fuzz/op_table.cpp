@@ -516,6 +516,52 @@ void convolutions(Table& T) {
                 fn(c.t(0), c.t(1), c.t(2), c.ints(3), c.ints(4), c.ints(5), c.i(6), c.ints(7))};
           });
   }
+// normalization, embedding, attention and gated activations (issue 16): family "norm", which
+// the generator does not draw from yet (their arguments need shapes it does not build); programs
+// and the corpus may call them.
+void norms(Table& T) {
+  const uint32_t A = kAccumulates;
+  const auto opt_d = [](C c, size_t k) -> std::optional<double> {
+    const std::optional<Scalar> v = c.opt_s(k);
+    return v ? std::optional(v->to_double()) : std::nullopt;
+  };
+  T.def("norm", "batch_norm",
+        "input:T weight:T?=None bias:T?=None running_mean:T?=None running_var:T?=None "
+        "training:B=false momentum:F=0.1 eps:F=1e-05",
+        A, [](C c) {
+          return Tensors{
+              ts::batch_norm(c.t(0), c.t(1), c.t(2), c.t(3), c.t(4), c.b(5), c.d(6), c.d(7))};
+        });
+  T.def("norm", "group_norm", "input:T num_groups:I weight:T?=None bias:T?=None eps:F=1e-05", A,
+        [](C c) { return Tensors{ts::group_norm(c.t(0), c.i(1), c.t(2), c.t(3), c.d(4))}; });
+  T.def("norm", "rms_norm", "input:T weight:T?=None normalized_shape:IL eps:S?=None", A,
+        [opt_d](C c) { return Tensors{ts::rms_norm(c.t(0), c.ints(2), c.t(1), opt_d(c, 3))}; });
+  T.def("norm", "instance_norm",
+        "input:T weight:T?=None bias:T?=None running_mean:T?=None running_var:T?=None "
+        "use_input_stats:B=true momentum:F=0.1 eps:F=1e-05",
+        A, [](C c) {
+          return Tensors{
+              ts::instance_norm(c.t(0), c.t(1), c.t(2), c.t(3), c.t(4), c.b(5), c.d(6), c.d(7))};
+        });
+  T.def(
+      "norm", "local_response_norm", "input:T size:I alpha:F=0.0001 beta:F=0.75 k:F=1.0", A,
+      [](C c) { return Tensors{ts::local_response_norm(c.t(0), c.i(1), c.d(2), c.d(3), c.d(4))}; });
+  T.def("norm", "embedding", "weight:T indices:T padding_idx:I=-1 scale_grad_by_freq:B=false",
+        kNoFlags, [](C c) { return Tensors{ts::embedding(c.t(0), c.t(1), c.i(2), c.b(3))}; });
+  T.def("norm", "one_hot", "self:T num_classes:I=-1", kNoFlags,
+        [](C c) { return Tensors{ts::one_hot(c.t(0), c.i(1))}; });
+  T.def("norm", "scaled_dot_product_attention",
+        "query:T key:T value:T attn_mask:T?=None dropout_p:F=0.0 is_causal:B=false "
+        "scale:S?=None seed:I=0",
+        A | kRandom, [opt_d](C c) {
+          ts::manual_seed(c.i(7));
+          return Tensors{ts::scaled_dot_product_attention(c.t(0), c.t(1), c.t(2), c.t(3), c.d(4),
+                                                          c.b(5), opt_d(c, 6))};
+        });
+  T.def("norm", "glu", "self:T dim:I=-1", kNoFlags,
+        [](C c) { return Tensors{ts::glu(c.t(0), c.i(1))}; });
+  T.def("norm", "prelu", "self:T weight:T", kNoFlags,
+        [](C c) { return Tensors{ts::prelu(c.t(0), c.t(1))}; });
 }
 
 #define TS_FUZZ_LINALG(name)                                      \
@@ -669,6 +715,7 @@ std::vector<OpSpec> build() {
   ternaries(T);
   reductions(T);
   nn(T);
+  norms(T);
   linalg(T);
   indexing(T);
   convolutions(T);  // convolution (issue 16)

@@ -455,6 +455,23 @@ std::vector<BadCall> conv_calls() {
        [](Fx& f) {
          ts::conv_transpose1d(f.f234, ts::zeros({3, 2, 2}), {}, 1, 0, 1);
        }},
+std::vector<BadCall> norm_calls() {
+  constexpr const char* kNoOp = "ATen 1.13 has no op of this name (current PyTorch refuses it)";
+  return {
+      {"norm", "batch_norm", "weight",
+       [](Fx& f) { ts::batch_norm(f.f23, f.f4, {}, {}, {}, true); }},
+      {"norm", "batch_norm", "running_mean",
+       [](Fx& f) { ts::batch_norm(f.f23, {}, {}, f.f4, f.f3, true); }},
+      {"norm", "batch_norm", "input", [](Fx& f) { ts::batch_norm(f.i23, {}, {}, {}, {}, true); }},
+      {"norm", "group_norm", "num_groups", [](Fx& f) { ts::group_norm(f.f23, 2); }},
+      {"norm", "group_norm", "weight", [](Fx& f) { ts::group_norm(f.f23, 3, f.f4); }},
+      {"norm", "rms_norm", "normalized_shape", [](Fx& f) { ts::rms_norm(f.f23, {4}); }, kNoOp},
+      {"norm", "embedding", "indices", [](Fx& f) { ts::embedding(f.f23, f.idx_oob); }},
+      {"norm", "embedding", "indices", [](Fx& f) { ts::embedding(f.f23, f.idx_f); }},
+      {"norm", "one_hot", "self", [](Fx& f) { ts::one_hot(f.f3); }},
+      {"norm", "scaled_dot_product_attention", "key",
+       [](Fx& f) { ts::scaled_dot_product_attention(f.f23, f.f34, f.f34); }, kNoOp},
+      {"norm", "prelu", "weight", [](Fx& f) { ts::prelu(f.f23, f.f4); }},
   };
 }
 
@@ -768,6 +785,8 @@ std::vector<BadCall> catalogue() {
   for (auto family : {unary_calls, binary_calls, compare_calls, ternary_calls, reduce_calls,
                       nn_calls, loss_calls, linalg_calls, index_calls, factory_calls,
                       copy_view_calls, autograd_calls, device_calls, conv_calls}) {
+                      nn_calls, norm_calls, loss_calls, linalg_calls, index_calls, factory_calls,
+                      copy_view_calls, autograd_calls, device_calls}) {
     for (BadCall& c : family()) all.push_back(c);
   }
   return all;
@@ -1104,6 +1123,19 @@ TEST(UserOpScope, EveryCompositeNamesItselfBeforeItsParts) {
        [] {
          ts::conv_transpose3d(ts::zeros({1, 2, 5, 5, 5}), ts::zeros({3, 1, 3, 3, 3}));
        }},
+      // normalization, embedding, attention, gated activations (issue 16)
+      {"rms_norm", "empty_strided", [] { ts::rms_norm(huge_view(), {2}); }},
+      {"instance_norm", "batch_norm",
+       [] {
+         ts::instance_norm(ts::zeros({1, 2, 1}), {}, {}, {}, {}, true);
+       }},
+      {"local_response_norm", "empty_strided",
+       [] { ts::local_response_norm(huge_view().unsqueeze(2), 2); }},
+      {"one_hot", "empty", [] { ts::one_hot(ts::zeros({2}, ts::kLong), int64_t{1} << 62); }},
+      {"scaled_dot_product_attention", "add",
+       [&] { ts::scaled_dot_product_attention(f, f, f, ts::zeros({4})); }},
+      {"glu", "empty_strided", [] { ts::glu(huge_view(), 1); }},
+      {"prelu", "empty_strided", [] { ts::prelu(huge_view(), ts::zeros({1})); }},
   };
   std::set<std::string> composites;
 #define TS_OP(name, kind, ...) \

@@ -12,6 +12,7 @@ TS_PLUGIN_INIT() {
   ts::aten::register_ternary(m);
   ts::aten::register_reduce(m);
   ts::aten::register_nn(m);
+  ts::aten::register_norm(m);
   ts::aten::register_linalg(m);
   ts::aten::register_index(m);
   ts::aten::register_conv(m);  // convolution (issue 16)

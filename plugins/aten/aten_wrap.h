@@ -72,6 +72,7 @@ void register_binary(KernelRegistrar& m);
 void register_ternary(KernelRegistrar& m);
 void register_reduce(KernelRegistrar& m);
 void register_nn(KernelRegistrar& m);
+void register_norm(KernelRegistrar& m);  // normalization, embedding (issue 16)
 void register_linalg(KernelRegistrar& m);
 void register_index(KernelRegistrar& m);
 void register_conv(KernelRegistrar& m);  // convolution (issue 16)

@@ -223,6 +223,168 @@ void run_bad_nn(Tally& tally, const std::string& set) {
       [](const AtVec& in) { return at::log_softmax(in[0], -3); });
 }
 
+// ---- normalization, embedding, attention, gated activations (issue 16) ----
+// rms_norm, scaled_dot_product_attention (current PyTorch ops ATen 1.13 lacks) and
+// local_response_norm (torch.nn.functional's) are compared with their PyTorch composites
+// written in ATen 1.13 ops; the others with ATen's own ops.
+
+at::Tensor at_rms_norm(const at::Tensor& x, const at::Tensor& w) {
+  const bool reduced = x.scalar_type() == at::kHalf || x.scalar_type() == at::kBFloat16;
+  const at::Tensor xf = reduced ? x.to(at::kFloat) : x;
+  const double eps = x.scalar_type() == at::kDouble     ? 2.220446049250313e-16
+                     : x.scalar_type() == at::kHalf     ? 0.0009765625
+                     : x.scalar_type() == at::kBFloat16 ? 0.0078125
+                                                        : 1.1920928955078125e-07;
+  at::Tensor y = xf * at::rsqrt(xf.pow(2).mean({-1}, true) + eps);
+  if (w.defined()) y = y * w;
+  return reduced ? y.to(x.scalar_type()) : y;
+}
+
+// _scaled_dot_product_attention_math, causal or not, no dropout.
+at::Tensor at_sdpa(const at::Tensor& q, const at::Tensor& k, const at::Tensor& v, bool causal) {
+  const bool reduced = q.scalar_type() == at::kHalf || q.scalar_type() == at::kBFloat16;
+  const auto acc = [&](const at::Tensor& t) { return reduced ? t.to(at::kFloat) : t; };
+  const double f = std::sqrt(1.0 / std::sqrt(static_cast<double>(q.size(-1))));
+  at::Tensor attn = at::matmul(acc(q) * f, acc(k).transpose(-2, -1) * f);
+  if (causal) {
+    const at::Tensor m = at::ones({q.size(-2), k.size(-2)}, at::kBool).tril();
+    attn = attn.masked_fill(m.logical_not(), -std::numeric_limits<double>::infinity());
+  }
+  const at::Tensor out = at::matmul(at::softmax(attn, -1), acc(v));
+  return reduced ? out.to(q.scalar_type()) : out;
+}
+
+void run_norms(Tally& tally, const std::string& set) {
+  for (ScalarType d : kFloatDtypes) {
+    for (Layout l : {Layout::Contiguous, Layout::Transposed}) {
+      const std::vector<double> running_var = {0.5, 1, 2};
+      for (const bool training : {false, true}) {
+        Call c{"batch_norm",
+               "f",
+               short_name(d) + (training ? ",training" : ",eval"),
+               layout_name(l),
+               {{d, l, 0},
+                {d, Layout::Contiguous, 1, {3}},
+                {d, Layout::Contiguous, 0, {3}},
+                {d, Layout::Contiguous, 0, {3}, {0.1, -0.2, 0.3}},
+                {d, Layout::Contiguous, 0, {3}, running_var}}};
+        c.grad = true;
+        run_call(
+            tally, set, c,
+            [=](const TsVec& in) {
+              return ts::batch_norm(in[0], in[1], in[2], in[3].detach().clone(),
+                                    in[4].detach().clone(), training);
+            },
+            [=](const AtVec& in) {
+              return at::batch_norm(in[0], in[1], in[2], in[3].detach().clone(),
+                                    in[4].detach().clone(), training, 0.1, 1e-5, false);
+            });
+      }
+      Call g{"group_norm",
+             "f",
+             short_name(d) + ",groups=3",
+             layout_name(l),
+             {{d, l, 0}, {d, Layout::Contiguous, 1, {3}}, {d, Layout::Contiguous, 0, {3}}}};
+      g.grad = true;
+      run_call(
+          tally, set, g, [](const TsVec& in) { return ts::group_norm(in[0], 3, in[1], in[2]); },
+          [](const AtVec& in) { return at::group_norm(in[0], 3, in[1], in[2]); });
+      Call r{"rms_norm",
+             "f",
+             short_name(d),
+             layout_name(l),
+             {{d, l, 0}, {d, Layout::Contiguous, 1, {3}}}};
+      r.grad = true;
+      run_call(
+          tally, set, r, [](const TsVec& in) { return ts::rms_norm(in[0], {3}, in[1]); },
+          [](const AtVec& in) { return at_rms_norm(in[0], in[1]); });
+      Call gl{"glu", "f", short_name(d) + ",dim=0", layout_name(l), {{d, l, 0}}};
+      gl.grad = true;
+      run_call(
+          tally, set, gl, [](const TsVec& in) { return ts::glu(in[0], 0); },
+          [](const AtVec& in) { return at::glu(in[0], 0); });
+      for (const std::vector<int64_t>& w : {std::vector<int64_t>{1}, {3}}) {
+        Call pr{"prelu",
+                "f",
+                short_name(d) + ",weight=" + std::to_string(w[0]),
+                layout_name(l),
+                {{d, l, 0}, {d, Layout::Contiguous, 1, w}}};
+        pr.grad = true;
+        run_call(
+            tally, set, pr, [](const TsVec& in) { return ts::prelu(in[0], in[1]); },
+            [](const AtVec& in) { return at::prelu(in[0], in[1]); });
+      }
+    }
+    // [2, 3, 4] inputs: instance_norm and local_response_norm need a spatial dim.
+    Call in{"instance_norm",
+            "f",
+            short_name(d),
+            "3-d",
+            {{d, Layout::Contiguous, 0, {2, 3, 4}},
+             {d, Layout::Contiguous, 1, {3}},
+             {d, Layout::Contiguous, 0, {3}}}};
+    in.grad = true;
+    run_call(
+        tally, set, in,
+        [](const TsVec& x) { return ts::instance_norm(x[0], x[1], x[2], {}, {}, true); },
+        [](const AtVec& x) {
+          return at::instance_norm(x[0], x[1], x[2], {}, {}, true, 0.1, 1e-5, false);
+        });
+    Call lrn{"local_response_norm",
+             "f",
+             short_name(d) + ",size=2",
+             "3-d",
+             {{d, Layout::Contiguous, 0, {2, 3, 4}}}};
+    lrn.grad = true;
+    run_call(
+        tally, set, lrn, [](const TsVec& x) { return ts::local_response_norm(x[0], 2); },
+        [](const AtVec& x) {
+          // torch.nn.functional.local_response_norm's window of size 2: channels c - 1 and c.
+          const at::Tensor sq = x[0] * x[0];
+          const at::Tensor padded = at::constant_pad_nd(sq, {0, 0, 1, 0});
+          const at::Tensor div = (padded.narrow(1, 0, 3) + padded.narrow(1, 1, 3)) / 2;
+          return x[0] / (div * 1e-4 + 1.0).pow(0.75);
+        });
+    Call sd{"scaled_dot_product_attention",
+            "f",
+            short_name(d) + ",causal",
+            "3-d",
+            {{d, Layout::Contiguous, 0, {2, 3, 4}},
+             {d, Layout::Contiguous, 1, {2, 3, 4}},
+             {d, Layout::Contiguous, 0, {2, 3, 4}}}};
+    sd.grad = true;
+    run_call(
+        tally, set, sd,
+        [](const TsVec& x) {
+          return ts::scaled_dot_product_attention(x[0], x[1], x[2], {}, 0.0, true);
+        },
+        [](const AtVec& x) { return at_sdpa(x[0], x[1], x[2], true); });
+    Call em{
+        "embedding",
+        "f",
+        short_name(d),
+        "contiguous",
+        {{d, Layout::Contiguous, 0, {4, 3}}, {kLong, Layout::Contiguous, 0, {2, 2}, {3, 0, 1, 3}}}};
+    em.grad = true;
+    run_call(
+        tally, set, em, [](const TsVec& x) { return ts::embedding(x[0], x[1], 1); },
+        [](const AtVec& x) { return at::embedding(x[0], x[1], 1); });
+  }
+  Call oh{"one_hot", "f", "i64", "contiguous", {{kLong, Layout::Contiguous, 0, {4}, {0, 2, 1, 2}}}};
+  run_call(
+      tally, set, oh, [](const TsVec& x) { return ts::one_hot(x[0]); },
+      [](const AtVec& x) { return at::one_hot(x[0]); });
+  run_bad(
+      tally, set, "group_norm", "num_groups 2 of 3 channels", {{kFloat, Layout::Contiguous, 0}},
+      [](const TsVec& x) { return ts::group_norm(x[0], 2); },
+      [](const AtVec& x) { return at::group_norm(x[0], 2); });
+  run_bad(
+      tally, set, "embedding", "index 4 of 4 rows",
+      {{kFloat, Layout::Contiguous, 0, {4, 3}}, {kLong, Layout::Contiguous, 0, {1}, {4}}},
+      [](const TsVec& x) { return ts::embedding(x[0], x[1]); },
+      [](const AtVec& x) { return at::embedding(x[0], x[1]); });
+}
+
 }  // namespace
 
 void run_nn(Tally& tally, const std::string& set) {
@@ -231,6 +393,7 @@ void run_nn(Tally& tally, const std::string& set) {
   run_losses(tally, set);
   run_linear_dropout(tally, set);
   run_bad_nn(tally, set);
+  run_norms(tally, set);
 }
 
 }  // namespace ts::parity

@@ -48,6 +48,9 @@ enum class OpSignature : uint8_t {
   Index,
   Join,
   Conv,  // convolution (issue 16): input, weight, bias? -> the input's dtype
+  // normalization, embedding (issue 16); no CUDA kernels yet
+  NormStats,  // batch_norm, group_norm: per-channel or per-group statistics
+  Embedding,  // embedding: rows of weight gathered by indices
 };
 
 // The dtype sets op_list.def's `dtypes` column names.

@@ -113,6 +113,22 @@ struct RandomParams {
 struct RandintParams : RandomParams {
   int64_t low = 0, high = 0;
 };
+// normalization and embedding (issue 16)
+// batch_norm: training normalizes with the batch's statistics and updates running_mean and
+// running_var (when given) in place, with the unbiased variance, as ATen.
+struct BatchNormParams {
+  bool training = false;
+  double momentum = 0.1;
+  double eps = 1e-5;
+};
+struct GroupNormParams {
+  int64_t num_groups = 1;
+  double eps = 1e-5;
+};
+struct EmbeddingParams {
+  int64_t padding_idx = -1;  // wrapped: -1 means none
+  bool scale_grad_by_freq = false;
+};
 
 // convolution (issue 16): one entry per spatial dim each, checked by meta (stride, dilation >= 1,
 // padding >= 0, output_padding < max(stride, dilation)); the input is batched (N, C, *).
@@ -131,7 +147,8 @@ struct ConvParams {
   _(LayerNormParams) _(LossParams) _(NllLossParams) _(ArangeParams) _(LinspaceParams)     \
   _(RandomParams) _(RandintParams) _(NanToNumParams)                                      \
   _(LeakyReluParams) _(EluParams) _(SoftplusParams) _(HardtanhParams) _(ThresholdParams)  \
-  /* convolution (issue 16) */ _(ConvParams)
+  /* convolution (issue 16) */ _(ConvParams)                                                \
+  /* normalization, embedding (issue 16) */ _(BatchNormParams) _(GroupNormParams) _(EmbeddingParams)
 // clang-format on
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;

@@ -296,6 +296,29 @@ Tensor conv_transpose3d(const Tensor& input, const Tensor& weight, const Tensor&
                         IntArrayRef stride = 1, IntArrayRef padding = 0,
                         IntArrayRef output_padding = 0, int64_t groups = 1,
                         IntArrayRef dilation = 1);
+// ---- normalization, embedding, attention, activations (issue 16) ----
+Tensor batch_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                  const Tensor& running_mean, const Tensor& running_var, bool training,
+                  double momentum = 0.1, double eps = 1e-5, bool cudnn_enabled = true);
+Tensor group_norm(const Tensor& input, int64_t num_groups, const Tensor& weight = {},
+                  const Tensor& bias = {}, double eps = 1e-5, bool cudnn_enabled = true);
+// eps nullopt: the epsilon of input's dtype (std::numeric_limits<T>::epsilon()), as PyTorch.
+Tensor rms_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor& weight = {},
+                std::optional<double> eps = std::nullopt);
+Tensor instance_norm(const Tensor& input, const Tensor& weight, const Tensor& bias,
+                     const Tensor& running_mean, const Tensor& running_var, bool use_input_stats,
+                     double momentum = 0.1, double eps = 1e-5, bool cudnn_enabled = true);
+Tensor local_response_norm(const Tensor& input, int64_t size, double alpha = 1e-4,
+                           double beta = 0.75, double k = 1.0);
+Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_idx = -1,
+                 bool scale_grad_by_freq = false, bool sparse = false);
+Tensor one_hot(const Tensor& self, int64_t num_classes = -1);
+Tensor scaled_dot_product_attention(const Tensor& query, const Tensor& key, const Tensor& value,
+                                    const Tensor& attn_mask = {}, double dropout_p = 0.0,
+                                    bool is_causal = false,
+                                    std::optional<double> scale = std::nullopt);
+Tensor glu(const Tensor& self, int64_t dim = -1);
+Tensor prelu(const Tensor& self, const Tensor& weight);
 
 // ---- linalg ----
 Tensor mm(const Tensor& self, const Tensor& mat2);

@@ -74,6 +74,7 @@ void register_reduce(KernelRegistrar& m);
 void register_nn(KernelRegistrar& m);
 void register_linalg(KernelRegistrar& m);
 void register_index(KernelRegistrar& m);
+void register_shape(KernelRegistrar& m);  // shape (issue 16)
 
 // The dtype sets ATen 1.13's CPU backend covers, as the family files register them.
 inline constexpr DTypeSet kAll = DTypeSet::all();

@@ -47,6 +47,7 @@ enum class OpSignature : uint8_t {
   Matmul,
   Index,
   Join,
+  Shape,  // shape ops of issue 16: flip, roll, tril, triu (kernels), trace, diag, ... (composites)
 };
 
 // The dtype sets op_list.def's `dtypes` column names.

@@ -246,6 +246,7 @@ std::vector<OpEntry> index_entries();
 std::vector<OpEntry> conv_entries();  // convolution (issue 16)
 std::vector<OpEntry> factory_entries();
 std::vector<OpEntry> copy_entries();
+std::vector<OpEntry> shape_entries();  // shape (issue 16)
 // Every entry, family by family in op_list.def's order; each entry's id is set.
 const std::vector<OpEntry>& entries();
 // The entries of one op: its main entry (named as the op) first, then its variants.

@@ -516,6 +516,8 @@ void convolutions(Table& T) {
                 fn(c.t(0), c.t(1), c.t(2), c.ints(3), c.ints(4), c.ints(5), c.i(6), c.ints(7))};
           });
   }
+}
+
 // normalization, embedding, attention and gated activations (issue 16): family "norm", which
 // the generator does not draw from yet (their arguments need shapes it does not build); programs
 // and the corpus may call them.
@@ -704,6 +706,51 @@ void fuzzer_statements(Table& T) {
       0);
 }
 
+// shape (issue 16)
+void shapes(Table& T) {
+  T.def("shape", "flip", "self:T dims:IL", kNoFlags,
+        [](C c) { return Tensors{ts::flip(c.t(0), c.ints(1))}; });
+  T.def("shape", "flip_out", "out:T self:T dims:IL", kOut,
+        [](C c) { return Tensors{ts::flip_out(c.t(0), c.t(1), c.ints(2))}; });
+  T.def("shape", "roll", "self:T shifts:IL dims:IL=[]", kNoFlags,
+        [](C c) { return Tensors{ts::roll(c.t(0), c.ints(1), c.ints(2))}; });
+  T.def("shape", "roll_out", "out:T self:T shifts:IL dims:IL=[]", kOut,
+        [](C c) { return Tensors{ts::roll_out(c.t(0), c.t(1), c.ints(2), c.ints(3))}; });
+  T.def("shape", "tril", "self:T diagonal:I=0", kNoFlags,
+        [](C c) { return Tensors{ts::tril(c.t(0), c.i(1))}; });
+  T.def("shape", "tril_", "self:T diagonal:I=0", kInPlace,
+        [](C c) { return Tensors{c.t(0).tril_(c.i(1))}; });
+  T.def("shape", "tril_out", "out:T self:T diagonal:I=0", kOut,
+        [](C c) { return Tensors{ts::tril_out(c.t(0), c.t(1), c.i(2))}; });
+  T.def("shape", "triu", "self:T diagonal:I=0", kNoFlags,
+        [](C c) { return Tensors{ts::triu(c.t(0), c.i(1))}; });
+  T.def("shape", "triu_", "self:T diagonal:I=0", kInPlace,
+        [](C c) { return Tensors{c.t(0).triu_(c.i(1))}; });
+  T.def("shape", "triu_out", "out:T self:T diagonal:I=0", kOut,
+        [](C c) { return Tensors{ts::triu_out(c.t(0), c.t(1), c.i(2))}; });
+  T.def("shape", "trace", "self:T", kAccumulates, [](C c) { return Tensors{ts::trace(c.t(0))}; });
+  T.def("shape", "diag", "self:T diagonal:I=0", kNoFlags,
+        [](C c) { return Tensors{ts::diag(c.t(0), c.i(1))}; });
+  T.def("shape", "diag_out", "out:T self:T diagonal:I=0", kOut,
+        [](C c) { return Tensors{ts::diag_out(c.t(0), c.t(1), c.i(2))}; });
+  T.def("shape", "repeat", "self:T repeats:IL", kNoFlags,
+        [](C c) { return Tensors{c.t(0).repeat(c.ints(1))}; });
+  T.def("shape", "tile", "self:T dims:IL", kNoFlags,
+        [](C c) { return Tensors{ts::tile(c.t(0), c.ints(1))}; });
+  T.def("shape", "diff", "self:T n:I=1 dim:I=-1 prepend:T?=None append:T?=None", kNoFlags, [](C c) {
+    return Tensors{ts::diff(c.t(0), c.i(1), c.i(2), c.is_none(3) ? Tensor() : c.t(3),
+                            c.is_none(4) ? Tensor() : c.t(4))};
+  });
+  T.def("shape", "kron", "self:T other:T", kNoFlags,
+        [](C c) { return Tensors{ts::kron(c.t(0), c.t(1))}; });
+  T.def("shape", "baddbmm", "self:T batch1:T batch2:T beta:S=1 alpha:S=1", kAccumulates,
+        [](C c) { return Tensors{ts::baddbmm(c.t(0), c.t(1), c.t(2), c.s(3), c.s(4))}; });
+  T.def("shape", "addbmm", "self:T batch1:T batch2:T beta:S=1 alpha:S=1", kAccumulates,
+        [](C c) { return Tensors{ts::addbmm(c.t(0), c.t(1), c.t(2), c.s(3), c.s(4))}; });
+  T.def("shape", "addmv", "self:T mat:T vec:T beta:S=1 alpha:S=1", kAccumulates,
+        [](C c) { return Tensors{ts::addmv(c.t(0), c.t(1), c.t(2), c.s(3), c.s(4))}; });
+}
+
 std::vector<OpSpec> build() {
   Table T;
   fuzzer_statements(T);
@@ -719,6 +766,7 @@ std::vector<OpSpec> build() {
   linalg(T);
   indexing(T);
   convolutions(T);  // convolution (issue 16)
+  shapes(T);  // shape (issue 16)
   return std::move(T.specs);
 }
 

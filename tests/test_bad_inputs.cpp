@@ -640,6 +640,43 @@ std::vector<BadCall> index_calls() {
   };
 }
 
+// shape (issue 16)
+std::vector<BadCall> shape_calls() {
+  return {
+      {"shape", "flip", "dims",
+       [](Fx& f) {
+         ts::flip(f.f23, {0, -2});
+       }},
+      {"shape", "flip", "dim", [](Fx& f) { ts::flip(f.f23, {2}); }},
+      {"shape", "roll", "shifts",
+       [](Fx& f) {
+         ts::roll(f.f23, {1, 2});
+       }},
+      {"shape", "roll", "shifts",
+       [](Fx& f) {
+         ts::roll(f.f23, {1}, {0, 1});
+       }},
+      {"shape", "roll", "dim", [](Fx& f) { ts::roll(f.f23, {1}, {2}); }},
+      {"shape", "tril", "self", [](Fx& f) { ts::tril(f.f3); }},
+      {"shape", "triu_", "self", [](Fx& f) { f.f3.triu_(); }},
+      {"shape", "tril", "out", [](Fx& f) { ts::tril_out(f.o_ei, f.f23); }},
+      {"shape", "triu_", "self", [](Fx& f) { f.o_ex.triu_(); }},
+      {"shape", "trace", "self", [](Fx& f) { ts::trace(f.f3); }},
+      {"shape", "trace", "self", [](Fx& f) { ts::trace(f.b23); }},
+      {"shape", "diag", "self", [](Fx& f) { ts::diag(f.f234); }},
+      {"shape", "repeat", "repeats", [](Fx& f) { f.f23.repeat({2}); }},
+      {"shape", "repeat", "repeats",
+       [](Fx& f) {
+         f.f23.repeat({2, -1});
+       }},
+      {"shape", "tile", "repeats", [](Fx& f) { ts::tile(f.f23, {-1}); }},
+      {"shape", "diff", "order", [](Fx& f) { ts::diff(f.f23, -1); }},
+      {"shape", "diff", "prepend", [](Fx& f) { ts::diff(f.f23, 1, 1, f.f34); }},
+      {"shape", "baddbmm", "dtype", [](Fx& f) { ts::baddbmm(f.d245, f.f234, f.f245); }},
+      {"shape", "addmv", "vec", [](Fx& f) { ts::addmv(f.f3, f.f34, f.f3); }},
+  };
+}
+
 std::vector<BadCall> factory_calls() {
   return {
       {"factories", "empty", "dimension", [](Fx&) { ts::empty({-1}); }},
@@ -783,10 +820,8 @@ std::vector<BadCall> device_calls() {
 std::vector<BadCall> catalogue() {
   std::vector<BadCall> all;
   for (auto family : {unary_calls, binary_calls, compare_calls, ternary_calls, reduce_calls,
-                      nn_calls, loss_calls, linalg_calls, index_calls, factory_calls,
-                      copy_view_calls, autograd_calls, device_calls, conv_calls}) {
-                      nn_calls, norm_calls, loss_calls, linalg_calls, index_calls, factory_calls,
-                      copy_view_calls, autograd_calls, device_calls}) {
+                      nn_calls, norm_calls, loss_calls, linalg_calls, index_calls, shape_calls,
+                      factory_calls, copy_view_calls, autograd_calls, device_calls, conv_calls}) {
     for (BadCall& c : family()) all.push_back(c);
   }
   return all;
@@ -1136,6 +1171,33 @@ TEST(UserOpScope, EveryCompositeNamesItselfBeforeItsParts) {
        [&] { ts::scaled_dot_product_attention(f, f, f, ts::zeros({4})); }},
       {"glu", "empty_strided", [] { ts::glu(huge_view(), 1); }},
       {"prelu", "empty_strided", [] { ts::prelu(huge_view(), ts::zeros({1})); }},
+      // shape (issue 16)
+      {"trace", "", [] { ts::trace(ts::zeros({3})); }},
+      {"diag", "",
+       [] {
+         ts::diag(ts::zeros({2, 2, 2}));
+       }},
+      {"repeat", "",
+       [] {
+         huge_view().repeat({1, 1});
+       }},
+      {"tile", "", [] { ts::tile(huge_view(), {1}); }},
+      {"diff", "", [] { ts::diff(huge_view(), 1, 0); }},
+      {"kron", "", [] { ts::kron(huge_view(), ts::zeros({2})); }},
+      {"baddbmm", "bmm",
+       [] {
+         ts::baddbmm(ts::zeros({1, 2, 2}), ts::zeros({1, 2, 3}), ts::zeros({1, 2, 2}));
+       }},
+      {"addbmm", "addmm",
+       [] {
+         const Tensor b = ts::zeros({1, 2, 2}, ts::kByte);
+         ts::addbmm(ts::zeros({2, 2}, ts::kByte), b, b, 300);
+       }},
+      {"addmv", "addmm",
+       [] {
+         ts::addmv(ts::zeros({2}, ts::kByte), ts::zeros({2, 2}, ts::kByte),
+                   ts::zeros({2}, ts::kByte), 300);
+       }},
   };
   std::set<std::string> composites;
 #define TS_OP(name, kind, ...) \

@@ -112,7 +112,7 @@ TEST(PerfCatalog, CaseNamesAreUnique) {
 TEST(PerfCatalog, OpsFilterTakesExactNamesFamiliesAndGlobs) {
   EXPECT_EQ(ops_of(ts::catalog::bench_cases(opts(true, "add"))), std::set<std::string>{"add"});
   EXPECT_EQ(ops_of(ts::catalog::bench_cases(opts(true, "add*"))),
-            (std::set<std::string>{"add", "addcmul", "addmm", "add_1_element"}));
+            (std::set<std::string>{"add", "addbmm", "addcmul", "addmm", "addmv", "add_1_element"}));
   EXPECT_EQ(ops_of(ts::catalog::bench_cases(opts(true, "ternary"))),
             (std::set<std::string>{"where", "lerp", "addcmul", "masked_fill"}));
   // Not an op or a family: a substring of op names.

@@ -549,4 +549,56 @@ std::vector<Tensor> Tensor::chunk(int64_t chunks, int64_t dim) const {
   return split(split_size, d);
 }
 
+// ---- shape (issue 16): unbind, the list form of split, movedim of one dim, and the
+// function forms of the views (ts::flatten(x) is x.flatten()) ----
+
+std::vector<Tensor> Tensor::unbind(int64_t dim) const {
+  TS_CHECK(this->dim() > 0, "unbind: Dimension specified as ", dim,
+           " but tensor has no dimensions (argument 'self')");
+  const int64_t d = wrap_dim(dim, this->dim(), "unbind");
+  std::vector<Tensor> out;
+  out.reserve(static_cast<size_t>(sizes()[d]));
+  for (int64_t i = 0; i < sizes()[d]; ++i) out.push_back(select(d, i));
+  return out;
+}
+
+std::vector<Tensor> Tensor::split(IntArrayRef split_sizes, int64_t dim) const {
+  return split_with_sizes(split_sizes, dim);
+}
+
+Tensor Tensor::movedim(int64_t source, int64_t destination) const {
+  return movedim(IntArrayRef(source), IntArrayRef(destination));
+}
+
+Tensor flatten(const Tensor& self, int64_t start_dim, int64_t end_dim) {
+  return self.flatten(start_dim, end_dim);
+}
+Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes) {
+  return self.unflatten(dim, sizes);
+}
+Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination) {
+  return self.movedim(source, destination);
+}
+Tensor movedim(const Tensor& self, int64_t source, int64_t destination) {
+  return self.movedim(source, destination);
+}
+Tensor diagonal(const Tensor& self, int64_t offset, int64_t dim1, int64_t dim2) {
+  return self.diagonal(offset, dim1, dim2);
+}
+std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim) {
+  return self.split(split_size, dim);
+}
+std::vector<Tensor> split(const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
+  return self.split_with_sizes(split_sizes, dim);
+}
+std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes, int64_t dim) {
+  return self.split_with_sizes(split_sizes, dim);
+}
+std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim) {
+  return self.chunk(chunks, dim);
+}
+std::vector<Tensor> unbind(const Tensor& self, int64_t dim) {
+  return self.unbind(dim);
+}
+
 }  // namespace ts

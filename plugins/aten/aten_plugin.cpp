@@ -16,4 +16,5 @@ TS_PLUGIN_INIT() {
   ts::aten::register_linalg(m);
   ts::aten::register_index(m);
   ts::aten::register_conv(m);  // convolution (issue 16)
+  ts::aten::register_shape(m);  // shape (issue 16)
 }

@@ -466,7 +466,8 @@ const std::pair<const char*, Family> kFamilies[] = {
     {"pointwise", run_pointwise}, {"ternary", run_ternary},
     {"reduce", run_reduce},       {"nn", run_nn},
     {"linalg", run_linalg},       {"index", run_index},
-    {"factory", run_factory},     {"conv", run_conv}};  // convolution (issue 16)
+    {"factory", run_factory},     {"conv", run_conv},  // convolution (issue 16)
+    {"shape", run_shape}};
 
 // Note [Stale allow rows]
 // Each family's test reads the whole list and counts its own hits; the process adds them up per
@@ -566,6 +567,9 @@ TEST(Parity, FactoryAgreesWithATen) {
 }
 TEST(Parity, ConvAgreesWithATen) {
   run_family("conv", run_conv);
+}
+TEST(Parity, ShapeAgreesWithATen) {
+  run_family("shape", run_shape);
 }
 
 // Last in this file, so after the families (Note [Stale allow rows]).

@@ -51,6 +51,7 @@ enum class OpSignature : uint8_t {
   // normalization, embedding (issue 16); no CUDA kernels yet
   NormStats,  // batch_norm, group_norm: per-channel or per-group statistics
   Embedding,  // embedding: rows of weight gathered by indices
+  Shape,  // shape ops of issue 16: flip, roll, tril, triu (kernels), trace, diag, ... (composites)
 };
 
 // The dtype sets op_list.def's `dtypes` column names.

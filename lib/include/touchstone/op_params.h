@@ -139,6 +139,21 @@ struct ConvParams {
   int64_t groups = 1;
 };
 
+// shape (issue 16)
+// flip: the flipped dims (wrapped, unique; empty flips nothing).
+struct FlipParams {
+  DimVector dims;
+};
+// roll: one shift per dim, each wrapped into [0, size) of its dim; empty dims roll the
+// flattened tensor by shifts[0] (Note [roll without dims] in lib/src/ops/shape.cpp).
+struct RollParams {
+  DimVector shifts, dims;
+};
+// tril, triu: the diagonal (0 the main one, > 0 above it, < 0 below).
+struct TriParams {
+  int64_t diagonal = 0;
+};
+
 // Every parameter struct, in the order of ParamsVariant (NoParams first).
 // clang-format off
 #define TS_FOR_EACH_OP_PARAMS(_)                                                          \
@@ -148,7 +163,8 @@ struct ConvParams {
   _(RandomParams) _(RandintParams) _(NanToNumParams)                                      \
   _(LeakyReluParams) _(EluParams) _(SoftplusParams) _(HardtanhParams) _(ThresholdParams)  \
   /* convolution (issue 16) */ _(ConvParams)                                                \
-  /* normalization, embedding (issue 16) */ _(BatchNormParams) _(GroupNormParams) _(EmbeddingParams)
+  /* normalization, embedding (issue 16) */ _(BatchNormParams) _(GroupNormParams) _(EmbeddingParams) \
+  /* shape (issue 16) */ _(FlipParams) _(RollParams) _(TriParams)
 // clang-format on
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;

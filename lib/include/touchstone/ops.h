@@ -350,4 +350,45 @@ Tensor& cat_out(const Tensor& out, TensorList tensors, int64_t dim = 0);
 Tensor stack(TensorList tensors, int64_t dim = 0);
 Tensor& stack_out(const Tensor& out, TensorList tensors, int64_t dim = 0);
 
+// ---- shape (issue 16) ----
+// Views, as the Tensor methods (lib/src/views.cpp): share self's storage.
+Tensor flatten(const Tensor& self, int64_t start_dim = 0, int64_t end_dim = -1);
+Tensor unflatten(const Tensor& self, int64_t dim, IntArrayRef sizes);
+Tensor movedim(const Tensor& self, IntArrayRef source, IntArrayRef destination);
+Tensor movedim(const Tensor& self, int64_t source, int64_t destination);
+Tensor diagonal(const Tensor& self, int64_t offset = 0, int64_t dim1 = 0, int64_t dim2 = 1);
+std::vector<Tensor> split(const Tensor& self, int64_t split_size, int64_t dim = 0);
+std::vector<Tensor> split(const Tensor& self, IntArrayRef split_sizes, int64_t dim = 0);
+std::vector<Tensor> split_with_sizes(const Tensor& self, IntArrayRef split_sizes, int64_t dim = 0);
+std::vector<Tensor> chunk(const Tensor& self, int64_t chunks, int64_t dim = 0);
+std::vector<Tensor> unbind(const Tensor& self, int64_t dim = 0);
+// Copies (lib/src/ops/shape.cpp). roll with no dims rolls the flattened tensor.
+Tensor flip(const Tensor& self, IntArrayRef dims);
+Tensor& flip_out(const Tensor& out, const Tensor& self, IntArrayRef dims);
+Tensor roll(const Tensor& self, IntArrayRef shifts, IntArrayRef dims = {});
+Tensor& roll_out(const Tensor& out, const Tensor& self, IntArrayRef shifts, IntArrayRef dims = {});
+Tensor tril(const Tensor& self, int64_t diagonal = 0);
+Tensor& tril_out(const Tensor& out, const Tensor& self, int64_t diagonal = 0);
+Tensor triu(const Tensor& self, int64_t diagonal = 0);
+Tensor& triu_out(const Tensor& out, const Tensor& self, int64_t diagonal = 0);
+// trace: the sum of a matrix's main diagonal (integers give int64, as sum).
+Tensor trace(const Tensor& self);
+// diag: a 1-D self gives the matrix with self on its `diagonal`; a 2-D self that diagonal.
+Tensor diag(const Tensor& self, int64_t diagonal = 0);
+Tensor& diag_out(const Tensor& out, const Tensor& self, int64_t diagonal = 0);
+Tensor tile(const Tensor& self, IntArrayRef dims);
+// diff: the n-th forward difference along dim (bool: xor), after prepend and append join.
+Tensor diff(const Tensor& self, int64_t n = 1, int64_t dim = -1, const Tensor& prepend = {},
+            const Tensor& append = {});
+// kron: the Kronecker product (the shorter shape padded with leading 1s).
+Tensor kron(const Tensor& self, const Tensor& other);
+// beta * self + alpha * (batch1 @ batch2) (baddbmm), summed over the batch (addbmm), and
+// beta * self + alpha * (mat @ vec) (addmv); a beta of zero ignores self (NaN included).
+Tensor baddbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+               const Scalar& beta = 1, const Scalar& alpha = 1);
+Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
+              const Scalar& beta = 1, const Scalar& alpha = 1);
+Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta = 1,
+             const Scalar& alpha = 1);
+
 }  // namespace ts

@@ -161,6 +161,9 @@ class Tensor {
   std::vector<Tensor> split(int64_t split_size, int64_t dim = 0) const;
   std::vector<Tensor> split_with_sizes(IntArrayRef split_sizes, int64_t dim = 0) const;
   std::vector<Tensor> chunk(int64_t chunks, int64_t dim = 0) const;
+  std::vector<Tensor> split(IntArrayRef split_sizes, int64_t dim = 0) const;
+  std::vector<Tensor> unbind(int64_t dim = 0) const;
+  Tensor movedim(int64_t source, int64_t destination) const;
   Tensor contiguous() const;
 
   // Copy and conversion.
@@ -280,6 +283,27 @@ class Tensor {
   Tensor gather(int64_t dim, const Tensor& index) const;
   Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
   Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const;
+
+  // shape (issue 16)
+  Tensor flip(IntArrayRef dims) const;
+  Tensor roll(IntArrayRef shifts, IntArrayRef dims = {}) const;
+  Tensor tril(int64_t diagonal = 0) const;
+  Tensor& tril_(int64_t diagonal = 0) const;
+  Tensor triu(int64_t diagonal = 0) const;
+  Tensor& triu_(int64_t diagonal = 0) const;
+  Tensor trace() const;
+  Tensor diag(int64_t diagonal = 0) const;
+  Tensor repeat(IntArrayRef repeats) const;
+  Tensor tile(IntArrayRef dims) const;
+  Tensor diff(int64_t n = 1, int64_t dim = -1, const Tensor& prepend = {},
+              const Tensor& append = {}) const;
+  Tensor kron(const Tensor& other) const;
+  Tensor baddbmm(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1,
+                 const Scalar& alpha = 1) const;
+  Tensor addbmm(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1,
+                const Scalar& alpha = 1) const;
+  Tensor addmv(const Tensor& mat, const Tensor& vec, const Scalar& beta = 1,
+               const Scalar& alpha = 1) const;
 
   // Autograd (lib/src/autograd; see touchstone/autograd.h).
   bool requires_grad() const;

@@ -14,4 +14,5 @@ TS_PLUGIN_INIT() {
   ts::aten::register_nn(m);
   ts::aten::register_linalg(m);
   ts::aten::register_index(m);
+  ts::aten::register_sort(m);  // sorting and selection (issue 16)
 }

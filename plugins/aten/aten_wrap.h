@@ -74,6 +74,8 @@ void register_reduce(KernelRegistrar& m);
 void register_nn(KernelRegistrar& m);
 void register_linalg(KernelRegistrar& m);
 void register_index(KernelRegistrar& m);
+// sorting and selection (issue 16)
+void register_sort(KernelRegistrar& m);
 
 // The dtype sets ATen 1.13's CPU backend covers, as the family files register them.
 inline constexpr DTypeSet kAll = DTypeSet::all();

@@ -463,8 +463,10 @@ namespace {
 using Family = void (*)(Tally&, const std::string&);
 
 const std::pair<const char*, Family> kFamilies[] = {
-    {"pointwise", run_pointwise}, {"ternary", run_ternary}, {"reduce", run_reduce},  {"nn", run_nn},
-    {"linalg", run_linalg},       {"index", run_index},     {"factory", run_factory}};
+    {"pointwise", run_pointwise}, {"ternary", run_ternary},
+    {"reduce", run_reduce},       {"nn", run_nn},
+    {"linalg", run_linalg},       {"index", run_index},
+    {"factory", run_factory},     {"sort", run_sort}};
 
 // Note [Stale allow rows]
 // Each family's test reads the whole list and counts its own hits; the process adds them up per
@@ -561,6 +563,9 @@ TEST(Parity, IndexAgreesWithATen) {
 }
 TEST(Parity, FactoryAgreesWithATen) {
   run_family("factory", run_factory);
+}
+TEST(Parity, SortAgreesWithATen) {  // sorting and selection (issue 16)
+  run_family("sort", run_sort);
 }
 
 // Last in this file, so after the families (Note [Stale allow rows]).

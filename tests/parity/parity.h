@@ -150,5 +150,6 @@ void run_nn(Tally& tally, const std::string& set);
 void run_linalg(Tally& tally, const std::string& set);
 void run_index(Tally& tally, const std::string& set);
 void run_factory(Tally& tally, const std::string& set);
+void run_sort(Tally& tally, const std::string& set);  // sorting and selection (issue 16)
 
 }  // namespace ts::parity

@@ -47,6 +47,8 @@ enum class OpSignature : uint8_t {
   Matmul,
   Index,
   Join,
+  // sorting and selection (issue 16): (values, int64 indices) along one dim
+  Sort,
 };
 
 // The dtype sets op_list.def's `dtypes` column names.

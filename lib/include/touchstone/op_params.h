@@ -113,6 +113,19 @@ struct RandomParams {
 struct RandintParams : RandomParams {
   int64_t low = 0, high = 0;
 };
+// sorting and selection (issue 16): the wrapped dim (0 for a 0-dim input) and each op's flags.
+// sort: descending, stable; topk: k, descending (ATen's largest), sorted; kthvalue: k, keepdim;
+// median, mode: keepdim; cummax, cummin: dim only. median() over all elements runs on the flattened
+// input with dim_overload false (its derivative differs: Note [median over all elements]).
+struct SortParams {
+  int64_t dim = 0;
+  int64_t k = 0;
+  bool descending = false;
+  bool stable = false;
+  bool sorted = true;
+  bool keepdim = false;
+  bool dim_overload = true;
+};
 
 // Every parameter struct, in the order of ParamsVariant (NoParams first).
 // clang-format off
@@ -121,7 +134,8 @@ struct RandintParams : RandomParams {
   _(AddmmParams) _(ReduceParams) _(VarParams) _(NormParams) _(DimParams)                  \
   _(LayerNormParams) _(LossParams) _(NllLossParams) _(ArangeParams) _(LinspaceParams)     \
   _(RandomParams) _(RandintParams) _(NanToNumParams)                                      \
-  _(LeakyReluParams) _(EluParams) _(SoftplusParams) _(HardtanhParams) _(ThresholdParams)
+  _(LeakyReluParams) _(EluParams) _(SoftplusParams) _(HardtanhParams) _(ThresholdParams) \
+  _(SortParams)
 // clang-format on
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;

@@ -751,6 +751,121 @@ void shapes(Table& T) {
         [](C c) { return Tensors{ts::addmv(c.t(0), c.t(1), c.t(2), c.s(3), c.s(4))}; });
 }
 
+// sorting and selection (issue 16)
+void sorting(Table& T) {
+  T.def(
+      "sort", "sort", "self:T dim:I=-1 descending:B=false stable:B=false", kNoFlags,
+      [](C c) {  // stable=true calls the stable overload
+        auto [v, i] = c.b(3) ? ts::sort(c.t(0), std::optional<bool>(true), c.i(1), c.b(2))
+                             : ts::sort(c.t(0), c.i(1), c.b(2));
+        return Tensors{v, i};
+      },
+      2);
+  T.def(
+      "sort", "sort_out", "values:T indices:T self:T dim:I=-1 descending:B=false", kOut,
+      [](C c) {
+        const Tensor values = c.t(0), indices = c.t(1);
+        auto r = ts::sort_out(values, indices, c.t(2), c.i(3), c.b(4));
+        return Tensors{std::get<0>(r), std::get<1>(r)};
+      },
+      0, 2);
+  T.def("sort", "argsort", "self:T dim:I=-1 descending:B=false stable:B=false", kNoFlags,
+        [](C c) { return Tensors{ts::argsort(c.t(0), c.b(3), c.i(1), c.b(2))}; });
+  T.def(
+      "sort", "topk", "self:T k:I dim:I=-1 largest:B=true sorted:B=true", kNoFlags,
+      [](C c) {
+        auto [v, i] = ts::topk(c.t(0), c.i(1), c.i(2), c.b(3), c.b(4));
+        return Tensors{v, i};
+      },
+      2);
+  T.def(
+      "sort", "topk_out", "values:T indices:T self:T k:I dim:I=-1 largest:B=true sorted:B=true",
+      kOut,
+      [](C c) {
+        const Tensor values = c.t(0), indices = c.t(1);
+        auto r = ts::topk_out(values, indices, c.t(2), c.i(3), c.i(4), c.b(5), c.b(6));
+        return Tensors{std::get<0>(r), std::get<1>(r)};
+      },
+      0, 2);
+  T.def(
+      "sort", "kthvalue", "self:T k:I dim:I=-1 keepdim:B=false", kNoFlags,
+      [](C c) {
+        auto [v, i] = ts::kthvalue(c.t(0), c.i(1), c.i(2), c.b(3));
+        return Tensors{v, i};
+      },
+      2);
+  T.def(
+      "sort", "kthvalue_out", "values:T indices:T self:T k:I dim:I=-1 keepdim:B=false", kOut,
+      [](C c) {
+        const Tensor values = c.t(0), indices = c.t(1);
+        auto r = ts::kthvalue_out(values, indices, c.t(2), c.i(3), c.i(4), c.b(5));
+        return Tensors{std::get<0>(r), std::get<1>(r)};
+      },
+      0, 2);
+  T.def(
+      "sort", "median", "self:T dim:I?=None keepdim:B=false", kNoFlags,
+      [](C c) {
+        if (c.is_none(1)) return Tensors{ts::median(c.t(0))};
+        auto [v, i] = ts::median(c.t(0), c.i(1), c.b(2));
+        return Tensors{v, i};
+      },
+      -1);
+  T.def(
+      "sort", "median_out", "values:T indices:T self:T dim:I keepdim:B=false", kOut,
+      [](C c) {
+        const Tensor values = c.t(0), indices = c.t(1);
+        auto r = ts::median_out(values, indices, c.t(2), c.i(3), c.b(4));
+        return Tensors{std::get<0>(r), std::get<1>(r)};
+      },
+      0, 2);
+  T.def(
+      "sort", "mode", "self:T dim:I=-1 keepdim:B=false", kNoFlags,
+      [](C c) {
+        auto [v, i] = ts::mode(c.t(0), c.i(1), c.b(2));
+        return Tensors{v, i};
+      },
+      2);
+  T.def(
+      "sort", "mode_out", "values:T indices:T self:T dim:I=-1 keepdim:B=false", kOut,
+      [](C c) {
+        const Tensor values = c.t(0), indices = c.t(1);
+        auto r = ts::mode_out(values, indices, c.t(2), c.i(3), c.b(4));
+        return Tensors{std::get<0>(r), std::get<1>(r)};
+      },
+      0, 2);
+  // scans (issue 16)
+  const uint32_t A = kAccumulates;
+  T.def("sort", "cumprod", "self:T dim:I dtype:D?=None", A,
+        [](C c) { return Tensors{ts::cumprod(c.t(0), c.i(1), c.opt_dtype(2))}; });
+  T.def("sort", "cumprod_", "self:T dim:I dtype:D?=None", kInPlace | A,
+        [](C c) { return Tensors{c.t(0).cumprod_(c.i(1), c.opt_dtype(2))}; });
+  T.def("sort", "cumprod_out", "out:T self:T dim:I dtype:D?=None", kOut | A,
+        [](C c) { return Tensors{ts::cumprod_out(c.t(0), c.t(1), c.i(2), c.opt_dtype(3))}; });
+  T.def("sort", "logcumsumexp", "self:T dim:I", A,
+        [](C c) { return Tensors{ts::logcumsumexp(c.t(0), c.i(1))}; });
+  T.def("sort", "logcumsumexp_out", "out:T self:T dim:I", kOut | A,
+        [](C c) { return Tensors{ts::logcumsumexp_out(c.t(0), c.t(1), c.i(2))}; });
+  for (const char* op : {"cummax", "cummin"}) {
+    const bool mx = std::strcmp(op, "cummax") == 0;
+    T.def(
+        "sort", op, "self:T dim:I", kNoFlags,
+        [mx](C c) {
+          auto [v, i] = mx ? ts::cummax(c.t(0), c.i(1)) : ts::cummin(c.t(0), c.i(1));
+          return Tensors{v, i};
+        },
+        2);
+    T.def(
+        "sort", std::string(op) + "_out", "values:T indices:T self:T dim:I", kOut,
+        [mx](C c) {
+          const Tensor values = c.t(0), indices = c.t(1);
+          auto r = mx ? ts::cummax_out(values, indices, c.t(2), c.i(3))
+                      : ts::cummin_out(values, indices, c.t(2), c.i(3));
+          return Tensors{std::get<0>(r), std::get<1>(r)};
+        },
+        0, 2);
+  }
+}
+
 std::vector<OpSpec> build() {
   Table T;
   fuzzer_statements(T);
@@ -767,6 +882,7 @@ std::vector<OpSpec> build() {
   indexing(T);
   convolutions(T);  // convolution (issue 16)
   shapes(T);  // shape (issue 16)
+  sorting(T);  // sorting and selection (issue 16)
   return std::move(T.specs);
 }
 

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "common.h"
+#include "scan.h"
 #include "touchstone/kernel_family.h"
 
 namespace ts::reference {
@@ -290,6 +291,10 @@ void reduce_kernel(const KernelCall& c) {
     all_any_kernel(c, op == all);
   } else if constexpr (op == cumsum) {
     cumsum_kernel(c);
+  } else if constexpr (op == cumprod) {  // scans (issue 16): reference/scan.cpp
+    cumprod_kernel(c);
+  } else if constexpr (op == logcumsumexp) {
+    logcumsumexp_kernel(c);
   } else {
     static_assert(kMissingKernel<op>, "a Reduction or Scan op without its reference kernel");
   }

@@ -817,11 +817,33 @@ std::vector<BadCall> device_calls() {
   };
 }
 
+// sorting and selection (issue 16)
+std::vector<BadCall> sort_calls() {
+  return {
+      {"sort", "sort", "dim", [](Fx& f) { ts::sort(f.f23, 2); }},
+      {"sort", "sort", "indices", [](Fx& f) { ts::sort_out(f.o_e, f.o_e2, f.f23); }},
+      {"sort", "sort", "values", [](Fx& f) { ts::sort_out(f.o_ei, f.o_ei, f.f23); }},
+      {"sort", "topk", "k", [](Fx& f) { ts::topk(f.f23, 4); }},
+      {"sort", "topk", "self", [](Fx& f) { ts::topk(f.b23, 1); }},
+      {"sort", "kthvalue", "k", [](Fx& f) { ts::kthvalue(f.f23, 0); }},
+      {"sort", "median", "dim", [](Fx& f) { ts::median(f.f03, 0); }},
+      {"sort", "mode", "dim", [](Fx& f) { ts::mode(f.f03, 0); }},
+      // scans (issue 16)
+      {"sort", "cumprod", "dim", [](Fx& f) { ts::cumprod(f.f23, 2); }},
+      {"sort", "cumprod", "out", [](Fx& f) { ts::cumprod_out(f.o_b23, f.f23, 1); }},
+      {"sort", "logcumsumexp", "self", [](Fx& f) { ts::logcumsumexp(f.i23, 1); }},
+      {"sort", "logcumsumexp", "dim", [](Fx& f) { ts::logcumsumexp(f.f23, -3); }},
+      {"sort", "cummax", "dim", [](Fx& f) { ts::cummax(f.f23, 2); }},
+      {"sort", "cummin", "indices", [](Fx& f) { ts::cummin_out(f.o_e, f.o_e2, f.f23, 0); }},
+  };
+}
+
 std::vector<BadCall> catalogue() {
   std::vector<BadCall> all;
   for (auto family : {unary_calls, binary_calls, compare_calls, ternary_calls, reduce_calls,
                       nn_calls, norm_calls, loss_calls, linalg_calls, index_calls, shape_calls,
-                      factory_calls, copy_view_calls, autograd_calls, device_calls, conv_calls}) {
+                      factory_calls, copy_view_calls, autograd_calls, device_calls, conv_calls,
+                      sort_calls}) {
     for (BadCall& c : family()) all.push_back(c);
   }
   return all;
@@ -1198,6 +1220,8 @@ TEST(UserOpScope, EveryCompositeNamesItselfBeforeItsParts) {
          ts::addmv(ts::zeros({2}, ts::kByte), ts::zeros({2, 2}, ts::kByte),
                    ts::zeros({2}, ts::kByte), 300);
        }},
+      // sorting and selection (issue 16)
+      {"argsort", "sort", [] { ts::argsort(ts::zeros({2}), 3); }},
   };
   std::set<std::string> composites;
 #define TS_OP(name, kind, ...) \

@@ -477,14 +477,15 @@ Dims dims_of(const ts::ReduceParams& r) {
   return Dims(r.dims.begin(), r.dims.end());
 }
 
+// Sixteen ops, and the scans of issue 16 (cumprod, logcumsumexp).
 TEST(ReduceParams, TheFamilysKernelOpsAreItsSixteenOps) {
   std::vector<OpId> ops;
   ts::for_each_kernel_op<OpSignature::Reduction, OpSignature::Scan>(
       [&](auto op) { ops.push_back(op); });
-  const std::vector<OpId> family = {OpId::sum,       OpId::mean, OpId::prod, OpId::amax,
-                                    OpId::amin,      OpId::max,  OpId::min,  OpId::argmax,
-                                    OpId::argmin,    OpId::var,  OpId::std,  OpId::norm,
-                                    OpId::logsumexp, OpId::all,  OpId::any,  OpId::cumsum};
+  const std::vector<OpId> family = {
+      OpId::sum,       OpId::mean,   OpId::prod,   OpId::amax,   OpId::amin,    OpId::max,
+      OpId::min,       OpId::argmax, OpId::argmin, OpId::var,    OpId::std,     OpId::norm,
+      OpId::logsumexp, OpId::all,    OpId::any,    OpId::cumsum, OpId::cumprod, OpId::logcumsumexp};
   EXPECT_EQ(ops, family);
 }
 

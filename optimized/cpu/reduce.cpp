@@ -96,6 +96,7 @@ HWY_AFTER_NAMESPACE();
 #include <limits>
 #include <vector>
 
+#include "optimized/cpu/scan.h"
 #include "touchstone/dispatch_macros.h"
 #include "touchstone/kernel_family.h"
 
@@ -417,6 +418,10 @@ void reduce_kernel(const KernelCall& c) {
     all_any_kernel(c, op);
   } else if constexpr (op == cumsum) {
     cumsum_kernel(c);
+  } else if constexpr (op == cumprod) {  // scans (issue 16): scan.cpp
+    cumprod_kernel(c);
+  } else if constexpr (op == logcumsumexp) {
+    logcumsumexp_kernel(c);
   } else {
     static_assert(kMissingKernel<op>, "a Reduction or Scan op without its optimized CPU kernel");
   }

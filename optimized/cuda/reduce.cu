@@ -245,6 +245,10 @@ void reduce_op(const KernelCall& c) {
     all_any_kernel(c, op == all);
   } else if constexpr (op == cumsum) {
     cumsum_kernel(c);
+  } else if constexpr (op == cumprod) {  // scans (issue 16)
+    cumprod_kernel(c);
+  } else if constexpr (op == logcumsumexp) {
+    logcumsumexp_kernel(c);
   } else {
     static_assert(kMissingKernel<op>, "a Reduction or Scan op without its CUDA kernel");
   }

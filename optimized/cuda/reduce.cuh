@@ -90,6 +90,8 @@ void extreme_kernel(const KernelCall& c, bool is_max);
 void arg_extreme_kernel(const KernelCall& c, bool is_max);
 void all_any_kernel(const KernelCall& c, bool is_all);
 void cumsum_kernel(const KernelCall& c);
+void cumprod_kernel(const KernelCall& c);  // scans (issue 16), cumsum.cu
+void logcumsumexp_kernel(const KernelCall& c);
 void nll_loss_kernel(const KernelCall& c);
 void mse_loss_kernel(const KernelCall& c);
 

@@ -8,7 +8,9 @@
 #include <ATen/ops/any.h>
 #include <ATen/ops/argmax.h>
 #include <ATen/ops/argmin.h>
+#include <ATen/ops/cumprod.h>
 #include <ATen/ops/cumsum.h>
+#include <ATen/ops/logcumsumexp.h>
 #include <ATen/ops/logsumexp.h>
 #include <ATen/ops/max.h>
 #include <ATen/ops/mean.h>
@@ -147,6 +149,12 @@ void reduce_kernel(const KernelCall& c) {
     // In-place (cumsum_), the output is the input itself, which ATen's cumsum_out allows.
     const int64_t dim = c.params<DimParams>().dim;
     write_compute(c, [&](at::Tensor& o) { at::cumsum_out(o, self, dim, dtype); });
+  } else if constexpr (op == cumprod) {  // scans (issue 16)
+    const int64_t dim = c.params<DimParams>().dim;
+    write_compute(c, [&](at::Tensor& o) { at::cumprod_out(o, self, dim, dtype); });
+  } else if constexpr (op == logcumsumexp) {
+    const int64_t dim = c.params<DimParams>().dim;
+    write_compute(c, [&](at::Tensor& o) { at::logcumsumexp_out(o, self, dim); });
   } else {
     static_assert(kMissingKernel<op>, "a Reduction or Scan op without its aten kernel");
   }
@@ -160,8 +168,11 @@ DTypeSet aten_dtypes(OpId op) {
       return declared - DTypeSet{kHalf, kBFloat16};
     case OpId::logsumexp:
       return declared - DTypeSet{kHalf};
-    case OpId::cumsum:  // no bool: a bool cumsum_ (compute dtype bool) has no ATen kernel
+    case OpId::cumsum:   // no bool: a bool cumsum_ (compute dtype bool) has no ATen kernel
+    case OpId::cumprod:  // scans (issue 16): the same, "cumprod_out_cpu"
       return declared - DTypeSet{kHalf, kBool};
+    case OpId::logcumsumexp:
+      return declared - DTypeSet{kHalf};
     default:
       return declared;
   }

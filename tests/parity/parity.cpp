@@ -467,7 +467,7 @@ const std::pair<const char*, Family> kFamilies[] = {
     {"reduce", run_reduce},       {"nn", run_nn},
     {"linalg", run_linalg},       {"index", run_index},
     {"factory", run_factory},     {"conv", run_conv},  // convolution (issue 16)
-    {"shape", run_shape}};
+    {"shape", run_shape},         {"sort", run_sort}};
 
 // Note [Stale allow rows]
 // Each family's test reads the whole list and counts its own hits; the process adds them up per
@@ -570,6 +570,9 @@ TEST(Parity, ConvAgreesWithATen) {
 }
 TEST(Parity, ShapeAgreesWithATen) {
   run_family("shape", run_shape);
+}
+TEST(Parity, SortAgreesWithATen) {  // sorting and selection (issue 16)
+  run_family("sort", run_sort);
 }
 
 // Last in this file, so after the families (Note [Stale allow rows]).

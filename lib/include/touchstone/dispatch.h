@@ -52,6 +52,8 @@ enum class OpSignature : uint8_t {
   NormStats,  // batch_norm, group_norm: per-channel or per-group statistics
   Embedding,  // embedding: rows of weight gathered by indices
   Shape,  // shape ops of issue 16: flip, roll, tril, triu (kernels), trace, diag, ... (composites)
+  // sorting and selection (issue 16): (values, int64 indices) along one dim
+  Sort,
 };
 
 // The dtype sets op_list.def's `dtypes` column names.

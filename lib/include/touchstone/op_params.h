@@ -152,6 +152,18 @@ struct RollParams {
 // tril, triu: the diagonal (0 the main one, > 0 above it, < 0 below).
 struct TriParams {
   int64_t diagonal = 0;
+// sorting and selection (issue 16): the wrapped dim (0 for a 0-dim input) and each op's flags.
+// sort: descending, stable; topk: k, descending (ATen's largest), sorted; kthvalue: k, keepdim;
+// median, mode: keepdim; cummax, cummin: dim only. median() over all elements runs on the flattened
+// input with dim_overload false (its derivative differs: Note [median over all elements]).
+struct SortParams {
+  int64_t dim = 0;
+  int64_t k = 0;
+  bool descending = false;
+  bool stable = false;
+  bool sorted = true;
+  bool keepdim = false;
+  bool dim_overload = true;
 };
 
 // Every parameter struct, in the order of ParamsVariant (NoParams first).
@@ -164,7 +176,8 @@ struct TriParams {
   _(LeakyReluParams) _(EluParams) _(SoftplusParams) _(HardtanhParams) _(ThresholdParams)  \
   /* convolution (issue 16) */ _(ConvParams)                                                \
   /* normalization, embedding (issue 16) */ _(BatchNormParams) _(GroupNormParams) _(EmbeddingParams) \
-  /* shape (issue 16) */ _(FlipParams) _(RollParams) _(TriParams)
+  /* shape (issue 16) */ _(FlipParams) _(RollParams) _(TriParams)                          \
+  /* sorting and selection (issue 16) */ _(SortParams)
 // clang-format on
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;

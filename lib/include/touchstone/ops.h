@@ -243,6 +243,12 @@ Tensor& any_out(const Tensor& out, const Tensor& self, int64_t dim, bool keepdim
 Tensor cumsum(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
 Tensor& cumsum_out(const Tensor& out, const Tensor& self, int64_t dim,
                    std::optional<ScalarType> dtype = std::nullopt);
+// scans (issue 16)
+Tensor cumprod(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
+Tensor& cumprod_out(const Tensor& out, const Tensor& self, int64_t dim,
+                    std::optional<ScalarType> dtype = std::nullopt);
+Tensor logcumsumexp(const Tensor& self, int64_t dim);
+Tensor& logcumsumexp_out(const Tensor& out, const Tensor& self, int64_t dim);
 
 // ---- nn ----
 Tensor softmax(const Tensor& self, int64_t dim, std::optional<ScalarType> dtype = std::nullopt);
@@ -390,5 +396,41 @@ Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
               const Scalar& beta = 1, const Scalar& alpha = 1);
 Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta = 1,
              const Scalar& alpha = 1);
+// ---- sorting and selection (issue 16) ----
+// As ATen's C++ API, sort's stable overload takes std::optional<bool> (sort(x, true) is dim 1).
+std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim = -1, bool descending = false);
+std::tuple<Tensor, Tensor> sort(const Tensor& self, std::optional<bool> stable, int64_t dim,
+                                bool descending = false);
+std::tuple<Tensor&, Tensor&> sort_out(const Tensor& values, const Tensor& indices,
+                                      const Tensor& self, int64_t dim = -1,
+                                      bool descending = false);
+std::tuple<Tensor&, Tensor&> sort_out(const Tensor& values, const Tensor& indices,
+                                      const Tensor& self, std::optional<bool> stable, int64_t dim,
+                                      bool descending = false);
+Tensor argsort(const Tensor& self, int64_t dim = -1, bool descending = false);
+Tensor argsort(const Tensor& self, bool stable, int64_t dim, bool descending = false);
+std::tuple<Tensor, Tensor> topk(const Tensor& self, int64_t k, int64_t dim = -1,
+                                bool largest = true, bool sorted = true);
+std::tuple<Tensor&, Tensor&> topk_out(const Tensor& values, const Tensor& indices,
+                                      const Tensor& self, int64_t k, int64_t dim = -1,
+                                      bool largest = true, bool sorted = true);
+std::tuple<Tensor, Tensor> kthvalue(const Tensor& self, int64_t k, int64_t dim = -1,
+                                    bool keepdim = false);
+std::tuple<Tensor&, Tensor&> kthvalue_out(const Tensor& values, const Tensor& indices,
+                                          const Tensor& self, int64_t k, int64_t dim = -1,
+                                          bool keepdim = false);
+Tensor median(const Tensor& self);
+std::tuple<Tensor, Tensor> median(const Tensor& self, int64_t dim, bool keepdim = false);
+std::tuple<Tensor&, Tensor&> median_out(const Tensor& values, const Tensor& indices,
+                                        const Tensor& self, int64_t dim, bool keepdim = false);
+std::tuple<Tensor, Tensor> mode(const Tensor& self, int64_t dim = -1, bool keepdim = false);
+std::tuple<Tensor&, Tensor&> mode_out(const Tensor& values, const Tensor& indices,
+                                      const Tensor& self, int64_t dim = -1, bool keepdim = false);
+std::tuple<Tensor, Tensor> cummax(const Tensor& self, int64_t dim);
+std::tuple<Tensor&, Tensor&> cummax_out(const Tensor& values, const Tensor& indices,
+                                        const Tensor& self, int64_t dim);
+std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim);
+std::tuple<Tensor&, Tensor&> cummin_out(const Tensor& values, const Tensor& indices,
+                                        const Tensor& self, int64_t dim);
 
 }  // namespace ts

@@ -1,0 +1,204 @@
+// Optimized CPU kernels of the scans of issue 16: cumprod, logcumsumexp, cummax, cummin.
+//
+// Note [Optimized scans]
+// The input is seen in the compute dtype and contiguous (converted first when it is not), as
+// [outer, n, inner] around the scanned dim; the result is written to the output when it is
+// contiguous in that dtype, else to a temporary copied into it. Lines run in parallel
+// (ts::parallel_for over outer x column blocks); with inner > 1, a block of up to 256 adjacent
+// lines is scanned together, row by row, so the inner loop is unit-stride (and vectorizes).
+// cumprod accumulates floats in double and integers in uint64 (wrapping), logcumsumexp in
+// double, as the reference, each output rounded once; cummax/cummin compare in the element
+// type. Each element is read before it is written, so the output may be the input (cumprod_).
+#include "optimized/cpu/scan.h"
+
+#include <algorithm>
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+#include "optimized/cpu/convert.h"
+#include "touchstone/dispatch_macros.h"
+#include "touchstone/kernel_helpers.h"
+#include "touchstone/ops.h"
+#include "touchstone/parallel.h"
+
+namespace ts::cpu {
+namespace {
+
+constexpr int64_t kCols = 256;
+
+struct Geometry {
+  int64_t outer = 1, n = 1, inner = 1;
+};
+
+Geometry geometry(const Tensor& x, int64_t dim) {
+  Geometry g;
+  if (x.dim() == 0) return g;
+  g.n = x.sizes()[dim];
+  for (int64_t d = 0; d < dim; ++d) g.outer *= x.sizes()[d];
+  for (int64_t d = dim + 1; d < x.dim(); ++d) g.inner *= x.sizes()[d];
+  return g;
+}
+
+// Runs body(x, y, g) on contiguous compute-dtype views of input 0 and output `o`, copying the
+// result into the output afterwards when it could not be written directly.
+template <class F>
+void with_contiguous(const KernelCall& c, ScalarType ct, size_t o, int64_t dim, F body) {
+  const Tensor& self = c.inputs[0];
+  const Tensor& out = c.outputs[o];
+  if (self.numel() == 0) return;
+  const Tensor x = self.dtype() == ct && self.is_contiguous() ? self : self.to(ct).contiguous();
+  const bool direct = out.dtype() == ct && out.is_contiguous();
+  const Tensor y = direct ? out : empty(out.sizes(), TensorOptions(ct).device(out.device()));
+  body(x, y, geometry(x, dim));
+  if (!direct) copy_convert(out, y);
+}
+
+// Calls line(block_begin, width, o) over every [outer, column block]: lines o * n * inner +
+// j (j in the block), each of n elements `inner` apart.
+template <class F>
+void for_each_block(const Geometry& g, F line) {
+  const int64_t nb = (g.inner + kCols - 1) / kCols;
+  const int64_t grain =
+      std::max<int64_t>(1, 32768 / std::max<int64_t>(1, g.n * std::min(g.inner, kCols)));
+  parallel_for(0, g.outer * nb, grain, [&](int64_t t0, int64_t t1) {
+    for (int64_t t = t0; t < t1; ++t) {
+      const int64_t o = t / nb, j0 = t % nb * kCols;
+      line(o * g.n * g.inner + j0, std::min(kCols, g.inner - j0));
+    }
+  });
+}
+
+template <typename T>
+double to_double(T v) {
+  if constexpr (std::is_same_v<T, double>) {
+    return v;
+  } else {
+    return static_cast<float>(v);  // exact for float, float16 and bfloat16
+  }
+}
+
+template <typename T>
+void store_rounded(T* p, double v) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    *p = static_cast<T>(v);
+  } else {
+    store_double(p, std::is_same_v<T, Half> ? kHalf : kBFloat16, v);  // rounded once
+  }
+}
+
+// A scan with accumulator type A: acc = step(acc, x), stored through store(p, acc).
+template <typename T, typename A, class Step, class Store>
+void scan(const T* x, T* y, const Geometry& g, A init, Step step, Store store) {
+  for_each_block(g, [&](int64_t base, int64_t w) {
+    A acc[kCols];
+    std::fill(acc, acc + w, init);
+    for (int64_t k = 0; k < g.n; ++k) {
+      const T* xr = x + base + k * g.inner;
+      T* yr = y + base + k * g.inner;
+      for (int64_t j = 0; j < w; ++j) {
+        acc[j] = step(acc[j], xr[j]);
+        store(yr + j, acc[j]);
+      }
+    }
+  });
+}
+
+double log_add_exp(double a, double b) {
+  if (std::isnan(a) || std::isnan(b)) return NAN;
+  const double hi = std::fmax(a, b), lo = std::fmin(a, b);
+  if (std::isinf(hi) && hi == lo) return hi;
+  return hi + std::log1p(std::exp(lo - hi));
+}
+
+}  // namespace
+
+void cumprod_kernel(const KernelCall& c) {
+  const ScalarType ct = c.p.compute_dtype;
+  with_contiguous(
+      c, ct, 0, c.params<DimParams>().dim,
+      [&](const Tensor& x, const Tensor& y, const Geometry& g) {
+        TS_DISPATCH_ALL_TYPES_AND_REDUCED(ct, "cumprod", [&] {
+          using T = scalar_t;
+          const T* xp = static_cast<const T*>(x.data_ptr());
+          T* yp = static_cast<T*>(y.data_ptr());
+          if constexpr (std::is_integral_v<T>) {
+            scan<T, uint64_t>(
+                xp, yp, g, uint64_t{1},
+                [](uint64_t a, T v) { return a * static_cast<uint64_t>(static_cast<int64_t>(v)); },
+                [](T* p, uint64_t a) { *p = static_cast<T>(static_cast<int64_t>(a)); });
+          } else {
+            scan<T, double>(
+                xp, yp, g, 1.0, [](double a, T v) { return a * to_double(v); },
+                [](T* p, double a) { store_rounded(p, a); });
+          }
+        });
+      });
+}
+
+void logcumsumexp_kernel(const KernelCall& c) {
+  const ScalarType ct = c.p.compute_dtype;
+  with_contiguous(c, ct, 0, c.params<DimParams>().dim,
+                  [&](const Tensor& x, const Tensor& y, const Geometry& g) {
+                    TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(ct, "logcumsumexp", [&] {
+                      using T = scalar_t;
+                      scan<T, double>(
+                          static_cast<const T*>(x.data_ptr()), static_cast<T*>(y.data_ptr()), g,
+                          -INFINITY, [](double a, T v) { return log_add_exp(a, to_double(v)); },
+                          [](T* p, double a) { store_rounded(p, a); });
+                    });
+                  });
+}
+
+// ATen's rule (Note in lib/src/ops/scan.cpp): NaN, or >= (<=) the running extreme, takes its
+// place. Values and indices go to contiguous buffers of the input's shape first when needed.
+void cum_extreme_kernel(const KernelCall& c, bool is_max) {
+  const Tensor& self = c.inputs[0];
+  if (self.numel() == 0) return;
+  const ScalarType t = self.dtype();
+  const Tensor x = self.is_contiguous() ? self : self.contiguous();
+  const Tensor& vo = c.outputs[0];
+  const Tensor& io = c.outputs[1];
+  const bool vd = vo.is_contiguous(), id = io.is_contiguous();
+  const Tensor v = vd ? vo : empty(vo.sizes(), TensorOptions(t));
+  const Tensor ix = id ? io : empty(io.sizes(), TensorOptions(kLong));
+  const Geometry g = geometry(x, c.params<SortParams>().dim);
+  TS_DISPATCH_ALL_DTYPES(t, is_max ? "cummax" : "cummin", [&] {
+    using T = scalar_t;
+    using K = std::conditional_t<std::is_integral_v<T> || std::is_same_v<T, double>, T, float>;
+    const T* xp = static_cast<const T*>(x.data_ptr());
+    T* vp = static_cast<T*>(v.data_ptr());
+    auto* ip = static_cast<int64_t*>(ix.data_ptr());
+    for_each_block(g, [&](int64_t base, int64_t w) {
+      K best[kCols];
+      int64_t at[kCols];
+      for (int64_t j = 0; j < w; ++j) {
+        best[j] = static_cast<K>(xp[base + j]);
+        at[j] = 0;
+      }
+      for (int64_t k = 0; k < g.n; ++k) {
+        const int64_t row = base + k * g.inner;
+        for (int64_t j = 0; j < w; ++j) {
+          const K a = static_cast<K>(xp[row + j]);
+          bool take;
+          if constexpr (std::is_floating_point_v<K>) {
+            take =
+                std::isnan(a) || (!std::isnan(best[j]) && (is_max ? a >= best[j] : a <= best[j]));
+          } else {
+            take = is_max ? a >= best[j] : a <= best[j];
+          }
+          if (take) {
+            best[j] = a;
+            at[j] = k;
+          }
+          vp[row + j] = xp[base + at[j] * g.inner + j];
+          ip[row + j] = at[j];
+        }
+      }
+    });
+  });
+  if (!vd) copy_convert(vo, v);
+  if (!id) copy_convert(io, ix);
+}
+
+}  // namespace ts::cpu

@@ -152,6 +152,8 @@ struct RollParams {
 // tril, triu: the diagonal (0 the main one, > 0 above it, < 0 below).
 struct TriParams {
   int64_t diagonal = 0;
+};
+
 // sorting and selection (issue 16): the wrapped dim (0 for a 0-dim input) and each op's flags.
 // sort: descending, stable; topk: k, descending (ATen's largest), sorted; kthvalue: k, keepdim;
 // median, mode: keepdim; cummax, cummin: dim only. median() over all elements runs on the flattened

@@ -93,6 +93,7 @@ std::vector<BenchCase> bench_cases(const BenchOptions& options) {
     if (e.bench) e.bench(e, list);
   }
   add_model_cases(list);
+  add_block_cases(list);
   return std::move(list.cases());
 }
 

@@ -95,5 +95,7 @@ ScalarType result_dtype(const OpEntry& e, const std::vector<ScalarType>& dtypes)
 BenchFn each_dtype(DTypeSet allowed, std::function<void(CaseList& list, ScalarType t)> add);
 
 void add_model_cases(CaseList& list);
+// Whole model blocks, forward and backward (catalog/blocks.cpp).
+void add_block_cases(CaseList& list);
 
 }  // namespace ts::catalog

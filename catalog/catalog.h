@@ -244,6 +244,7 @@ std::vector<OpEntry> norm_entries();  // normalization, embedding, attention (is
 std::vector<OpEntry> linalg_entries();
 std::vector<OpEntry> index_entries();
 std::vector<OpEntry> conv_entries();  // convolution (issue 16)
+std::vector<OpEntry> block_entries();  // whole model blocks (issue 16, catalog/blocks.cpp)
 std::vector<OpEntry> factory_entries();
 std::vector<OpEntry> copy_entries();
 std::vector<OpEntry> shape_entries();  // shape (issue 16)

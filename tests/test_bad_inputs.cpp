@@ -455,6 +455,9 @@ std::vector<BadCall> conv_calls() {
        [](Fx& f) {
          ts::conv_transpose1d(f.f234, ts::zeros({3, 2, 2}), {}, 1, 0, 1);
        }},
+  };
+}
+
 std::vector<BadCall> norm_calls() {
   constexpr const char* kNoOp = "ATen 1.13 has no op of this name (current PyTorch refuses it)";
   return {
@@ -840,10 +843,10 @@ std::vector<BadCall> sort_calls() {
 
 std::vector<BadCall> catalogue() {
   std::vector<BadCall> all;
-  for (auto family : {unary_calls, binary_calls, compare_calls, ternary_calls, reduce_calls,
-                      nn_calls, norm_calls, loss_calls, linalg_calls, index_calls, shape_calls,
-                      factory_calls, copy_view_calls, autograd_calls, device_calls, conv_calls,
-                      sort_calls}) {
+  for (auto family :
+       {unary_calls, binary_calls, compare_calls, ternary_calls, reduce_calls, nn_calls, norm_calls,
+        loss_calls, linalg_calls, index_calls, shape_calls, factory_calls, copy_view_calls,
+        autograd_calls, device_calls, conv_calls, sort_calls}) {
     for (BadCall& c : family()) all.push_back(c);
   }
   return all;

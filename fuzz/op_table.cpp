@@ -493,9 +493,13 @@ void convolutions(Table& T) {
         });
   using Conv = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, IntArrayRef, IntArrayRef,
                           IntArrayRef, int64_t);
-  for (const auto& [name, fn] : {std::pair<const char*, Conv>{"conv1d", &ts::conv1d},
-                                 std::pair<const char*, Conv>{"conv2d", &ts::conv2d},
-                                 std::pair<const char*, Conv>{"conv3d", &ts::conv3d}}) {
+  // Not structured bindings: clang 14 (the ci-asan preset) cannot capture one in a lambda.
+  for (const std::pair<const char*, Conv>& named :
+       {std::pair<const char*, Conv>{"conv1d", &ts::conv1d},
+        std::pair<const char*, Conv>{"conv2d", &ts::conv2d},
+        std::pair<const char*, Conv>{"conv3d", &ts::conv3d}}) {
+    const char* name = named.first;
+    const Conv fn = named.second;
     T.def("conv", name,
           "input:T weight:T bias:T?=None stride:IL=[1] padding:IL=[0] dilation:IL=[1] groups:I=1",
           A, [fn](C c) {
@@ -504,10 +508,12 @@ void convolutions(Table& T) {
   }
   using ConvT = Tensor (*)(const Tensor&, const Tensor&, const Tensor&, IntArrayRef, IntArrayRef,
                            IntArrayRef, int64_t, IntArrayRef);
-  for (const auto& [name, fn] :
+  for (const std::pair<const char*, ConvT>& named :
        {std::pair<const char*, ConvT>{"conv_transpose1d", &ts::conv_transpose1d},
         std::pair<const char*, ConvT>{"conv_transpose2d", &ts::conv_transpose2d},
         std::pair<const char*, ConvT>{"conv_transpose3d", &ts::conv_transpose3d}}) {
+    const char* name = named.first;
+    const ConvT fn = named.second;
     T.def("conv", name,
           "input:T weight:T bias:T?=None stride:IL=[1] padding:IL=[0] output_padding:IL=[0] "
           "groups:I=1 dilation:IL=[1]",
@@ -881,8 +887,8 @@ std::vector<OpSpec> build() {
   linalg(T);
   indexing(T);
   convolutions(T);  // convolution (issue 16)
-  shapes(T);  // shape (issue 16)
-  sorting(T);  // sorting and selection (issue 16)
+  shapes(T);        // shape (issue 16)
+  sorting(T);       // sorting and selection (issue 16)
   return std::move(T.specs);
 }
 

@@ -87,7 +87,10 @@ TEST(AutogradViews, GradcheckEveryView) {
   expect_gradchecks(squared([](const Tensor& t) { return t.t().reshape({12}); }), {x});  // copies
   expect_gradchecks(squared([](const Tensor& t) { return t.flatten(); }), {x});
   expect_gradchecks(squared([](const Tensor& t) { return t.unflatten(1, {2, 2}); }), {x});
-  expect_gradchecks(squared([](const Tensor& t) { return t.movedim({0}, {1}); }), {x});
+  expect_gradchecks(squared([](const Tensor& t) {
+                      return t.movedim(std::vector<int64_t>{0}, std::vector<int64_t>{1});
+                    }),
+                    {x});
   expect_gradchecks(squared([](const Tensor& t) { return t.diagonal(1); }), {x});
   expect_gradchecks(squared([](const Tensor& t) { return t.diagonal(-1, 1, 0); }), {x});
   expect_gradchecks(squared([](const Tensor& t) { return t.unfold(1, 3, 1); }), {x});

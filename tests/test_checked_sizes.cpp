@@ -116,8 +116,11 @@ TEST(CheckedSizes, CatWhoseResultSizeOverflowsIsAnError) {
 }
 
 TEST(AllocationFailure, AHugeButCountableAllocationIsAnErrorNamingTheOp) {
-  // 2^60 bytes: the byte count is fine, the allocator says no.
+  // 2^60 bytes: the byte count is fine, the allocator says no, before asking the system (Note
+  // [Impossible allocations] in storage.cpp: no process has more than 2^48 bytes of addresses).
   expect_error([] { ts::empty({int64_t{1} << 60}, ts::kByte); }, "empty", "out of memory");
+  expect_error([] { ts::empty({(int64_t{1} << 48) + 1}, ts::kByte); }, "empty",
+               "more than a process's 2^48-byte address space");
   Tensor t = ts::zeros({2});
   expect_error([&] { t.resize_({int64_t{1} << 58}); }, "resize_", "out of memory");
   EXPECT_EQ(t.numel(), 2);

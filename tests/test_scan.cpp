@@ -146,7 +146,9 @@ TEST(Scan, Gradchecks) {
       {"cummin", [](const Tensor& x) { return std::get<0>(ts::cummin(x, 0)); }},
   };
   each_set([&] {
-    for (const auto& [name, op] : cases) {
+    for (const auto& named : cases) {  // not a structured binding: clang 14 lambdas
+      const auto& name = named.first;
+      const auto& op = named.second;
       SCOPED_TRACE(name);
       const Tensor x = ts::tensor({-2.3, 0.7, -0.2, 0.3, 1.8, 1.1}, ts::kDouble).view({2, 3});
       const Tensor strided = x.t().contiguous().t();

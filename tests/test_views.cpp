@@ -346,19 +346,22 @@ TEST(Views, Permute) {
 
 TEST(Views, Movedim) {
   ts::Tensor x = iota({2, 3, 4});
-  EXPECT_GEOMETRY(x.movedim({0}, {2}), ({3, 4, 2}), ({4, 1, 12}), 0);
-  EXPECT_GEOMETRY(x.movedim({-1}, {0}), ({4, 2, 3}), ({1, 12, 4}), 0);
+  EXPECT_GEOMETRY(x.movedim(std::vector<int64_t>{0}, std::vector<int64_t>{2}), ({3, 4, 2}),
+                  ({4, 1, 12}), 0);
+  EXPECT_GEOMETRY(x.movedim(std::vector<int64_t>{-1}, std::vector<int64_t>{0}), ({4, 2, 3}),
+                  ({1, 12, 4}), 0);
   // order[1] = 0, order[0] = 2; the free slot 2 takes the unmoved dim 1.
   EXPECT_GEOMETRY(x.movedim({0, 2}, {1, 0}), ({4, 2, 3}), ({1, 12, 4}), 0);
-  EXPECT_GEOMETRY(x.movedim({}, {}), ({2, 3, 4}), ({12, 4, 1}), 0);
-  EXPECT_EQ(iota({1}).view({}).movedim({0}, {-1}).dim(), 0);
+  EXPECT_GEOMETRY(x.movedim(std::vector<int64_t>{}, std::vector<int64_t>{}), ({2, 3, 4}),
+                  ({12, 4, 1}), 0);
+  EXPECT_EQ(iota({1}).view({}).movedim(std::vector<int64_t>{0}, std::vector<int64_t>{-1}).dim(), 0);
 
   EXPECT_ERROR(x.movedim({0, 1}, {0}),
                "movedim: Invalid source or destination dims: source ([0, 1] dims) "
                "should contain the same number of dims as destination ([0] dims)");
   EXPECT_ERROR(x.movedim({0, -3}, {0, 1}), "movedim: repeated dim in `source` ([0, -3])");
   EXPECT_ERROR(x.movedim({0, 1}, {2, 2}), "movedim: repeated dim in `destination` ([2, 2])");
-  EXPECT_ERROR(x.movedim({3}, {0}),
+  EXPECT_ERROR(x.movedim(std::vector<int64_t>{3}, std::vector<int64_t>{0}),
                "movedim: Dimension out of range (expected to be in range of [-3, 2], "
                "but got 3)");
 }

@@ -27,6 +27,7 @@ constexpr bool kSanitized = true;
 constexpr bool kSanitized = false;
 #endif
 constexpr size_t kCacheMin = size_t{1} << 20;
+constexpr size_t kMaxAllocation = size_t{1} << 48;  // Note [Impossible allocations]
 
 class CpuAllocator final : public Allocator {
  public:
@@ -36,6 +37,13 @@ class CpuAllocator final : public Allocator {
     limit_ = kSanitized || mb <= 0 ? 0 : static_cast<size_t>(mb) << 20;
   }
   void* allocate(size_t nbytes) override {
+    // Note [Impossible allocations]
+    // x86-64 and AArch64 give a process at most 2^48 bytes of address space, so a larger request
+    // cannot succeed: it is refused before the rounding below (which would wrap near 2^64) and
+    // before aligned_alloc, the same way in every build (AddressSanitizer aborts on such a
+    // request instead of returning null).
+    TS_CHECK(nbytes <= kMaxAllocation, "CPU allocator: out of memory allocating ", nbytes,
+             " bytes (more than a process's 2^48-byte address space)");
     size_t rounded = (nbytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
     if (rounded == 0) rounded = kCpuAlignment;
     if (limit_ != 0 && rounded >= kCacheMin) {

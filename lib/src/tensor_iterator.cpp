@@ -312,7 +312,9 @@ DimVector TensorIterator::dense_strides_in_perm_order() const {
   int64_t step = 1;
   for (int64_t d = 0; d < ndim(); ++d) {
     strides[perm_[d]] = step;
-    step *= std::max<int64_t>(shape_[d], 1);
+    // Not after the last dim: that product is the element count, unused here, and it may not
+    // fit int64 for a huge broadcast whose allocation is about to fail (signed overflow is UB).
+    if (d + 1 < ndim()) step *= std::max<int64_t>(shape_[d], 1);
   }
   return strides;
 }

@@ -85,7 +85,9 @@ template <typename T>
 void batch_norm_typed(const KernelCall& call, const Tensor& x, const Tensor& y) {
   using C = compute_t<T>;
   const BatchNormParams& params = call.params<BatchNormParams>();
-  const auto [n, channels, s] = layout_of(x);
+  // Not a structured binding: clang 14 (the ci-asan preset) refuses to capture one in a lambda.
+  const Layout layout = layout_of(x);
+  const int64_t n = layout.n, channels = layout.c, s = layout.s;
   const std::vector<C> w = channel_values<T>(call.inputs[1], channels, C(1));
   const std::vector<C> b = channel_values<T>(call.inputs[2], channels, C(0));
   const bool running = call.inputs[3].defined();
@@ -138,7 +140,9 @@ template <typename T>
 void group_norm_typed(const KernelCall& call, const Tensor& x, const Tensor& y) {
   using C = compute_t<T>;
   const GroupNormParams& params = call.params<GroupNormParams>();
-  const auto [n, channels, s] = layout_of(x);
+  // Not a structured binding: clang 14 (the ci-asan preset) refuses to capture one in a lambda.
+  const Layout layout = layout_of(x);
+  const int64_t n = layout.n, channels = layout.c, s = layout.s;
   const int64_t groups = params.num_groups, per_group = channels / groups;
   const int64_t m = per_group * s;  // elements of one group of one sample, contiguous
   const std::vector<C> w = channel_values<T>(call.inputs[1], channels, C(1));

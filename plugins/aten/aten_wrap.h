@@ -75,7 +75,7 @@ void register_nn(KernelRegistrar& m);
 void register_norm(KernelRegistrar& m);  // normalization, embedding (issue 16)
 void register_linalg(KernelRegistrar& m);
 void register_index(KernelRegistrar& m);
-void register_conv(KernelRegistrar& m);  // convolution (issue 16)
+void register_conv(KernelRegistrar& m);   // convolution (issue 16)
 void register_shape(KernelRegistrar& m);  // shape (issue 16)
 // sorting and selection (issue 16)
 void register_sort(KernelRegistrar& m);

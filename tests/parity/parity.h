@@ -150,8 +150,8 @@ void run_nn(Tally& tally, const std::string& set);
 void run_linalg(Tally& tally, const std::string& set);
 void run_index(Tally& tally, const std::string& set);
 void run_factory(Tally& tally, const std::string& set);
-void run_conv(Tally& tally, const std::string& set);  // convolution (issue 16)
+void run_conv(Tally& tally, const std::string& set);   // convolution (issue 16)
 void run_shape(Tally& tally, const std::string& set);  // shape (issue 16)
-void run_sort(Tally& tally, const std::string& set);  // sorting and selection (issue 16)
+void run_sort(Tally& tally, const std::string& set);   // sorting and selection (issue 16)
 
 }  // namespace ts::parity

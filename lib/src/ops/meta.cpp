@@ -127,6 +127,22 @@ void check_out(const char* op, const Tensor& out, IntArrayRef shape, ScalarType 
            "'); pass an empty tensor to have it resized");
 }
 
+void check_out_of(const char* op, const Tensor& out, IntArrayRef shape, ScalarType result_dtype,
+                  const Tensor& self, const char* arg) {
+  check_out(op, out, shape, result_dtype, arg);
+  TS_CHECK(out.device() == self.device(), op, ": Expected out tensor to be on device ",
+           self.device(), " but got ", out.device(), " (argument '", arg, "')");
+  check_no_internal_overlap(op, out, arg);
+  check_no_partial_overlap(op, out, self, arg, "self");
+  check_out_resizable(op, out, shape, ArrayRef<Tensor>(&self, 1), arg);
+}
+
+void check_exact_dtype(const char* op, const Tensor& out, ScalarType want, const char* arg) {
+  check_defined(op, out, arg);
+  TS_CHECK(out.dtype() == want, op, ": Expected out tensor to have dtype ", want, ", but got ",
+           out.dtype(), " instead (argument '", arg, "')");
+}
+
 void check_out_no_grad(OpId op, TensorList outs, TensorList inputs) {
   if (!GradMode::is_enabled() || !op_info(op).differentiable) return;
   auto refuse = [op](const char* arg) {

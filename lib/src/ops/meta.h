@@ -46,6 +46,12 @@ DimVector reduction_dims(const char* op, IntArrayRef dims, int64_t ndim);
 // shape equal unless `out` is empty (then it is resized later by resize_out).
 void check_out(const char* op, const Tensor& out, IntArrayRef shape, ScalarType result_dtype,
                const char* arg = "out");
+// check_out, then the checks of an out= tensor of a reduction or scan of `self`: self's device,
+// no internal overlap, no partial overlap with self, resizable if its shape differs.
+void check_out_of(const char* op, const Tensor& out, IntArrayRef shape, ScalarType result_dtype,
+                  const Tensor& self, const char* arg = "out");
+// A defined out= tensor of exactly dtype `want` (ops whose out= does not cast: indices, scans).
+void check_exact_dtype(const char* op, const Tensor& out, ScalarType want, const char* arg);
 // As ATen, an out= call of a differentiable op refuses operands that require grad (in grad
 // mode). Checked before any output is resized, so a refused call leaves them untouched.
 void check_out_no_grad(OpId op, TensorList outs, TensorList inputs);

@@ -74,19 +74,9 @@ DimVector single_dim(const char* op, int64_t dim, const Tensor& self) {
 // Every check prepare_output makes for an out= tensor, without resizing it.
 void check_out_tensor(const char* op, const Tensor& out, IntArrayRef shape, ScalarType result,
                       const Tensor& self, const char* arg = "out") {
-  meta::check_out(op, out, shape, result, arg);
-  TS_CHECK(out.device() == self.device(), op, ": Expected out tensor to be on device ",
-           self.device(), " but got ", out.device(), " (argument '", arg, "')");
-  meta::check_no_internal_overlap(op, out, arg);
-  meta::check_no_partial_overlap(op, out, self, arg, "self");
-  meta::check_out_resizable(op, out, shape, ArrayRef<Tensor>(&self, 1), arg);
+  meta::check_out_of(op, out, shape, result, self, arg);
 }
-
-void check_exact_dtype(const char* op, const Tensor& out, ScalarType want, const char* arg) {
-  meta::check_defined(op, out, arg);
-  TS_CHECK(out.dtype() == want, op, ": Expected out tensor to have dtype ", want, ", but got ",
-           out.dtype(), " instead (argument '", arg, "')");
-}
+using meta::check_exact_dtype;
 
 // ATen's zero_numel_check_dims: ops without an identity (max, argmax, ...) refuse to reduce an
 // empty dim. `given` are the dims as the caller wrote them (they appear in the message).

@@ -20,17 +20,11 @@ namespace {
 
 using meta::Variant;
 
+// An out= tensor of exactly `dtype` (no cast), then the reductions' checks (meta.h).
 void check_out_tensor(const char* op, const Tensor& out, IntArrayRef shape, ScalarType dtype,
                       const Tensor& self, const char* arg) {
-  meta::check_defined(op, out, arg);
-  TS_CHECK(out.dtype() == dtype, op, ": Expected out tensor to have dtype ", dtype, ", but got ",
-           out.dtype(), " instead (argument '", arg, "')");
-  meta::check_out(op, out, shape, dtype, arg);
-  TS_CHECK(out.device() == self.device(), op, ": Expected out tensor to be on device ",
-           self.device(), " but got ", out.device(), " (argument '", arg, "')");
-  meta::check_no_internal_overlap(op, out, arg);
-  meta::check_no_partial_overlap(op, out, self, arg, "self");
-  meta::check_out_resizable(op, out, shape, ArrayRef<Tensor>(&self, 1), arg);
+  meta::check_exact_dtype(op, out, dtype, arg);
+  meta::check_out_of(op, out, shape, dtype, self, arg);
 }
 
 Tensor cumprod_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim,

@@ -29,17 +29,11 @@ const char* name_of(OpId op) {
   return op_info(op).name.data();
 }
 
+// An out= tensor of exactly `dtype` (no cast), then the reductions' checks (meta.h).
 void check_out_tensor(const char* op, const Tensor& out, IntArrayRef shape, ScalarType dtype,
                       const Tensor& self, const char* arg) {
-  meta::check_defined(op, out, arg);
-  TS_CHECK(out.dtype() == dtype, op, ": Expected out tensor to have dtype ", dtype, ", but got ",
-           out.dtype(), " instead (argument '", arg, "')");
-  meta::check_out(op, out, shape, dtype, arg);
-  TS_CHECK(out.device() == self.device(), op, ": Expected out tensor to be on device ",
-           self.device(), " but got ", out.device(), " (argument '", arg, "')");
-  meta::check_no_internal_overlap(op, out, arg);
-  meta::check_no_partial_overlap(op, out, self, arg, "self");
-  meta::check_out_resizable(op, out, shape, ArrayRef<Tensor>(&self, 1), arg);
+  meta::check_exact_dtype(op, out, dtype, arg);
+  meta::check_out_of(op, out, shape, dtype, self, arg);
 }
 
 // The size of self along the wrapped dim (1 for a 0-dim self).

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -135,6 +136,30 @@ void check_out_of(const char* op, const Tensor& out, IntArrayRef shape, ScalarTy
   check_no_internal_overlap(op, out, arg);
   check_no_partial_overlap(op, out, self, arg, "self");
   check_out_resizable(op, out, shape, ArrayRef<Tensor>(&self, 1), arg);
+}
+
+void check_normalized_shape(const char* op, const Tensor& input, IntArrayRef normalized_shape,
+                            const Tensor& weight, const Tensor& bias) {
+  TS_CHECK(!normalized_shape.empty(), op,
+           ": Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
+           "one element, but got normalized_shape = ",
+           normalized_shape);
+  TS_CHECK(!weight.defined() || weight.sizes() == normalized_shape, op,
+           ": Expected weight to be of same shape as normalized_shape, but got weight of shape ",
+           weight.defined() ? weight.sizes() : IntArrayRef(),
+           " and normalized_shape = ", normalized_shape);
+  TS_CHECK(!bias.defined() || bias.sizes() == normalized_shape, op,
+           ": Expected bias to be of same shape as normalized_shape, but got bias of shape ",
+           bias.defined() ? bias.sizes() : IntArrayRef(),
+           " and normalized_shape = ", normalized_shape);
+  const int64_t ndim = input.dim();
+  const auto k = static_cast<int64_t>(normalized_shape.size());
+  if (ndim < k || input.sizes().slice(static_cast<size_t>(ndim - k)) != normalized_shape) {
+    std::ostringstream expected;
+    for (int64_t s : normalized_shape) expected << ", " << s;
+    TS_ERROR(op, ": Given normalized_shape=", normalized_shape, ", expected input with shape [*",
+             expected.str(), "], but got input of size", input.sizes());
+  }
 }
 
 void check_exact_dtype(const char* op, const Tensor& out, ScalarType want, const char* arg) {

@@ -50,6 +50,10 @@ void check_out(const char* op, const Tensor& out, IntArrayRef shape, ScalarType 
 // no internal overlap, no partial overlap with self, resizable if its shape differs.
 void check_out_of(const char* op, const Tensor& out, IntArrayRef shape, ScalarType result_dtype,
                   const Tensor& self, const char* arg = "out");
+// layer_norm's and rms_norm's checks, ATen's messages: a non-empty normalized_shape, the last
+// dims of `input` equal to it, weight (and bias, when given) of that shape.
+void check_normalized_shape(const char* op, const Tensor& input, IntArrayRef normalized_shape,
+                            const Tensor& weight, const Tensor& bias);
 // A defined out= tensor of exactly dtype `want` (ops whose out= does not cast: indices, scans).
 void check_exact_dtype(const char* op, const Tensor& out, ScalarType want, const char* arg);
 // As ATen, an out= call of a differentiable op refuses operands that require grad (in grad

@@ -12,7 +12,6 @@
 //   mse_loss: inputs {self, target} expanded to the broadcast shape; LossParams: reduction.
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "../autograd/derivatives.h"
 #include "meta.h"
@@ -138,26 +137,7 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
   const char* op = "layer_norm";
   const UserOpScope scope(op);
   meta::check_defined(op, input, "input");
-  TS_CHECK(!normalized_shape.empty(), op,
-           ": Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
-           "one element, but got normalized_shape = ",
-           normalized_shape);
-  TS_CHECK(!weight.defined() || weight.sizes() == normalized_shape, op,
-           ": Expected weight to be of same shape as normalized_shape, but got weight of shape ",
-           weight.defined() ? weight.sizes() : IntArrayRef(),
-           " and normalized_shape = ", normalized_shape);
-  TS_CHECK(!bias.defined() || bias.sizes() == normalized_shape, op,
-           ": Expected bias to be of same shape as normalized_shape, but got bias of shape ",
-           bias.defined() ? bias.sizes() : IntArrayRef(),
-           " and normalized_shape = ", normalized_shape);
-  const int64_t ndim = input.dim();
-  const auto k = static_cast<int64_t>(normalized_shape.size());
-  if (ndim < k || input.sizes().slice(static_cast<size_t>(ndim - k)) != normalized_shape) {
-    std::ostringstream expected;
-    for (int64_t s : normalized_shape) expected << ", " << s;
-    TS_ERROR(op, ": Given normalized_shape=", normalized_shape, ", expected input with shape [*",
-             expected.str(), "], but got input of size", input.sizes());
-  }
+  meta::check_normalized_shape(op, input, normalized_shape, weight, bias);
   meta::check_dtype_supported(op, input.dtype(), op_info(OpId::layer_norm).dtypes, "input");
   for (const auto& [t, arg] : {std::pair{&weight, "weight"}, std::pair{&bias, "bias"}}) {
     TS_CHECK(!t->defined() || t->dtype() == input.dtype(), op, ": expected ", arg,
@@ -169,6 +149,8 @@ Tensor layer_norm(const Tensor& input, IntArrayRef normalized_shape, const Tenso
   OpParams p;
   p.compute_dtype = input.dtype();
   LayerNormParams& params = p.set(LayerNormParams{{}, eps});
+  const int64_t ndim = input.dim();
+  const auto k = static_cast<int64_t>(normalized_shape.size());
   for (int64_t d = ndim - k; d < ndim; ++d) params.dims.push_back(d);
   const KernelFn fn = lookup_kernel(OpId::layer_norm, p.compute_dtype, device);
   Tensor result = empty(input.sizes(), TensorOptions(p.compute_dtype).device(device));

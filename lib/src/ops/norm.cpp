@@ -16,7 +16,6 @@
 // leaves the running statistics untouched, and their version counters move as ATen's do.
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 #include "../autograd/derivatives.h"
 #include "meta.h"
@@ -156,22 +155,7 @@ Tensor rms_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor&
   const char* op = "rms_norm";
   const UserOpScope scope(op);
   meta::check_defined(op, input, "input");
-  TS_CHECK(!normalized_shape.empty(), op,
-           ": Expected normalized_shape to be at least 1-dimensional, i.e., containing at least "
-           "one element, but got normalized_shape = ",
-           normalized_shape);
-  TS_CHECK(!weight.defined() || weight.sizes() == normalized_shape, op,
-           ": Expected weight to be of same shape as normalized_shape, but got weight of shape ",
-           weight.defined() ? weight.sizes() : IntArrayRef(),
-           " and normalized_shape = ", normalized_shape);
-  const int64_t ndim = input.dim();
-  const auto k = static_cast<int64_t>(normalized_shape.size());
-  if (ndim < k || input.sizes().slice(static_cast<size_t>(ndim - k)) != normalized_shape) {
-    std::ostringstream expected;
-    for (int64_t s : normalized_shape) expected << ", " << s;
-    TS_ERROR(op, ": Given normalized_shape=", normalized_shape, ", expected input with shape [*",
-             expected.str(), "], but got input of size", input.sizes());
-  }
+  meta::check_normalized_shape(op, input, normalized_shape, weight, Tensor());
   meta::check_dtype_supported(op, input.dtype(), op_info(OpId::rms_norm).dtypes, "input");
   TS_CHECK(!weight.defined() || weight.dtype() == input.dtype(), op,
            ": expected weight to have the input's dtype ", input.dtype(), ", but got ",
@@ -199,6 +183,8 @@ Tensor rms_norm(const Tensor& input, IntArrayRef normalized_shape, const Tensor&
   }
   const Tensor x = reduced ? input.to(kFloat) : input;
   DimVector dims;
+  const int64_t ndim = input.dim();
+  const auto k = static_cast<int64_t>(normalized_shape.size());
   for (int64_t d = ndim - k; d < ndim; ++d) dims.push_back(d);
   Tensor result = x * ((x * x).mean(dims, /*keepdim=*/true) + e).rsqrt();
   if (weight.defined()) result = result * weight;

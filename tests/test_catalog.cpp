@@ -3,6 +3,7 @@
 // kernel op a derivative; and a plain entry feeds all three harnesses from its one line.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -124,6 +125,25 @@ TEST(Catalog, EveryElementwiseOpHasABudget) {
     EXPECT_TRUE(ts::catalog::ulp_budget(e, ts::kFloat).has_value())
         << e.name << " (" << e.family << ") has no ULP budget: add a row to catalog/budgets.cpp";
   }
+}
+
+// tests/CMakeLists.txt runs one conform.optimized.<family> test per family it lists: a family
+// missing there would never run in ctest (conv, norm, shape, sort, scan and model once were).
+TEST(Catalog, EveryFamilyHasAConformanceTest) {
+  std::set<std::string> listed;
+  std::string all = TS_CONFORM_FAMILIES;
+  for (size_t b = 0, e = 0; b <= all.size(); b = e + 1) {
+    e = std::min(all.find(',', b), all.size());
+    listed.insert(all.substr(b, e - b));
+  }
+  std::set<std::string> families;
+  for (const OpEntry& e : ts::catalog::entries()) families.insert(e.family);
+  for (const std::string& f : families) {
+    EXPECT_TRUE(listed.count(f)) << "family '" << f << "' has no "
+                                 << "conform.optimized test: add it to TS_CONFORM_FAMILIES in "
+                                    "tests/CMakeLists.txt";
+  }
+  for (const std::string& f : listed) EXPECT_TRUE(families.count(f)) << f << ": no such family";
 }
 
 // Edge values of the integer dtypes: the limits, their neighbours and -2..2, where ATen wraps.

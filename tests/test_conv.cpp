@@ -342,4 +342,41 @@ TEST(ConvOptimized, MatchesReference) {
   });
 }
 
+// Kernels larger than their output (Note [Kernel-major convolution]): the shapes a weight
+// gradient gives, with padding, stride, dilation, groups and chunks of images over threads.
+TEST(ConvOptimized, KernelMajorMatchesReference) {
+  for_each_thread_count({1, 2, 3}, [](int) {
+    for (ts::ScalarType t : {kFloat, kDouble, kBFloat16}) {
+      const std::string dt = name(t);
+      const Tensor x = sample({7, 4, 12, 11}, t, -2, 2, 1);
+      const Tensor b = sample({6}, t, -1, 1, 3);
+      expect_matches_reference(
+          [&] {
+            return ts::conv2d(x, sample({6, 4, 12, 11}, t), b);
+          },
+          "kernel = input, 1x1 output " + dt);
+      expect_matches_reference(
+          [&] {
+            return ts::conv2d(x, sample({6, 2, 10, 5}, t), b, 1, {2, 1}, {1, 2}, 2);
+          },
+          "grouped, padded, dilated " + dt);
+      expect_matches_reference(
+          [&] {
+            return ts::conv2d(x, sample({6, 4, 5, 6}, t), {}, {2, 3}, 1, {2, 1});
+          },
+          "strided and dilated " + dt);
+      expect_matches_reference(
+          [&] {
+            return ts::conv1d(x.reshape({7, 4, 132}), sample({3, 4, 120}, t), {}, 2, 5);
+          },
+          "1-d " + dt);
+      expect_matches_reference(
+          [&] {
+            return ts::conv3d(x.reshape({7, 4, 3, 4, 11}), sample({2, 4, 3, 3, 9}, t), {}, 1, 1);
+          },
+          "3-d " + dt);
+    }
+  });
+}
+
 }  // namespace

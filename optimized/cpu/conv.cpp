@@ -102,18 +102,18 @@ void im2col_or_col2im(C* x, int64_t channels, const Geometry& g, C* col) {
   }
 }
 
-// Row-major c (m x n) = op(a) (m x k) @ op(b) (k x n), beta 0.
+// Row-major c (m x n) = op(a) (m x k) @ op(b) (k x n) + beta c (beta 0: c is not read).
 void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
-          const float* b, int64_t ldb, float* c, int64_t ldc) {
+          const float* b, int64_t ldb, float* c, int64_t ldc, float beta = 0) {
   cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
               static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), 1.0f, a,
-              static_cast<int>(lda), b, static_cast<int>(ldb), 0.0f, c, static_cast<int>(ldc));
+              static_cast<int>(lda), b, static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
 }
 void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
-          const double* b, int64_t ldb, double* c, int64_t ldc) {
+          const double* b, int64_t ldb, double* c, int64_t ldc, double beta = 0) {
   cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
               static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), 1.0, a,
-              static_cast<int>(lda), b, static_cast<int>(ldb), 0.0, c, static_cast<int>(ldc));
+              static_cast<int>(lda), b, static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
 }
 
 // One image: x (C_in x in) -> y (C_out x out), contiguous, in C.
@@ -157,6 +157,72 @@ void convolve_image(const C* x, const C* w, const C* bias, C* y, int64_t c_in, i
   }
 }
 
+// Note [Kernel-major convolution]
+// When the kernel plane is larger than the output plane (a weight gradient: Note [Convolution
+// gradients as convolutions]), per-image GEMMs are skinny (n = 9 for a 3x3 kernel's gradient,
+// 1 for a 1x1's) and OpenBLAS repacks the whole weight for every image: 40% of a ResNet
+// bottleneck's backward went to packing. Instead, per input channel c, gather the windows of a
+// chunk of images, B_c[(i, j), kk] = x[i, c, j s + kk d - p], and accumulate one GEMM per channel,
+// Y (C_out_g x chunk*out) += W[:, c] (C_out_g x k) @ B_c^T: n = images x output plane, and each
+// B_c row is copied in runs along the kernel's last dim.
+
+// Row (i, j) of B_c: the k_plane inputs output position j of channel xc reads, 0 in the padding.
+template <typename C>
+void gather_window(const C* xc, const Geometry& g, int64_t j, C* row) {
+  const int64_t j0 = j / (g.out[1] * g.out[2]), j1 = (j / g.out[2]) % g.out[1];
+  const int64_t off2 = (j % g.out[2]) * g.s[2] - g.p[2];
+  int64_t lo2, hi2;  // kernel columns k2 with 0 <= off2 + k2 d2 < in2
+  valid_range(g.in[2], g.k[2], g.d[2], off2, lo2, hi2);
+  for (int64_t k0 = 0; k0 < g.k[0]; ++k0) {
+    const int64_t i0 = j0 * g.s[0] + k0 * g.d[0] - g.p[0];
+    for (int64_t k1 = 0; k1 < g.k[1]; ++k1) {
+      const int64_t i1 = j1 * g.s[1] + k1 * g.d[1] - g.p[1];
+      C* dst = row + (k0 * g.k[1] + k1) * g.k[2];
+      if (i0 < 0 || i0 >= g.in[0] || i1 < 0 || i1 >= g.in[1]) {
+        std::fill(dst, dst + g.k[2], C(0));
+        continue;
+      }
+      const C* src = xc + (i0 * g.in[1] + i1) * g.in[2] + off2;
+      std::fill(dst, dst + lo2, C(0));
+      if (g.d[2] == 1) {
+        std::copy(src + lo2, src + hi2, dst + lo2);
+      } else {
+        for (int64_t k2 = lo2; k2 < hi2; ++k2) dst[k2] = src[k2 * g.d[2]];
+      }
+      std::fill(dst + hi2, dst + g.k[2], C(0));
+    }
+  }
+}
+
+// Images [i0, i0 + ni) of a direct convolution, kernel-major; b and acc are scratch.
+template <typename C>
+void convolve_kernel_major(const C* xp, const C* wp, const C* bp, C* yp, int64_t i0, int64_t ni,
+                           int64_t c_in, int64_t c_out, int64_t groups, const Geometry& g,
+                           std::vector<C>& b, std::vector<C>& acc) {
+  const int64_t cin_g = c_in / groups, cout_g = c_out / groups;
+  const int64_t jn = g.out_plane, kp = g.k_plane, cols = ni * jn;
+  b.resize(static_cast<size_t>(cols * kp));
+  acc.resize(static_cast<size_t>(cout_g * cols));
+  for (int64_t grp = 0; grp < groups; ++grp) {
+    for (int64_t c = 0; c < cin_g; ++c) {
+      for (int64_t i = 0; i < ni; ++i) {
+        const C* xc = xp + ((i0 + i) * c_in + grp * cin_g + c) * g.in_plane;
+        for (int64_t j = 0; j < jn; ++j) gather_window(xc, g, j, b.data() + (i * jn + j) * kp);
+      }
+      gemm(false, true, cout_g, cols, kp, wp + (grp * cout_g * cin_g + c) * kp, cin_g * kp,
+           b.data(), kp, acc.data(), cols, c == 0 ? C(0) : C(1));
+    }
+    for (int64_t i = 0; i < ni; ++i) {
+      for (int64_t o = 0; o < cout_g; ++o) {
+        const C bias = bp != nullptr ? bp[grp * cout_g + o] : C(0);
+        const C* src = acc.data() + o * cols + i * jn;
+        C* dst = yp + ((i0 + i) * c_out + grp * cout_g + o) * jn;
+        for (int64_t j = 0; j < jn; ++j) dst[j] = src[j] + bias;
+      }
+    }
+  }
+}
+
 // Note [Convolution threads]
 // With at least as many images as threads, each thread takes whole images, one BLAS thread
 // each; otherwise the images run in turn and OpenBLAS uses every thread.
@@ -185,7 +251,28 @@ void convolution_typed(const Tensor& x, const Tensor& w, const Tensor& b, const 
                         cp.transposed, g, col);
     }
   };
-  if (n >= get_num_threads()) {
+  const int64_t threads = get_num_threads();
+  if (!cp.transposed && g.k_plane > g.out_plane) {
+    // Note [Kernel-major convolution]: chunks of images, one per thread when there are enough,
+    // each chunk's gathered windows within about 16 MiB.
+    const int64_t limit = std::max<int64_t>(1, (int64_t{4} << 20) / (g.out_plane * g.k_plane));
+    const int64_t chunk = std::min(limit, std::max<int64_t>(1, (n + threads - 1) / threads));
+    const int64_t chunks = (n + chunk - 1) / chunk;
+    const auto run_chunks = [&](int64_t c0, int64_t c1) {
+      sync_blas_threads();
+      std::vector<C> bbuf, acc;
+      for (int64_t ch = c0; ch < c1; ++ch) {
+        const int64_t i0 = ch * chunk;
+        convolve_kernel_major<C>(xp, wp, bp, yp, i0, std::min(chunk, n - i0), c_in, c_out,
+                                 cp.groups, g, bbuf, acc);
+      }
+    };
+    if (chunks >= threads) {
+      parallel_for(0, chunks, 1, run_chunks);
+    } else {
+      run_chunks(0, chunks);
+    }
+  } else if (n >= threads) {
     parallel_for(0, n, 1, run);
   } else {
     run(0, n);

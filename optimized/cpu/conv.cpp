@@ -59,41 +59,41 @@ void valid_range(int64_t n, int64_t out, int64_t s, int64_t off, int64_t& lo, in
 // col[(c * k_plane + kk) * out_plane + j] = x[c, j * s + kk * d - p] (0 in the padding), so that
 // the direct convolution of one image and group is W (Cout_g x Cin_g k_plane) @ col. col2im adds
 // col back into x's positions: the adjoint, which computes the transposed convolution.
+// Only the rows [r0, r1) of (o0, o1) pairs: col then has (r1 - r0) out[2] columns.
 template <typename C, bool kAdd>
-void im2col_or_col2im(C* x, int64_t channels, const Geometry& g, C* col) {
+void im2col_or_col2im(C* x, int64_t channels, const Geometry& g, C* col, int64_t r0, int64_t r1) {
+  const int64_t cols = (r1 - r0) * g.out[2];
   for (int64_t c = 0; c < channels; ++c) {
     C* xc = x + c * g.in_plane;
     for (int64_t k0 = 0; k0 < g.k[0]; ++k0) {
       for (int64_t k1 = 0; k1 < g.k[1]; ++k1) {
         for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
-          C* row = col + ((c * g.k[0] + k0) * g.k[1] * g.k[2] + k1 * g.k[2] + k2) * g.out_plane;
+          C* row = col + ((c * g.k[0] + k0) * g.k[1] * g.k[2] + k1 * g.k[2] + k2) * cols;
           int64_t lo0, hi0, lo1, hi1, lo2, hi2;
           valid_range(g.in[0], g.out[0], g.s[0], k0 * g.d[0] - g.p[0], lo0, hi0);
           valid_range(g.in[1], g.out[1], g.s[1], k1 * g.d[1] - g.p[1], lo1, hi1);
           const int64_t off2 = k2 * g.d[2] - g.p[2];
           valid_range(g.in[2], g.out[2], g.s[2], off2, lo2, hi2);
-          for (int64_t o0 = 0; o0 < g.out[0]; ++o0) {
+          for (int64_t r = r0; r < r1; ++r) {
+            const int64_t o0 = r / g.out[1], o1 = r % g.out[1];
+            C* dst = row + (r - r0) * g.out[2];
+            if (o0 < lo0 || o0 >= hi0 || o1 < lo1 || o1 >= hi1) {
+              if constexpr (!kAdd) std::fill(dst, dst + g.out[2], C(0));
+              continue;
+            }
             const int64_t i0 = o0 * g.s[0] + k0 * g.d[0] - g.p[0];
-            for (int64_t o1 = 0; o1 < g.out[1]; ++o1) {
-              C* dst = row + (o0 * g.out[1] + o1) * g.out[2];
-              const bool inside = o0 >= lo0 && o0 < hi0 && o1 >= lo1 && o1 < hi1;
-              if (!inside) {
-                if constexpr (!kAdd) std::fill(dst, dst + g.out[2], C(0));
-                continue;
-              }
-              const int64_t i1 = o1 * g.s[1] + k1 * g.d[1] - g.p[1];
-              C* src = xc + (i0 * g.in[1] + i1) * g.in[2];
-              if constexpr (kAdd) {
-                for (int64_t o2 = lo2; o2 < hi2; ++o2) src[o2 * g.s[2] + off2] += dst[o2];
+            const int64_t i1 = o1 * g.s[1] + k1 * g.d[1] - g.p[1];
+            C* src = xc + (i0 * g.in[1] + i1) * g.in[2];
+            if constexpr (kAdd) {
+              for (int64_t o2 = lo2; o2 < hi2; ++o2) src[o2 * g.s[2] + off2] += dst[o2];
+            } else {
+              std::fill(dst, dst + lo2, C(0));
+              if (g.s[2] == 1) {
+                std::copy(src + lo2 + off2, src + hi2 + off2, dst + lo2);
               } else {
-                std::fill(dst, dst + lo2, C(0));
-                if (g.s[2] == 1) {
-                  std::copy(src + lo2 + off2, src + hi2 + off2, dst + lo2);
-                } else {
-                  for (int64_t o2 = lo2; o2 < hi2; ++o2) dst[o2] = src[o2 * g.s[2] + off2];
-                }
-                std::fill(dst + hi2, dst + g.out[2], C(0));
+                for (int64_t o2 = lo2; o2 < hi2; ++o2) dst[o2] = src[o2 * g.s[2] + off2];
               }
+              std::fill(dst + hi2, dst + g.out[2], C(0));
             }
           }
         }
@@ -116,6 +116,15 @@ void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, in
               static_cast<int>(lda), b, static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
 }
 
+// Note [Blocked im2col]
+// The direct convolution gathers a block of output rows at a time, its im2col columns about
+// 1 MiB (L2), and multiplies them at once: the GEMM reads them from cache instead of a whole
+// image's columns from memory (7 MiB for a ResNet 3x3 layer of 64 channels at 56x56).
+int64_t block_rows(const Geometry& g, int64_t kc, size_t elem) {
+  const int64_t per_row = std::max<int64_t>(1, kc * g.out[2] * static_cast<int64_t>(elem));
+  return std::clamp<int64_t>((int64_t{1} << 20) / per_row, 1, g.out[0] * g.out[1]);
+}
+
 // One image: x (C_in x in) -> y (C_out x out), contiguous, in C.
 template <typename C>
 void convolve_image(const C* x, const C* w, const C* bias, C* y, int64_t c_in, int64_t c_out,
@@ -126,13 +135,18 @@ void convolve_image(const C* x, const C* w, const C* bias, C* y, int64_t c_in, i
     const int64_t kc = cin_g * g.k_plane;
     for (int64_t grp = 0; grp < groups; ++grp) {
       const C* xg = x + grp * cin_g * g.in_plane;
-      const C* b = xg;
-      if (!g.pointwise()) {
-        im2col_or_col2im<C, false>(const_cast<C*>(xg), cin_g, g, col.data());
-        b = col.data();
+      if (g.pointwise()) {
+        gemm(false, false, cout_g, g.out_plane, kc, w + grp * cout_g * kc, kc, xg, g.out_plane,
+             y + grp * cout_g * g.out_plane, g.out_plane);
+        continue;
       }
-      gemm(false, false, cout_g, g.out_plane, kc, w + grp * cout_g * kc, kc, b, g.out_plane,
-           y + grp * cout_g * g.out_plane, g.out_plane);
+      const int64_t rows = g.out[0] * g.out[1], block = block_rows(g, kc, sizeof(C));
+      for (int64_t r0 = 0; r0 < rows; r0 += block) {
+        const int64_t r1 = std::min(rows, r0 + block), cols = (r1 - r0) * g.out[2];
+        im2col_or_col2im<C, false>(const_cast<C*>(xg), cin_g, g, col.data(), r0, r1);
+        gemm(false, false, cout_g, cols, kc, w + grp * cout_g * kc, kc, col.data(), cols,
+             y + grp * cout_g * g.out_plane + r0 * g.out[2], g.out_plane);
+      }
     }
   } else {
     // Transposed (g describes the direct convolution y -> x): col (Cout_g k x in) =
@@ -145,7 +159,9 @@ void convolve_image(const C* x, const C* w, const C* bias, C* y, int64_t c_in, i
       C* dst = direct_out ? yg : col.data();
       gemm(true, false, kc, g.out_plane, cin_g, w + grp * cin_g * kc, kc,
            x + grp * cin_g * g.out_plane, g.out_plane, dst, g.out_plane);
-      if (!direct_out) im2col_or_col2im<C, true>(yg, cout_g, g, col.data());
+      if (!direct_out) {
+        im2col_or_col2im<C, true>(yg, cout_g, g, col.data(), 0, g.out[0] * g.out[1]);
+      }
     }
   }
   if (bias != nullptr) {
@@ -236,9 +252,10 @@ void convolution_typed(const Tensor& x, const Tensor& w, const Tensor& b, const 
   const int64_t x_image = c_in * (cp.transposed ? g.out_plane : g.in_plane);
   const int64_t y_image = c_out * (cp.transposed ? g.in_plane : g.out_plane);
   const int64_t cin_g = c_in / cp.groups, cout_g = c_out / cp.groups;
-  const int64_t col_size = g.pointwise()   ? 0
-                           : cp.transposed ? cout_g * g.k_plane * g.out_plane
-                                           : cin_g * g.k_plane * g.out_plane;
+  const int64_t col_size =
+      g.pointwise()   ? 0
+      : cp.transposed ? cout_g * g.k_plane * g.out_plane
+                      : cin_g * g.k_plane * block_rows(g, cin_g * g.k_plane, sizeof(C)) * g.out[2];
   const C* xp = x.data_ptr<C>();
   const C* wp = w.data_ptr<C>();
   const C* bp = b.defined() ? b.data_ptr<C>() : nullptr;

@@ -201,6 +201,13 @@ struct OpEntry {
   // nn entries: each input gradient element is a few operations on the forward's results (a
   // mean-reduced loss), not a sum (Note [Gradient bounds] in conformance/checks.cpp).
   bool grad_elementwise = false;
+  // Note [Constant by definition]
+  // Outputs that every input of the sample's shape gives alike (zeros_like's zeros, fill_'s
+  // value, floor's zero gradient): no sample can vary them, so their cases are not mistrusted
+  // (Note [Mistrusted cases]); fresh outputs are poisoned, so they still prove every element
+  // was written (Note [Guard bytes]).
+  bool constant_output = false;    // the forward outputs
+  bool constant_gradient = false;  // the input gradients
 
   // ---- benchmark (bench.h) ----
   BenchFn bench;     // null: the op is benchmarked by another entry (its main one, a composite's)

@@ -166,6 +166,10 @@ std::vector<OpEntry> fill_entries() {
   v.push_back(entry("empty_like", like_samples, [](const In& in, const SampleArgs& a) {
     return In{describe(ts::empty_like(in[0], like_options(a)), /*strides=*/false)};
   }));
+  // Note [Constant by definition]
+  for (const char* name : {"zeros_like", "ones_like", "full_like"}) {
+    entry_named(v, name).constant_output = true;
+  }
   return v;
 }
 

@@ -330,6 +330,10 @@ std::vector<OpEntry> unary_entries() {
       unary_case(e, list, t, {list.side(), list.side()}, true);
     }
   };
+  // Note [Constant by definition]: piecewise-constant ops pass a zero gradient.
+  for (const char* name : {"sign", "floor", "ceil", "round", "trunc"}) {
+    entry_named(v, name).constant_gradient = true;
+  }
   entry_named(v, "exp").known.push_back(
       {kDouble, [] {
          return known_answer("known", {tensor({0., 1.}, kDouble)}, {tensor({1., M_E}, kDouble)});

@@ -381,6 +381,21 @@ class GroupRunner {
     return smallest == 0 ? 1 : std::max<int64_t>(1, out / smallest);
   }
 
+  // Note [Constant by layout]
+  // The expanded layout of a 1-D input is one element repeated (stride 0): when every input of
+  // the case is constant so, the case checks the layout's strides, and its constant output is
+  // by construction; the contiguous layout of the same sample checks the values.
+  static bool constant_by_layout(const std::string& layout, const std::vector<Tensor>& inputs) {
+    if (layout != "expanded") return false;
+    bool repeated = false;
+    for (const Tensor& t : inputs) {
+      if (!t.defined() || t.numel() <= 1) continue;
+      if (!is_constant(t)) return false;
+      repeated = true;
+    }
+    return repeated;
+  }
+
   // Fills the status and errors of `r` from the candidate's and the reference's outcomes.
   // `inputs`: the case's inputs, for bounds that follow them (Note [Summation bound]).
   void judge(CaseResult& r, const Sample& s, const Outcome& cand, const Outcome& ref,
@@ -412,6 +427,8 @@ class GroupRunner {
       return;
     }
     bool proves_something = false;  // Note [Mistrusted cases]
+    r.empty_inputs = std::any_of(inputs.begin(), inputs.end(),
+                                 [](const Tensor& t) { return t.defined() && t.numel() == 0; });
     for (size_t i = 0; i < ref.outs.size(); ++i) {
       if (!ref.outs[i].defined() || !cand.outs[i].defined()) {
         if (ref.outs[i].defined() != cand.outs[i].defined() && r.status == "passed") {
@@ -438,7 +455,16 @@ class GroupRunner {
         r.message = (ref.outs.size() > 1 ? "output " + std::to_string(i) + ": " : "") + c.message;
       }
     }
-    r.mistrusted = r.mistrusted || !proves_something;
+    // Note [Constant by definition]; a zero gradient may also come as none at all (norm.p0's,
+    // a cast to an integer dtype's): then nothing was compared, on non-empty inputs.
+    const bool backward = r.check == "backward";
+    const bool nonempty =
+        r.numel > 0 || (backward && std::any_of(inputs.begin(), inputs.end(), [](const Tensor& t) {
+                          return t.defined() && t.numel() > 0;
+                        }));
+    const bool by_definition = backward ? e_.constant_gradient : e_.constant_output;
+    r.mistrusted = r.mistrusted || (!proves_something && !(by_definition && nonempty) &&
+                                    !constant_by_layout(r.layout, inputs));
   }
 
   // Both sets write into a fresh copy of the first input in layout v; the other inputs are v's.

@@ -221,6 +221,13 @@ Comparison compare(const Tensor& candidate, const Tensor& reference, const Toler
   return c;
 }
 
+bool is_constant(const Tensor& t) {
+  if (t.numel() <= 1) return true;
+  const std::vector<double> v = doubles(t);
+  return std::all_of(v.begin(), v.end(),
+                     [&](double x) { return x == v[0] || (std::isnan(x) && std::isnan(v[0])); });
+}
+
 bool is_mistrusted(const Tensor& reference) {
   if (reference.numel() == 0) return true;
   const std::vector<double> r = doubles(reference);

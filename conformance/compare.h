@@ -72,5 +72,7 @@ double unit_roundoff(ScalarType dtype);
 
 // Whether a reference output proves little: empty, all zeros, all NaN, or constant.
 bool is_mistrusted(const Tensor& reference);
+// Whether every element of `t` equals the first (NaN equal to NaN); true when numel <= 1.
+bool is_constant(const Tensor& t);
 
 }  // namespace ts::conformance

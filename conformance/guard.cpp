@@ -29,8 +29,7 @@ class GuardedAllocator final : public Allocator {
 
   void* allocate(size_t nbytes) override {
     auto* raw = static_cast<unsigned char*>(base_->allocate(nbytes + 2 * kGuard));
-    std::memset(raw, kPattern, kGuard);
-    std::memset(raw + kGuard + nbytes, kPattern, kGuard);
+    std::memset(raw, kPattern, nbytes + 2 * kGuard);
     std::lock_guard<std::mutex> lock(mu_);
     live_[raw + kGuard] = nbytes;
     return raw + kGuard;

@@ -25,10 +25,13 @@ std::string device_string(const Device& d) {
 }
 
 nlohmann::json summary_json(const Summary& s) {
-  return {{"cases", s.cases},           {"passed", s.passed},     {"failed", s.failed},
-          {"flaky", s.flaky},           {"errors", s.errors},     {"crashed", s.crashed},
-          {"timeout", s.timeout},       {"overrun", s.overrun},   {"documented", s.documented},
-          {"mistrusted", s.mistrusted}, {"warnings", s.warnings}, {"delegated", s.delegated}};
+  return {{"cases", s.cases},           {"passed", s.passed},
+          {"failed", s.failed},         {"flaky", s.flaky},
+          {"errors", s.errors},         {"crashed", s.crashed},
+          {"timeout", s.timeout},       {"overrun", s.overrun},
+          {"documented", s.documented}, {"mistrusted", s.mistrusted},
+          {"warnings", s.warnings},     {"delegated", s.delegated},
+          {"nonempty", s.nonempty},     {"nonempty_mistrusted", s.nonempty_mistrusted}};
 }
 
 // "a, b,a" -> ["a", "b"]: a filter list as a sorted set (the order selects nothing).
@@ -100,6 +103,8 @@ nlohmann::json case_to_json(const CaseResult& c) {
                       {"max_ulp", c.max_ulp},
                       {"mistrusted", c.mistrusted},
                       {"warning", c.warning},
+                      {"numel", c.numel},
+                      {"empty_inputs", c.empty_inputs},
                       {"seconds", c.seconds}};
   if (!c.warning_message.empty()) j["warning_message"] = c.warning_message;
   if (!c.message.empty()) j["message"] = c.message;
@@ -132,6 +137,8 @@ CaseResult case_from_json(const nlohmann::json& j) {
   c.max_ulp = number("max_ulp");
   c.seconds = number("seconds");
   c.mistrusted = j.value("mistrusted", false);
+  c.numel = j.value("numel", int64_t{0});
+  c.empty_inputs = j.value("empty_inputs", false);
   c.warning = j.value("warning", false);
   c.warning_message = j.value("warning_message", "");
   c.message = j.value("message", "");

@@ -236,6 +236,9 @@ Summary RunResult::summary() const {
     s.documented += c.status == "documented";
     s.delegated += !c.delegated_to.empty();
     s.mistrusted += c.mistrusted;
+    const bool nonempty = c.numel > 0 && !c.empty_inputs;
+    s.nonempty += nonempty;
+    s.nonempty_mistrusted += nonempty && c.mistrusted;
     s.warnings += c.warning && (c.status == "passed" || c.status == "documented");
   }
   return s;

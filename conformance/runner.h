@@ -86,6 +86,7 @@ struct CaseResult {
   // a kernel that ignores its inputs could match it (is_mistrusted in compare.h). A case is
   // mistrusted when none of the outputs it compares proves anything; max's values beside its
   // indices along a size-1 dim (all 0) still catch a wrong kernel, and that case is trusted.
+  // Outputs constant by definition (Note [Constant by definition] in catalog.h) are trusted.
   bool mistrusted = false;
   // Within the tolerance but beyond the budget (Note [Tolerance model] in compare.h): the case
   // passes; warning_message names the first element over budget.
@@ -95,6 +96,9 @@ struct CaseResult {
   // '+': the case then judged those sets' kernels, not the candidate's own. Empty: none.
   std::string delegated_to;
   int64_t numel = 0;  // elements of the reference output(s)
+  // A tensor input has 0 elements (a deliberately empty sample: a sum over an empty dim compares
+  // zeros it never summed, a batch of 0 images a weight gradient of zeros).
+  bool empty_inputs = false;
   double seconds = 0;
 };
 
@@ -103,6 +107,10 @@ struct Summary {
           overrun = 0, documented = 0, mistrusted = 0;
   int64_t warnings = 0;   // passed or documented cases beyond their budget
   int64_t delegated = 0;  // cases (of any status) that ran another set's kernels
+  // Cases that compared at least one element on inputs with elements (not empty_inputs), and
+  // those of them mistrusted: the share that measures the samples, outside deliberately empty
+  // ones (Note [Mistrusted cases]).
+  int64_t nonempty = 0, nonempty_mistrusted = 0;
   // Whether every case passed or is documented (an empty run has no failing case).
   bool ok() const { return passed + documented == cases; }
 };

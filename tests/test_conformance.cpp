@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -189,6 +190,43 @@ TEST(ConformanceCompare, MistrustedOutputs) {
   EXPECT_FALSE(is_mistrusted(floats({1, 2})));
   EXPECT_FALSE(is_mistrusted(floats({3})));
   EXPECT_TRUE(compare(floats({0, 0}), floats({0, 0}), {}).mistrusted);
+  EXPECT_TRUE(is_constant(floats({kNaN, kNaN})));
+  EXPECT_TRUE(is_constant(floats({4})));
+  EXPECT_FALSE(is_constant(floats({4, 4, 5})));
+}
+
+// Note [Constant by definition] and Note [Constant by layout]: zeros_like's zeros, floor's zero
+// gradient and the expanded layout of a 1-D input are trusted; a 0-dim argmax (index 0 of one
+// element) stays mistrusted, and an empty sample counts outside the non-empty share.
+TEST(ConformanceRunner, ConstantByDefinitionOrLayoutIsTrusted) {
+  RunOptions o;
+  o.ops = "zeros_like,floor,argmax";
+  o.dtypes = {kFloat};
+  const RunResult r = run_conformance(o);
+  int64_t by_layout = 0, argmax_0dim = 0, empty = 0;
+  for (const CaseResult& c : r.cases) {
+    if (c.op == "zeros_like" && c.numel > 0) {
+      EXPECT_FALSE(c.mistrusted) << c.sample;
+    }
+    if (c.op == "floor" && c.check == "backward" && c.numel > 0) {
+      EXPECT_FALSE(c.mistrusted) << c.sample << "/" << c.layout;
+    }
+    if (c.op == "floor" && c.check == "forward" && c.layout == "expanded" && c.sample == "vec7") {
+      EXPECT_FALSE(c.mistrusted);
+      ++by_layout;
+    }
+    if (c.op == "argmax" && c.sample == "scalar" && c.layout == "contiguous") {
+      EXPECT_TRUE(c.mistrusted);
+      ++argmax_0dim;
+    }
+    empty += c.numel == 0;
+  }
+  EXPECT_GT(by_layout, 0);
+  EXPECT_GT(argmax_0dim, 0);
+  const Summary s = r.summary();
+  EXPECT_EQ(s.nonempty, s.cases - empty);
+  EXPECT_GT(s.nonempty_mistrusted, 0);
+  EXPECT_LT(s.nonempty_mistrusted, s.mistrusted);
 }
 
 // ---- layouts ----
@@ -607,6 +645,15 @@ TEST(ConformanceGuard, AWritePastTheEndIsFoundOnce) {
   t = Tensor();  // freed with a damaged guard
   EXPECT_EQ(check_guards(),
             "a write at byte 4 past the end of a 40-byte block (found when it was freed)");
+}
+
+// A fresh block reads as the pattern, so an element a kernel never writes is not a lucky zero.
+TEST(ConformanceGuard, FreshBlocksArePoisoned) {
+  GuardScope scope;
+  const Tensor t = ts::empty({3}, kFloat);
+  uint32_t bits[3];
+  std::memcpy(bits, t.data_ptr(), sizeof bits);
+  for (uint32_t b : bits) EXPECT_EQ(b, 0xA5A5A5A5u);
 }
 
 TEST(ConformanceRunner, DocumentedSkipsAreNotRun) {

@@ -161,8 +161,13 @@ int run_conform(conformance::RunOptions options, bool quiet, int64_t max_failure
   std::cout << "kernel set " << result.kernel_set << ": " << s.cases << " cases, " << s.passed
             << " passed, " << s.failed << " failed, " << s.flaky << " flaky, " << s.errors
             << " errors, " << s.crashed << " crashed, " << s.timeout << " timeout, " << s.overrun
-            << " overrun, " << s.documented << " documented, " << s.mistrusted << " mistrusted, "
-            << s.warnings << " warnings, " << result.skipped_samples
+            << " overrun, " << s.documented << " documented, " << s.mistrusted << " mistrusted ("
+            << s.nonempty_mistrusted << " of the " << s.nonempty << " non-empty cases, "
+            << std::fixed << std::setprecision(1)
+            << (s.nonempty > 0 ? 100.0 * static_cast<double>(s.nonempty_mistrusted) /
+                                     static_cast<double>(s.nonempty)
+                               : 0.0)
+            << "%), " << s.warnings << " warnings, " << result.skipped_samples
             << " samples skipped (documented in the catalog), " << std::fixed
             << std::setprecision(2) << result.seconds << " s\n";
   if (s.delegated > 0) {

@@ -365,8 +365,8 @@ std::vector<OpEntry> binary_entries() {
   };
   add_known_answers(v);
   // Note [Constant by definition]: rounded quotients pass a zero gradient.
-  entry_named(v, "div.floor").constant_gradient = true;
-  entry_named(v, "div.trunc").constant_gradient = true;
+  entry_named(v, "div.floor").constant_gradient = DTypeSet::all();
+  entry_named(v, "div.trunc").constant_gradient = DTypeSet::all();
   return v;
 }
 

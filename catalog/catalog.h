@@ -206,8 +206,8 @@ struct OpEntry {
   // value, floor's zero gradient): no sample can vary them, so their cases are not mistrusted
   // (Note [Mistrusted cases]); fresh outputs are poisoned, so they still prove every element
   // was written (Note [Guard bytes]).
-  bool constant_output = false;    // the forward outputs
-  bool constant_gradient = false;  // the input gradients
+  DTypeSet constant_output;    // the dtypes whose forward outputs are
+  DTypeSet constant_gradient;  // the dtypes whose input gradients are
 
   // ---- benchmark (bench.h) ----
   BenchFn bench;     // null: the op is benchmarked by another entry (its main one, a composite's)

@@ -236,9 +236,9 @@ std::vector<OpEntry> copy_entries() {
   add_bench(v);
   // Note [Constant by definition]: fill_'s value, zero_'s zeros; a cast to an integer dtype
   // passes no gradient (to's float targets vary theirs).
-  entry_named(v, "fill_").constant_output = true;
-  entry_named(v, "zero_").constant_output = true;
-  entry_named(v, "to").constant_gradient = true;
+  entry_named(v, "fill_").constant_output = DTypeSet::all();
+  entry_named(v, "zero_").constant_output = DTypeSet::all();
+  entry_named(v, "to").constant_gradient = DTypeSet::all();
   // Note [Known answers] in catalog.h: float16's largest finite value, and one that rounds to inf.
   entry_named(v, "to").known = {
       {kFloat, [] {

@@ -168,7 +168,7 @@ std::vector<OpEntry> fill_entries() {
   }));
   // Note [Constant by definition]
   for (const char* name : {"zeros_like", "ones_like", "full_like"}) {
-    entry_named(v, name).constant_output = true;
+    entry_named(v, name).constant_output = DTypeSet::all();
   }
   return v;
 }

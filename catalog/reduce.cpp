@@ -2,6 +2,8 @@
 // list, which reduces every dim), keepdim, 0-dim and empty inputs, and reductions over an empty
 // dim. Benchmark: a square matrix reduced along the contiguous dim (1), across it (0) and over
 // everything; sum also over a long vector, cumsum along each dim.
+#include <algorithm>
+#include <cmath>
 #include <limits>
 #include <utility>
 
@@ -400,6 +402,19 @@ void add_bench(std::vector<OpEntry>& v) {
   };
 }
 
+// The chance per element that makes half the reduced lines of x (dims; empty: all) hold one
+// such element: 1 - 2^(-1/L) for lines of L elements.
+double half_lines_chance(const Tensor& x, const std::vector<int64_t>& dims) {
+  int64_t line = 1;
+  for (int64_t d = 0; d < x.dim(); ++d) {
+    const bool reduced = dims.empty() || std::find_if(dims.begin(), dims.end(), [&](int64_t r) {
+                                           return (r < 0 ? r + x.dim() : r) == d;
+                                         }) != dims.end();
+    if (reduced) line *= x.size(d);
+  }
+  return 1 - std::pow(0.5, 1.0 / static_cast<double>(std::max<int64_t>(line, 1)));
+}
+
 }  // namespace
 
 std::vector<OpEntry> reduce_entries() {
@@ -473,10 +488,12 @@ std::vector<OpEntry> reduce_entries() {
     if (op == "norm") e = with_shifted(std::move(e), {200, 300});
   }
   // Note [Balanced outcomes] in binary.cpp: a p = 0 norm counts nonzeros, always all of random
-  // floats: half its values are made 0. Integer products of thousands of {-1, 0, 1} are 0:
-  // their zeros become 1, so the sign varies.
+  // floats: half its values are made 0. Integer products of thousands of {-1, 0, 1} are 0, and
+  // a product of evens wraps to 0 once 2^bits divides it: integer factors are made odd. Bool
+  // products are true only where a line holds no false: falses get half_lines_chance.
   // all() over rows of random nonzeros is always true, any() always true: all's samples get
-  // sparse zeros (3%: a row of 53 holds none in 1 of 5), any's sparse nonzeros (3%).
+  // sparse zeros, any's sparse nonzeros, each element with the chance 1 - 2^(-1/L) for lines of
+  // L elements, so that half the lines hold one and the output varies.
   for (const bool is_all : {true, false}) {
     OpEntry& e = entry_named(v, is_all ? "all" : "any");
     const SamplesFn base = e.samples;
@@ -486,10 +503,11 @@ std::vector<OpEntry> reduce_entries() {
       for (Sample& s : out) {
         if (s.name == "edge_values" || s.inputs.empty()) continue;
         Tensor& x = s.inputs[0];
+        const double p = half_lines_chance(x, s.args.dims);
         const Tensor u = SampleContext(is_all ? "all/sparse" : "any/sparse", kDouble)
                              .input(s.name, 0, x.sizes(), Range{0, 1});
         const Tensor nonzero = ones(x.sizes(), x.dtype());
-        x = where(lt(u, 0.03), is_all ? zeros(x.sizes(), x.dtype()) : nonzero,
+        x = where(lt(u, p), is_all ? zeros(x.sizes(), x.dtype()) : nonzero,
                   is_all ? nonzero : zeros(x.sizes(), x.dtype()));
       }
       return out;
@@ -508,8 +526,12 @@ std::vector<OpEntry> reduce_entries() {
         Tensor& x = s.inputs[0];
         if (count) {
           x = where(SampleContext(name + "/zeros", kBool).input(s.name, 0, x.sizes()), 0.0, x);
-        } else if (!is_floating_type(x.dtype()) && x.dtype() != kBool) {
-          x = where(eq(x, 0), 1, x).to(x.dtype());
+        } else if (x.dtype() == kBool) {
+          const Tensor u =
+              SampleContext(name + "/falses", kDouble).input(s.name, 0, x.sizes(), Range{0, 1});
+          x = ge(u, half_lines_chance(x, s.args.dims));
+        } else if (!is_floating_type(x.dtype())) {
+          x = add(x, eq(remainder(x, 2), 0).to(x.dtype())).to(x.dtype());
         }
       }
       return out;
@@ -537,7 +559,7 @@ std::vector<OpEntry> reduce_entries() {
   }
   add_known_answers(v);
   // Note [Constant by definition]: the count of nonzeros passes a zero gradient.
-  entry_named(v, "norm.p0").constant_gradient = true;
+  entry_named(v, "norm.p0").constant_gradient = DTypeSet::all();
   return v;
 }
 

@@ -110,6 +110,21 @@ std::vector<OpEntry> scan_entries() {
     return self.cumprod_(a.dims[0]);
   };
   cp.accumulates = true;
+  // Integer factors are -1 or 1 (uint8: 255 or 1): 0.5..1.5 rounds to 0 and 1, whose products
+  // are constant after the first 0, and wider factors overflow a line of 2053.
+  cp.samples = [base = cp.samples](const SampleContext& ctx) {
+    std::vector<Sample> out = base(ctx);
+    if (is_floating_type(ctx.dtype())) return out;
+    KernelSetGuard g("reference");
+    for (Sample& s : out) {
+      if (s.inputs.empty() || s.inputs[0].numel() == 0) continue;
+      const Tensor u =
+          SampleContext("cumprod/sign", kDouble).input(s.name, 0, s.inputs[0].sizes(), Range{0, 1});
+      const Tensor one = ones(s.inputs[0].sizes(), kLong);
+      s.inputs[0] = where(lt(u, 0.5), neg(one), one).to(ctx.dtype());
+    }
+    return out;
+  };
   v.push_back(std::move(cp));
   OpEntry lse = entry("logcumsumexp", Range{-4, 4}, [](const In& in, const SampleArgs& a) {
     return In{ts::logcumsumexp(in[0], a.dims[0])};

@@ -332,7 +332,11 @@ std::vector<OpEntry> unary_entries() {
   };
   // Note [Constant by definition]: piecewise-constant ops pass a zero gradient.
   for (const char* name : {"sign", "floor", "ceil", "round", "trunc"}) {
-    entry_named(v, name).constant_gradient = true;
+    entry_named(v, name).constant_gradient = DTypeSet::all();
+  }
+  // Integers and bools are finite: isinf and isnan are all false, isfinite all true.
+  for (const char* name : {"isinf", "isnan", "isfinite"}) {
+    entry_named(v, name).constant_output = DTypeSet::integral(true);
   }
   entry_named(v, "exp").known.push_back(
       {kDouble, [] {

@@ -462,7 +462,7 @@ class GroupRunner {
         r.numel > 0 || (backward && std::any_of(inputs.begin(), inputs.end(), [](const Tensor& t) {
                           return t.defined() && t.numel() > 0;
                         }));
-    const bool by_definition = backward ? e_.constant_gradient : e_.constant_output;
+    const bool by_definition = (backward ? e_.constant_gradient : e_.constant_output).has(dt_);
     r.mistrusted = r.mistrusted || (!proves_something && !(by_definition && nonempty) &&
                                     !constant_by_layout(r.layout, inputs));
   }

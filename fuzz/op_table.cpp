@@ -872,6 +872,55 @@ void sorting(Table& T) {
   }
 }
 
+// losses (issue 16): family "loss", which the generator does not draw from yet (targets, lengths
+// and value ranges need inputs it does not build); programs and the corpus may call them.
+void losses(Table& T) {
+  const uint32_t A = kAccumulates;
+  const auto red = [](C c, size_t k) { return static_cast<Reduction>(c.i(k)); };
+  T.def(
+      "loss", "binary_cross_entropy", "self:T target:T weight:T?=None reduction:I=1", A,
+      [red](C c) { return Tensors{ts::binary_cross_entropy(c.t(0), c.t(1), c.t(2), red(c, 3))}; });
+  T.def("loss", "binary_cross_entropy_with_logits",
+        "self:T target:T weight:T?=None pos_weight:T?=None reduction:I=1", A, [red](C c) {
+          return Tensors{
+              ts::binary_cross_entropy_with_logits(c.t(0), c.t(1), c.t(2), c.t(3), red(c, 4))};
+        });
+  T.def("loss", "l1_loss", "self:T target:T reduction:I=1", A,
+        [red](C c) { return Tensors{ts::l1_loss(c.t(0), c.t(1), red(c, 2))}; });
+  T.def("loss", "smooth_l1_loss", "self:T target:T reduction:I=1 beta:F=1.0", A,
+        [red](C c) { return Tensors{ts::smooth_l1_loss(c.t(0), c.t(1), red(c, 2), c.d(3))}; });
+  T.def("loss", "huber_loss", "self:T target:T reduction:I=1 delta:F=1.0", A,
+        [red](C c) { return Tensors{ts::huber_loss(c.t(0), c.t(1), red(c, 2), c.d(3))}; });
+  T.def("loss", "kl_div", "self:T target:T reduction:I=1 log_target:B=false", A,
+        [red](C c) { return Tensors{ts::kl_div(c.t(0), c.t(1), red(c, 2), c.b(3))}; });
+  T.def("loss", "cosine_similarity", "x1:T x2:T dim:I=1 eps:F=1e-08", A,
+        [](C c) { return Tensors{ts::cosine_similarity(c.t(0), c.t(1), c.i(2), c.d(3))}; });
+  T.def("loss", "pairwise_distance", "x1:T x2:T p:F=2 eps:F=1e-06 keepdim:B=false", A,
+        [](C c) { return Tensors{ts::pairwise_distance(c.t(0), c.t(1), c.d(2), c.d(3), c.b(4))}; });
+  T.def("loss", "cosine_embedding_loss", "input1:T input2:T target:T margin:F=0.0 reduction:I=1", A,
+        [red](C c) {
+          return Tensors{ts::cosine_embedding_loss(c.t(0), c.t(1), c.t(2), c.d(3), red(c, 4))};
+        });
+  T.def("loss", "margin_ranking_loss", "input1:T input2:T target:T margin:F=0.0 reduction:I=1", A,
+        [red](C c) {
+          return Tensors{ts::margin_ranking_loss(c.t(0), c.t(1), c.t(2), c.d(3), red(c, 4))};
+        });
+  T.def("loss", "triplet_margin_loss",
+        "anchor:T positive:T negative:T margin:F=1.0 p:F=2 eps:F=1e-06 swap:B=false "
+        "reduction:I=1",
+        A, [red](C c) {
+          return Tensors{ts::triplet_margin_loss(c.t(0), c.t(1), c.t(2), c.d(3), c.d(4), c.d(5),
+                                                 c.b(6), red(c, 7))};
+        });
+  T.def("loss", "ctc_loss",
+        "log_probs:T targets:T input_lengths:IL target_lengths:IL blank:I=0 reduction:I=1 "
+        "zero_infinity:B=false",
+        A, [red](C c) {
+          return Tensors{
+              ts::ctc_loss(c.t(0), c.t(1), c.ints(2), c.ints(3), c.i(4), red(c, 5), c.b(6))};
+        });
+}
+
 std::vector<OpSpec> build() {
   Table T;
   fuzzer_statements(T);
@@ -889,6 +938,7 @@ std::vector<OpSpec> build() {
   convolutions(T);  // convolution (issue 16)
   shapes(T);        // shape (issue 16)
   sorting(T);       // sorting and selection (issue 16)
+  losses(T);        // losses (issue 16)
   return std::move(T.specs);
 }
 

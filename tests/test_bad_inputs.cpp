@@ -841,12 +841,96 @@ std::vector<BadCall> sort_calls() {
   };
 }
 
+// losses (issue 16)
+std::vector<BadCall> loss16_calls() {
+  constexpr const char* kReduction = "ATen 1.13 does not check this op's reduction";
+  constexpr const char* kTargets = "ATen 1.13's CPU ctc_loss reads out-of-range targets unchecked";
+  return {
+      {"losses", "binary_cross_entropy", "target",
+       [](Fx& f) { ts::binary_cross_entropy(f.f23, f.f34); }},
+      {"losses", "binary_cross_entropy", "input",
+       [](Fx& f) {
+         ts::binary_cross_entropy(f.f23, ts::zeros({2, 3}));
+       }},
+      {"losses", "binary_cross_entropy", "weight",
+       [](Fx& f) {
+         ts::binary_cross_entropy(ts::zeros({2, 3}), ts::zeros({2, 3}), f.f4);
+       }},
+      {"losses", "binary_cross_entropy", "self",
+       [](Fx& f) { ts::binary_cross_entropy(f.i23, f.i23); }},
+      {"losses", "binary_cross_entropy", "reduction",
+       [](Fx&) {
+         ts::binary_cross_entropy(ts::zeros({2}), ts::zeros({2}), {},
+                                  static_cast<ts::Reduction>(7));
+       },
+       kReduction},
+      {"losses", "binary_cross_entropy_with_logits", "target",
+       [](Fx& f) { ts::binary_cross_entropy_with_logits(f.f23, f.f34); }},
+      {"losses", "l1_loss", "target", [](Fx& f) { ts::l1_loss(f.f23, f.f34); }},
+      {"losses", "l1_loss", "self", [](Fx& f) { ts::l1_loss(f.i23, f.i23); }},
+      {"losses", "smooth_l1_loss", "beta",
+       [](Fx& f) { ts::smooth_l1_loss(f.f23, f.f23, ts::Reduction::Mean, -1.0); }},
+      {"losses", "huber_loss", "delta",
+       [](Fx& f) { ts::huber_loss(f.f23, f.f23, ts::Reduction::Mean, 0.0); }},
+      {"losses", "kl_div", "self", [](Fx& f) { ts::kl_div(f.i23, f.i23); }},
+      {"losses", "kl_div", "target", [](Fx& f) { ts::kl_div(f.f23, f.f34); }},
+      {"losses", "cosine_similarity", "x2", [](Fx& f) { ts::cosine_similarity(f.f23, f.f34); }},
+      {"losses", "cosine_similarity", "dim", [](Fx& f) { ts::cosine_similarity(f.f23, f.f23, 2); }},
+      {"losses", "pairwise_distance", "x2", [](Fx& f) { ts::pairwise_distance(f.f23, f.f34); }},
+      {"losses", "cosine_embedding_loss", "target",
+       [](Fx& f) { ts::cosine_embedding_loss(f.f23, f.f23, f.f23); }},
+      {"losses", "cosine_embedding_loss", "input1",
+       [](Fx& f) { ts::cosine_embedding_loss(f.f234, f.f234, f.f3); }},
+      {"losses", "margin_ranking_loss", "input2",
+       [](Fx& f) { ts::margin_ranking_loss(f.f23, f.f34, f.f23); }},
+      {"losses", "triplet_margin_loss", "positive",
+       [](Fx& f) { ts::triplet_margin_loss(f.f23, f.f3, f.f23); }},
+      {"losses", "ctc_loss", "log_probs", [](Fx& f) { ts::ctc_loss(f.f3, f.i3, {3}, {1}); }},
+      {"losses", "ctc_loss", "input_lengths",
+       [](Fx&) {
+         ts::ctc_loss(ts::zeros({4, 2, 3}), ts::ones({2, 2}, ts::kLong), {4}, {2, 2});
+       }},
+      {"losses", "ctc_loss", "input_lengths",
+       [](Fx&) {
+         ts::ctc_loss(ts::zeros({4, 2, 3}), ts::ones({2, 2}, ts::kLong), {4, 5}, {2, 2});
+       }},
+      {"losses", "ctc_loss", "target_lengths",
+       [](Fx&) {
+         ts::ctc_loss(ts::zeros({4, 2, 3}), ts::ones({2, 2}, ts::kLong), {4, 4}, {2});
+       }},
+      {"losses", "ctc_loss", "blank",
+       [](Fx&) {
+         ts::ctc_loss(ts::zeros({4, 2, 3}), ts::ones({2, 2}, ts::kLong), {4, 4}, {2, 2}, 3);
+       }},
+      {"losses", "ctc_loss", "targets",
+       [](Fx&) {
+         ts::ctc_loss(ts::zeros({4, 2, 3}), ts::ones({2, 1}, ts::kLong), {4, 4}, {2, 2});
+       }},
+      {"losses", "ctc_loss", "targets",
+       [](Fx&) {
+         ts::ctc_loss(ts::zeros({4, 2, 3}), ts::zeros({2, 2}, ts::kLong), {4, 4}, {2, 2});
+       },
+       kTargets},
+      {"losses", "ctc_loss", "targets",
+       [](Fx&) {
+         ts::ctc_loss(ts::zeros({4, 2, 3}), ts::ones({2, 2}), {4, 4}, {2, 2});
+       },
+       "ATen 1.13 converts floating targets to int64"},
+      {"losses", "ctc_loss", "reduction",
+       [](Fx&) {
+         ts::ctc_loss(ts::zeros({4, 2, 3}), ts::ones({2, 2}, ts::kLong), {4, 4}, {2, 2}, 0,
+                      static_cast<ts::Reduction>(4));
+       },
+       kReduction},
+  };
+}
+
 std::vector<BadCall> catalogue() {
   std::vector<BadCall> all;
   for (auto family :
        {unary_calls, binary_calls, compare_calls, ternary_calls, reduce_calls, nn_calls, norm_calls,
         loss_calls, linalg_calls, index_calls, shape_calls, factory_calls, copy_view_calls,
-        autograd_calls, device_calls, conv_calls, sort_calls}) {
+        autograd_calls, device_calls, conv_calls, sort_calls, loss16_calls}) {
     for (BadCall& c : family()) all.push_back(c);
   }
   return all;
@@ -1226,6 +1310,24 @@ TEST(UserOpScope, EveryCompositeNamesItselfBeforeItsParts) {
        }},
       // sorting and selection (issue 16)
       {"argsort", "sort", [] { ts::argsort(ts::zeros({2}), 3); }},
+      // losses (issue 16)
+      {"binary_cross_entropy_with_logits", "",
+       [] { ts::binary_cross_entropy_with_logits(huge_view(), huge_view()); }},
+      {"l1_loss", "", [] { ts::l1_loss(huge_view(), huge_view()); }},
+      {"smooth_l1_loss", "", [] { ts::smooth_l1_loss(huge_view(), huge_view()); }},
+      {"huber_loss", "", [] { ts::huber_loss(huge_view(), huge_view()); }},
+      {"kl_div", "", [] { ts::kl_div(huge_view(), huge_view()); }},
+      {"cosine_similarity", "", [] { ts::cosine_similarity(huge_view(), huge_view()); }},
+      {"pairwise_distance", "", [] { ts::pairwise_distance(huge_view(), huge_view()); }},
+      {"cosine_embedding_loss", "",
+       [] {
+         ts::cosine_embedding_loss(huge_view(), huge_view(),
+                                   ts::ones({1}).expand({int64_t{1} << 61}));
+       }},
+      {"margin_ranking_loss", "",
+       [] { ts::margin_ranking_loss(huge_view(), huge_view(), huge_view()); }},
+      {"triplet_margin_loss", "",
+       [] { ts::triplet_margin_loss(huge_view(), huge_view(), huge_view()); }},
   };
   std::set<std::string> composites;
 #define TS_OP(name, kind, ...) \

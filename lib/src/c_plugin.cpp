@@ -147,13 +147,15 @@ DeviceType c_device(const char* what, const char* device) {
   return dev == "cpu" ? kCPU : kCUDA;
 }
 
-// Whether ts_c_params carries the op's parameters: not a factory's, nor the activations' Scalars
-// or sorting's SortParams (issue 16), which a C kernel would otherwise read as zeros.
+// Whether ts_c_params carries the op's parameters: not a factory's, nor the activations' Scalars,
+// sorting's SortParams or ctc_loss's lengths (issue 16), which a C kernel would otherwise read as
+// zeros.
 bool c_readable_params(const OpInfo& info) {
   if (info.sig == OpSignature::Factory) return info.params == 0;
   for (size_t p :
        {kParamsIndex<LeakyReluParams>, kParamsIndex<EluParams>, kParamsIndex<SoftplusParams>,
-        kParamsIndex<HardtanhParams>, kParamsIndex<ThresholdParams>, kParamsIndex<SortParams>}) {
+        kParamsIndex<HardtanhParams>, kParamsIndex<ThresholdParams>, kParamsIndex<SortParams>,
+        kParamsIndex<CtcLossParams>}) {
     if (info.params == p) return false;
   }
   return true;

@@ -467,7 +467,9 @@ const std::pair<const char*, Family> kFamilies[] = {
     {"reduce", run_reduce},       {"nn", run_nn},
     {"linalg", run_linalg},       {"index", run_index},
     {"factory", run_factory},     {"conv", run_conv},  // convolution (issue 16)
-    {"shape", run_shape},         {"sort", run_sort}};
+    {"shape", run_shape},         {"sort", run_sort},
+    {"loss", run_loss},  // losses (issue 16)
+};
 
 // Note [Stale allow rows]
 // Each family's test reads the whole list and counts its own hits; the process adds them up per
@@ -573,6 +575,9 @@ TEST(Parity, ShapeAgreesWithATen) {
 }
 TEST(Parity, SortAgreesWithATen) {  // sorting and selection (issue 16)
   run_family("sort", run_sort);
+}
+TEST(Parity, LossAgreesWithATen) {  // losses (issue 16)
+  run_family("loss", run_loss);
 }
 
 // Last in this file, so after the families (Note [Stale allow rows]).

@@ -97,6 +97,17 @@ struct NllLossParams : LossParams {
   int64_t ignore_index = -100;
   int64_t class_dim = 0;  // 0 for a 1-D input, else 1
 };
+// ctc_loss (issue 16): lengths per sample, the blank class, whether targets are concatenated
+// (1-D) rather than padded (N, S), and whether the kernel also writes d nll_n / d log_probs as
+// output 1 (Note [ctc_loss gradient] in lib/src/ops/loss.cpp).
+struct CtcLossParams : LossParams {
+  DimVector input_lengths;
+  DimVector target_lengths;
+  int64_t blank = 0;
+  bool zero_infinity = false;
+  bool concatenated = false;
+  bool with_grad = false;
+};
 // arange: integral dtypes get int64 Scalars (truncated, as ATen), floating ones doubles; the
 // output's size is the element count (end is for messages and plug-ins).
 struct ArangeParams {
@@ -179,7 +190,8 @@ struct SortParams {
   /* convolution (issue 16) */ _(ConvParams)                                                \
   /* normalization, embedding (issue 16) */ _(BatchNormParams) _(GroupNormParams) _(EmbeddingParams) \
   /* shape (issue 16) */ _(FlipParams) _(RollParams) _(TriParams)                          \
-  /* sorting and selection (issue 16) */ _(SortParams)
+  /* sorting and selection (issue 16) */ _(SortParams)                                   \
+  /* losses (issue 16) */ _(CtcLossParams)
 // clang-format on
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;

@@ -433,4 +433,38 @@ std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim);
 std::tuple<Tensor&, Tensor&> cummin_out(const Tensor& values, const Tensor& indices,
                                         const Tensor& self, int64_t dim);
 
+// ---- losses (issue 16) ----
+// ATen's arguments, order and defaults; reduction as nll_loss's. binary_cross_entropy and
+// ctc_loss are kernels, the others composites (lib/src/ops/loss.cpp).
+Tensor binary_cross_entropy(const Tensor& self, const Tensor& target, const Tensor& weight = {},
+                            Reduction reduction = Reduction::Mean);
+Tensor binary_cross_entropy_with_logits(const Tensor& self, const Tensor& target,
+                                        const Tensor& weight = {}, const Tensor& pos_weight = {},
+                                        Reduction reduction = Reduction::Mean);
+Tensor l1_loss(const Tensor& self, const Tensor& target, Reduction reduction = Reduction::Mean);
+Tensor smooth_l1_loss(const Tensor& self, const Tensor& target,
+                      Reduction reduction = Reduction::Mean, double beta = 1.0);
+Tensor huber_loss(const Tensor& self, const Tensor& target, Reduction reduction = Reduction::Mean,
+                  double delta = 1.0);
+Tensor kl_div(const Tensor& self, const Tensor& target, Reduction reduction = Reduction::Mean,
+              bool log_target = false);
+Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim = 1, double eps = 1e-8);
+Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p = 2, double eps = 1e-6,
+                         bool keepdim = false);
+Tensor cosine_embedding_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                             double margin = 0.0, Reduction reduction = Reduction::Mean);
+Tensor margin_ranking_loss(const Tensor& input1, const Tensor& input2, const Tensor& target,
+                           double margin = 0.0, Reduction reduction = Reduction::Mean);
+Tensor triplet_margin_loss(const Tensor& anchor, const Tensor& positive, const Tensor& negative,
+                           double margin = 1.0, double p = 2, double eps = 1e-6, bool swap = false,
+                           Reduction reduction = Reduction::Mean);
+// log_probs (T, N, C) or (T, C); targets padded (N, S) or concatenated (sum(target_lengths)),
+// (S) for an unbatched call. The Tensor overload takes int64 lengths (ctc_loss.Tensor).
+Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, IntArrayRef input_lengths,
+                IntArrayRef target_lengths, int64_t blank = 0,
+                Reduction reduction = Reduction::Mean, bool zero_infinity = false);
+Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
+                const Tensor& target_lengths, int64_t blank = 0,
+                Reduction reduction = Reduction::Mean, bool zero_infinity = false);
+
 }  // namespace ts

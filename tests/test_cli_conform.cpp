@@ -387,4 +387,22 @@ TEST_F(Cli, OpsShowsAPluginsKernelSet) {
   EXPECT_NE(missing.err.find("nope.so"), std::string::npos) << missing.err;
 }
 
+// The table's name column fits the longest name: "scaled_dot_product_attention composite", not
+// the name run into its kind.
+TEST_F(Cli, OpsTableSeparatesLongNamesFromTheirKind) {
+  const Outcome r = touchstone({"ops"});
+  ASSERT_EQ(r.exit_code(), 0) << r.err;
+  std::istringstream lines(r.out);
+  int rows = 0;
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream words(line);
+    std::string name, kind;
+    words >> name >> kind;
+    if (name == "op" || kind == "ops" || kind.empty()) continue;  // the header, the count
+    EXPECT_TRUE(kind == "kernel" || kind == "composite") << line;
+    ++rows;
+  }
+  EXPECT_GT(rows, 200);
+}
+
 }  // namespace

@@ -327,6 +327,17 @@ TEST(CtcLoss, GradientAsATenAndGradcheckThroughLogSoftmax) {
   });
 }
 
+// A recorded backward would hold the kernel's gradient as a constant: a wrong second
+// derivative, so create_graph through ctc_loss is refused (Note [ctc_loss gradient]).
+TEST(CtcLoss, NotTwiceDifferentiable) {
+  const Tensor x = ctc_log_probs().requires_grad_();
+  const Tensor loss = ts::ctc_loss(x, make(kLong, {1, 2, 1, 0}, {2, 2}), {2, 2}, {2, 1});
+  EXPECT_NE(error_of([&] {
+              loss.backward({}, std::nullopt, /*create_graph=*/true);
+            }).find("ctc_loss: its gradient is not twice differentiable"),
+            std::string::npos);
+}
+
 TEST(CtcLoss, Errors) {
   const Tensor lp = ts::zeros({4, 2, 3});
   const Tensor t = ts::ones({2, 2}, ts::kLong);

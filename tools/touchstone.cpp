@@ -1,5 +1,6 @@
 // The touchstone command line: main() and `touchstone ops`; other subcommands live in their own
 // files (command.h).
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -115,7 +116,10 @@ std::string short_dtypes(const nlohmann::json& list) {
 }
 
 void print_ops_table(const nlohmann::json& ops) {
-  std::cout << std::left << std::setw(15) << "op" << std::setw(10) << "kind" << std::setw(30)
+  size_t width = 15;  // the longest name and a space: scaled_dot_product_attention needs 30
+  for (const auto& op : ops) width = std::max(width, op["name"].get<std::string>().size() + 1);
+  const int w = static_cast<int>(width);
+  std::cout << std::left << std::setw(w) << "op" << std::setw(10) << "kind" << std::setw(30)
             << "variants" << std::setw(6) << "grad"
             << "kernel sets (device: dtypes)\n";
   for (const auto& op : ops) {
@@ -143,7 +147,7 @@ void print_ops_table(const nlohmann::json& ops) {
         }
       }
     }
-    std::cout << std::setw(15) << op["name"].get<std::string>() << std::setw(10)
+    std::cout << std::setw(w) << op["name"].get<std::string>() << std::setw(10)
               << op["kind"].get<std::string>() << std::setw(30) << variants << std::setw(6)
               << (op["differentiable"].get<bool>() ? "yes" : "no") << (sets.empty() ? "-" : sets)
               << "\n";

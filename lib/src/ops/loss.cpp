@@ -474,6 +474,11 @@ TS_REGISTER_DERIVATIVES(loss) {
   m.def(
       OpId::ctc_loss, save_output(1),
       [](const BackwardArgs& a) -> Grads {
+        // Recording this backward (create_graph) would treat the kernel's gradient as a
+        // constant and give a silently wrong second derivative: refused (ATen raises later).
+        TS_CHECK(!GradMode::is_enabled(),
+                 "ctc_loss: its gradient is not twice differentiable (as in ATen); call "
+                 "backward without create_graph");
         const CtcLossParams& params = a.p.get<CtcLossParams>();
         const Tensor& per_sample = a.output(1);
         const int64_t n = per_sample.size(1);

@@ -153,5 +153,6 @@ void run_factory(Tally& tally, const std::string& set);
 void run_conv(Tally& tally, const std::string& set);   // convolution (issue 16)
 void run_shape(Tally& tally, const std::string& set);  // shape (issue 16)
 void run_sort(Tally& tally, const std::string& set);   // sorting and selection (issue 16)
+void run_pool(Tally& tally, const std::string& set);   // pooling (issue 16)
 
 }  // namespace ts::parity

@@ -54,6 +54,8 @@ enum class OpSignature : uint8_t {
   Shape,  // shape ops of issue 16: flip, roll, tril, triu (kernels), trace, diag, ... (composites)
   // sorting and selection (issue 16): (values, int64 indices) along one dim
   Sort,
+  // pooling (issue 16): planes (*, spatial...) -> (*, out spatial...); max ones add int64 indices
+  Pool,
 };
 
 // The dtype sets op_list.def's `dtypes` column names.

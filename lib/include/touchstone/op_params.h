@@ -168,6 +168,20 @@ struct SortParams {
   bool dim_overload = true;
 };
 
+// pooling (issue 16): one entry per spatial dim each (the input's last kernel_size.size() dims;
+// the dims before them are planes), checked by meta; stride never empty (meta fills ATen's
+// default, kernel_size). avg_pool: dilation all 1; divisor_override 0 means none.
+struct PoolParams {
+  DimVector kernel_size, stride, padding, dilation;
+  bool ceil_mode = false;
+  bool count_include_pad = true;
+  int64_t divisor_override = 0;
+};
+// adaptive pooling (issue 16): the output's spatial size (each >= 1, or 0 for an empty input).
+struct AdaptivePoolParams {
+  DimVector output_size;
+};
+
 // Every parameter struct, in the order of ParamsVariant (NoParams first).
 // clang-format off
 #define TS_FOR_EACH_OP_PARAMS(_)                                                          \
@@ -179,7 +193,8 @@ struct SortParams {
   /* convolution (issue 16) */ _(ConvParams)                                                \
   /* normalization, embedding (issue 16) */ _(BatchNormParams) _(GroupNormParams) _(EmbeddingParams) \
   /* shape (issue 16) */ _(FlipParams) _(RollParams) _(TriParams)                          \
-  /* sorting and selection (issue 16) */ _(SortParams)
+  /* sorting and selection (issue 16) */ _(SortParams)                                     \
+  /* pooling (issue 16) */ _(PoolParams) _(AdaptivePoolParams)
 // clang-format on
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;

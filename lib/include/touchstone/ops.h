@@ -433,4 +433,43 @@ std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim);
 std::tuple<Tensor&, Tensor&> cummin_out(const Tensor& values, const Tensor& indices,
                                         const Tensor& self, int64_t dim);
 
+// ---- pooling (issue 16) ----
+// As ATen: kernel_size, stride, padding and dilation give one value for every spatial dim or one
+// per dim; an empty stride is kernel_size. Inputs (C, *) or (N, C, *). Indices (int64) count over
+// each plane's spatial elements, row-major. max_pool and avg_pool take any 1 to 3 spatial dims
+// (kernel_size's length): touchstone's kernel ops under the per-dim forms.
+std::tuple<Tensor, Tensor> max_pool(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                                    IntArrayRef padding, IntArrayRef dilation, bool ceil_mode);
+Tensor max_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, IntArrayRef dilation = 1, bool ceil_mode = false);
+Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, IntArrayRef dilation = 1, bool ceil_mode = false);
+Tensor max_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, IntArrayRef dilation = 1, bool ceil_mode = false);
+std::tuple<Tensor, Tensor> max_pool1d_with_indices(const Tensor& self, IntArrayRef kernel_size,
+                                                   IntArrayRef stride = {}, IntArrayRef padding = 0,
+                                                   IntArrayRef dilation = 1,
+                                                   bool ceil_mode = false);
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size,
+                                                   IntArrayRef stride = {}, IntArrayRef padding = 0,
+                                                   IntArrayRef dilation = 1,
+                                                   bool ceil_mode = false);
+std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& self, IntArrayRef kernel_size,
+                                                   IntArrayRef stride = {}, IntArrayRef padding = 0,
+                                                   IntArrayRef dilation = 1,
+                                                   bool ceil_mode = false);
+Tensor avg_pool(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                std::optional<int64_t> divisor_override);
+Tensor avg_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, bool ceil_mode = false, bool count_include_pad = true);
+Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, bool ceil_mode = false, bool count_include_pad = true,
+                  std::optional<int64_t> divisor_override = std::nullopt);
+Tensor avg_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, bool ceil_mode = false, bool count_include_pad = true,
+                  std::optional<int64_t> divisor_override = std::nullopt);
+Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size);
+std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef output_size);
+
 }  // namespace ts

@@ -946,6 +946,14 @@ void pooling(Table& T) {
         return Tensors{std::get<0>(r), std::get<1>(r)};
       },
       2);
+  // embedding_bag (issue 16)
+  T.def("pool", "embedding_bag",
+        "weight:T indices:T offsets:T?=None scale_grad_by_freq:B=false mode:I=0 sparse:B=false "
+        "per_sample_weights:T?=None include_last_offset:B=false padding_idx:I?=None",
+        A, [](C c) {
+          return Tensors{ts::embedding_bag(c.t(0), c.t(1), c.t(2), c.b(3), c.i(4), c.b(5), c.t(6),
+                                           c.b(7), c.opt_i(8))};
+        });
 }
 
 std::vector<OpSpec> build() {

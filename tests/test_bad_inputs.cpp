@@ -886,6 +886,20 @@ std::vector<BadCall> pool_calls() {
        [](Fx&) {
          ts::adaptive_max_pool2d(ts::zeros({2, 0, 4}), {1, 1});
        }},
+      // embedding_bag (issue 16)
+      {"pool", "embedding_bag", "weight", [](Fx& f) { ts::embedding_bag(f.f3, f.idx, f.idx); }},
+      {"pool", "embedding_bag", "offsets", [](Fx& f) { ts::embedding_bag(f.f34, f.idx); }},
+      {"pool", "embedding_bag", "offsets",
+       [](Fx& f) { ts::embedding_bag(f.f34, f.idx, ts::tensor({1}, ts::kLong)); }},
+      {"pool", "embedding_bag", "mode",
+       [](Fx& f) { ts::embedding_bag(f.f34, f.idx, ts::tensor({0}, ts::kLong), false, 3); }},
+      {"pool", "embedding_bag", "per_sample_weights",
+       [](Fx& f) {
+         ts::embedding_bag(f.f34, f.idx, ts::tensor({0}, ts::kLong), false, 1, false,
+                           ts::ones({2}));
+       }},
+      {"pool", "embedding_bag", "indices",
+       [](Fx& f) { ts::embedding_bag(f.f34, f.idx_f, ts::tensor({0}, ts::kLong)); }},
   };
 }
 

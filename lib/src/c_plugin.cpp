@@ -155,7 +155,8 @@ bool c_readable_params(const OpInfo& info) {
   for (size_t p :
        {kParamsIndex<LeakyReluParams>, kParamsIndex<EluParams>, kParamsIndex<SoftplusParams>,
         kParamsIndex<HardtanhParams>, kParamsIndex<ThresholdParams>, kParamsIndex<SortParams>,
-        kParamsIndex<PoolParams>, kParamsIndex<AdaptivePoolParams>}) {
+        kParamsIndex<PoolParams>, kParamsIndex<AdaptivePoolParams>,
+        kParamsIndex<EmbeddingBagParams>}) {
     if (info.params == p) return false;
   }
   return true;

@@ -8,6 +8,7 @@
 #include <ATen/ops/avg_pool1d.h>
 #include <ATen/ops/avg_pool2d.h>
 #include <ATen/ops/avg_pool3d.h>
+#include <ATen/ops/embedding_bag.h>
 #include <ATen/ops/max_pool1d.h>
 #include <ATen/ops/max_pool1d_with_indices.h>
 #include <ATen/ops/max_pool2d.h>
@@ -209,11 +210,67 @@ void run_bad_pool(Tally& tally, const std::string& set) {
       });
 }
 
+// embedding_bag (issue 16): each mode, per_sample_weights, padding_idx, an empty bag.
+void run_embedding_bag(Tally& tally, const std::string& set) {
+  const Input idx{kLong, Layout::Contiguous, 0, {8}, {0, 3, 1, 1, 4, 2, 0, 3}};
+  const Input offs{kLong, Layout::Contiguous, 0, {4}, {0, 3, 3, 5}};
+  for (ScalarType d : kFloatDtypes) {
+    for (Layout l : {Layout::Contiguous, Layout::Transposed}) {
+      for (int64_t mode : {0, 1, 2}) {
+        for (const bool pad : {false, true}) {
+          Call c{"embedding_bag",
+                 "f",
+                 short_name(d) + ",mode" + std::to_string(mode) + (pad ? ",padding_idx4" : ""),
+                 layout_name(l),
+                 {{d, l, 0, {5, 3}}, idx, offs}};
+          c.grad = true;
+          const c10::optional<int64_t> at_pad = pad ? c10::optional<int64_t>(4) : c10::nullopt;
+          const std::optional<int64_t> ts_pad = pad ? std::optional<int64_t>(4) : std::nullopt;
+          run_call(
+              tally, set, c,
+              [=](const TsVec& in) {
+                return ts::embedding_bag(in[0], in[1], in[2], false, mode, false, {}, false,
+                                         ts_pad);
+              },
+              [=](const AtVec& in) {
+                return std::get<0>(
+                    at::embedding_bag(in[0], in[1], in[2], false, mode, false, {}, false, at_pad));
+              });
+        }
+      }
+      Call c{"embedding_bag",
+             "f",
+             short_name(d) + ",per_sample_weights",
+             layout_name(l),
+             {{d, l, 0, {5, 3}}, idx, offs, {d, Layout::Contiguous, 1, {8}}}};
+      c.grad = true;
+      run_call(
+          tally, set, c,
+          [](const TsVec& in) {
+            return ts::embedding_bag(in[0], in[1], in[2], false, 0, false, in[3]);
+          },
+          [](const AtVec& in) {
+            return std::get<0>(at::embedding_bag(in[0], in[1], in[2], false, 0, false, in[3]));
+          });
+    }
+  }
+  run_bad(
+      tally, set, "embedding_bag", "per_sample_weights in mean mode",
+      {{kFloat, Layout::Contiguous, 0, {5, 3}}, idx, offs, {kFloat, Layout::Contiguous, 1, {8}}},
+      [](const TsVec& in) {
+        return ts::embedding_bag(in[0], in[1], in[2], false, 1, false, in[3]);
+      },
+      [](const AtVec& in) {
+        return std::get<0>(at::embedding_bag(in[0], in[1], in[2], false, 1, false, in[3]));
+      });
+}
+
 }  // namespace
 
 void run_pool(Tally& tally, const std::string& set) {
   run_pools(tally, set);
   run_bad_pool(tally, set);
+  run_embedding_bag(tally, set);
 }
 
 }  // namespace ts::parity

@@ -182,6 +182,12 @@ struct AdaptivePoolParams {
   DimVector output_size;
 };
 
+// embedding_bag (issue 16): mode 0 sum, 1 mean, 2 max; padding_idx wrapped (-1: none).
+struct EmbeddingBagParams {
+  int64_t mode = 0;
+  int64_t padding_idx = -1;
+};
+
 // Every parameter struct, in the order of ParamsVariant (NoParams first).
 // clang-format off
 #define TS_FOR_EACH_OP_PARAMS(_)                                                          \
@@ -194,7 +200,8 @@ struct AdaptivePoolParams {
   /* normalization, embedding (issue 16) */ _(BatchNormParams) _(GroupNormParams) _(EmbeddingParams) \
   /* shape (issue 16) */ _(FlipParams) _(RollParams) _(TriParams)                          \
   /* sorting and selection (issue 16) */ _(SortParams)                                     \
-  /* pooling (issue 16) */ _(PoolParams) _(AdaptivePoolParams)
+  /* pooling (issue 16) */ _(PoolParams) _(AdaptivePoolParams)                             \
+  /* embedding_bag (issue 16) */ _(EmbeddingBagParams)
 // clang-format on
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;

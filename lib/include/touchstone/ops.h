@@ -472,4 +472,14 @@ Tensor avg_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef strid
 Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size);
 std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef output_size);
 
+// ---- embedding_bag (issue 16) ----
+// ATen's argument order and its first result (the output): mode 0 sum, 1 mean, 2 max; bags
+// [offsets[b], offsets[b + 1]) of a 1-D `indices` (the last bag ends at indices' end unless
+// include_last_offset), or the rows of a 2-D `indices` when offsets is undefined (fixed-length
+// bags, as torch.nn.functional.embedding_bag). Entries equal to padding_idx are left out.
+Tensor embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& offsets = {},
+                     bool scale_grad_by_freq = false, int64_t mode = 0, bool sparse = false,
+                     const Tensor& per_sample_weights = {}, bool include_last_offset = false,
+                     std::optional<int64_t> padding_idx = std::nullopt);
+
 }  // namespace ts

@@ -146,6 +146,10 @@ template <typename T>
 double sum_span(const T* p, int64_t n) {
   constexpr int64_t kBlock = 2048;
   double total = 0;
+  if (n < 8) {  // a kernel row (3 wide, say): no lanes to fill
+    for (int64_t i = 0; i < n; ++i) total += static_cast<double>(p[i]);
+    return total;
+  }
   for (int64_t b = 0; b < n; b += kBlock) {
     const int64_t e = std::min(n, b + kBlock);
     T acc[8] = {};

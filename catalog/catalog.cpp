@@ -117,7 +117,8 @@ const std::vector<OpEntry>& entries() {
     for (auto* family :
          {&factory_entries, &copy_entries, &unary_entries, &binary_entries, &ternary_entries,
           &reduce_entries, &nn_entries, &conv_entries, &norm_entries, &linalg_entries,
-          &index_entries, &shape_entries, &sort_entries, &scan_entries,
+          &index_entries, &shape_entries, &sort_entries, &scan_entries, &pool_entries,
+          &embedding_bag_entries,
           &loss_entries,  // losses (issue 16)
           &block_entries}) {
       for (OpEntry& e : family()) {

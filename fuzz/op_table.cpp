@@ -921,6 +921,90 @@ void losses(Table& T) {
         });
 }
 
+// pooling (issue 16): the kernel ops max_pool, avg_pool, adaptive_avg_pool2d and
+// adaptive_max_pool2d and the per-dim composites (family "pool"; corpus programs call them).
+void pooling(Table& T) {
+  const uint32_t A = kAccumulates;
+  T.def(
+      "pool", "max_pool",
+      "self:T kernel_size:IL stride:IL=[] padding:IL=[0] dilation:IL=[1] ceil_mode:B=false",
+      kNoFlags,
+      [](C c) {
+        auto r = ts::max_pool(c.t(0), c.ints(1), c.ints(2), c.ints(3), c.ints(4), c.b(5));
+        return Tensors{std::get<0>(r), std::get<1>(r)};
+      },
+      2);
+  using MaxFn = Tensor (*)(const Tensor&, IntArrayRef, IntArrayRef, IntArrayRef, IntArrayRef, bool);
+  using MaxIdxFn = std::tuple<Tensor, Tensor> (*)(const Tensor&, IntArrayRef, IntArrayRef,
+                                                  IntArrayRef, IntArrayRef, bool);
+  const char* max_sig =
+      "self:T kernel_size:IL stride:IL=[] padding:IL=[0] dilation:IL=[1] ceil_mode:B=false";
+  const std::pair<const char*, MaxFn> max_fns[] = {{"max_pool1d", &ts::max_pool1d},
+                                                   {"max_pool2d", &ts::max_pool2d},
+                                                   {"max_pool3d", &ts::max_pool3d}};
+  for (const auto& entry : max_fns) {
+    const MaxFn fn = entry.second;
+    T.def("pool", entry.first, max_sig, kNoFlags, [fn](C c) {
+      return Tensors{fn(c.t(0), c.ints(1), c.ints(2), c.ints(3), c.ints(4), c.b(5))};
+    });
+  }
+  const std::pair<const char*, MaxIdxFn> idx_fns[] = {
+      {"max_pool1d_with_indices", &ts::max_pool1d_with_indices},
+      {"max_pool2d_with_indices", &ts::max_pool2d_with_indices},
+      {"max_pool3d_with_indices", &ts::max_pool3d_with_indices}};
+  for (const auto& entry : idx_fns) {
+    const MaxIdxFn fn = entry.second;
+    T.def(
+        "pool", entry.first, max_sig, kNoFlags,
+        [fn](C c) {
+          auto r = fn(c.t(0), c.ints(1), c.ints(2), c.ints(3), c.ints(4), c.b(5));
+          return Tensors{std::get<0>(r), std::get<1>(r)};
+        },
+        2);
+  }
+  T.def("pool", "avg_pool",
+        "self:T kernel_size:IL stride:IL=[] padding:IL=[0] ceil_mode:B=false "
+        "count_include_pad:B=true divisor_override:I?=None",
+        A, [](C c) {
+          return Tensors{
+              ts::avg_pool(c.t(0), c.ints(1), c.ints(2), c.ints(3), c.b(4), c.b(5), c.opt_i(6))};
+        });
+  T.def("pool", "avg_pool1d",
+        "self:T kernel_size:IL stride:IL=[] padding:IL=[0] ceil_mode:B=false "
+        "count_include_pad:B=true",
+        A, [](C c) {
+          return Tensors{ts::avg_pool1d(c.t(0), c.ints(1), c.ints(2), c.ints(3), c.b(4), c.b(5))};
+        });
+  const char* avg_sig =
+      "self:T kernel_size:IL stride:IL=[] padding:IL=[0] ceil_mode:B=false "
+      "count_include_pad:B=true divisor_override:I?=None";
+  T.def("pool", "avg_pool2d", avg_sig, A, [](C c) {
+    return Tensors{
+        ts::avg_pool2d(c.t(0), c.ints(1), c.ints(2), c.ints(3), c.b(4), c.b(5), c.opt_i(6))};
+  });
+  T.def("pool", "avg_pool3d", avg_sig, A, [](C c) {
+    return Tensors{
+        ts::avg_pool3d(c.t(0), c.ints(1), c.ints(2), c.ints(3), c.b(4), c.b(5), c.opt_i(6))};
+  });
+  T.def("pool", "adaptive_avg_pool2d", "self:T output_size:IL", A,
+        [](C c) { return Tensors{ts::adaptive_avg_pool2d(c.t(0), c.ints(1))}; });
+  T.def(
+      "pool", "adaptive_max_pool2d", "self:T output_size:IL", kNoFlags,
+      [](C c) {
+        auto r = ts::adaptive_max_pool2d(c.t(0), c.ints(1));
+        return Tensors{std::get<0>(r), std::get<1>(r)};
+      },
+      2);
+  // embedding_bag (issue 16)
+  T.def("pool", "embedding_bag",
+        "weight:T indices:T offsets:T?=None scale_grad_by_freq:B=false mode:I=0 sparse:B=false "
+        "per_sample_weights:T?=None include_last_offset:B=false padding_idx:I?=None",
+        A, [](C c) {
+          return Tensors{ts::embedding_bag(c.t(0), c.t(1), c.t(2), c.b(3), c.i(4), c.b(5), c.t(6),
+                                           c.b(7), c.opt_i(8))};
+        });
+}
+
 std::vector<OpSpec> build() {
   Table T;
   fuzzer_statements(T);
@@ -939,6 +1023,7 @@ std::vector<OpSpec> build() {
   shapes(T);        // shape (issue 16)
   sorting(T);       // sorting and selection (issue 16)
   losses(T);        // losses (issue 16)
+  pooling(T);       // pooling (issue 16)
   return std::move(T.specs);
 }
 

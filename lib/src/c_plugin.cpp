@@ -148,14 +148,15 @@ DeviceType c_device(const char* what, const char* device) {
 }
 
 // Whether ts_c_params carries the op's parameters: not a factory's, nor the activations' Scalars,
-// sorting's SortParams or ctc_loss's lengths (issue 16), which a C kernel would otherwise read as
-// zeros.
+// sorting's SortParams, ctc_loss's lengths or pooling's PoolParams, AdaptivePoolParams,
+// EmbeddingBagParams (issue 16), which a C kernel would otherwise read as zeros.
 bool c_readable_params(const OpInfo& info) {
   if (info.sig == OpSignature::Factory) return info.params == 0;
   for (size_t p :
        {kParamsIndex<LeakyReluParams>, kParamsIndex<EluParams>, kParamsIndex<SoftplusParams>,
         kParamsIndex<HardtanhParams>, kParamsIndex<ThresholdParams>, kParamsIndex<SortParams>,
-        kParamsIndex<CtcLossParams>}) {
+        kParamsIndex<CtcLossParams>, kParamsIndex<PoolParams>, kParamsIndex<AdaptivePoolParams>,
+        kParamsIndex<EmbeddingBagParams>}) {
     if (info.params == p) return false;
   }
   return true;

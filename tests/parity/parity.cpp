@@ -469,6 +469,7 @@ const std::pair<const char*, Family> kFamilies[] = {
     {"factory", run_factory},     {"conv", run_conv},  // convolution (issue 16)
     {"shape", run_shape},         {"sort", run_sort},
     {"loss", run_loss},  // losses (issue 16)
+    {"pool", run_pool},  // pooling (issue 16)
 };
 
 // Note [Stale allow rows]
@@ -578,6 +579,10 @@ TEST(Parity, SortAgreesWithATen) {  // sorting and selection (issue 16)
 }
 TEST(Parity, LossAgreesWithATen) {  // losses (issue 16)
   run_family("loss", run_loss);
+}
+
+TEST(Parity, PoolAgreesWithATen) {  // pooling (issue 16)
+  run_family("pool", run_pool);
 }
 
 // Last in this file, so after the families (Note [Stale allow rows]).

@@ -56,6 +56,9 @@ enum class OpSignature : uint8_t {
   Sort,
   // losses of issue 16 with kernels of their own (binary_cross_entropy, ctc_loss); no CUDA kernels
   LossKernel,
+  // pooling (issue 16): planes (*, spatial...) -> (*, out spatial...); max ones add int64 indices
+  Pool,
+  EmbeddingBag,  // embedding_bag (issue 16): sums, means or maxima of bags of weight's rows
 };
 
 // The dtype sets op_list.def's `dtypes` column names.

@@ -179,6 +179,26 @@ struct SortParams {
   bool dim_overload = true;
 };
 
+// pooling (issue 16): one entry per spatial dim each (the input's last kernel_size.size() dims;
+// the dims before them are planes), checked by meta; stride never empty (meta fills ATen's
+// default, kernel_size). avg_pool: dilation all 1; divisor_override 0 means none.
+struct PoolParams {
+  DimVector kernel_size, stride, padding, dilation;
+  bool ceil_mode = false;
+  bool count_include_pad = true;
+  int64_t divisor_override = 0;
+};
+// adaptive pooling (issue 16): the output's spatial size (each >= 1, or 0 for an empty input).
+struct AdaptivePoolParams {
+  DimVector output_size;
+};
+
+// embedding_bag (issue 16): mode 0 sum, 1 mean, 2 max; padding_idx wrapped (-1: none).
+struct EmbeddingBagParams {
+  int64_t mode = 0;
+  int64_t padding_idx = -1;
+};
+
 // Every parameter struct, in the order of ParamsVariant (NoParams first).
 // clang-format off
 #define TS_FOR_EACH_OP_PARAMS(_)                                                          \
@@ -190,8 +210,10 @@ struct SortParams {
   /* convolution (issue 16) */ _(ConvParams)                                                \
   /* normalization, embedding (issue 16) */ _(BatchNormParams) _(GroupNormParams) _(EmbeddingParams) \
   /* shape (issue 16) */ _(FlipParams) _(RollParams) _(TriParams)                          \
-  /* sorting and selection (issue 16) */ _(SortParams)                                   \
-  /* losses (issue 16) */ _(CtcLossParams)
+  /* sorting and selection (issue 16) */ _(SortParams)                                     \
+  /* losses (issue 16) */ _(CtcLossParams)                                                 \
+  /* pooling (issue 16) */ _(PoolParams) _(AdaptivePoolParams)                             \
+  /* embedding_bag (issue 16) */ _(EmbeddingBagParams)
 // clang-format on
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;

@@ -466,5 +466,53 @@ Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, IntArrayRef inpu
 Tensor ctc_loss(const Tensor& log_probs, const Tensor& targets, const Tensor& input_lengths,
                 const Tensor& target_lengths, int64_t blank = 0,
                 Reduction reduction = Reduction::Mean, bool zero_infinity = false);
+// ---- pooling (issue 16) ----
+// As ATen: kernel_size, stride, padding and dilation give one value for every spatial dim or one
+// per dim; an empty stride is kernel_size. Inputs (C, *) or (N, C, *). Indices (int64) count over
+// each plane's spatial elements, row-major. max_pool and avg_pool take any 1 to 3 spatial dims
+// (kernel_size's length): touchstone's kernel ops under the per-dim forms.
+std::tuple<Tensor, Tensor> max_pool(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                                    IntArrayRef padding, IntArrayRef dilation, bool ceil_mode);
+Tensor max_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, IntArrayRef dilation = 1, bool ceil_mode = false);
+Tensor max_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, IntArrayRef dilation = 1, bool ceil_mode = false);
+Tensor max_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, IntArrayRef dilation = 1, bool ceil_mode = false);
+std::tuple<Tensor, Tensor> max_pool1d_with_indices(const Tensor& self, IntArrayRef kernel_size,
+                                                   IntArrayRef stride = {}, IntArrayRef padding = 0,
+                                                   IntArrayRef dilation = 1,
+                                                   bool ceil_mode = false);
+std::tuple<Tensor, Tensor> max_pool2d_with_indices(const Tensor& self, IntArrayRef kernel_size,
+                                                   IntArrayRef stride = {}, IntArrayRef padding = 0,
+                                                   IntArrayRef dilation = 1,
+                                                   bool ceil_mode = false);
+std::tuple<Tensor, Tensor> max_pool3d_with_indices(const Tensor& self, IntArrayRef kernel_size,
+                                                   IntArrayRef stride = {}, IntArrayRef padding = 0,
+                                                   IntArrayRef dilation = 1,
+                                                   bool ceil_mode = false);
+Tensor avg_pool(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride,
+                IntArrayRef padding, bool ceil_mode, bool count_include_pad,
+                std::optional<int64_t> divisor_override);
+Tensor avg_pool1d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, bool ceil_mode = false, bool count_include_pad = true);
+Tensor avg_pool2d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, bool ceil_mode = false, bool count_include_pad = true,
+                  std::optional<int64_t> divisor_override = std::nullopt);
+Tensor avg_pool3d(const Tensor& self, IntArrayRef kernel_size, IntArrayRef stride = {},
+                  IntArrayRef padding = 0, bool ceil_mode = false, bool count_include_pad = true,
+                  std::optional<int64_t> divisor_override = std::nullopt);
+Tensor adaptive_avg_pool2d(const Tensor& self, IntArrayRef output_size);
+std::tuple<Tensor, Tensor> adaptive_max_pool2d(const Tensor& self, IntArrayRef output_size);
+
+// ---- embedding_bag (issue 16) ----
+// ATen's argument order and its first result (the output): mode 0 sum, 1 mean, 2 max; bags
+// [offsets[b], offsets[b + 1]) of a 1-D `indices` (the last bag ends at indices' end unless
+// include_last_offset), or the rows of a 2-D `indices` when offsets is undefined (fixed-length
+// bags, as torch.nn.functional.embedding_bag). Entries equal to padding_idx are left out.
+Tensor embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& offsets = {},
+                     bool scale_grad_by_freq = false, int64_t mode = 0, bool sparse = false,
+                     const Tensor& per_sample_weights = {}, bool include_last_offset = false,
+                     std::optional<int64_t> padding_idx = std::nullopt);
 
 }  // namespace ts

@@ -250,6 +250,8 @@ std::vector<OpEntry> copy_entries();
 std::vector<OpEntry> shape_entries();  // shape (issue 16)
 std::vector<OpEntry> sort_entries();   // sorting and selection (issue 16)
 std::vector<OpEntry> scan_entries();   // scans (issue 16)
+// advanced indexing (issue 16)
+std::vector<OpEntry> advanced_index_entries();
 // Every entry, family by family in op_list.def's order; each entry's id is set.
 const std::vector<OpEntry>& entries();
 // The entries of one op: its main entry (named as the op) first, then its variants.

@@ -148,12 +148,14 @@ DeviceType c_device(const char* what, const char* device) {
 }
 
 // Whether ts_c_params carries the op's parameters: not a factory's, nor the activations' Scalars
-// or sorting's SortParams (issue 16), which a C kernel would otherwise read as zeros.
+// sorting's SortParams or advanced indexing's IndexPutParams and ScatterParams (issue 16), which a
+// C kernel would otherwise read as zeros.
 bool c_readable_params(const OpInfo& info) {
   if (info.sig == OpSignature::Factory) return info.params == 0;
   for (size_t p :
        {kParamsIndex<LeakyReluParams>, kParamsIndex<EluParams>, kParamsIndex<SoftplusParams>,
-        kParamsIndex<HardtanhParams>, kParamsIndex<ThresholdParams>, kParamsIndex<SortParams>}) {
+        kParamsIndex<HardtanhParams>, kParamsIndex<ThresholdParams>, kParamsIndex<SortParams>,
+        kParamsIndex<IndexPutParams>, kParamsIndex<ScatterParams>}) {
     if (info.params == p) return false;
   }
   return true;

@@ -18,4 +18,6 @@ TS_PLUGIN_INIT() {
   ts::aten::register_conv(m);   // convolution (issue 16)
   ts::aten::register_shape(m);  // shape (issue 16)
   ts::aten::register_sort(m);   // sorting and selection (issue 16)
+  // advanced indexing (issue 16)
+  ts::aten::register_advanced_index(m);
 }

@@ -79,6 +79,8 @@ void register_conv(KernelRegistrar& m);   // convolution (issue 16)
 void register_shape(KernelRegistrar& m);  // shape (issue 16)
 // sorting and selection (issue 16)
 void register_sort(KernelRegistrar& m);
+// advanced indexing (issue 16)
+void register_advanced_index(KernelRegistrar& m);
 
 // The dtype sets ATen 1.13's CPU backend covers, as the family files register them.
 inline constexpr DTypeSet kAll = DTypeSet::all();

@@ -463,11 +463,17 @@ namespace {
 using Family = void (*)(Tally&, const std::string&);
 
 const std::pair<const char*, Family> kFamilies[] = {
-    {"pointwise", run_pointwise}, {"ternary", run_ternary},
-    {"reduce", run_reduce},       {"nn", run_nn},
-    {"linalg", run_linalg},       {"index", run_index},
-    {"factory", run_factory},     {"conv", run_conv},  // convolution (issue 16)
-    {"shape", run_shape},         {"sort", run_sort}};
+    {"pointwise", run_pointwise},
+    {"ternary", run_ternary},
+    {"reduce", run_reduce},
+    {"nn", run_nn},
+    {"linalg", run_linalg},
+    {"index", run_index},
+    {"factory", run_factory},
+    {"conv", run_conv},  // convolution (issue 16)
+    {"shape", run_shape},
+    {"sort", run_sort},
+    {"advanced_index", run_advanced_index}};  // advanced indexing (issue 16)
 
 // Note [Stale allow rows]
 // Each family's test reads the whole list and counts its own hits; the process adds them up per
@@ -573,6 +579,9 @@ TEST(Parity, ShapeAgreesWithATen) {
 }
 TEST(Parity, SortAgreesWithATen) {  // sorting and selection (issue 16)
   run_family("sort", run_sort);
+}
+TEST(Parity, AdvancedIndexAgreesWithATen) {  // advanced indexing (issue 16)
+  run_family("advanced_index", run_advanced_index);
 }
 
 // Last in this file, so after the families (Note [Stale allow rows]).

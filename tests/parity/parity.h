@@ -153,5 +153,7 @@ void run_factory(Tally& tally, const std::string& set);
 void run_conv(Tally& tally, const std::string& set);   // convolution (issue 16)
 void run_shape(Tally& tally, const std::string& set);  // shape (issue 16)
 void run_sort(Tally& tally, const std::string& set);   // sorting and selection (issue 16)
+// advanced indexing (issue 16)
+void run_advanced_index(Tally& tally, const std::string& set);
 
 }  // namespace ts::parity

@@ -54,6 +54,8 @@ enum class OpSignature : uint8_t {
   Shape,  // shape ops of issue 16: flip, roll, tril, triu (kernels), trace, diag, ... (composites)
   // sorting and selection (issue 16): (values, int64 indices) along one dim
   Sort,
+  // advanced indexing (issue 16): index lists, masks, scatter with reductions
+  AdvancedIndex,
 };
 
 // The dtype sets op_list.def's `dtypes` column names.

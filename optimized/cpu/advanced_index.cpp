@@ -343,15 +343,24 @@ void scatter_lines(const ScatterWalk& s, const F& f) {
                     rs = r >= 0 && s.src ? s.src_strides[r] : 0;
       const int64_t ra = r >= 0 ? s.acc_strides[r] : 0;
       const int64_t ki = s.index_strides[s.dim], ks = s.src ? s.src_strides[s.dim] : 0;
-      for (int64_t k = 0; k < len; ++k) {
+      auto one = [&](int64_t k, int64_t i) {
+        const int64_t x = *reinterpret_cast<const int64_t*>(s.index + xi + k * ki + i * ri);
+        const int64_t a = xa + i * ra + x * s.acc_dim_stride;
+        if (s.src) {
+          f(a, to_acc(*reinterpret_cast<const S*>(s.src + xs + k * ks + i * rs)));
+        } else {
+          f(a, A{});
+        }
+      };
+      // Whichever of (line, element) is closer in memory innermost; each line's elements stay
+      // in increasing order either way.
+      if (std::abs(ki) < std::abs(ri)) {
         for (int64_t i = i0; i < i1; ++i) {
-          const int64_t x = *reinterpret_cast<const int64_t*>(s.index + xi + k * ki + i * ri);
-          const int64_t a = xa + i * ra + x * s.acc_dim_stride;
-          if (s.src) {
-            f(a, to_acc(*reinterpret_cast<const S*>(s.src + xs + k * ks + i * rs)));
-          } else {
-            f(a, A{});
-          }
+          for (int64_t k = 0; k < len; ++k) one(k, i);
+        }
+      } else {
+        for (int64_t k = 0; k < len; ++k) {
+          for (int64_t i = i0; i < i1; ++i) one(k, i);
         }
       }
     }
@@ -384,12 +393,30 @@ template <typename T>
 void scatter_kernel(const KernelCall& c, const ScatterWalk& walk, ScatterReduce reduce,
                     bool include_self, AccOf<T> alpha, AccOf<T> value) {
   using A = AccOf<T>;
-  const Tensor& self = c.inputs[0];
+  const Tensor &self = c.inputs[0], &out = c.outputs[0];
+  const bool has_src = walk.src != nullptr;
+  // Writes, maxima and minima round nothing: they run on the output itself, no accumulator.
+  const bool direct = include_self && c.op != OpId::index_add &&
+                      (reduce == ScatterReduce::None || reduce == ScatterReduce::Amax ||
+                       reduce == ScatterReduce::Amin);
+  if (direct) {
+    if (!out.is_same(self)) copy_convert(out, self);
+    ScatterWalk w = walk;
+    for (size_t d = 0; d < w.acc_strides.size(); ++d) {
+      w.acc_strides[d] = static_cast<int64_t>(d) < out.dim() ? out.strides()[d] : 0;
+    }
+    w.acc_dim_stride = out.dim() > 0 ? out.strides()[w.dim] : 0;
+    w.acc_strides[w.dim] = 0;
+    T* const o = static_cast<T*>(out.data_ptr());
+    scatter_lines<A, T>(w, [&](int64_t a, A v) {
+      o[a] = convert_value<T>(combine(reduce, to_acc(o[a]), has_src ? v : value));
+    });
+    return;
+  }
   const Accumulator<A> acc(self);
   A* data = acc.data;
   const bool counts = reduce == ScatterReduce::Mean || !include_self;
   std::vector<int64_t> count(counts ? static_cast<size_t>(self.numel()) : 0, 0);
-  const bool has_src = walk.src != nullptr;
   scatter_lines<A, T>(walk, [&](int64_t a, A v) {
     if (!has_src) v = value;
     if (c.op == OpId::index_add) v = combine(ScatterReduce::Prod, alpha, v);

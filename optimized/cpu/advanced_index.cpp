@@ -472,25 +472,76 @@ void kernel<OpId::scatter_reduce>(const KernelCall& c) {
   run_scatter(c);
 }
 
-// index_add: a scatter of source whose index runs along dim only (stride 0 elsewhere).
+// Note [index_add by destination]
+// The source slices are grouped by the index value they add into (a stable counting sort), and
+// destination slices run in parallel: each sums self's slice and its sources, in index order, in
+// a buffer of AccOf and stores it once, rounded. Every element is written by one thread, the
+// result is the reference's bit for bit, and self and source are each read once.
+template <typename T>
+void index_add_by_destination(const KernelCall& c, const std::vector<int64_t>& start,
+                              const std::vector<int64_t>& order) {
+  using A = AccOf<T>;
+  const Tensor &self = c.inputs[0], &source = c.inputs[2], &out = c.outputs[0];
+  const ScatterParams& sp = c.params<ScatterParams>();
+  const A alpha = scalar_acc<T>(sp.alpha, c.p.compute_dtype);
+  const int64_t size = static_cast<int64_t>(start.size()) - 1;
+  auto slice = [&](const Tensor& t, int64_t v) { return t.dim() == 0 ? t : t.select(sp.dim, v); };
+  const int64_t slice_numel = self.dim() == 0 ? 1 : self.numel() / std::max<int64_t>(1, size);
+  const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(1, slice_numel));
+  parallel_for(0, size, grain, [&](int64_t b, int64_t e) {
+    std::vector<A> buf(static_cast<size_t>(slice_numel));
+    for (int64_t v = b; v < e; ++v) {
+      const Tensor os = slice(out, v), ss = slice(self, v);
+      if (start[v] == start[v + 1]) {
+        if (!out.is_same(self)) copy_convert(os, ss);
+        continue;
+      }
+      Walker w(os.sizes());
+      w.add(os, os.strides());
+      w.add(ss, ss.strides());
+      const int64_t s0 = w.inner_stride(0), s1 = w.inner_stride(1);
+      size_t k = 0;
+      w.run(0, w.numel(), [&](char** p, int64_t len) {
+        for (int64_t i = 0; i < len; ++i)
+          buf[k++] = to_acc(*reinterpret_cast<const T*>(p[1] + i * s1));
+      });
+      for (int64_t j = start[v]; j < start[v + 1]; ++j) {
+        const Tensor src = source.dim() == 0 ? source : source.select(sp.dim, order[j]);
+        Walker ws(os.sizes());
+        ws.add(src, src.strides());
+        const int64_t st = ws.inner_stride(0);
+        k = 0;
+        ws.run(0, ws.numel(), [&](char** p, int64_t len) {
+          for (int64_t i = 0; i < len; ++i, ++k) {
+            const A x = to_acc(*reinterpret_cast<const T*>(p[0] + i * st));
+            buf[k] = combine(ScatterReduce::Sum, buf[k], combine(ScatterReduce::Prod, alpha, x));
+          }
+        });
+      }
+      k = 0;
+      w.run(0, w.numel(), [&](char** p, int64_t len) {
+        for (int64_t i = 0; i < len; ++i)
+          *reinterpret_cast<T*>(p[0] + i * s0) = convert_value<T>(buf[k++]);
+      });
+    }
+  });
+}
+
 template <>
 void kernel<OpId::index_add>(const KernelCall& c) {
-  const Tensor &self = c.inputs[0], &source = c.inputs[2];
+  const Tensor& self = c.inputs[0];
+  if (c.outputs[0].numel() == 0) return;
   const Tensor index = c.inputs[1].to(kLong).contiguous();
-  const ScatterParams& sp = c.params<ScatterParams>();
-  const ScalarType ct = c.p.compute_dtype;
-  TS_DISPATCH_ALL_DTYPES(ct, "index_add_", [&] {
-    const Tensor acc_geometry = empty(self.sizes(), kLong);
-    ScatterWalk w = scatter_walk(acc_geometry, source.sizes(), sp.dim);
-    const int64_t nd = static_cast<int64_t>(w.shape.size());
-    w.index = static_cast<const char*>(index.data_ptr());
-    w.index_strides = DimVector(static_cast<size_t>(nd), 0);
-    w.index_strides[sp.dim] = sizeof(int64_t);
-    w.src = static_cast<const char*>(source.data_ptr());
-    w.src_strides = byte_strides(source, nd);
-    scatter_kernel<scalar_t>(c, w, ScatterReduce::Sum, true, scalar_acc<scalar_t>(sp.alpha, ct),
-                             AccOf<scalar_t>{});
-  });
+  const int64_t size = self.dim() == 0 ? 1 : self.sizes()[c.params<ScatterParams>().dim];
+  const int64_t n = index.numel();
+  const int64_t* ix = static_cast<const int64_t*>(index.data_ptr());
+  std::vector<int64_t> start(static_cast<size_t>(size) + 1, 0), order(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) ++start[ix[i] + 1];
+  for (int64_t v = 0; v < size; ++v) start[v + 1] += start[v];
+  std::vector<int64_t> next(start.begin(), start.end() - 1);
+  for (int64_t i = 0; i < n; ++i) order[next[ix[i]]++] = i;
+  TS_DISPATCH_ALL_DTYPES(c.p.compute_dtype, "index_add_",
+                         [&] { index_add_by_destination<scalar_t>(c, start, order); });
 }
 
 // ---- masked_select, nonzero: counted per chunk, then written from each chunk's offset ----

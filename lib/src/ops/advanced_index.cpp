@@ -119,6 +119,10 @@ struct IndexList {
   DimVector result_shape;
 };
 
+// Note [Index dtypes]
+// As current PyTorch: int64 and int32 index tensors, bool masks and (deprecated) uint8 masks.
+// libtorch 1.13 refuses int32 ("tensors used as indices must be long, byte or bool tensors");
+// touchstone converts them to int64 here, so every kernel set sees int64.
 // ATen's expandTensors and the broadcast: masks become their nonzero() columns, int32 indices
 // int64; then every value is checked against its dim's size.
 IndexList expand_indices(const char* op, const Tensor& self, OptionalTensorList list) {
@@ -398,6 +402,7 @@ Tensor masked_select_impl(Variant v, const Tensor& out, const Tensor& self, cons
   const char* op = "masked_select";
   meta::check_defined(op, self, "self");
   meta::check_defined(op, mask, "mask");
+  // Bool masks only: libtorch 1.13 takes a uint8 mask with a deprecation warning.
   TS_CHECK(mask.dtype() == kBool, op, ": expected BoolTensor for mask (got ", mask.dtype(), ")");
   const Tensor both[] = {self, mask};
   const DimVector shape = meta::broadcast_shapes(op, both, OpId::masked_select);

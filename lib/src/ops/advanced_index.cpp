@@ -27,6 +27,7 @@
 #include "index_checks.h"
 #include "meta.h"
 #include "touchstone/autograd.h"
+#include "touchstone/dispatch_macros.h"
 #include "touchstone/kernel_helpers.h"
 #include "touchstone/ops.h"
 
@@ -51,10 +52,26 @@ Tensor on_host(const Tensor& t) {
   return h;
 }
 
-// The number of nonzero elements (NaN counts, -0 does not), read on the host.
+// The number of nonzero elements (NaN counts, -0 does not), read on the host: a typed loop
+// over dense memory, else element by element.
 int64_t count_nonzero_host(const Tensor& t) {
   const Tensor h = on_host(t);
   int64_t n = 0;
+  if (h.is_contiguous()) {
+    TS_DISPATCH_ALL_DTYPES(
+        h.dtype(), "nonzero", [&]<class T = scalar_t>() {
+          const T* p = static_cast<const T*>(h.data_ptr());
+          const int64_t numel = h.numel();
+          for (int64_t i = 0; i < numel; ++i) {
+            if constexpr (std::is_same_v<T, Half> || std::is_same_v<T, BFloat16>) {
+              n += static_cast<float>(p[i]) != 0.0f ? 1 : 0;
+            } else {
+              n += p[i] != T(0) ? 1 : 0;
+            }
+          }
+        });
+    return n;
+  }
   for_each_index(h.sizes(), [&](IntArrayRef idx) {
     n += load_double(element_ptr(h, idx), h.dtype()) != 0 ? 1 : 0;
   });

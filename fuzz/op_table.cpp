@@ -648,9 +648,9 @@ void advanced_indexing(Table& T) {
         });
   T.def(F, "scatter", "self:T dim:I index:T src:T", kNoFlags,
         [](C c) { return Tensors{ts::scatter(c.t(0), c.i(1), c.t(2), c.t(3))}; });
-  T.def(F, "scatter.value", "self:T dim:I index:T value:S", kNoFlags,
+  T.def(F, "scatter_value", "self:T dim:I index:T value:S", kNoFlags,
         [](C c) { return Tensors{ts::scatter(c.t(0), c.i(1), c.t(2), c.s(3))}; });
-  T.def(F, "scatter.reduce", "self:T dim:I index:T src:T reduce:STR='add'", kAccumulates,
+  T.def(F, "scatter_with_reduce", "self:T dim:I index:T src:T reduce:STR='add'", kAccumulates,
         [](C c) { return Tensors{ts::scatter(c.t(0), c.i(1), c.t(2), c.t(3), c.str(4))}; });
   T.def(F, "scatter_", "self:T dim:I index:T src:T", kInPlace,
         [](C c) { return Tensors{c.t(0).scatter_(c.i(1), c.t(2), c.t(3))}; });

@@ -120,6 +120,7 @@ const std::vector<OpEntry>& entries() {
           &index_entries, &shape_entries, &sort_entries, &scan_entries, &pool_entries,
           &embedding_bag_entries,
           &loss_entries,  // losses (issue 16)
+          &advanced_index_entries,  // advanced indexing (issue 16)
           &block_entries}) {
       for (OpEntry& e : family()) {
         const std::optional<OpId> op = find_op(e.op_name());

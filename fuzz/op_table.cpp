@@ -621,6 +621,64 @@ void indexing(Table& T) {
         [](C c) { return Tensors{ts::stack_out(c.t(0), c.tensors(1), c.i(2))}; });
 }
 
+// Advanced indexing (issue 16): index lists are all tensors here (no None entries).
+std::vector<std::optional<Tensor>> optional_list(const std::vector<Tensor>& ts) {
+  return std::vector<std::optional<Tensor>>(ts.begin(), ts.end());
+}
+
+void advanced_indexing(Table& T) {
+  const char* F = "advanced_index";
+  T.def(F, "index", "self:T indices:TL", kNoFlags,
+        [](C c) { return Tensors{ts::index(c.t(0), optional_list(c.tensors(1)))}; });
+  T.def(F, "index_out", "out:T self:T indices:TL", kOut,
+        [](C c) { return Tensors{ts::index_out(c.t(0), c.t(1), optional_list(c.tensors(2)))}; });
+  T.def(F, "index_put", "self:T indices:TL values:T accumulate:B=false", kAccumulates, [](C c) {
+    return Tensors{ts::index_put(c.t(0), optional_list(c.tensors(1)), c.t(2), c.b(3))};
+  });
+  T.def(
+      F, "index_put_", "self:T indices:TL values:T accumulate:B=false", kInPlace | kAccumulates,
+      [](C c) { return Tensors{c.t(0).index_put_(optional_list(c.tensors(1)), c.t(2), c.b(3))}; });
+  T.def(F, "index_add", "self:T dim:I index:T source:T alpha:S=1", kAccumulates,
+        [](C c) { return Tensors{ts::index_add(c.t(0), c.i(1), c.t(2), c.t(3), c.s(4))}; });
+  T.def(F, "index_add_", "self:T dim:I index:T source:T alpha:S=1", kInPlace | kAccumulates,
+        [](C c) { return Tensors{c.t(0).index_add_(c.i(1), c.t(2), c.t(3), c.s(4))}; });
+  T.def(F, "index_add_out", "out:T self:T dim:I index:T source:T alpha:S=1", kOut | kAccumulates,
+        [](C c) {
+          return Tensors{ts::index_add_out(c.t(0), c.t(1), c.i(2), c.t(3), c.t(4), c.s(5))};
+        });
+  T.def(F, "scatter", "self:T dim:I index:T src:T", kNoFlags,
+        [](C c) { return Tensors{ts::scatter(c.t(0), c.i(1), c.t(2), c.t(3))}; });
+  T.def(F, "scatter_value", "self:T dim:I index:T value:S", kNoFlags,
+        [](C c) { return Tensors{ts::scatter(c.t(0), c.i(1), c.t(2), c.s(3))}; });
+  T.def(F, "scatter_with_reduce", "self:T dim:I index:T src:T reduce:STR='add'", kAccumulates,
+        [](C c) { return Tensors{ts::scatter(c.t(0), c.i(1), c.t(2), c.t(3), c.str(4))}; });
+  T.def(F, "scatter_", "self:T dim:I index:T src:T", kInPlace,
+        [](C c) { return Tensors{c.t(0).scatter_(c.i(1), c.t(2), c.t(3))}; });
+  T.def(F, "scatter_out", "out:T self:T dim:I index:T src:T", kOut,
+        [](C c) { return Tensors{ts::scatter_out(c.t(0), c.t(1), c.i(2), c.t(3), c.t(4))}; });
+  T.def(F, "scatter_reduce", "self:T dim:I index:T src:T reduce:STR='sum' include_self:B=true",
+        kAccumulates, [](C c) {
+          return Tensors{ts::scatter_reduce(c.t(0), c.i(1), c.t(2), c.t(3), c.str(4), c.b(5))};
+        });
+  T.def(F, "scatter_reduce_", "self:T dim:I index:T src:T reduce:STR='sum' include_self:B=true",
+        kInPlace | kAccumulates, [](C c) {
+          return Tensors{c.t(0).scatter_reduce_(c.i(1), c.t(2), c.t(3), c.str(4), c.b(5))};
+        });
+  T.def(F, "scatter_reduce_out",
+        "out:T self:T dim:I index:T src:T reduce:STR='sum' include_self:B=true",
+        kOut | kAccumulates, [](C c) {
+          return Tensors{
+              ts::scatter_reduce_out(c.t(0), c.t(1), c.i(2), c.t(3), c.t(4), c.str(5), c.b(6))};
+        });
+  T.def(F, "masked_select", "self:T mask:T", kNoFlags,
+        [](C c) { return Tensors{ts::masked_select(c.t(0), c.t(1))}; });
+  T.def(F, "masked_select_out", "out:T self:T mask:T", kOut,
+        [](C c) { return Tensors{ts::masked_select_out(c.t(0), c.t(1), c.t(2))}; });
+  T.def(F, "nonzero", "self:T", kNoFlags, [](C c) { return Tensors{ts::nonzero(c.t(0))}; });
+  T.def(F, "nonzero_out", "out:T self:T", kOut,
+        [](C c) { return Tensors{ts::nonzero_out(c.t(0), c.t(1))}; });
+}
+
 // The i-th piece of a split or chunk (one statement defines one slot).
 Tensor piece(const std::vector<Tensor>& parts, int64_t i, const char* op) {
   TS_CHECK(i >= 0 && i < static_cast<int64_t>(parts.size()), op, ": piece ", i, " of ",
@@ -1024,6 +1082,7 @@ std::vector<OpSpec> build() {
   sorting(T);       // sorting and selection (issue 16)
   losses(T);        // losses (issue 16)
   pooling(T);       // pooling (issue 16)
+  advanced_indexing(T);  // advanced indexing (issue 16)
   return std::move(T.specs);
 }
 

@@ -987,12 +987,70 @@ std::vector<BadCall> pool_calls() {
   };
 }
 
+// Advanced indexing (issue 16): indices out of range (negative ones too), wrong index dtypes,
+// masks of the wrong shape, mismatched dtypes and shapes of values, source and src.
+std::vector<BadCall> advanced_index_calls() {
+  using L = std::vector<std::optional<Tensor>>;
+  const char* A = "advanced_index";
+  return {
+      {A, "index", "indices", [](Fx& f) { ts::index(f.f23, L{f.idx_oob}); }},
+      {A, "index", "indices",
+       [](Fx& f) {
+         ts::index(f.f23, L{std::nullopt, f.tgt_neg});
+       }},
+      {A, "index", "indices", [](Fx& f) { ts::index(f.f23, L{f.idx_f}); }},
+      {A, "index", "indices",
+       [](Fx& f) {
+         ts::index(f.f23, L{f.idx, f.idx, f.idx});
+       }},
+      {A, "index", "indices",
+       [](Fx& f) {
+         ts::index(f.f23, L{f.idx, f.i3});
+       }},
+      {A, "index", "indices", [](Fx& f) { ts::index(f.f34, L{f.b23}); }},
+      {A, "index", "out", [](Fx& f) { ts::index_out(f.o_ei, f.f23, L{f.idx}); }},
+      {A, "index_put_", "indices", [](Fx& f) { f.f23.index_put_(L{f.idx_oob}, f.f3); }},
+      {A, "index_put_", "values", [](Fx& f) { f.f23.index_put_(L{f.idx}, f.d23); }},
+      {A, "index_put_", "values", [](Fx& f) { f.f34.index_put_(L{f.idx}, f.f3, true); }},
+      {A, "index_put_", "indices", [](Fx& f) { f.f23.index_put_(L{f.b23.select(0, 0)}, f.f3); }},
+      {A, "index_put", "indices", [](Fx& f) { ts::index_put(f.f23, L{f.idx_f}, f.f3); }},
+      {A, "index_add", "index",
+       [](Fx& f) { ts::index_add(f.f23, 1, f.idx_oob, f.f23.narrow(1, 0, 2)); }},
+      {A, "index_add_", "index",
+       [](Fx& f) { f.f23.index_add_(1, f.idx_neg, f.g23.narrow(1, 0, 2)); }},
+      {A, "index_add_", "index",
+       [](Fx& f) { f.f23.index_add_(1, f.idx_f, f.g23.narrow(1, 0, 2)); }},
+      {A, "index_add_", "source", [](Fx& f) { f.f23.index_add_(1, f.idx, f.d23.narrow(1, 0, 2)); }},
+      {A, "index_add_", "source", [](Fx& f) { f.f23.index_add_(1, f.idx, f.g23); }},
+      {A, "index_add_", "alpha",
+       [](Fx& f) { f.i23.index_add_(1, f.idx, f.i23.narrow(1, 0, 2), 1.5); }},
+      {A, "index_add", "dim", [](Fx& f) { ts::index_add(f.f23, 2, f.idx, f.f23); }},
+      {A, "scatter", "index", [](Fx& f) { ts::scatter(f.f23, 1, f.gidx_oob, f.f23); }},
+      {A, "scatter_", "index", [](Fx& f) { f.f23.scatter_(1, f.gidx_neg, f.g23); }},
+      {A, "scatter_", "index", [](Fx& f) { f.f23.scatter_(1, f.gidx_i32, f.g23); }},
+      {A, "scatter_", "src", [](Fx& f) { f.f23.scatter_(1, f.gidx, f.d23); }},
+      {A, "scatter_", "value", [](Fx& f) { f.i23.scatter_(1, f.gidx, ts::Scalar(1e30)); }},
+      {A, "scatter_", "reduce", [](Fx& f) { f.f23.scatter_(1, f.gidx, f.g23, "max"); }},
+      {A, "scatter", "dim", [](Fx& f) { ts::scatter(f.f23, 2, f.gidx, f.f23); }},
+      {A, "scatter_reduce", "reduce",
+       [](Fx& f) { ts::scatter_reduce(f.f23, 1, f.gidx, f.f23, "add"); }},
+      {A, "scatter_reduce_", "index",
+       [](Fx& f) { f.f23.scatter_reduce_(1, f.gidx_oob, f.g23, "amax"); }},
+      {A, "scatter_reduce_", "src", [](Fx& f) { f.f23.scatter_reduce_(1, f.gidx, f.d23, "prod"); }},
+      {A, "masked_select", "mask", [](Fx& f) { ts::masked_select(f.f23, f.i23); }},
+      {A, "masked_select", "mask", [](Fx& f) { ts::masked_select(f.f34, f.b23); }},
+      {A, "masked_select", "out", [](Fx& f) { ts::masked_select_out(f.o_ei, f.f23, f.b23); }},
+      {A, "nonzero", "out", [](Fx& f) { ts::nonzero_out(f.o_e, f.f23); }},
+  };
+}
+
 std::vector<BadCall> catalogue() {
   std::vector<BadCall> all;
   for (auto family :
        {unary_calls, binary_calls, compare_calls, ternary_calls, reduce_calls, nn_calls, norm_calls,
         loss_calls, linalg_calls, index_calls, shape_calls, factory_calls, copy_view_calls,
-        autograd_calls, device_calls, conv_calls, sort_calls, loss16_calls, pool_calls}) {
+        autograd_calls, device_calls, conv_calls, sort_calls, loss16_calls, pool_calls,
+        advanced_index_calls}) {
     for (BadCall& c : family()) all.push_back(c);
   }
   return all;

@@ -470,6 +470,7 @@ const std::pair<const char*, Family> kFamilies[] = {
     {"shape", run_shape},         {"sort", run_sort},
     {"loss", run_loss},  // losses (issue 16)
     {"pool", run_pool},  // pooling (issue 16)
+    {"advanced_index", run_advanced_index},  // advanced indexing (issue 16)
 };
 
 // Note [Stale allow rows]
@@ -583,6 +584,10 @@ TEST(Parity, LossAgreesWithATen) {  // losses (issue 16)
 
 TEST(Parity, PoolAgreesWithATen) {  // pooling (issue 16)
   run_family("pool", run_pool);
+}
+
+TEST(Parity, AdvancedIndexAgreesWithATen) {  // advanced indexing (issue 16)
+  run_family("advanced_index", run_advanced_index);
 }
 
 // Last in this file, so after the families (Note [Stale allow rows]).

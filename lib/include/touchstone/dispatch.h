@@ -59,6 +59,8 @@ enum class OpSignature : uint8_t {
   // pooling (issue 16): planes (*, spatial...) -> (*, out spatial...); max ones add int64 indices
   Pool,
   EmbeddingBag,  // embedding_bag (issue 16): sums, means or maxima of bags of weight's rows
+  // advanced indexing (issue 16): index lists, masks, scatter with reductions
+  AdvancedIndex,
 };
 
 // The dtype sets op_list.def's `dtypes` column names.

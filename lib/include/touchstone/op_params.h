@@ -199,6 +199,24 @@ struct EmbeddingBagParams {
   int64_t padding_idx = -1;
 };
 
+// advanced indexing (issue 16)
+// index_put: whether values add into self (duplicates sum) or are written (the last one wins).
+struct IndexPutParams {
+  bool accumulate = false;
+};
+// scatter: None writes src (or value); Sum and Prod are its reduce="add" / "multiply".
+// scatter_reduce: every reduction, with include_self.
+enum class ScatterReduce : uint8_t { None, Sum, Prod, Mean, Amax, Amin };
+// scatter, scatter_reduce and index_add: the wrapped dim (0 for a 0-dim self) and each op's flags;
+// scatter's value form has no src input and carries value; index_add adds alpha * source.
+struct ScatterParams {
+  int64_t dim = 0;
+  ScatterReduce reduce = ScatterReduce::None;
+  bool include_self = true;
+  std::optional<Scalar> value;
+  Scalar alpha = 1;
+};
+
 // Every parameter struct, in the order of ParamsVariant (NoParams first).
 // clang-format off
 #define TS_FOR_EACH_OP_PARAMS(_)                                                          \
@@ -213,7 +231,8 @@ struct EmbeddingBagParams {
   /* sorting and selection (issue 16) */ _(SortParams)                                     \
   /* losses (issue 16) */ _(CtcLossParams)                                                 \
   /* pooling (issue 16) */ _(PoolParams) _(AdaptivePoolParams)                             \
-  /* embedding_bag (issue 16) */ _(EmbeddingBagParams)
+  /* embedding_bag (issue 16) */ _(EmbeddingBagParams)                                     \
+  /* advanced indexing (issue 16) */ _(IndexPutParams) _(ScatterParams)
 // clang-format on
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;

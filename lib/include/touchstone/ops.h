@@ -356,6 +356,47 @@ Tensor& cat_out(const Tensor& out, TensorList tensors, int64_t dim = 0);
 Tensor stack(TensorList tensors, int64_t dim = 0);
 Tensor& stack_out(const Tensor& out, TensorList tensors, int64_t dim = 0);
 
+// ---- advanced indexing (issue 16; lib/src/ops/advanced_index.cpp) ----
+// indices: one entry per leading dim of self (std::nullopt: the whole dim), int64 or int32
+// index tensors broadcast together, or bool/uint8 masks (each as its nonzero() columns).
+using OptionalTensorList = ArrayRef<std::optional<Tensor>>;
+Tensor index(const Tensor& self, OptionalTensorList indices);
+Tensor& index_out(const Tensor& out, const Tensor& self, OptionalTensorList indices);
+Tensor index_put(const Tensor& self, OptionalTensorList indices, const Tensor& values,
+                 bool accumulate = false);
+Tensor& index_put_(const Tensor& self, OptionalTensorList indices, const Tensor& values,
+                   bool accumulate = false);
+Tensor index_add(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                 const Scalar& alpha = 1);
+Tensor& index_add_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                      const Tensor& source, const Scalar& alpha = 1);
+// scatter: src (or value) written at index along dim; reduce "add" or "multiply" combines.
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src);
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+               std::string_view reduce);
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value,
+               std::string_view reduce);
+Tensor& scatter_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                    const Tensor& src);
+Tensor& scatter_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                    const Scalar& value);
+Tensor& scatter_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                    const Tensor& src, std::string_view reduce);
+Tensor& scatter_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                    const Scalar& value, std::string_view reduce);
+// reduce: "sum", "prod", "mean", "amax" or "amin".
+Tensor scatter_reduce(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+                      std::string_view reduce, bool include_self = true);
+Tensor& scatter_reduce_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                           const Tensor& src, std::string_view reduce, bool include_self = true);
+Tensor masked_select(const Tensor& self, const Tensor& mask);
+Tensor& masked_select_out(const Tensor& out, const Tensor& self, const Tensor& mask);
+Tensor nonzero(const Tensor& self);
+Tensor& nonzero_out(const Tensor& out, const Tensor& self);
+// nonzero(self, as_tuple=True): one int64 tensor per dim (a 0-dim self counts as 1-D).
+std::vector<Tensor> nonzero_numpy(const Tensor& self);
+
 // ---- shape (issue 16) ----
 // Views, as the Tensor methods (lib/src/views.cpp): share self's storage.
 Tensor flatten(const Tensor& self, int64_t start_dim = 0, int64_t end_dim = -1);

@@ -284,6 +284,35 @@ class Tensor {
   Tensor scatter_add(int64_t dim, const Tensor& index, const Tensor& src) const;
   Tensor& scatter_add_(int64_t dim, const Tensor& index, const Tensor& src) const;
 
+  // advanced indexing (issue 16)
+  Tensor index(ArrayRef<std::optional<Tensor>> indices) const;
+  Tensor index_put(ArrayRef<std::optional<Tensor>> indices, const Tensor& values,
+                   bool accumulate = false) const;
+  Tensor& index_put_(ArrayRef<std::optional<Tensor>> indices, const Tensor& values,
+                     bool accumulate = false) const;
+  Tensor index_add(int64_t dim, const Tensor& index, const Tensor& source,
+                   const Scalar& alpha = 1) const;
+  Tensor& index_add_(int64_t dim, const Tensor& index, const Tensor& source,
+                     const Scalar& alpha = 1) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Tensor& src,
+                 std::string_view reduce) const;
+  Tensor scatter(int64_t dim, const Tensor& index, const Scalar& value,
+                 std::string_view reduce) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Scalar& value) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Tensor& src,
+                   std::string_view reduce) const;
+  Tensor& scatter_(int64_t dim, const Tensor& index, const Scalar& value,
+                   std::string_view reduce) const;
+  Tensor scatter_reduce(int64_t dim, const Tensor& index, const Tensor& src,
+                        std::string_view reduce, bool include_self = true) const;
+  Tensor& scatter_reduce_(int64_t dim, const Tensor& index, const Tensor& src,
+                          std::string_view reduce, bool include_self = true) const;
+  Tensor masked_select(const Tensor& mask) const;
+  Tensor nonzero() const;
+
   // shape (issue 16)
   Tensor flip(IntArrayRef dims) const;
   Tensor roll(IntArrayRef shifts, IntArrayRef dims = {}) const;

@@ -13,6 +13,7 @@
 
 #include "../autograd/derivatives.h"
 #include "../size_math.h"
+#include "index_checks.h"
 #include "meta.h"
 #include "touchstone/ops.h"
 
@@ -21,70 +22,8 @@ namespace {
 
 using meta::Variant;
 
-// Note [Index bounds]
-// An out-of-range index is an argument error like any other, so meta reads the index values
-// and rejects them before anything is allocated or written: a failing call leaves every
-// tensor untouched, and kernels never bounds-check. Every check is an interval, so an index on
-// a device is reduced there to its min and max (amin/amax), and only those two values cross to
-// the host (a device-side error flag could not keep the tensors untouched).
-template <typename F>
-void for_each_index_value(const char* op, const Tensor& index, F&& f) {
-  if (!index.is_cpu()) {
-    if (index.numel() == 0) return;
-    for (const Tensor& extreme : {amin(index), amax(index)}) {
-      const Tensor host = empty({}, index.dtype());
-      host.copy_(extreme);
-      for_each_index_value(op, host, f);
-    }
-    return;
-  }
-  DimVector idx(static_cast<size_t>(index.dim()), 0);
-  for (int64_t s : index.sizes()) {
-    if (s == 0) return;
-  }
-  const char* base = static_cast<const char*>(index.data_ptr());
-  const int64_t esize = static_cast<int64_t>(index.element_size());
-  while (true) {
-    int64_t off = 0;
-    for (int64_t d = 0; d < index.dim(); ++d) off += idx[d] * index.strides()[d];
-    const char* p = base + off * esize;
-    f(index.dtype() == kLong ? *reinterpret_cast<const int64_t*>(p)
-                             : static_cast<int64_t>(*reinterpret_cast<const int32_t*>(p)));
-    int64_t d = index.dim() - 1;
-    for (; d >= 0; --d) {
-      if (++idx[d] < index.sizes()[d]) break;
-      idx[d] = 0;
-    }
-    if (d < 0) return;
-  }
-}
-
-// First and one-past-last byte a tensor's elements can touch.
-std::pair<const char*, const char*> byte_range(const Tensor& t) {
-  const char* p = static_cast<const char*>(t.data_ptr());
-  int64_t lo = 0, hi = 0;
-  for (int64_t d = 0; d < t.dim(); ++d) {
-    const int64_t span = (t.sizes()[d] - 1) * t.strides()[d];
-    (span < 0 ? lo : hi) += span;
-  }
-  const int64_t es = static_cast<int64_t>(t.element_size());
-  return {p + lo * es, p + (hi + 1) * es};
-}
-
-// ATen's assert_no_overlap: the written-to tensor may not share any memory with the input
-// (not even all of it, as in-place ops may); dense layouts are judged by their byte ranges.
-void check_no_overlap(const char* op, const Tensor& out, const Tensor& in, const char* out_arg,
-                      const char* in_arg) {
-  if (out.numel() == 0 || in.numel() == 0 || out.storage().get() != in.storage().get()) return;
-  if (!out.is_non_overlapping_and_dense() || !in.is_non_overlapping_and_dense()) return;
-  const auto [a0, a1] = byte_range(out);
-  const auto [b0, b1] = byte_range(in);
-  TS_CHECK(a1 <= b0 || b1 <= a0, op,
-           ": unsupported operation: some elements of the input tensor (argument '", in_arg,
-           "') and the written-to tensor (argument '", out_arg,
-           "') refer to a single memory location. Please clone() the tensor before performing "
-           "the operation.");
-}
+using meta::check_no_overlap;
+using meta::for_each_index_value;
 
 // Everything between the checks and the kernel: dtype, kernel lookup, output, overlap, call
 // with the wrapped `dim`. For InPlace the output is inputs[0]. `no_overlap` lists inputs the
@@ -274,6 +213,39 @@ Tensor cat_impl(Variant v, const Tensor& out, TensorList tensors, int64_t dim) {
 }
 
 }  // namespace
+
+namespace meta {
+namespace {
+// First and one-past-last byte a tensor's elements can touch.
+std::pair<const char*, const char*> byte_range(const Tensor& t) {
+  const char* p = static_cast<const char*>(t.data_ptr());
+  int64_t lo = 0, hi = 0;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    const int64_t span = (t.sizes()[d] - 1) * t.strides()[d];
+    (span < 0 ? lo : hi) += span;
+  }
+  const int64_t es = static_cast<int64_t>(t.element_size());
+  return {p + lo * es, p + (hi + 1) * es};
+}
+
+}  // namespace
+
+// ATen's assert_no_overlap: the written-to tensor may not share any memory with the input
+// (not even all of it, as in-place ops may); dense layouts are judged by their byte ranges.
+void check_no_overlap(const char* op, const Tensor& out, const Tensor& in, const char* out_arg,
+                      const char* in_arg) {
+  if (out.numel() == 0 || in.numel() == 0 || out.storage().get() != in.storage().get()) return;
+  if (!out.is_non_overlapping_and_dense() || !in.is_non_overlapping_and_dense()) return;
+  const auto [a0, a1] = byte_range(out);
+  const auto [b0, b1] = byte_range(in);
+  TS_CHECK(a1 <= b0 || b1 <= a0, op,
+           ": unsupported operation: some elements of the input tensor (argument '", in_arg,
+           "') and the written-to tensor (argument '", out_arg,
+           "') refer to a single memory location. Please clone() the tensor before performing "
+           "the operation.");
+}
+
+}  // namespace meta
 
 // ---- index_select, gather: the function, out= and method forms of name_impl ----
 #define TS_INDEX_FORMS(name)                                                                    \

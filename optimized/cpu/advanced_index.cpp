@@ -1,0 +1,653 @@
+// Optimized CPU kernels for advanced indexing (issue 16): index, index_put, index_add, scatter,
+// scatter_reduce, masked_select, nonzero. Inputs and params as documented in
+// lib/src/ops/advanced_index.cpp; index values arrive checked. Memory-bound loops over index
+// values, so no SIMD target code: elements move as raw bytes, reductions run in an accumulator.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "optimized/cpu/convert.h"
+#include "touchstone/dispatch_macros.h"
+#include "touchstone/kernel_family.h"
+#include "touchstone/kernel_helpers.h"
+#include "touchstone/ops.h"
+#include "touchstone/parallel.h"
+
+namespace ts::cpu {
+namespace {
+
+constexpr int64_t kGrain = int64_t{1} << 14;
+
+// Note [Walker]
+// A row-major walk over `shape` (at least 1-D) for any number of operands, each with its own
+// byte strides (0 along broadcast dims): run(b, e, f) calls f(ptrs, len) for each piece of
+// elements [b, e) that lies within one innermost row, ptrs at the piece's first element. Any
+// element range can be walked, so work splits evenly among threads whatever the shape.
+struct Walker {
+  DimVector shape;
+  std::vector<char*> base;
+  std::vector<DimVector> strides;  // bytes
+
+  explicit Walker(IntArrayRef s) : shape(s.empty() ? DimVector{1} : DimVector(s)) {}
+  // t's elements at out positions: t_strides (in elements) per dim of the walk's shape.
+  void add(const Tensor& t, IntArrayRef t_strides) {
+    base.push_back(static_cast<char*>(t.data_ptr()));
+    DimVector s(shape.size(), 0);
+    for (size_t d = 0; d < t_strides.size(); ++d) {
+      s[d] = t_strides[d] * static_cast<int64_t>(t.element_size());
+    }
+    strides.push_back(s);
+  }
+  int64_t numel() const {
+    int64_t n = 1;
+    for (int64_t s : shape) n *= s;
+    return n;
+  }
+  int64_t inner_stride(size_t op) const { return strides[op][shape.size() - 1]; }
+
+  template <class F>
+  void run(int64_t b, int64_t e, const F& f) const {
+    const size_t nd = shape.size(), n = base.size();
+    DimVector pos(nd, 0);
+    int64_t rem = b;
+    for (size_t d = nd; d-- > 0;) {
+      pos[d] = rem % shape[d];
+      rem /= shape[d];
+    }
+    std::vector<char*> p(n);
+    while (b < e) {
+      for (size_t o = 0; o < n; ++o) {
+        int64_t off = 0;
+        for (size_t d = 0; d < nd; ++d) off += pos[d] * strides[o][d];
+        p[o] = base[o] + off;
+      }
+      const int64_t len = std::min(shape[nd - 1] - pos[nd - 1], e - b);
+      f(p.data(), len);
+      b += len;
+      pos[nd - 1] += len;
+      for (size_t d = nd - 1; d > 0 && pos[d] == shape[d]; --d) {
+        pos[d] = 0;
+        ++pos[d - 1];
+      }
+    }
+  }
+};
+
+// ---- index lists: index, index_put ----
+
+// Note [Restrided self]
+// As ATen's index kernel: over the result's shape, self walks with stride 0 along the broadcast
+// dims B and its own strides along the dims not indexed, and each index tensor walks B with its
+// own strides; an element's offset in self adds index value * self's stride of that dim.
+struct IndexGeometry {
+  DimVector self_strides;                 // per result dim, in elements
+  std::vector<DimVector> index_strides;   // per defined index, per result dim
+  std::vector<const Tensor*> indices;     // the defined ones
+  std::vector<int64_t> dim_stride, size;  // self's stride (bytes) and size of each one's dim
+};
+
+IndexGeometry index_geometry(const Tensor& self, IntArrayRef self_strides, ArrayRef<Tensor> list,
+                             size_t result_rank, size_t elem) {
+  IndexGeometry g;
+  std::vector<int64_t> defined;
+  for (size_t d = 0; d < list.size(); ++d) {
+    if (list[d].defined()) defined.push_back(static_cast<int64_t>(d));
+  }
+  const size_t rank = std::max<size_t>(result_rank, 1);
+  g.self_strides = DimVector(rank, 0);
+  if (defined.empty()) {
+    for (int64_t d = 0; d < self.dim(); ++d) g.self_strides[d] = self_strides[d];
+    return g;
+  }
+  const int64_t first = defined.front(), last = defined.back();
+  const bool adjacent = last - first + 1 == static_cast<int64_t>(defined.size());
+  const int64_t b_rank = list[first].dim(), b_at = adjacent ? first : 0;
+  int64_t next = adjacent ? 0 : b_rank;
+  for (int64_t d = 0; d < self.dim(); ++d) {
+    if (d < static_cast<int64_t>(list.size()) && list[d].defined()) continue;
+    if (adjacent && next == b_at) next += b_rank;
+    g.self_strides[next++] = self_strides[d];
+  }
+  for (int64_t d : defined) {
+    DimVector s(rank, 0);
+    for (int64_t j = 0; j < b_rank; ++j) s[b_at + j] = list[d].strides()[j];
+    g.index_strides.push_back(s);
+    g.indices.push_back(&list[d]);
+    g.dim_stride.push_back(self_strides[d] * static_cast<int64_t>(elem));
+    g.size.push_back(self.sizes()[d]);
+  }
+  return g;
+}
+
+// The walk of index's result shape: operand 0 `dst` (given strides), 1 self restrided, 2.. the
+// indices.
+Walker index_walker(IntArrayRef shape, const Tensor& dst, IntArrayRef dst_strides,
+                    const Tensor& self, const IndexGeometry& g) {
+  Walker w(shape);
+  w.add(dst, shape.empty() ? IntArrayRef() : dst_strides);
+  w.add(self, g.self_strides);
+  for (size_t j = 0; j < g.indices.size(); ++j) w.add(*g.indices[j], g.index_strides[j]);
+  return w;
+}
+
+// The byte offset in self of element i of a piece (the index values, wrapped).
+inline int64_t index_offset(char** p, const Walker& w, const IndexGeometry& g, int64_t i) {
+  int64_t off = 0;
+  for (size_t j = 0; j < g.indices.size(); ++j) {
+    int64_t x = *reinterpret_cast<const int64_t*>(p[2 + j] + i * w.inner_stride(2 + j));
+    if (x < 0) x += g.size[j];
+    off += x * g.dim_stride[j];
+  }
+  return off;
+}
+
+template <OpId op>
+void kernel(const KernelCall& c) = delete;
+
+// out[pos] = self[restrided pos + index offsets], in parallel over the result's elements.
+template <>
+void kernel<OpId::index>(const KernelCall& c) {
+  const Tensor &out = c.outputs[0], &self = c.inputs[0];
+  if (out.numel() == 0) return;
+  const IndexGeometry g = index_geometry(self, self.strides(), c.inputs.slice(1),
+                                         out.sizes().size(), out.element_size());
+  const Walker w = index_walker(out.sizes(), out, out.strides(), self, g);
+  with_element_type(out.element_size(), [&](auto u) {
+    using U = decltype(u);
+    const int64_t so = w.inner_stride(0), ss = w.inner_stride(1);
+    parallel_for(0, w.numel(), kGrain, [&](int64_t b, int64_t e) {
+      w.run(b, e, [&](char** p, int64_t len) {
+        if (g.indices.size() == 1 && so == sizeof(U) && ss == 0) {  // a gather into a row
+          const int64_t si = w.inner_stride(2), ds = g.dim_stride[0], size = g.size[0];
+          U* o = reinterpret_cast<U*>(p[0]);
+          for (int64_t i = 0; i < len; ++i) {
+            int64_t x = *reinterpret_cast<const int64_t*>(p[2] + i * si);
+            if (x < 0) x += size;
+            o[i] = *reinterpret_cast<const U*>(p[1] + x * ds);
+          }
+          return;
+        }
+        for (int64_t i = 0; i < len; ++i) {
+          *reinterpret_cast<U*>(p[0] + i * so) =
+              *reinterpret_cast<const U*>(p[1] + i * ss + index_offset(p, w, g, i));
+        }
+      });
+    });
+  });
+}
+
+// The accumulator type of a compute dtype: double for floating dtypes (sums and products are
+// rounded once, as the reference does), int64 for integers and bool (wrapped, or != 0, on store).
+template <typename T>
+using AccOf =
+    std::conditional_t<std::is_floating_point_v<T> || is_16bit_float_v<T>, double, int64_t>;
+
+template <typename T>
+AccOf<T> to_acc(T v) {
+  if constexpr (std::is_same_v<AccOf<T>, double>) {
+    return static_cast<double>(static_cast<std::conditional_t<is_16bit_float_v<T>, float, T>>(v));
+  } else {
+    return static_cast<int64_t>(v);
+  }
+}
+
+// A Scalar (alpha, value) in the accumulator, rounded to the compute dtype first.
+template <typename T>
+AccOf<T> scalar_acc(const Scalar& s, ScalarType ct) {
+  if constexpr (std::is_same_v<AccOf<T>, double>) {
+    return round_to(ct, s.to<double>());
+  } else {
+    return s.to<int64_t>();
+  }
+}
+
+// A contiguous accumulator holding self (c.outputs[0] gets it back through finish()).
+template <typename A>
+struct Accumulator {
+  Tensor t;
+  A* data;
+  Accumulator(const Tensor& self)
+      : t(empty(self.sizes(), std::is_same_v<A, double> ? kDouble : kLong)),
+        data(static_cast<A*>(t.data_ptr())) {
+    copy_convert(t, self);
+  }
+  // One rounding (floating), a wrap (integers) or != 0 (bool) into the output.
+  void finish(const Tensor& out) const { copy_convert(out, t); }
+};
+
+template <typename A>
+A combine(ScatterReduce r, A a, A b) {
+  switch (r) {
+    case ScatterReduce::None:
+      return b;
+    case ScatterReduce::Sum:
+    case ScatterReduce::Mean:
+      if constexpr (std::is_same_v<A, double>) {
+        return a + b;
+      } else {
+        return static_cast<A>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+      }
+    case ScatterReduce::Prod:
+      if constexpr (std::is_same_v<A, double>) {
+        return a * b;
+      } else {
+        return static_cast<A>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+      }
+    case ScatterReduce::Amax:
+    case ScatterReduce::Amin:
+      if constexpr (std::is_same_v<A, double>) {
+        if (std::isnan(a) || std::isnan(b)) return std::numeric_limits<double>::quiet_NaN();
+      }
+      return r == ScatterReduce::Amax ? std::max(a, b) : std::min(a, b);
+  }
+  return b;
+}
+
+// out = self; out[indexed pos] = values (accumulate: +=). Without accumulate the last value
+// written wins, so the walk is serial and row-major (the reference's order); with it, sums run
+// serially in the accumulator, rounded once.
+template <>
+void kernel<OpId::index_put>(const KernelCall& c) {
+  const Tensor &out = c.outputs[0], &self = c.inputs[0], &values = c.inputs[1];
+  const ScalarType ct = c.p.compute_dtype;
+  const ArrayRef<Tensor> list = c.inputs.slice(2);
+  if (!c.params<IndexPutParams>().accumulate) {
+    if (!out.is_same(self)) copy_convert(out, self);
+    if (values.numel() == 0) return;
+    const IndexGeometry g =
+        index_geometry(out, out.strides(), list, values.sizes().size(), out.element_size());
+    const Walker w = index_walker(values.sizes(), values, values.strides(), out, g);
+    with_element_type(out.element_size(), [&](auto u) {
+      using U = decltype(u);
+      const int64_t sv = w.inner_stride(0), so = w.inner_stride(1);
+      w.run(0, w.numel(), [&](char** p, int64_t len) {
+        for (int64_t i = 0; i < len; ++i) {
+          *reinterpret_cast<U*>(p[1] + i * so + index_offset(p, w, g, i)) =
+              *reinterpret_cast<const U*>(p[0] + i * sv);
+        }
+      });
+    });
+    return;
+  }
+  TS_DISPATCH_ALL_DTYPES(ct, "index_put_", [&] {
+    using A = AccOf<scalar_t>;
+    const Accumulator<A> acc(self);
+    if (values.numel() > 0) {
+      const IndexGeometry g =
+          index_geometry(acc.t, acc.t.strides(), list, values.sizes().size(), sizeof(A));
+      const Walker w = index_walker(values.sizes(), values, values.strides(), acc.t, g);
+      const int64_t sv = w.inner_stride(0), sa = w.inner_stride(1);
+      w.run(0, w.numel(), [&](char** p, int64_t len) {
+        for (int64_t i = 0; i < len; ++i) {
+          A& dst = *reinterpret_cast<A*>(p[1] + i * sa + index_offset(p, w, g, i));
+          dst = combine(ScatterReduce::Sum, dst,
+                        to_acc(*reinterpret_cast<const scalar_t*>(p[0] + i * sv)));
+        }
+      });
+    }
+    acc.finish(out);
+  });
+}
+
+// ---- index_add, scatter, scatter_reduce ----
+
+// Note [Scatter lines]
+// Two source elements reach one output element only when they differ in the scattered dim
+// alone, so the walk is over lines along that dim: the last other dim's positions are split
+// into chunks, (other positions, chunk) pairs run in parallel (they write disjoint elements),
+// and each pair adds its line elements in increasing order along dim, the reference's order
+// for every output element. Accumulation is in AccOf, so results are the reference's bit for
+// bit on any number of threads.
+struct ScatterWalk {
+  DimVector shape;  // the index's (index_add: source's), at least 1-D
+  int64_t dim;
+  const char* index;          // int64 values
+  DimVector index_strides;    // bytes, per dim of shape
+  const char* src = nullptr;  // null: the value form
+  DimVector src_strides;      // bytes
+  DimVector acc_strides;      // elements of the contiguous accumulator; 0 along dim
+  int64_t acc_dim_stride;     // elements
+};
+
+template <typename A, typename S, class F>
+void scatter_lines(const ScatterWalk& s, const F& f) {
+  const int64_t nd = static_cast<int64_t>(s.shape.size());
+  const int64_t len = s.shape[s.dim];
+  int64_t r = nd - 1;
+  if (r == s.dim) --r;
+  const int64_t run = r >= 0 ? s.shape[r] : 1;
+  if (len == 0 || run == 0) return;
+  constexpr int64_t kChunk = 512;
+  const int64_t chunks = (run + kChunk - 1) / kChunk;
+  int64_t outer = 1;
+  for (int64_t d = 0; d < nd; ++d) {
+    if (d != s.dim && d != r) outer *= s.shape[d];
+  }
+  if (outer == 0) return;
+  const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(1, len * kChunk));
+  parallel_for(0, outer * chunks, grain, [&](int64_t b, int64_t e) {
+    for (int64_t item = b; item < e; ++item) {
+      int64_t o = item / chunks;
+      const int64_t i0 = (item % chunks) * kChunk, i1 = std::min(run, i0 + kChunk);
+      int64_t xi = 0, xs = 0, xa = 0;
+      for (int64_t d = nd - 1; d >= 0; --d) {
+        if (d == s.dim || d == r) continue;
+        const int64_t p = o % s.shape[d];
+        o /= s.shape[d];
+        xi += p * s.index_strides[d];
+        xs += p * (s.src ? s.src_strides[d] : 0);
+        xa += p * s.acc_strides[d];
+      }
+      const int64_t ri = r >= 0 ? s.index_strides[r] : 0,
+                    rs = r >= 0 && s.src ? s.src_strides[r] : 0;
+      const int64_t ra = r >= 0 ? s.acc_strides[r] : 0;
+      const int64_t ki = s.index_strides[s.dim], ks = s.src ? s.src_strides[s.dim] : 0;
+      auto one = [&](int64_t k, int64_t i) {
+        const int64_t x = *reinterpret_cast<const int64_t*>(s.index + xi + k * ki + i * ri);
+        const int64_t a = xa + i * ra + x * s.acc_dim_stride;
+        if (s.src) {
+          f(a, to_acc(*reinterpret_cast<const S*>(s.src + xs + k * ks + i * rs)));
+        } else {
+          f(a, A{});
+        }
+      };
+      // Whichever of (line, element) is closer in memory innermost; each line's elements stay
+      // in increasing order either way.
+      if (std::abs(ki) < std::abs(ri)) {
+        for (int64_t i = i0; i < i1; ++i) {
+          for (int64_t k = 0; k < len; ++k) one(k, i);
+        }
+      } else {
+        for (int64_t k = 0; k < len; ++k) {
+          for (int64_t i = i0; i < i1; ++i) one(k, i);
+        }
+      }
+    }
+  });
+}
+
+// Byte strides of t over a walk of `nd` dims (a 0-dim t: zeros).
+DimVector byte_strides(const Tensor& t, int64_t nd) {
+  DimVector s(static_cast<size_t>(nd), 0);
+  if (t.dim() > 0) {
+    for (int64_t d = 0; d < nd; ++d) s[d] = t.strides()[d] * static_cast<int64_t>(t.element_size());
+  }
+  return s;
+}
+
+ScatterWalk scatter_walk(const Tensor& acc, IntArrayRef shape, int64_t dim) {
+  ScatterWalk s;
+  s.shape = shape.empty() ? DimVector{1} : DimVector(shape);
+  s.dim = dim;
+  const int64_t nd = static_cast<int64_t>(s.shape.size());
+  s.acc_strides = DimVector(static_cast<size_t>(nd), 0);
+  for (int64_t d = 0; d < nd && d < acc.dim(); ++d) s.acc_strides[d] = acc.strides()[d];
+  s.acc_dim_stride = acc.dim() > 0 ? acc.strides()[dim] : 0;
+  s.acc_strides[dim] = 0;
+  return s;
+}
+
+// scatter, scatter_reduce and index_add: acc = self, every source value combined in.
+template <typename T>
+void scatter_kernel(const KernelCall& c, const ScatterWalk& walk, ScatterReduce reduce,
+                    bool include_self, AccOf<T> alpha, AccOf<T> value) {
+  using A = AccOf<T>;
+  const Tensor &self = c.inputs[0], &out = c.outputs[0];
+  const bool has_src = walk.src != nullptr;
+  // Writes, maxima and minima round nothing: they run on the output itself, no accumulator.
+  const bool direct = include_self && c.op != OpId::index_add &&
+                      (reduce == ScatterReduce::None || reduce == ScatterReduce::Amax ||
+                       reduce == ScatterReduce::Amin);
+  if (direct) {
+    if (!out.is_same(self)) copy_convert(out, self);
+    ScatterWalk w = walk;
+    for (size_t d = 0; d < w.acc_strides.size(); ++d) {
+      w.acc_strides[d] = static_cast<int64_t>(d) < out.dim() ? out.strides()[d] : 0;
+    }
+    w.acc_dim_stride = out.dim() > 0 ? out.strides()[w.dim] : 0;
+    w.acc_strides[w.dim] = 0;
+    T* const o = static_cast<T*>(out.data_ptr());
+    scatter_lines<A, T>(w, [&](int64_t a, A v) {
+      o[a] = convert_value<T>(combine(reduce, to_acc(o[a]), has_src ? v : value));
+    });
+    return;
+  }
+  const Accumulator<A> acc(self);
+  A* data = acc.data;
+  const bool counts = reduce == ScatterReduce::Mean || !include_self;
+  std::vector<int64_t> count(counts ? static_cast<size_t>(self.numel()) : 0, 0);
+  scatter_lines<A, T>(walk, [&](int64_t a, A v) {
+    if (!has_src) v = value;
+    if (c.op == OpId::index_add) v = combine(ScatterReduce::Prod, alpha, v);
+    if (counts && count[static_cast<size_t>(a)]++ == 0 && !include_self) {
+      data[a] = v;
+    } else {
+      data[a] = combine(reduce, data[a], v);
+    }
+  });
+  if (reduce == ScatterReduce::Mean) {
+    parallel_for(0, self.numel(), kGrain, [&](int64_t b, int64_t e) {
+      for (int64_t f = b; f < e; ++f) {
+        const int64_t n = count[f] + (include_self ? 1 : 0);
+        if (count[f] == 0) continue;
+        if constexpr (std::is_same_v<A, double>) {
+          data[f] /= static_cast<double>(n);
+        } else {
+          const A q = data[f] / n;
+          data[f] = (data[f] % n != 0 && data[f] < 0) ? q - 1 : q;  // floor (n > 0)
+        }
+      }
+    });
+  }
+  acc.finish(c.outputs[0]);
+}
+
+void run_scatter(const KernelCall& c) {
+  const Tensor &self = c.inputs[0], &index = c.inputs[1];
+  const ScatterParams& sp = c.params<ScatterParams>();
+  const ScalarType ct = c.p.compute_dtype;
+  TS_DISPATCH_ALL_DTYPES(ct, "scatter", [&] {
+    using A = AccOf<scalar_t>;
+    const Tensor acc_geometry = empty(self.sizes(), kLong);  // strides of the accumulator
+    ScatterWalk w = scatter_walk(acc_geometry, index.sizes(), sp.dim);
+    const int64_t nd = static_cast<int64_t>(w.shape.size());
+    w.index = static_cast<const char*>(index.data_ptr());
+    w.index_strides = byte_strides(index, nd);
+    if (c.inputs.size() == 3) {
+      w.src = static_cast<const char*>(c.inputs[2].data_ptr());
+      w.src_strides = byte_strides(c.inputs[2], nd);
+    }
+    const A value = sp.value ? scalar_acc<scalar_t>(*sp.value, ct) : A{};
+    scatter_kernel<scalar_t>(c, w, sp.reduce, sp.include_self, A{1}, value);
+  });
+}
+
+template <>
+void kernel<OpId::scatter>(const KernelCall& c) {
+  run_scatter(c);
+}
+template <>
+void kernel<OpId::scatter_reduce>(const KernelCall& c) {
+  run_scatter(c);
+}
+
+// Note [index_add by destination]
+// The source slices are grouped by the index value they add into (a stable counting sort), and
+// destination slices run in parallel: each sums self's slice and its sources, in index order, in
+// a buffer of AccOf and stores it once, rounded. Every element is written by one thread, the
+// result is the reference's bit for bit, and self and source are each read once.
+template <typename T>
+void index_add_by_destination(const KernelCall& c, const std::vector<int64_t>& start,
+                              const std::vector<int64_t>& order) {
+  using A = AccOf<T>;
+  const Tensor &self = c.inputs[0], &source = c.inputs[2], &out = c.outputs[0];
+  const ScatterParams& sp = c.params<ScatterParams>();
+  const A alpha = scalar_acc<T>(sp.alpha, c.p.compute_dtype);
+  const int64_t size = static_cast<int64_t>(start.size()) - 1;
+  auto slice = [&](const Tensor& t, int64_t v) { return t.dim() == 0 ? t : t.select(sp.dim, v); };
+  const int64_t slice_numel = self.dim() == 0 ? 1 : self.numel() / std::max<int64_t>(1, size);
+  const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(1, slice_numel));
+  parallel_for(0, size, grain, [&](int64_t b, int64_t e) {
+    std::vector<A> buf(static_cast<size_t>(slice_numel));
+    for (int64_t v = b; v < e; ++v) {
+      const Tensor os = slice(out, v), ss = slice(self, v);
+      if (start[v] == start[v + 1]) {
+        if (!out.is_same(self)) copy_convert(os, ss);
+        continue;
+      }
+      Walker w(os.sizes());
+      w.add(os, os.strides());
+      w.add(ss, ss.strides());
+      const int64_t s0 = w.inner_stride(0), s1 = w.inner_stride(1);
+      size_t k = 0;
+      w.run(0, w.numel(), [&](char** p, int64_t len) {
+        for (int64_t i = 0; i < len; ++i)
+          buf[k++] = to_acc(*reinterpret_cast<const T*>(p[1] + i * s1));
+      });
+      for (int64_t j = start[v]; j < start[v + 1]; ++j) {
+        const Tensor src = source.dim() == 0 ? source : source.select(sp.dim, order[j]);
+        Walker ws(os.sizes());
+        ws.add(src, src.strides());
+        const int64_t st = ws.inner_stride(0);
+        k = 0;
+        ws.run(0, ws.numel(), [&](char** p, int64_t len) {
+          for (int64_t i = 0; i < len; ++i, ++k) {
+            const A x = to_acc(*reinterpret_cast<const T*>(p[0] + i * st));
+            buf[k] = combine(ScatterReduce::Sum, buf[k], combine(ScatterReduce::Prod, alpha, x));
+          }
+        });
+      }
+      k = 0;
+      w.run(0, w.numel(), [&](char** p, int64_t len) {
+        for (int64_t i = 0; i < len; ++i)
+          *reinterpret_cast<T*>(p[0] + i * s0) = convert_value<T>(buf[k++]);
+      });
+    }
+  });
+}
+
+template <>
+void kernel<OpId::index_add>(const KernelCall& c) {
+  const Tensor& self = c.inputs[0];
+  if (c.outputs[0].numel() == 0) return;
+  const Tensor index = c.inputs[1].to(kLong).contiguous();
+  const int64_t size = self.dim() == 0 ? 1 : self.sizes()[c.params<ScatterParams>().dim];
+  const int64_t n = index.numel();
+  const int64_t* ix = static_cast<const int64_t*>(index.data_ptr());
+  std::vector<int64_t> start(static_cast<size_t>(size) + 1, 0), order(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) ++start[ix[i] + 1];
+  for (int64_t v = 0; v < size; ++v) start[v + 1] += start[v];
+  std::vector<int64_t> next(start.begin(), start.end() - 1);
+  for (int64_t i = 0; i < n; ++i) order[next[ix[i]]++] = i;
+  TS_DISPATCH_ALL_DTYPES(c.p.compute_dtype, "index_add_",
+                         [&] { index_add_by_destination<scalar_t>(c, start, order); });
+}
+
+// ---- masked_select, nonzero: counted per chunk, then written from each chunk's offset ----
+
+constexpr int64_t kSelectChunk = int64_t{1} << 15;
+
+// Counts per chunk of `n` elements, then their exclusive prefix sums (the chunks' offsets).
+template <class Count>
+std::vector<int64_t> chunk_offsets(int64_t n, const Count& count) {
+  const int64_t chunks = (n + kSelectChunk - 1) / kSelectChunk;
+  std::vector<int64_t> off(static_cast<size_t>(chunks) + 1, 0);
+  parallel_for_fixed(0, n, kSelectChunk, [&](int64_t ci, int64_t b, int64_t e) {
+    off[static_cast<size_t>(ci) + 1] = count(b, e);
+  });
+  for (size_t i = 1; i < off.size(); ++i) off[i] += off[i - 1];
+  return off;
+}
+
+template <>
+void kernel<OpId::masked_select>(const KernelCall& c) {
+  const Tensor &out = c.outputs[0], &self = c.inputs[0], &mask = c.inputs[1];
+  if (out.numel() == 0) return;
+  Walker w(self.sizes());
+  w.add(self, self.strides());
+  w.add(mask, mask.strides());
+  const int64_t sm = w.inner_stride(1), ss = w.inner_stride(0);
+  const std::vector<int64_t> off = chunk_offsets(w.numel(), [&](int64_t b, int64_t e) {
+    int64_t k = 0;
+    w.run(b, e, [&](char** p, int64_t len) {
+      for (int64_t i = 0; i < len; ++i) k += *reinterpret_cast<const bool*>(p[1] + i * sm) ? 1 : 0;
+    });
+    return k;
+  });
+  const int64_t so = out.strides()[0] * static_cast<int64_t>(out.element_size());
+  char* const o = static_cast<char*>(out.data_ptr());
+  with_element_type(out.element_size(), [&](auto u) {
+    using U = decltype(u);
+    parallel_for_fixed(0, w.numel(), kSelectChunk, [&](int64_t ci, int64_t b, int64_t e) {
+      int64_t k = off[static_cast<size_t>(ci)];
+      w.run(b, e, [&](char** p, int64_t len) {
+        for (int64_t i = 0; i < len; ++i) {
+          if (*reinterpret_cast<const bool*>(p[1] + i * sm)) {
+            *reinterpret_cast<U*>(o + k++ * so) = *reinterpret_cast<const U*>(p[0] + i * ss);
+          }
+        }
+      });
+    });
+  });
+}
+
+template <>
+void kernel<OpId::nonzero>(const KernelCall& c) {
+  const Tensor &out = c.outputs[0], &self = c.inputs[0];
+  if (out.numel() == 0) return;  // no nonzero element, or a 0-dim self: (n, 0)
+  Walker w(self.sizes());
+  w.add(self, self.strides());
+  const int64_t ss = w.inner_stride(0);
+  TS_DISPATCH_ALL_DTYPES(self.dtype(), "nonzero", [&] {
+    auto nonzero_at = [&](char* p, int64_t i) {
+      const scalar_t v = *reinterpret_cast<const scalar_t*>(p + i * ss);
+      if constexpr (is_16bit_float_v<scalar_t>) {
+        return static_cast<float>(v) != 0.0f;  // NaN counts, -0 does not
+      } else {
+        return v != scalar_t(0);
+      }
+    };
+    const std::vector<int64_t> off = chunk_offsets(w.numel(), [&](int64_t b, int64_t e) {
+      int64_t k = 0;
+      w.run(b, e, [&](char** p, int64_t len) {
+        for (int64_t i = 0; i < len; ++i) k += nonzero_at(p[0], i) ? 1 : 0;
+      });
+      return k;
+    });
+    const int64_t nd = self.dim();
+    const int64_t s0 = out.strides()[0], s1 = out.strides()[1];
+    int64_t* const o = static_cast<int64_t*>(out.data_ptr());
+    parallel_for_fixed(0, w.numel(), kSelectChunk, [&](int64_t ci, int64_t b, int64_t e) {
+      int64_t k = off[static_cast<size_t>(ci)];
+      DimVector pos(static_cast<size_t>(nd), 0);  // b's position, carried along
+      int64_t rem = b;
+      for (int64_t d = nd - 1; d >= 0; --d) {
+        pos[d] = rem % self.sizes()[d];
+        rem /= self.sizes()[d];
+      }
+      w.run(b, e, [&](char** p, int64_t len) {
+        for (int64_t i = 0; i < len; ++i) {
+          if (nonzero_at(p[0], i)) {
+            for (int64_t d = 0; d < nd - 1; ++d) o[k * s0 + d * s1] = pos[d];
+            o[k * s0 + (nd - 1) * s1] = pos[nd - 1] + i;
+            ++k;
+          }
+        }
+        pos[nd - 1] += len;
+        for (int64_t d = nd - 1; d > 0 && pos[d] == self.sizes()[d]; --d) {
+          pos[d] = 0;
+          ++pos[d - 1];
+        }
+      });
+    });
+  });
+}
+
+}  // namespace
+
+TS_REGISTER_KERNELS(optimized, advanced_index) {
+  for_each_kernel_op<OpSignature::AdvancedIndex>([&](auto op) { m.impl(op, kCPU, kernel<op>); });
+}
+
+}  // namespace ts::cpu

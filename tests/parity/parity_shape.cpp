@@ -131,9 +131,11 @@ void run_add_products(Tally& tally, const std::string& set) {
   for (ScalarType d : kDtypes) {
     const bool fl = is_floating_type(d);
     for (int form = 0; form < 3; ++form) {
-      // ATen 1.13's bfloat16 baddbmm with beta = 0 gave NaN at one element in one run and the
-      // product in the next (same inputs): not a stable peer there. touchstone ignores self.
-      if (d == kBFloat16 && form == 2) continue;
+      // ATen 1.13's baddbmm with beta = 0 gives NaN at one element in some runs and the product
+      // in others (same inputs; bfloat16 and float32 seen): not a stable peer there, so its
+      // beta = 0 form is skipped (touchstone ignores self, as PyTorch documents: test_shape's
+      // NaN self). addbmm and addmv keep theirs.
+      const bool skip_baddbmm = form == 2;
       const Scalar beta = form == 0   ? Scalar(1)
                           : form == 1 ? (fl ? Scalar(0.5) : Scalar(3))
                                       : Scalar(0);
@@ -144,10 +146,12 @@ void run_add_products(Tally& tally, const std::string& set) {
                                                            : ",beta=0");
       const Input b1{d, Layout::Contiguous, 0, {2, 3, 4}}, b2{d, Layout::Contiguous, 1, {2, 4, 2}};
       Call bb{"baddbmm", "", key, "contiguous", {{d, Layout::Contiguous, 0, {2, 3, 2}}, b1, b2}};
-      run_call(
-          tally, set, bb,
-          [=](const TsVec& in) { return ts::baddbmm(in[0], in[1], in[2], beta, alpha); },
-          [=](const AtVec& in) { return at::baddbmm(in[0], in[1], in[2], at_beta, at_alpha); });
+      if (!skip_baddbmm) {
+        run_call(
+            tally, set, bb,
+            [=](const TsVec& in) { return ts::baddbmm(in[0], in[1], in[2], beta, alpha); },
+            [=](const AtVec& in) { return at::baddbmm(in[0], in[1], in[2], at_beta, at_alpha); });
+      }
       Call ab{"addbmm", "", key, "contiguous", {{d, Layout::Contiguous, 0, {3, 2}}, b1, b2}};
       run_call(
           tally, set, ab,

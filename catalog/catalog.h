@@ -259,7 +259,7 @@ std::vector<OpEntry> sort_entries();           // sorting and selection (issue 1
 std::vector<OpEntry> scan_entries();           // scans (issue 16)
 std::vector<OpEntry> pool_entries();           // pooling (issue 16)
 std::vector<OpEntry> embedding_bag_entries();  // embedding_bag (issue 16)
-std::vector<OpEntry> loss_entries();   // losses (issue 16)
+std::vector<OpEntry> loss_entries();           // losses (issue 16)
 // advanced indexing (issue 16)
 std::vector<OpEntry> advanced_index_entries();
 // Every entry, family by family in op_list.def's order; each entry's id is set.

@@ -1077,11 +1077,11 @@ std::vector<OpSpec> build() {
   norms(T);
   linalg(T);
   indexing(T);
-  convolutions(T);  // convolution (issue 16)
-  shapes(T);        // shape (issue 16)
-  sorting(T);       // sorting and selection (issue 16)
-  losses(T);        // losses (issue 16)
-  pooling(T);       // pooling (issue 16)
+  convolutions(T);       // convolution (issue 16)
+  shapes(T);             // shape (issue 16)
+  sorting(T);            // sorting and selection (issue 16)
+  losses(T);             // losses (issue 16)
+  pooling(T);            // pooling (issue 16)
   advanced_indexing(T);  // advanced indexing (issue 16)
   return std::move(T.specs);
 }

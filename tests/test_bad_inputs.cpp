@@ -1047,10 +1047,10 @@ std::vector<BadCall> advanced_index_calls() {
 std::vector<BadCall> catalogue() {
   std::vector<BadCall> all;
   for (auto family :
-       {unary_calls, binary_calls, compare_calls, ternary_calls, reduce_calls, nn_calls, norm_calls,
-        loss_calls, linalg_calls, index_calls, shape_calls, factory_calls, copy_view_calls,
-        autograd_calls, device_calls, conv_calls, sort_calls, loss16_calls, pool_calls,
-        advanced_index_calls}) {
+       {unary_calls, binary_calls,  compare_calls,   ternary_calls,  reduce_calls,
+        nn_calls,    norm_calls,    loss_calls,      linalg_calls,   index_calls,
+        shape_calls, factory_calls, copy_view_calls, autograd_calls, device_calls,
+        conv_calls,  sort_calls,    loss16_calls,    pool_calls,     advanced_index_calls}) {
     for (BadCall& c : family()) all.push_back(c);
   }
   return all;

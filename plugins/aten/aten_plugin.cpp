@@ -15,11 +15,11 @@ TS_PLUGIN_INIT() {
   ts::aten::register_norm(m);
   ts::aten::register_linalg(m);
   ts::aten::register_index(m);
-  ts::aten::register_conv(m);           // convolution (issue 16)
-  ts::aten::register_shape(m);          // shape (issue 16)
-  ts::aten::register_sort(m);           // sorting and selection (issue 16)
-  ts::aten::register_pool(m);           // pooling (issue 16)
-  ts::aten::register_embedding_bag(m);  // embedding_bag (issue 16)
-  ts::aten::register_loss(m);           // losses (issue 16)
+  ts::aten::register_conv(m);            // convolution (issue 16)
+  ts::aten::register_shape(m);           // shape (issue 16)
+  ts::aten::register_sort(m);            // sorting and selection (issue 16)
+  ts::aten::register_pool(m);            // pooling (issue 16)
+  ts::aten::register_embedding_bag(m);   // embedding_bag (issue 16)
+  ts::aten::register_loss(m);            // losses (issue 16)
   ts::aten::register_advanced_index(m);  // advanced indexing (issue 16)
 }

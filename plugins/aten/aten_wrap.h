@@ -79,7 +79,7 @@ void register_conv(KernelRegistrar& m);   // convolution (issue 16)
 void register_shape(KernelRegistrar& m);  // shape (issue 16)
 // sorting and selection (issue 16)
 void register_sort(KernelRegistrar& m);
-void register_loss(KernelRegistrar& m);  // losses (issue 16)
+void register_loss(KernelRegistrar& m);           // losses (issue 16)
 void register_pool(KernelRegistrar& m);           // pooling (issue 16)
 void register_embedding_bag(KernelRegistrar& m);  // embedding_bag (issue 16)
 // advanced indexing (issue 16)

@@ -463,13 +463,18 @@ namespace {
 using Family = void (*)(Tally&, const std::string&);
 
 const std::pair<const char*, Family> kFamilies[] = {
-    {"pointwise", run_pointwise}, {"ternary", run_ternary},
-    {"reduce", run_reduce},       {"nn", run_nn},
-    {"linalg", run_linalg},       {"index", run_index},
-    {"factory", run_factory},     {"conv", run_conv},  // convolution (issue 16)
-    {"shape", run_shape},         {"sort", run_sort},
-    {"loss", run_loss},  // losses (issue 16)
-    {"pool", run_pool},  // pooling (issue 16)
+    {"pointwise", run_pointwise},
+    {"ternary", run_ternary},
+    {"reduce", run_reduce},
+    {"nn", run_nn},
+    {"linalg", run_linalg},
+    {"index", run_index},
+    {"factory", run_factory},
+    {"conv", run_conv},  // convolution (issue 16)
+    {"shape", run_shape},
+    {"sort", run_sort},
+    {"loss", run_loss},                      // losses (issue 16)
+    {"pool", run_pool},                      // pooling (issue 16)
     {"advanced_index", run_advanced_index},  // advanced indexing (issue 16)
 };
 

@@ -153,6 +153,16 @@ OpEntry& entry_named(std::vector<OpEntry>& v, const std::string& name) {
   TS_ERROR("catalog: no entry named ", name);
 }
 
+int64_t numel_of(IntArrayRef shape) {
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  return n;
+}
+
+const char* reduction_name(Reduction r) {
+  return r == Reduction::None ? "none" : r == Reduction::Mean ? "mean" : "sum";
+}
+
 OpEntry make_entry(std::string name, std::string family, SamplesFn samples, RunFn run) {
   OpEntry e;
   e.name = std::move(name);

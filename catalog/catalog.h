@@ -272,4 +272,8 @@ DTypeSet entry_dtypes(const OpEntry& e);
 // The entry named `name` in `v` (a family's list while it is built); throws when absent.
 OpEntry& entry_named(std::vector<OpEntry>& v, const std::string& name);
 
+// Helpers the families' sample makers share: a shape's element count, a reduction's sample name.
+int64_t numel_of(IntArrayRef shape);
+const char* reduction_name(Reduction r);
+
 }  // namespace ts::catalog

@@ -18,16 +18,6 @@ OpEntry entry(std::string name, SamplesFn samples, RunFn run) {
   return make_entry(std::move(name), "nn", std::move(samples), std::move(run));
 }
 
-int64_t numel_of(const Shape& shape) {
-  int64_t n = 1;
-  for (int64_t s : shape) n *= s;
-  return n;
-}
-
-const char* reduction_name(Reduction r) {
-  return r == Reduction::None ? "none" : r == Reduction::Mean ? "mean" : "sum";
-}
-
 // ---- softmax, log_softmax ----
 
 struct DimCase {

@@ -18,12 +18,6 @@ OpEntry entry(std::string name, SamplesFn samples, RunFn run) {
   return make_entry(std::move(name), "norm", std::move(samples), std::move(run));
 }
 
-int64_t numel_of(const Shape& shape) {
-  int64_t n = 1;
-  for (int64_t s : shape) n *= s;
-  return n;
-}
-
 // Input i of the sample when the flag says it is present (then it is in[next++]).
 Tensor optional_input(const In& in, size_t& next, int64_t present) {
   return present ? in[next++] : Tensor();

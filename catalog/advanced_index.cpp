@@ -542,6 +542,7 @@ std::vector<OpEntry> advanced_index_entries() {
   v.push_back(masked_select_entry());
   v.push_back(nonzero_entry());
   add_bench(v);
+  for (OpEntry& e : advanced_index_copy_entries()) v.push_back(std::move(e));
   // Note [Known answers] in catalog.h; values from PyTorch's documentation of each op.
   entry_named(v, "scatter_reduce").known = {
       {kFloat, [] {

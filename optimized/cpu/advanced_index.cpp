@@ -738,6 +738,29 @@ void kernel<OpId::index_copy>(const KernelCall& c) {
   const int64_t size = self.dim() == 0 ? 1 : self.sizes()[dim];
   std::vector<int64_t> last(static_cast<size_t>(size), -1);
   for (int64_t i = 0; i < index.numel(); ++i) last[static_cast<size_t>(ix[i])] = i;
+  if (out.is_contiguous() && source.is_contiguous() && out.dim() == source.dim() &&
+      out.numel() > 0) {
+    // (outer, size, inner) blocks: each outer row copies its destinations' inner runs.
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < dim; ++d) outer *= out.sizes()[d];
+    for (int64_t d = dim + 1; d < out.dim(); ++d) inner *= out.sizes()[d];
+    const int64_t n = out.dim() == 0 ? 1 : source.sizes()[dim];
+    const size_t run = static_cast<size_t>(inner) * out.element_size();
+    char* const o = static_cast<char*>(out.data_ptr());
+    const char* const s = static_cast<const char*>(source.data_ptr());
+    const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(1, size * inner));
+    parallel_for(0, outer, grain, [&](int64_t b, int64_t e) {
+      for (int64_t r = b; r < e; ++r) {
+        for (int64_t v = 0; v < size; ++v) {
+          const int64_t i = last[static_cast<size_t>(v)];
+          if (i < 0) continue;
+          std::memcpy(o + static_cast<size_t>((r * size + v) * inner) * out.element_size(),
+                      s + static_cast<size_t>((r * n + i) * inner) * out.element_size(), run);
+        }
+      }
+    });
+    return;
+  }
   const int64_t slice_numel = std::max<int64_t>(1, out.numel() / std::max<int64_t>(1, size));
   const int64_t grain = std::max<int64_t>(1, kGrain / slice_numel);
   parallel_for(0, size, grain, [&](int64_t b, int64_t e) {
@@ -773,6 +796,24 @@ void kernel<OpId::index_fill>(const KernelCall& c) {
     using U = decltype(u);
     U x;
     std::memcpy(&x, value.data_ptr(), sizeof(U));
+    if (out.is_contiguous() && out.numel() > 0) {
+      // (outer, size, inner) blocks: each outer row fills its targets' inner runs, in memory
+      // order (a filled column of a matrix is one strided write per row otherwise).
+      int64_t outer = 1, inner = 1;
+      for (int64_t d = 0; d < sp.dim; ++d) outer *= out.sizes()[d];
+      for (int64_t d = sp.dim + 1; d < out.dim(); ++d) inner *= out.sizes()[d];
+      U* const o = static_cast<U*>(out.data_ptr());
+      const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(1, m * inner));
+      parallel_for(0, outer, grain, [&](int64_t b, int64_t e) {
+        for (int64_t r = b; r < e; ++r) {
+          for (int64_t t = 0; t < m; ++t) {
+            U* p = o + (r * size + targets[static_cast<size_t>(t)]) * inner;
+            std::fill(p, p + inner, x);
+          }
+        }
+      });
+      return;
+    }
     parallel_for(0, m, std::max<int64_t>(1, kGrain / slice_numel), [&](int64_t b, int64_t e) {
       for (int64_t t = b; t < e; ++t) {
         const Tensor os = slice_at(out, sp.dim, targets[static_cast<size_t>(t)]);

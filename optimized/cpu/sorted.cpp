@@ -139,10 +139,9 @@ void unique_flat(const KernelCall& c) {
   const Tensor x = c.inputs[0].reshape({-1}).contiguous();
   const int64_t n = x.numel();
   Tensor sorted = x;
-  std::vector<int64_t> order(static_cast<size_t>(n));
-  if (c.op == OpId::unique_consecutive) {
-    std::iota(order.begin(), order.end(), 0);
-  } else if (n > 0) {
+  std::vector<int64_t> order;
+  if (c.op != OpId::unique_consecutive && n > 0) {
+    order.resize(static_cast<size_t>(n));
     const auto [values, indices] = sort(x, std::optional<bool>(true), 0, false);
     sorted = values.contiguous();
     const Tensor ix = indices.contiguous();
@@ -151,22 +150,24 @@ void unique_flat(const KernelCall& c) {
   const T* xs = static_cast<const T*>(x.data_ptr());
   const T* ss = static_cast<const T*>(sorted.data_ptr());
   const bool consecutive = c.op == OpId::unique_consecutive;
-  // One pass over the ordered values: a new group where a value differs from the one before.
-  Groups g;
-  g.group_of.resize(static_cast<size_t>(n));
+  // One pass over the ordered values, straight into the outputs: a new group where a value
+  // differs from the one before it (NaN from any).
+  const UniqueParams& p = c.params<UniqueParams>();
   T* out = static_cast<T*>(c.outputs[0].data_ptr());
+  int64_t* inv = p.return_inverse ? static_cast<int64_t*>(c.outputs[1].data_ptr()) : nullptr;
+  int64_t* cnt = p.return_counts ? static_cast<int64_t*>(c.outputs[2].data_ptr()) : nullptr;
+  const T* v = consecutive ? xs : ss;
+  int64_t k = 0;
   for (int64_t j = 0; j < n; ++j) {
-    const CmpOf<T> cur = cmp_value(consecutive ? xs[j] : ss[j]);
-    const bool fresh = j == 0 || !(cmp_value(consecutive ? xs[j - 1] : ss[j - 1]) == cur);
-    if (fresh) {
-      out[g.first.size()] = consecutive ? xs[j] : ss[j];
-      g.first.push_back(order[j]);
-      g.count.push_back(0);
+    if (j == 0 || !(cmp_value(v[j - 1]) == cmp_value(v[j]))) {
+      out[k] = v[j];
+      if (cnt != nullptr) cnt[k] = 0;
+      ++k;
     }
-    g.group_of[static_cast<size_t>(order[j])] = static_cast<int64_t>(g.first.size()) - 1;
-    ++g.count.back();
+    if (inv != nullptr) inv[consecutive ? j : order[static_cast<size_t>(j)]] = k - 1;
+    if (cnt != nullptr) ++cnt[k - 1];
   }
-  write_groups(c, g);
+  *static_cast<int64_t*>(c.outputs[3].data_ptr()) = k;
 }
 
 // The dim forms: slices along dim as rows of a contiguous (n, m) copy, their positions sorted

@@ -836,6 +836,31 @@ void kernel<OpId::masked_scatter>(const KernelCall& c) {
   if (out.numel() == 0) return;
   const Tensor source = c.inputs[2].contiguous();
   const bool inplace = out.is_same(self);
+  if (out.is_contiguous() && self.is_contiguous() && mask.is_contiguous()) {  // plain arrays
+    const bool* m = static_cast<const bool*>(mask.data_ptr());
+    const std::vector<int64_t> off = chunk_offsets(out.numel(), [&](int64_t b, int64_t e) {
+      int64_t k = 0;
+      for (int64_t i = b; i < e; ++i) k += m[i] ? 1 : 0;
+      return k;
+    });
+    with_element_type(out.element_size(), [&](auto u) {
+      using U = decltype(u);
+      const U* src = static_cast<const U*>(source.data_ptr());
+      const U* x = static_cast<const U*>(self.data_ptr());
+      U* o = static_cast<U*>(out.data_ptr());
+      parallel_for_fixed(0, out.numel(), kSelectChunk, [&](int64_t ci, int64_t b, int64_t e) {
+        int64_t k = off[static_cast<size_t>(ci)];
+        for (int64_t i = b; i < e; ++i) {
+          if (m[i]) {
+            o[i] = src[k++];
+          } else if (!inplace) {
+            o[i] = x[i];
+          }
+        }
+      });
+    });
+    return;
+  }
   Walker w(out.sizes());
   w.add(out, out.strides());
   w.add(self, self.strides());

@@ -156,6 +156,9 @@ OpEntry index_put_entry(const std::string& name, bool accumulate) {
         return In{ts::index_put(in[0], index_list(in, a, 2), in[1], a.flag)};
       });
   e.op = "index_put";
+  e.run_out = [](const In& outs, const In& in, const SampleArgs& a) {
+    ts::index_put_out(outs[0], in[0], index_list(in, a, 2), in[1], a.flag);
+  };
   e.run_inplace = [](const Tensor& self, const In& in, const SampleArgs& a) {
     return self.index_put_(index_list(in, a, 2), in[1], a.flag);
   };
@@ -542,6 +545,7 @@ std::vector<OpEntry> advanced_index_entries() {
   v.push_back(masked_select_entry());
   v.push_back(nonzero_entry());
   add_bench(v);
+  for (OpEntry& e : advanced_index_copy_entries()) v.push_back(std::move(e));
   // Note [Known answers] in catalog.h; values from PyTorch's documentation of each op.
   entry_named(v, "scatter_reduce").known = {
       {kFloat, [] {

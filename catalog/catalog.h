@@ -254,14 +254,18 @@ std::vector<OpEntry> conv_entries();   // convolution (issue 16)
 std::vector<OpEntry> block_entries();  // whole model blocks (issue 16, catalog/blocks.cpp)
 std::vector<OpEntry> factory_entries();
 std::vector<OpEntry> copy_entries();
-std::vector<OpEntry> shape_entries();          // shape (issue 16)
-std::vector<OpEntry> sort_entries();           // sorting and selection (issue 16)
+std::vector<OpEntry> shape_entries();  // shape (issue 16)
+std::vector<OpEntry> sort_entries();   // sorting and selection (issue 16)
+// searchsorted, bucketize, unique (issue 16; family "sort", catalog/sorted.cpp)
+std::vector<OpEntry> sorted_entries();
 std::vector<OpEntry> scan_entries();           // scans (issue 16)
 std::vector<OpEntry> pool_entries();           // pooling (issue 16)
 std::vector<OpEntry> embedding_bag_entries();  // embedding_bag (issue 16)
 std::vector<OpEntry> loss_entries();           // losses (issue 16)
 // advanced indexing (issue 16)
 std::vector<OpEntry> advanced_index_entries();
+// take, put, index_copy, index_fill, masked_scatter (catalog/advanced_index_copy.cpp)
+std::vector<OpEntry> advanced_index_copy_entries();
 // Every entry, family by family in op_list.def's order; each entry's id is set.
 const std::vector<OpEntry>& entries();
 // The entries of one op: its main entry (named as the op) first, then its variants.

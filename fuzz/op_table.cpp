@@ -677,6 +677,41 @@ void advanced_indexing(Table& T) {
   T.def(F, "nonzero", "self:T", kNoFlags, [](C c) { return Tensors{ts::nonzero(c.t(0))}; });
   T.def(F, "nonzero_out", "out:T self:T", kOut,
         [](C c) { return Tensors{ts::nonzero_out(c.t(0), c.t(1))}; });
+  T.def(F, "index_put_out", "out:T self:T indices:TL values:T accumulate:B=false",
+        kOut | kAccumulates, [](C c) {
+          return Tensors{
+              ts::index_put_out(c.t(0), c.t(1), optional_list(c.tensors(2)), c.t(3), c.b(4))};
+        });
+  T.def(F, "take", "self:T index:T", kNoFlags,
+        [](C c) { return Tensors{ts::take(c.t(0), c.t(1))}; });
+  T.def(F, "take_out", "out:T self:T index:T", kOut,
+        [](C c) { return Tensors{ts::take_out(c.t(0), c.t(1), c.t(2))}; });
+  T.def(F, "put", "self:T index:T source:T accumulate:B=false", kAccumulates,
+        [](C c) { return Tensors{ts::put(c.t(0), c.t(1), c.t(2), c.b(3))}; });
+  T.def(F, "put_", "self:T index:T source:T accumulate:B=false", kInPlace | kAccumulates,
+        [](C c) { return Tensors{c.t(0).put_(c.t(1), c.t(2), c.b(3))}; });
+  T.def(F, "put_out", "out:T self:T index:T source:T accumulate:B=false", kOut | kAccumulates,
+        [](C c) { return Tensors{ts::put_out(c.t(0), c.t(1), c.t(2), c.t(3), c.b(4))}; });
+  T.def(F, "index_copy", "self:T dim:I index:T source:T", kNoFlags,
+        [](C c) { return Tensors{ts::index_copy(c.t(0), c.i(1), c.t(2), c.t(3))}; });
+  T.def(F, "index_copy_", "self:T dim:I index:T source:T", kInPlace,
+        [](C c) { return Tensors{c.t(0).index_copy_(c.i(1), c.t(2), c.t(3))}; });
+  T.def(F, "index_copy_out", "out:T self:T dim:I index:T source:T", kOut,
+        [](C c) { return Tensors{ts::index_copy_out(c.t(0), c.t(1), c.i(2), c.t(3), c.t(4))}; });
+  T.def(F, "index_fill", "self:T dim:I index:T value:TS", kNoFlags, [](C c) {
+    return Tensors{c.is_tensor(3) ? ts::index_fill(c.t(0), c.i(1), c.t(2), c.t(3))
+                                  : ts::index_fill(c.t(0), c.i(1), c.t(2), c.s(3))};
+  });
+  T.def(F, "index_fill_", "self:T dim:I index:T value:S", kInPlace,
+        [](C c) { return Tensors{c.t(0).index_fill_(c.i(1), c.t(2), c.s(3))}; });
+  T.def(F, "index_fill_out", "out:T self:T dim:I index:T value:S", kOut,
+        [](C c) { return Tensors{ts::index_fill_out(c.t(0), c.t(1), c.i(2), c.t(3), c.s(4))}; });
+  T.def(F, "masked_scatter", "self:T mask:T source:T", kNoFlags,
+        [](C c) { return Tensors{ts::masked_scatter(c.t(0), c.t(1), c.t(2))}; });
+  T.def(F, "masked_scatter_", "self:T mask:T source:T", kInPlace,
+        [](C c) { return Tensors{c.t(0).masked_scatter_(c.t(1), c.t(2))}; });
+  T.def(F, "masked_scatter_out", "out:T self:T mask:T source:T", kOut,
+        [](C c) { return Tensors{ts::masked_scatter_out(c.t(0), c.t(1), c.t(2), c.t(3))}; });
 }
 
 // The i-th piece of a split or chunk (one statement defines one slot).
@@ -815,6 +850,11 @@ void shapes(Table& T) {
         [](C c) { return Tensors{ts::addmv(c.t(0), c.t(1), c.t(2), c.s(3), c.s(4))}; });
 }
 
+// The three results of a unique op.
+Tensors unique_results(std::tuple<Tensor, Tensor, Tensor> r) {
+  return Tensors{std::get<0>(r), std::get<1>(r), std::get<2>(r)};
+}
+
 // sorting and selection (issue 16)
 void sorting(Table& T) {
   T.def(
@@ -897,6 +937,45 @@ void sorting(Table& T) {
         return Tensors{std::get<0>(r), std::get<1>(r)};
       },
       0, 2);
+  // searches and unique (issue 16): not differentiable
+  T.def("sort", "searchsorted",
+        "sorted_sequence:T self:TS out_int32:B=false right:B=false side:STR?=None sorter:T?=None",
+        kNoFlags, [](C c) {
+          return Tensors{
+              c.is_tensor(1)
+                  ? ts::searchsorted(c.t(0), c.t(1), c.b(2), c.b(3), opt_str(c, 4), c.t(5))
+                  : ts::searchsorted(c.t(0), c.s(1), c.b(2), c.b(3), opt_str(c, 4), c.t(5))};
+        });
+  T.def("sort", "searchsorted_out",
+        "out:T sorted_sequence:T self:T out_int32:B=false right:B=false side:STR?=None "
+        "sorter:T?=None",
+        kOut, [](C c) {
+          return Tensors{
+              ts::searchsorted_out(c.t(0), c.t(1), c.t(2), c.b(3), c.b(4), opt_str(c, 5), c.t(6))};
+        });
+  T.def("sort", "bucketize", "self:TS boundaries:T out_int32:B=false right:B=false", kNoFlags,
+        [](C c) {
+          return Tensors{c.is_tensor(0) ? ts::bucketize(c.t(0), c.t(1), c.b(2), c.b(3))
+                                        : ts::bucketize(c.s(0), c.t(1), c.b(2), c.b(3))};
+        });
+  T.def("sort", "bucketize_out", "out:T self:T boundaries:T out_int32:B=false right:B=false", kOut,
+        [](C c) { return Tensors{ts::bucketize_out(c.t(0), c.t(1), c.t(2), c.b(3), c.b(4))}; });
+  T.def(
+      "sort", "_unique2", "self:T sorted:B=true return_inverse:B=false return_counts:B=false",
+      kNoFlags, [](C c) { return unique_results(ts::_unique2(c.t(0), c.b(1), c.b(2), c.b(3))); },
+      3);
+  T.def(
+      "sort", "unique_dim",
+      "self:T dim:I sorted:B=true return_inverse:B=false return_counts:B=false", kNoFlags,
+      [](C c) { return unique_results(ts::unique_dim(c.t(0), c.i(1), c.b(2), c.b(3), c.b(4))); },
+      3);
+  T.def(
+      "sort", "unique_consecutive",
+      "self:T return_inverse:B=false return_counts:B=false dim:I?=None", kNoFlags,
+      [](C c) {
+        return unique_results(ts::unique_consecutive(c.t(0), c.b(1), c.b(2), c.opt_i(3)));
+      },
+      3);
   // scans (issue 16)
   const uint32_t A = kAccumulates;
   T.def("sort", "cumprod", "self:T dim:I dtype:D?=None", A,

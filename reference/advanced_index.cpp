@@ -1,7 +1,9 @@
 // Reference kernels for advanced indexing (issue 16): index, index_put, index_add, scatter,
-// scatter_reduce, masked_select, nonzero. See Note [Reference kernels] in common.h. Inputs and
-// params as documented in lib/src/ops/advanced_index.cpp; index values arrive checked.
+// scatter_reduce, masked_select, nonzero, take, put, index_copy, index_fill, masked_scatter. See
+// Note [Reference kernels] in common.h. Inputs and params as documented in
+// lib/src/ops/advanced_index.cpp; index values arrive checked.
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -273,6 +275,114 @@ void kernel<OpId::nonzero>(const KernelCall& c) {
       store_int64(element_ptr(out, o), out.dtype(), idx[d]);
     }
     ++r;
+  });
+}
+
+// out[idx] = the element of self at row-major position index[idx] (negative: from the end).
+template <>
+void kernel<OpId::take>(const KernelCall& c) {
+  const Tensor &out = c.outputs[0], &self = c.inputs[0], &index = c.inputs[1];
+  std::vector<DimVector> positions;  // self's positions in row-major order
+  for_each_index(self.sizes(), [&](IntArrayRef idx) { positions.emplace_back(idx); });
+  const auto n = static_cast<int64_t>(positions.size());
+  for_each_index(out.sizes(), [&](IntArrayRef idx) {
+    int64_t i = index_at(index, idx);
+    if (i < 0) i += n;
+    convert_element(element_ptr(out, idx), out.dtype(),
+                    element_ptr(self, positions[static_cast<size_t>(i)]), self.dtype());
+  });
+}
+
+// out = self; element index[i] of out's row-major order = source[i] (accumulate: +=), index
+// and source 1-D of one length, in index order (the last write wins).
+template <typename T>
+void put_impl(const KernelCall& c) {
+  const Tensor &self = c.inputs[0], &index = c.inputs[1], &source = c.inputs[2];
+  const ScatterReduce r =
+      c.params<IndexPutParams>().accumulate ? ScatterReduce::Sum : ScatterReduce::None;
+  Acc<T> acc(self, c.p.compute_dtype);
+  const auto n = static_cast<int64_t>(acc.v.size());
+  for (int64_t k = 0; k < index.numel(); ++k) {
+    int64_t i = index_at(index, {k});
+    if (i < 0) i += n;
+    const auto f = static_cast<size_t>(i);
+    acc.v[f] = combine(r, acc.v[f], acc.load(element_ptr(source, {k}), source.dtype()));
+  }
+  acc.store(c.outputs[0]);
+}
+
+template <>
+void kernel<OpId::put>(const KernelCall& c) {
+  if (is_floating_type(c.p.compute_dtype)) return put_impl<double>(c);
+  put_impl<int64_t>(c);
+}
+
+// out = self; out.select(dim, index[i]) = source.select(dim, i), in index order.
+template <>
+void kernel<OpId::index_copy>(const KernelCall& c) {
+  const Tensor &out = c.outputs[0], &self = c.inputs[0], &index = c.inputs[1];
+  const Tensor& source = c.inputs[2];
+  const int64_t dim = c.params<ScatterParams>().dim;
+  std::vector<std::vector<char>> bytes;  // self's elements in row-major order, copied unchanged
+  const auto esize = static_cast<size_t>(self.element_size());
+  for_each_index(self.sizes(), [&](IntArrayRef idx) {
+    const char* p = element_ptr(self, idx);
+    bytes.emplace_back(p, p + esize);
+  });
+  for_each_index(source.sizes(), [&](IntArrayRef idx) {
+    DimVector pos = fit(idx, self.dim());
+    if (self.dim() > 0) {
+      const int64_t j = source.dim() == 0 ? 0 : idx[dim];
+      pos[dim] = index.dim() == 0 ? index_at(index, {}) : index_at(index, {j});
+    }
+    const char* p = element_ptr(source, idx);
+    bytes[static_cast<size_t>(flat(self.sizes(), pos))].assign(p, p + esize);
+  });
+  size_t f = 0;
+  for_each_index(out.sizes(), [&](IntArrayRef idx) {
+    std::memcpy(element_ptr(out, idx), bytes[f++].data(), esize);
+  });
+}
+
+// out = self; out.select(dim, index[i]) = value (index[i] negative: from the end); value is
+// ScatterParams::value or the 0-dim input 2 (in self's dtype).
+template <>
+void kernel<OpId::index_fill>(const KernelCall& c) {
+  const Tensor &out = c.outputs[0], &self = c.inputs[0], &index = c.inputs[1];
+  const ScatterParams& sp = c.params<ScatterParams>();
+  const auto esize = static_cast<size_t>(self.element_size());
+  std::vector<char> value(esize);
+  if (c.inputs.size() == 3) {
+    std::memcpy(value.data(), element_ptr(c.inputs[2], {}), esize);
+  } else {
+    store_scalar(value.data(), self.dtype(), *sp.value);
+  }
+  const int64_t size = self.dim() == 0 ? 1 : self.sizes()[sp.dim];
+  std::vector<bool> filled(static_cast<size_t>(size), false);
+  for (int64_t k = 0; k < index.numel(); ++k) {
+    int64_t i = index.dim() == 0 ? index_at(index, {}) : index_at(index, {k});
+    filled[static_cast<size_t>(i < 0 ? i + size : i)] = true;
+  }
+  for_each_index(out.sizes(), [&](IntArrayRef idx) {
+    const int64_t j = self.dim() == 0 ? 0 : idx[sp.dim];
+    const char* from = filled[static_cast<size_t>(j)] ? value.data() : element_ptr(self, idx);
+    std::memmove(element_ptr(out, idx), from, esize);
+  });
+}
+
+// out[idx] = mask[idx] ? the next element of source (row-major) : self[idx], idx in row-major
+// order (self and mask have the output's shape).
+template <>
+void kernel<OpId::masked_scatter>(const KernelCall& c) {
+  const Tensor &out = c.outputs[0], &self = c.inputs[0], &mask = c.inputs[1];
+  const Tensor& source = c.inputs[2];
+  std::vector<DimVector> from;  // source's positions in row-major order
+  for_each_index(source.sizes(), [&](IntArrayRef idx) { from.emplace_back(idx); });
+  size_t k = 0;
+  for_each_index(out.sizes(), [&](IntArrayRef idx) {
+    const char* p = load_bool(element_ptr(mask, idx), mask.dtype()) ? element_ptr(source, from[k++])
+                                                                    : element_ptr(self, idx);
+    std::memmove(element_ptr(out, idx), p, static_cast<size_t>(out.element_size()));
   });
 }
 

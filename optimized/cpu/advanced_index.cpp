@@ -1,9 +1,11 @@
 // Optimized CPU kernels for advanced indexing (issue 16): index, index_put, index_add, scatter,
-// scatter_reduce, masked_select, nonzero. Inputs and params as documented in
-// lib/src/ops/advanced_index.cpp; index values arrive checked. Memory-bound loops over index
-// values, so no SIMD target code: elements move as raw bytes, reductions run in an accumulator.
+// scatter_reduce, masked_select, nonzero, take, put, index_copy, index_fill, masked_scatter. Inputs
+// and params as documented in lib/src/ops/advanced_index.cpp; index values arrive checked.
+// Memory-bound loops over index values, so no SIMD target code: elements move as raw bytes,
+// reductions run in an accumulator.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -638,6 +640,252 @@ void kernel<OpId::nonzero>(const KernelCall& c) {
         for (int64_t d = nd - 1; d > 0 && pos[d] == self.sizes()[d]; --d) {
           pos[d] = 0;
           ++pos[d - 1];
+        }
+      });
+    });
+  });
+}
+
+// ---- take, put: self's row-major positions ----
+
+// The byte offset of element f of t's row-major order.
+inline int64_t flat_offset(const Tensor& t, int64_t f) {
+  int64_t off = 0;
+  for (int64_t d = t.dim() - 1; d >= 0; --d) {
+    const int64_t size = t.sizes()[d];
+    off += (f % size) * t.strides()[d];
+    f /= size;
+  }
+  return off * static_cast<int64_t>(t.element_size());
+}
+
+// out[i] = self's element index[i] (wrapped), in parallel over out (a gather from self made
+// contiguous, so that an element's offset is its position).
+template <>
+void kernel<OpId::take>(const KernelCall& c) {
+  const Tensor& out = c.outputs[0];
+  if (out.numel() == 0) return;
+  const Tensor self = c.inputs[0].contiguous();
+  const int64_t n = self.numel();
+  Walker w(out.sizes());
+  w.add(out, out.strides());
+  w.add(c.inputs[1], c.inputs[1].strides());
+  const int64_t so = w.inner_stride(0), si = w.inner_stride(1);
+  with_element_type(out.element_size(), [&](auto u) {
+    using U = decltype(u);
+    const U* src = static_cast<const U*>(self.data_ptr());
+    parallel_for(0, w.numel(), kGrain, [&](int64_t b, int64_t e) {
+      w.run(b, e, [&](char** p, int64_t len) {
+        for (int64_t i = 0; i < len; ++i) {
+          int64_t x = *reinterpret_cast<const int64_t*>(p[1] + i * si);
+          if (x < 0) x += n;
+          *reinterpret_cast<U*>(p[0] + i * so) = src[x];
+        }
+      });
+    });
+  });
+}
+
+// out = self; out's element index[i] = source[i] in index order (the last write wins), or with
+// accumulate += in the accumulator, rounded once (as index_put).
+template <>
+void kernel<OpId::put>(const KernelCall& c) {
+  const Tensor &out = c.outputs[0], &self = c.inputs[0];
+  const Tensor index = c.inputs[1].contiguous(), source = c.inputs[2].contiguous();
+  const int64_t n = self.numel(), k = index.numel();
+  const int64_t* ix = static_cast<const int64_t*>(index.data_ptr());
+  if (!c.params<IndexPutParams>().accumulate) {
+    if (!out.is_same(self)) copy_convert(out, self);
+    char* const o = static_cast<char*>(out.data_ptr());
+    with_element_type(out.element_size(), [&](auto u) {
+      using U = decltype(u);
+      const U* src = static_cast<const U*>(source.data_ptr());
+      for (int64_t i = 0; i < k; ++i) {
+        const int64_t x = ix[i] < 0 ? ix[i] + n : ix[i];
+        *reinterpret_cast<U*>(o + flat_offset(out, x)) = src[i];
+      }
+    });
+    return;
+  }
+  TS_DISPATCH_ALL_DTYPES(c.p.compute_dtype, "put_", [&] {
+    using A = AccOf<scalar_t>;
+    const Accumulator<A> acc(self);
+    const scalar_t* src = static_cast<const scalar_t*>(source.data_ptr());
+    for (int64_t i = 0; i < k; ++i) {
+      A& dst = acc.data[ix[i] < 0 ? ix[i] + n : ix[i]];
+      dst = combine(ScatterReduce::Sum, dst, to_acc(src[i]));
+    }
+    acc.finish(out);
+  });
+}
+
+// ---- index_copy, index_fill: whole slices along dim ----
+
+// The slice of t at position v of dim (t itself when 0-dim).
+Tensor slice_at(const Tensor& t, int64_t dim, int64_t v) {
+  return t.dim() == 0 ? t : t.select(dim, v);
+}
+
+// out = self; each destination slice takes the source slice of its last index (the reference's
+// last write), destinations in parallel.
+template <>
+void kernel<OpId::index_copy>(const KernelCall& c) {
+  const Tensor &out = c.outputs[0], &self = c.inputs[0], &source = c.inputs[2];
+  const int64_t dim = c.params<ScatterParams>().dim;
+  if (!out.is_same(self)) copy_convert(out, self);
+  const Tensor index = c.inputs[1].reshape({-1}).contiguous();
+  const int64_t* ix = static_cast<const int64_t*>(index.data_ptr());
+  const int64_t size = self.dim() == 0 ? 1 : self.sizes()[dim];
+  std::vector<int64_t> last(static_cast<size_t>(size), -1);
+  for (int64_t i = 0; i < index.numel(); ++i) last[static_cast<size_t>(ix[i])] = i;
+  if (out.is_contiguous() && source.is_contiguous() && out.dim() == source.dim() &&
+      out.numel() > 0) {
+    // (outer, size, inner) blocks: each outer row copies its destinations' inner runs.
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < dim; ++d) outer *= out.sizes()[d];
+    for (int64_t d = dim + 1; d < out.dim(); ++d) inner *= out.sizes()[d];
+    const int64_t n = out.dim() == 0 ? 1 : source.sizes()[dim];
+    const size_t run = static_cast<size_t>(inner) * out.element_size();
+    char* const o = static_cast<char*>(out.data_ptr());
+    const char* const s = static_cast<const char*>(source.data_ptr());
+    const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(1, size * inner));
+    parallel_for(0, outer, grain, [&](int64_t b, int64_t e) {
+      for (int64_t r = b; r < e; ++r) {
+        for (int64_t v = 0; v < size; ++v) {
+          const int64_t i = last[static_cast<size_t>(v)];
+          if (i < 0) continue;
+          std::memcpy(o + static_cast<size_t>((r * size + v) * inner) * out.element_size(),
+                      s + static_cast<size_t>((r * n + i) * inner) * out.element_size(), run);
+        }
+      }
+    });
+    return;
+  }
+  const int64_t slice_numel = std::max<int64_t>(1, out.numel() / std::max<int64_t>(1, size));
+  const int64_t grain = std::max<int64_t>(1, kGrain / slice_numel);
+  parallel_for(0, size, grain, [&](int64_t b, int64_t e) {
+    for (int64_t v = b; v < e; ++v) {
+      const int64_t i = last[static_cast<size_t>(v)];
+      if (i < 0) continue;
+      const Tensor src = source.dim() == 0 ? source : source.select(dim, i);
+      copy_convert(slice_at(out, dim, v), src.reshape(slice_at(out, dim, v).sizes()));
+    }
+  });
+}
+
+// out = self; the slices index names (wrapped) filled with the value, in parallel.
+template <>
+void kernel<OpId::index_fill>(const KernelCall& c) {
+  const Tensor &out = c.outputs[0], &self = c.inputs[0], &index = c.inputs[1];
+  const ScatterParams& sp = c.params<ScatterParams>();
+  if (!out.is_same(self)) copy_convert(out, self);
+  const Tensor value = c.inputs.size() == 3 ? c.inputs[2] : full({}, *sp.value, self.dtype());
+  const int64_t size = self.dim() == 0 ? 1 : self.sizes()[sp.dim];
+  std::vector<int64_t> targets;
+  std::vector<bool> seen(static_cast<size_t>(size), false);
+  const Tensor ix = index.reshape({-1}).contiguous();
+  const int64_t* p = static_cast<const int64_t*>(ix.data_ptr());
+  for (int64_t i = 0; i < ix.numel(); ++i) {
+    const int64_t v = p[i] < 0 ? p[i] + size : p[i];
+    if (!seen[static_cast<size_t>(v)]) targets.push_back(v);
+    seen[static_cast<size_t>(v)] = true;
+  }
+  const auto m = static_cast<int64_t>(targets.size());
+  const int64_t slice_numel = std::max<int64_t>(1, out.numel() / std::max<int64_t>(1, size));
+  with_element_type(out.element_size(), [&](auto u) {
+    using U = decltype(u);
+    U x;
+    std::memcpy(&x, value.data_ptr(), sizeof(U));
+    if (out.is_contiguous() && out.numel() > 0) {
+      // (outer, size, inner) blocks: each outer row fills its targets' inner runs, in memory
+      // order (a filled column of a matrix is one strided write per row otherwise).
+      int64_t outer = 1, inner = 1;
+      for (int64_t d = 0; d < sp.dim; ++d) outer *= out.sizes()[d];
+      for (int64_t d = sp.dim + 1; d < out.dim(); ++d) inner *= out.sizes()[d];
+      U* const o = static_cast<U*>(out.data_ptr());
+      const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(1, m * inner));
+      parallel_for(0, outer, grain, [&](int64_t b, int64_t e) {
+        for (int64_t r = b; r < e; ++r) {
+          for (int64_t t = 0; t < m; ++t) {
+            U* p = o + (r * size + targets[static_cast<size_t>(t)]) * inner;
+            std::fill(p, p + inner, x);
+          }
+        }
+      });
+      return;
+    }
+    parallel_for(0, m, std::max<int64_t>(1, kGrain / slice_numel), [&](int64_t b, int64_t e) {
+      for (int64_t t = b; t < e; ++t) {
+        const Tensor os = slice_at(out, sp.dim, targets[static_cast<size_t>(t)]);
+        Walker w(os.sizes());
+        w.add(os, os.strides());
+        const int64_t so = w.inner_stride(0);
+        w.run(0, w.numel(), [&](char** q, int64_t len) {
+          for (int64_t i = 0; i < len; ++i) *reinterpret_cast<U*>(q[0] + i * so) = x;
+        });
+      }
+    });
+  });
+}
+
+// out[i] = mask[i] ? source's next element (row-major) : self[i]: trues counted per chunk, then
+// each chunk reads source from its offset (as masked_select).
+template <>
+void kernel<OpId::masked_scatter>(const KernelCall& c) {
+  const Tensor &out = c.outputs[0], &self = c.inputs[0], &mask = c.inputs[1];
+  if (out.numel() == 0) return;
+  const Tensor source = c.inputs[2].contiguous();
+  const bool inplace = out.is_same(self);
+  if (out.is_contiguous() && self.is_contiguous() && mask.is_contiguous()) {  // plain arrays
+    const bool* m = static_cast<const bool*>(mask.data_ptr());
+    const std::vector<int64_t> off = chunk_offsets(out.numel(), [&](int64_t b, int64_t e) {
+      int64_t k = 0;
+      for (int64_t i = b; i < e; ++i) k += m[i] ? 1 : 0;
+      return k;
+    });
+    with_element_type(out.element_size(), [&](auto u) {
+      using U = decltype(u);
+      const U* src = static_cast<const U*>(source.data_ptr());
+      const U* x = static_cast<const U*>(self.data_ptr());
+      U* o = static_cast<U*>(out.data_ptr());
+      parallel_for_fixed(0, out.numel(), kSelectChunk, [&](int64_t ci, int64_t b, int64_t e) {
+        int64_t k = off[static_cast<size_t>(ci)];
+        for (int64_t i = b; i < e; ++i) {
+          if (m[i]) {
+            o[i] = src[k++];
+          } else if (!inplace) {
+            o[i] = x[i];
+          }
+        }
+      });
+    });
+    return;
+  }
+  Walker w(out.sizes());
+  w.add(out, out.strides());
+  w.add(self, self.strides());
+  w.add(mask, mask.strides());
+  const int64_t so = w.inner_stride(0), ss = w.inner_stride(1), sm = w.inner_stride(2);
+  const std::vector<int64_t> off = chunk_offsets(w.numel(), [&](int64_t b, int64_t e) {
+    int64_t k = 0;
+    w.run(b, e, [&](char** p, int64_t len) {
+      for (int64_t i = 0; i < len; ++i) k += *reinterpret_cast<const bool*>(p[2] + i * sm) ? 1 : 0;
+    });
+    return k;
+  });
+  with_element_type(out.element_size(), [&](auto u) {
+    using U = decltype(u);
+    const U* src = static_cast<const U*>(source.data_ptr());
+    parallel_for_fixed(0, w.numel(), kSelectChunk, [&](int64_t ci, int64_t b, int64_t e) {
+      int64_t k = off[static_cast<size_t>(ci)];
+      w.run(b, e, [&](char** p, int64_t len) {
+        for (int64_t i = 0; i < len; ++i) {
+          U* o = reinterpret_cast<U*>(p[0] + i * so);
+          if (*reinterpret_cast<const bool*>(p[2] + i * sm)) {
+            *o = src[k++];
+          } else if (!inplace) {
+            *o = *reinterpret_cast<const U*>(p[1] + i * ss);
+          }
         }
       });
     });

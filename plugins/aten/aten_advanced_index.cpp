@@ -1,15 +1,21 @@
 // aten kernels for advanced indexing (issue 16; lib/src/ops/advanced_index.cpp): index,
-// index_put, index_add, scatter, scatter_reduce, masked_select, nonzero. Index values were
+// index_put, index_add, scatter, scatter_reduce, masked_select, nonzero, take, put, index_copy,
+// index_fill, masked_scatter. Index values were
 // checked by meta; masks arrive as int64 indices; ScatterParams::dim is the wrapped dim.
 #include <ATen/core/List.h>
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/index.h>
 #include <ATen/ops/index_add.h>
+#include <ATen/ops/index_copy.h>
+#include <ATen/ops/index_fill.h>
 #include <ATen/ops/index_put.h>
+#include <ATen/ops/masked_scatter.h>
 #include <ATen/ops/masked_select.h>
 #include <ATen/ops/nonzero.h>
+#include <ATen/ops/put.h>
 #include <ATen/ops/scatter.h>
 #include <ATen/ops/scatter_reduce.h>
+#include <ATen/ops/take.h>
 #include <c10/core/Scalar.h>
 
 #include "aten_wrap.h"
@@ -89,6 +95,30 @@ void kernel(const KernelCall& c) {
       at::masked_select_out(out, self, wrap(c.inputs[1]));
     } else if constexpr (op == OpId::nonzero) {
       at::nonzero_out(out, self);
+    } else if constexpr (op == OpId::take) {
+      at::take_out(out, self, wrap(c.inputs[1]));
+    } else if constexpr (op == OpId::put) {
+      if (!inplace) out.copy_(self);
+      out.put_(wrap(c.inputs[1]), wrap(c.inputs[2]), c.params<IndexPutParams>().accumulate);
+    } else if constexpr (op == OpId::index_copy) {
+      if (!inplace) out.copy_(self);
+      out.index_copy_(c.params<ScatterParams>().dim, wrap(c.inputs[1]), wrap(c.inputs[2]));
+    } else if constexpr (op == OpId::index_fill) {
+      const ScatterParams& sp = c.params<ScatterParams>();
+      if (!inplace) out.copy_(self);
+      if (c.inputs.size() == 3) {
+        out.index_fill_(sp.dim, wrap(c.inputs[1]), wrap(c.inputs[2]));
+      } else {
+        out.index_fill_(sp.dim, wrap(c.inputs[1]), to_aten(*sp.value));
+      }
+    } else if constexpr (op == OpId::masked_scatter) {
+      // Not out.copy_(self) then out.masked_scatter_: ATen takes source's elements in its
+      // iteration order of out, which is not row-major for a transposed out= tensor.
+      if (inplace) {
+        out.masked_scatter_(wrap(c.inputs[1]), wrap(c.inputs[2]));
+      } else {
+        out.copy_(at::masked_scatter(self, wrap(c.inputs[1]), wrap(c.inputs[2])));
+      }
     } else {
       static_assert(kMissingKernel<op>, "aten advanced index: an op without its branch");
     }

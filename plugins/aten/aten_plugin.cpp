@@ -22,4 +22,5 @@ TS_PLUGIN_INIT() {
   ts::aten::register_embedding_bag(m);   // embedding_bag (issue 16)
   ts::aten::register_loss(m);            // losses (issue 16)
   ts::aten::register_advanced_index(m);  // advanced indexing (issue 16)
+  ts::aten::register_sorted(m);          // searchsorted, bucketize, unique (issue 16)
 }

@@ -84,6 +84,8 @@ void register_pool(KernelRegistrar& m);           // pooling (issue 16)
 void register_embedding_bag(KernelRegistrar& m);  // embedding_bag (issue 16)
 // advanced indexing (issue 16)
 void register_advanced_index(KernelRegistrar& m);
+// searchsorted, bucketize, unique (issue 16)
+void register_sorted(KernelRegistrar& m);
 
 // The dtype sets ATen 1.13's CPU backend covers, as the family files register them.
 inline constexpr DTypeSet kAll = DTypeSet::all();

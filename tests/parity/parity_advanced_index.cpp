@@ -1,16 +1,22 @@
 // The parity test's advanced indexing family (issue 16): index (integer lists, a separated pair,
 // a bool mask), index_put (assign and accumulate), index_add, scatter (src, value, reduce),
-// scatter_reduce (each reduction, with and without self), masked_select and nonzero over every
+// scatter_reduce (each reduction, with and without self), masked_select, nonzero, take, put,
+// index_copy, index_fill, masked_scatter and index_put's out= over every
 // dtype and the layouts of self, and a catalogue of bad calls.
 #include <optional>
 
 #include <ATen/ops/index.h>
 #include <ATen/ops/index_add.h>
+#include <ATen/ops/index_copy.h>
+#include <ATen/ops/index_fill.h>
 #include <ATen/ops/index_put.h>
+#include <ATen/ops/masked_scatter.h>
 #include <ATen/ops/masked_select.h>
 #include <ATen/ops/nonzero.h>
+#include <ATen/ops/put.h>
 #include <ATen/ops/scatter.h>
 #include <ATen/ops/scatter_reduce.h>
+#include <ATen/ops/take.h>
 
 #include "parity.h"
 
@@ -222,6 +228,100 @@ void run_bad_advanced_index(Tally& tally, const std::string& set) {
       [](const AtVec& v) { return at::masked_select(v[0], v[1]); });
 }
 
+// take, put, index_copy, index_fill, masked_scatter and index_put's out= form.
+void run_copies(Tally& tally, const std::string& set) {
+  const Input flat{kLong, Layout::Contiguous, 0, {4}, {5, 0, -2, 3}};
+  const Input once{kLong, Layout::Contiguous, 0, {2}, {2, 0}};
+  const Input mask{kBool, Layout::Contiguous, 0, {2, 3}, {1, 0, 1, 1, 0, 0}};
+  for (ScalarType d : kDtypes) {
+    for (Layout l : kSelfLayouts) {
+      const std::string key = short_name(d);
+      const Input self{d, l, 0};
+      Call t{"take", "", key, layout_name(l), {self, flat}};
+      run_forms(
+          tally, set, t, d, [](const TsVec& v) { return ts::take(v[0], v[1]); },
+          [](const AtVec& v) { return at::take(v[0], v[1]); }, nullptr, nullptr,
+          [](const TsT& o, const TsVec& v) { ts::take_out(o, v[0], v[1]); },
+          [](AtT& o, const AtVec& v) { at::take_out(o, v[0], v[1]); });
+      for (bool acc : {false, true}) {
+        Call p{"put",
+               "",
+               key + ",accumulate=" + (acc ? "1" : "0"),
+               layout_name(l),
+               {self, flat, {d, Layout::Contiguous, 1, {4}}}};
+        run_forms(
+            tally, set, p, d, [=](const TsVec& v) { return ts::put(v[0], v[1], v[2], acc); },
+            [=](const AtVec& v) { return at::put(v[0], v[1], v[2], acc); },
+            [=](const TsVec& v) { v[0].put_(v[1], v[2], acc); },
+            [=](AtVec& v) { v[0].put_(v[1], v[2], acc); }, nullptr, nullptr);
+      }
+      Call c{"index_copy",
+             "",
+             key + ",dim=1",
+             layout_name(l),
+             {self, once, {d, Layout::Contiguous, 1, {2, 2}}}};
+      run_forms(
+          tally, set, c, d, [](const TsVec& v) { return ts::index_copy(v[0], 1, v[1], v[2]); },
+          [](const AtVec& v) { return at::index_copy(v[0], 1, v[1], v[2]); },
+          [](const TsVec& v) { v[0].index_copy_(1, v[1], v[2]); },
+          [](AtVec& v) { v[0].index_copy_(1, v[1], v[2]); },
+          [](const TsT& o, const TsVec& v) { ts::index_copy_out(o, v[0], 1, v[1], v[2]); },
+          [](AtT& o, const AtVec& v) { at::index_copy_out(o, v[0], 1, v[1], v[2]); });
+      const Input neg{kLong, Layout::Contiguous, 0, {2}, {-1, 0}};
+      Call fl{"index_fill", "", key + ",dim=1", layout_name(l), {self, neg}};
+      run_forms(
+          tally, set, fl, d, [](const TsVec& v) { return ts::index_fill(v[0], 1, v[1], 1); },
+          [](const AtVec& v) { return at::index_fill(v[0], 1, v[1], 1); },
+          [](const TsVec& v) { v[0].index_fill_(1, v[1], 1); },
+          [](AtVec& v) { v[0].index_fill_(1, v[1], 1); }, nullptr, nullptr);
+      Call ft{"index_fill",
+              ",tensor",
+              key + ",dim=0",
+              layout_name(l),
+              {self, {kLong, Layout::Contiguous, 0, {1}, {1}}, {d, Layout::Contiguous, 1, {1}}}};
+      run_call(
+          tally, set, ft,
+          [](const TsVec& v) { return ts::index_fill(v[0], 0, v[1], v[2].reshape({})); },
+          [](const AtVec& v) { return at::index_fill(v[0], 0, v[1], v[2].reshape({})); });
+      Call m{"masked_scatter", "", key, layout_name(l), {self, mask, {d, Layout::Contiguous, 1}}};
+      run_forms(
+          tally, set, m, d, [](const TsVec& v) { return ts::masked_scatter(v[0], v[1], v[2]); },
+          [](const AtVec& v) { return at::masked_scatter(v[0], v[1], v[2]); },
+          [](const TsVec& v) { v[0].masked_scatter_(v[1], v[2]); },
+          [](AtVec& v) { v[0].masked_scatter_(v[1], v[2]); }, nullptr, nullptr);
+      Call ip{
+          "index_put",
+          ",out",
+          key,
+          layout_name(l),
+          {self, {d, Layout::Contiguous, 1, {2, 3}}, {kLong, Layout::Contiguous, 0, {2}, {1, 0}}}};
+      run_forms(
+          tally, set, ip, d, [](const TsVec& v) { return ts::index_put(v[0], TsList{v[2]}, v[1]); },
+          [](const AtVec& v) { return at::index_put(v[0], at_list(v, 2, {true}), v[1]); }, nullptr,
+          nullptr,
+          [](const TsT& o, const TsVec& v) { ts::index_put_out(o, v[0], TsList{v[2]}, v[1]); },
+          [](AtT& o, const AtVec& v) { at::index_put_out(o, v[0], at_list(v, 2, {true}), v[1]); });
+    }
+  }
+  const Input x{kFloat, Layout::Contiguous, 0};
+  const Input oob{kLong, Layout::Contiguous, 0, {2}, {0, 6}};
+  run_bad(
+      tally, set, "take", "index 6", {x, oob}, [](const TsVec& v) { return ts::take(v[0], v[1]); },
+      [](const AtVec& v) { return at::take(v[0], v[1]); });
+  run_bad(
+      tally, set, "index_copy", "index -1",
+      {x, {kLong, Layout::Contiguous, 0, {1}, {-1}}, {kFloat, Layout::Contiguous, 1, {2, 1}}},
+      [](const TsVec& v) { return ts::index_copy(v[0], 1, v[1], v[2]); },
+      [](const AtVec& v) { return at::index_copy(v[0], 1, v[1], v[2]); });
+  run_bad(
+      tally, set, "masked_scatter", "source too small",
+      {x,
+       {kBool, Layout::Contiguous, 0, {2, 3}, {1, 1, 1, 1, 0, 0}},
+       {kFloat, Layout::Contiguous, 1, {3}}},
+      [](const TsVec& v) { return ts::masked_scatter(v[0], v[1], v[2]); },
+      [](const AtVec& v) { return at::masked_scatter(v[0], v[1], v[2]); });
+}
+
 }  // namespace
 
 void run_advanced_index(Tally& tally, const std::string& set) {
@@ -229,6 +329,7 @@ void run_advanced_index(Tally& tally, const std::string& set) {
   run_scatters(tally, set);
   run_selects(tally, set);
   run_bad_advanced_index(tally, set);
+  run_copies(tally, set);
 }
 
 }  // namespace ts::parity

@@ -1,9 +1,16 @@
 // The parity test's sorting, selection and scan family (issue 16): sort (and its stable form),
 // argsort, topk, kthvalue, median (per dim and over all elements), mode, cummax, cummin,
-// cumprod (every form) and logcumsumexp over every dtype,
+// cumprod (every form) and logcumsumexp over every dtype, searchsorted, bucketize, _unique2,
+// unique_dim and unique_consecutive,
 // contiguous and transposed, along each dim; values and indices compared, values through out=
 // too. Inputs hold distinct values (Note [Distinct samples] in catalog/sort.cpp) except in bool,
 // so that ATen's unstable selections agree on the indices; a few bad calls.
+#include <ATen/ops/_unique2.h>
+#include <ATen/ops/bucketize.h>
+#include <ATen/ops/searchsorted.h>
+#include <ATen/ops/unique_consecutive.h>
+#include <ATen/ops/unique_dim.h>
+
 #include "parity.h"
 
 namespace ts::parity {
@@ -162,10 +169,107 @@ void run_sort_ops(Tally& tally, const std::string& set) {
       [](const AtVec& in) { return std::get<0>(at::mode(in[0], 1)); });
 }
 
+// searchsorted and bucketize (left, right, int32 results, a sorter), unique's three results.
+void run_sorted_ops(Tally& tally, const std::string& set) {
+  const std::vector<double> seq_values = {-6, -3, -1, 0, 1, 1, 2, 3, 4, 5, 7, 8};
+  const std::vector<double> ties = {2, 1, 2, 0, 1, 1, 3, 2, 0, 1, 2, 3};
+  for (ScalarType d : kDtypes) {
+    const std::string key = short_name(d);
+    if (d != kBool) {  // searchsorted and bucketize: no bool kernel (ATen, touchstone)
+      const Input seq{d, Layout::Contiguous, 0, {12}, seq_values};
+      const Input rows{d, Layout::Contiguous, 0, {3, 4}, seq_values};
+      const Input sorter{
+          kLong, Layout::Contiguous, 0, {12}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}};
+      for (Layout l : {Layout::Contiguous, Layout::Transposed}) {
+        const Input x{d, l, 1, {3, 4}, ties};
+        for (bool right : {false, true}) {
+          for (bool i32 : {false, true}) {
+            const std::string k = key + (right ? ",right" : "") + (i32 ? ",int32" : "");
+            Call c{"searchsorted", "", k, layout_name(l), {seq, x}};
+            run_forms(
+                tally, set, c, i32 ? kInt : kLong,
+                [=](const TsVec& v) { return ts::searchsorted(v[0], v[1], i32, right); },
+                [=](const AtVec& v) { return at::searchsorted(v[0], v[1], i32, right); }, nullptr,
+                nullptr,
+                [=](const TsT& o, const TsVec& v) {
+                  ts::searchsorted_out(o, v[0], v[1], i32, right);
+                },
+                [=](AtT& o, const AtVec& v) { at::searchsorted_out(o, v[0], v[1], i32, right); });
+            Call b{"bucketize", "", k, layout_name(l), {x, seq}};
+            run_call(
+                tally, set, b,
+                [=](const TsVec& v) { return ts::bucketize(v[0], v[1], i32, right); },
+                [=](const AtVec& v) { return at::bucketize(v[0], v[1], i32, right); });
+          }
+        }
+        Call r{"searchsorted", "", key + ",rows", layout_name(l), {rows, x}};
+        run_call(
+            tally, set, r, [](const TsVec& v) { return ts::searchsorted(v[0], v[1]); },
+            [](const AtVec& v) { return at::searchsorted(v[0], v[1]); });
+        Call s{"searchsorted", "", key + ",sorter,side=right", layout_name(l), {seq, x, sorter}};
+        run_call(
+            tally, set, s,
+            [](const TsVec& v) {
+              return ts::searchsorted(v[0], v[1], false, false, "right", v[2]);
+            },
+            [](const AtVec& v) {
+              return at::searchsorted(v[0], v[1], false, false, "right", v[2]);
+            });
+      }
+      Call sc{"searchsorted", "", key + ",Scalar", "scalar", {seq}};
+      run_call(
+          tally, set, sc, [](const TsVec& v) { return ts::searchsorted(v[0], Scalar(2)); },
+          [](const AtVec& v) { return at::searchsorted(v[0], at::Scalar(2)); });
+    }
+    if (d == kHalf) continue;  // ATen 1.13: "unique", "unique_dim" not implemented for 'Half'
+    for (Layout l : {Layout::Contiguous, Layout::Transposed}) {
+      const Input x{d, l, 0, {3, 4}, ties};
+      for (int which = 0; which < 3; ++which) {
+        const std::string form = which == 0 ? "" : which == 1 ? ",inverse" : ",counts";
+        auto pick = [which](auto t) {
+          return which == 0 ? std::get<0>(t) : which == 1 ? std::get<1>(t) : std::get<2>(t);
+        };
+        Call u{"_unique2", form, key, layout_name(l), {x}};
+        run_call(
+            tally, set, u,
+            [=](const TsVec& v) { return pick(ts::_unique2(v[0], true, true, true)); },
+            [=](const AtVec& v) { return pick(at::_unique2(v[0], true, true, true)); });
+        Call c{"unique_consecutive", form, key, layout_name(l), {x}};
+        run_call(
+            tally, set, c,
+            [=](const TsVec& v) { return pick(ts::unique_consecutive(v[0], true, true)); },
+            [=](const AtVec& v) { return pick(at::unique_consecutive(v[0], true, true)); });
+        Call ud{"unique_dim", form, key + ",dim=0", layout_name(l), {x}};
+        run_call(
+            tally, set, ud, [=](const TsVec& v) { return pick(ts::unique_dim(v[0], 0)); },
+            [=](const AtVec& v) { return pick(at::unique_dim(v[0], 0)); });
+      }
+    }
+  }
+  const Input f{kFloat, Layout::Contiguous, 0};
+  run_bad(
+      tally, set, "searchsorted", "side", {f, f},
+      [](const TsVec& v) {
+        return ts::searchsorted(v[0].reshape({-1}), v[1], false, true, "left");
+      },
+      [](const AtVec& v) {
+        return at::searchsorted(v[0].reshape({-1}), v[1], false, true, "left");
+      });
+  run_bad(
+      tally, set, "bucketize", "2-D boundaries", {f, f},
+      [](const TsVec& v) { return ts::bucketize(v[0], v[1]); },
+      [](const AtVec& v) { return at::bucketize(v[0], v[1]); });
+  run_bad(
+      tally, set, "unique_dim", "dim 2", {f},
+      [](const TsVec& v) { return std::get<0>(ts::unique_dim(v[0], 2)); },
+      [](const AtVec& v) { return std::get<0>(at::unique_dim(v[0], 2)); });
+}
+
 }  // namespace
 
 void run_sort(Tally& tally, const std::string& set) {
   run_sort_ops(tally, set);
+  run_sorted_ops(tally, set);
 }
 
 }  // namespace ts::parity

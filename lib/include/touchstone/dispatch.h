@@ -61,6 +61,8 @@ enum class OpSignature : uint8_t {
   EmbeddingBag,  // embedding_bag (issue 16): sums, means or maxima of bags of weight's rows
   // advanced indexing (issue 16): index lists, masks, scatter with reductions
   AdvancedIndex,
+  // searchsorted, bucketize (binary searches in sorted rows) and unique's kernels (issue 16)
+  Sorted,
 };
 
 // The dtype sets op_list.def's `dtypes` column names.

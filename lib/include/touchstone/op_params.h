@@ -217,6 +217,20 @@ struct ScatterParams {
   Scalar alpha = 1;
 };
 
+// searchsorted, bucketize (issue 16): right is ATen's right=True or side="right"; out_int32
+// gives an int32 result.
+struct SearchParams {
+  bool right = false;
+  bool out_int32 = false;
+};
+// _unique2, unique_dim, unique_consecutive (issue 16): dim wrapped (-1: the flattened forms).
+struct UniqueParams {
+  int64_t dim = -1;
+  bool sorted = true;
+  bool return_inverse = false;
+  bool return_counts = false;
+};
+
 // Every parameter struct, in the order of ParamsVariant (NoParams first).
 // clang-format off
 #define TS_FOR_EACH_OP_PARAMS(_)                                                          \
@@ -232,7 +246,8 @@ struct ScatterParams {
   /* losses (issue 16) */ _(CtcLossParams)                                                 \
   /* pooling (issue 16) */ _(PoolParams) _(AdaptivePoolParams)                             \
   /* embedding_bag (issue 16) */ _(EmbeddingBagParams)                                     \
-  /* advanced indexing (issue 16) */ _(IndexPutParams) _(ScatterParams)
+  /* advanced indexing (issue 16) */ _(IndexPutParams) _(ScatterParams)                  \
+  /* searchsorted, bucketize, unique (issue 16) */ _(SearchParams) _(UniqueParams)
 // clang-format on
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;

@@ -396,6 +396,28 @@ Tensor nonzero(const Tensor& self);
 Tensor& nonzero_out(const Tensor& out, const Tensor& self);
 // nonzero(self, as_tuple=True): one int64 tensor per dim (a 0-dim self counts as 1-D).
 std::vector<Tensor> nonzero_numpy(const Tensor& self);
+Tensor& index_put_out(const Tensor& out, const Tensor& self, OptionalTensorList indices,
+                      const Tensor& values, bool accumulate = false);
+// take, put: self read and written as if flattened (row-major), index int64 (negative wraps).
+Tensor take(const Tensor& self, const Tensor& index);
+Tensor& take_out(const Tensor& out, const Tensor& self, const Tensor& index);
+Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate = false);
+Tensor& put_out(const Tensor& out, const Tensor& self, const Tensor& index, const Tensor& source,
+                bool accumulate = false);
+Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source);
+Tensor& index_copy_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                       const Tensor& source);
+// index_fill: value a Scalar or a 0-dim tensor (differentiable, as ATen's int_Tensor overload).
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value);
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value);
+Tensor& index_fill_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                       const Scalar& value);
+Tensor& index_fill_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                       const Tensor& value);
+// masked_scatter: source's elements, in row-major order, written where mask (bool) is true.
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source);
+Tensor& masked_scatter_out(const Tensor& out, const Tensor& self, const Tensor& mask,
+                           const Tensor& source);
 
 // ---- shape (issue 16) ----
 // Views, as the Tensor methods (lib/src/views.cpp): share self's storage.
@@ -473,6 +495,45 @@ std::tuple<Tensor&, Tensor&> cummax_out(const Tensor& values, const Tensor& indi
 std::tuple<Tensor, Tensor> cummin(const Tensor& self, int64_t dim);
 std::tuple<Tensor&, Tensor&> cummin_out(const Tensor& values, const Tensor& indices,
                                         const Tensor& self, int64_t dim);
+// searches and unique (issue 16; lib/src/ops/sorted.cpp). side: "left" or "right"; sorter: the
+// int64 positions that sort each row of sorted_sequence (undefined: none).
+Tensor searchsorted(const Tensor& sorted_sequence, const Tensor& self, bool out_int32 = false,
+                    bool right = false, std::optional<std::string_view> side = std::nullopt,
+                    const Tensor& sorter = {});
+Tensor searchsorted(const Tensor& sorted_sequence, const Scalar& self, bool out_int32 = false,
+                    bool right = false, std::optional<std::string_view> side = std::nullopt,
+                    const Tensor& sorter = {});
+Tensor& searchsorted_out(const Tensor& out, const Tensor& sorted_sequence, const Tensor& self,
+                         bool out_int32 = false, bool right = false,
+                         std::optional<std::string_view> side = std::nullopt,
+                         const Tensor& sorter = {});
+Tensor& searchsorted_out(const Tensor& out, const Tensor& sorted_sequence, const Scalar& self,
+                         bool out_int32 = false, bool right = false,
+                         std::optional<std::string_view> side = std::nullopt,
+                         const Tensor& sorter = {});
+Tensor bucketize(const Tensor& self, const Tensor& boundaries, bool out_int32 = false,
+                 bool right = false);
+Tensor bucketize(const Scalar& self, const Tensor& boundaries, bool out_int32 = false,
+                 bool right = false);
+Tensor& bucketize_out(const Tensor& out, const Tensor& self, const Tensor& boundaries,
+                      bool out_int32 = false, bool right = false);
+Tensor& bucketize_out(const Tensor& out, const Scalar& self, const Tensor& boundaries,
+                      bool out_int32 = false, bool right = false);
+// (values, inverse indices, counts); inverse and counts are empty unless asked for, as ATen's.
+std::tuple<Tensor, Tensor, Tensor> _unique2(const Tensor& self, bool sorted = true,
+                                            bool return_inverse = false,
+                                            bool return_counts = false);
+std::tuple<Tensor, Tensor, Tensor> unique_dim(const Tensor& self, int64_t dim, bool sorted = true,
+                                              bool return_inverse = false,
+                                              bool return_counts = false);
+std::tuple<Tensor, Tensor, Tensor> unique_consecutive(const Tensor& self,
+                                                      bool return_inverse = false,
+                                                      bool return_counts = false,
+                                                      std::optional<int64_t> dim = std::nullopt);
+// torch.unique: _unique2, or unique_dim when dim is given (torch/functional.py).
+std::tuple<Tensor, Tensor, Tensor> unique(const Tensor& self, bool sorted = true,
+                                          bool return_inverse = false, bool return_counts = false,
+                                          std::optional<int64_t> dim = std::nullopt);
 
 // ---- losses (issue 16) ----
 // ATen's arguments, order and defaults; reduction as nll_loss's. binary_cross_entropy and

@@ -1,6 +1,7 @@
 // Advanced indexing (issue 16): index, index_put, index_add, scatter, scatter_reduce,
-// masked_select, nonzero (all kernels). KernelCall and params, per op (compute_dtype is self's
-// dtype; nonzero's is self's too, its output int64):
+// masked_select, nonzero, take, put, index_copy, index_fill, masked_scatter (all kernels).
+// KernelCall and params, per op (compute_dtype is self's dtype; nonzero's is self's too, its output
+// int64):
 //   index:          inputs {self, i_0, ..., i_{k-1}}: one per leading dim of self once masks
 //                   are expanded (undefined: the whole dim), each int64, in range (negative
 //                   values not yet wrapped) and expanded to their broadcast shape B. The output's
@@ -14,6 +15,16 @@
 //   scatter_reduce: inputs {self, index, src}; ScatterParams {dim, reduce, include_self}.
 //   masked_select:  inputs {self, mask (bool)} expanded to their broadcast shape; output 1-D.
 //   nonzero:        inputs {self}; output (n, self.dim()) int64, in row-major order.
+//   take:           inputs {self, index (int64, in range, negative not yet wrapped)}; the output
+//                   has index's shape. NoParams.
+//   put:            inputs {self, index, source}, index and source 1-D of one length (row-major
+//                   order); IndexPutParams. The output starts as self.
+//   index_copy:     inputs {self, index (int64, 0-dim or 1-D, in [0, size)), source};
+//                   ScatterParams {dim}. The output starts as self.
+//   index_fill:     inputs {self, index (int64, 0-dim or 1-D, negative not yet wrapped)} with
+//                   ScatterParams {dim, value}, or {self, index, value (0-dim, self's dtype)}.
+//   masked_scatter: inputs {self, mask (bool), source}, self and mask expanded to the output's
+//                   shape; source's elements are read in row-major order. NoParams.
 // Index values are checked here (Note [Index bounds] in index_checks.h), so kernels may trust
 // them; masked_select's and nonzero's counts are taken here, on the host.
 #include <optional>
@@ -114,6 +125,10 @@ Tensor run(OpId op, Variant v, const Tensor& out, IntArrayRef shape, ScalarType 
     result = inputs[0];
   } else if (op == OpId::nonzero && v == Variant::Functional) {
     result = empty_strided(shape, nonzero_strides(shape), TensorOptions(kLong).device(device));
+  } else if (v == Variant::Functional &&
+             (op == OpId::index_put || op == OpId::put || op == OpId::index_fill)) {
+    // ATen's composites self.clone(at::MemoryFormat::Preserve).op_(...): laid out like self.
+    result = meta::allocate_like(shape, out_dtype, device, inputs.slice(0, 1));
   } else {
     const bool resized = v == Variant::Out && out.sizes() != shape;
     result = meta::prepare_output(op, v, out, shape, out_dtype, device, inputs.slice(0, 1));
@@ -252,8 +267,8 @@ Tensor index_impl(Variant v, const Tensor& out, const Tensor& self, OptionalTens
              no_overlap);
 }
 
-Tensor index_put_impl(Variant v, const Tensor& self, OptionalTensorList list, const Tensor& values,
-                      bool accumulate) {
+Tensor index_put_impl(Variant v, const Tensor& out, const Tensor& self, OptionalTensorList list,
+                      const Tensor& values, bool accumulate) {
   const char* op = meta::op_name(OpId::index_put, v);
   meta::check_defined(op, self, "self");
   meta::check_defined(op, values, "values");
@@ -281,7 +296,8 @@ Tensor index_put_impl(Variant v, const Tensor& self, OptionalTensorList list, co
   for (const Tensor& t : l.indices) {
     if (t.defined()) no_overlap.emplace_back(1, t);
   }
-  return run(OpId::index_put, v, {}, self.sizes(), self.dtype(), self.dtype(), device, inputs, p,
+  if (v == Variant::Out) no_overlap.emplace_back(0, self);
+  return run(OpId::index_put, v, out, self.sizes(), self.dtype(), self.dtype(), device, inputs, p,
              no_overlap);
 }
 
@@ -443,6 +459,199 @@ Tensor nonzero_impl(Variant v, const Tensor& out, const Tensor& self) {
              no_overlap);
 }
 
+// ---- take, put ----
+
+// Every value of index (int64) within [-n, n) of a tensor of n elements (ATen's take and put_).
+void check_flat_index(const char* op, const Tensor& index, int64_t n) {
+  meta::for_each_index_value(op, index, [&](int64_t i) {
+    TS_CHECK(i >= -n && i < n, op, ": out of range: tried to access index ", i, " on a tensor of ",
+             n, " elements. (argument 'index')");
+  });
+}
+
+Tensor take_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& index) {
+  const char* op = "take";
+  meta::check_defined(op, self, "self");
+  meta::check_defined(op, index, "index");
+  TS_CHECK(index.dtype() == kLong, op, ": Expected a long tensor for index, but got ",
+           index.dtype(), " (argument 'index')");
+  TS_CHECK(self.numel() > 0 || index.numel() == 0, op,
+           ": tried to take from an empty tensor (argument 'self')");
+  const Tensor inputs[] = {self, index};
+  const Device device = meta::common_device(op, inputs, OpId::take);
+  check_flat_index(op, index, self.numel());
+  OpParams p;
+  const std::pair<size_t, Tensor> no_overlap[] = {{0, self}, {1, index}};
+  return run(OpId::take, v, out, index.sizes(), self.dtype(), self.dtype(), device, inputs, p,
+             no_overlap);
+}
+
+Tensor put_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& index,
+                const Tensor& source, bool accumulate) {
+  const char* op = meta::op_name(OpId::put, v);
+  meta::check_defined(op, self, "self");
+  meta::check_defined(op, index, "index");
+  meta::check_defined(op, source, "source");
+  TS_CHECK(index.dtype() == kLong, op, ": Expected a long tensor for index, but got ",
+           index.dtype(), " (argument 'index')");
+  TS_CHECK(self.dtype() == source.dtype(), op,
+           ": self and source expected to have the same dtype, but got self.dtype = ", self.dtype(),
+           " and source.dtype = ", source.dtype(), " (argument 'source')");
+  TS_CHECK(source.numel() == index.numel(), op,
+           ": Expected source and index to have the same number of elements, but got "
+           "source.numel() = ",
+           source.numel(), ", index.numel() = ", index.numel(), " (argument 'source')");
+  TS_CHECK(self.numel() > 0 || index.numel() == 0, op,
+           ": Tried to put elements into an empty tensor (argument 'self')");
+  const Tensor all[] = {self, index, source};
+  const Device device = meta::common_device(op, all, OpId::put);
+  check_flat_index(op, index, self.numel());
+  const Tensor inputs[] = {self, index.reshape({-1}), source.reshape({-1})};
+  OpParams p;
+  p.set(IndexPutParams{accumulate});
+  std::vector<std::pair<size_t, Tensor>> no_overlap{{1, index}, {2, source}};
+  if (v == Variant::Out) no_overlap.emplace_back(0, self);
+  return run(OpId::put, v, out, self.sizes(), self.dtype(), self.dtype(), device, inputs, p,
+             no_overlap);
+}
+
+// ---- index_copy, index_fill ----
+
+// self's sizes without dim (empty for a 0-dim tensor).
+DimVector sliced_sizes(const Tensor& t, int64_t dim) {
+  DimVector s(t.sizes());
+  if (!s.empty()) s.erase(static_cast<size_t>(dim));
+  return s;
+}
+
+Tensor index_copy_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim,
+                       const Tensor& index, const Tensor& source) {
+  const char* op = meta::op_name(OpId::index_copy, v);
+  meta::check_defined(op, self, "self");
+  meta::check_defined(op, index, "index");
+  meta::check_defined(op, source, "source");
+  dim = wrap_dim(dim, self.dim(), op);
+  TS_CHECK(index.dim() < 2, op, ": Index should have dimension 1 or 0 (got ", index.dim(),
+           ") (argument 'index')");
+  const int64_t n = index.numel();
+  TS_CHECK(source.dim() > 0 || n == 1, op,
+           ": When source is scalar, index should have one element (got ", n,
+           ") (argument 'index')");
+  TS_CHECK(source.dim() == self.dim() || source.dim() == 0 || self.dim() == 0, op,
+           ": When source and destination are not scalars, their dimensionality must match. "
+           "Source dimensionality (",
+           source.dim(), "), destination dimensionality (", self.dim(), ") (argument 'source')");
+  TS_CHECK(index.dtype() == kLong, op, ": Expected a long tensor for index, but got ",
+           index.dtype(), " (argument 'index')");
+  TS_CHECK(self.dtype() == source.dtype(), op,
+           ": self and source expected to have the same dtype, but got (self) ", self.dtype(),
+           " and (source) ", source.dtype(), " (argument 'source')");
+  const DimVector ss = sliced_sizes(self, dim);
+  const DimVector rs = source.dim() == 0 ? DimVector{} : sliced_sizes(source, dim);
+  TS_CHECK(IntArrayRef(ss) == IntArrayRef(rs), op,
+           ": Source/destination tensor must have same slice shapes. Destination slice shape: ",
+           IntArrayRef(ss), " at dimension ", dim, " and source slice shape: ", IntArrayRef(rs),
+           " at dimension 0. (argument 'source')");
+  TS_CHECK(source.dim() == 0 || n == source.sizes()[dim], op, ": Number of indices (", n,
+           ") should be equal to source.size(dim) (", source.dim() == 0 ? 1 : source.sizes()[dim],
+           ") (argument 'index')");
+  const Tensor inputs[] = {self, index, source};
+  const Device device = meta::common_device(op, inputs, OpId::index_copy);
+  const int64_t size = nonempty_size(self, dim);
+  meta::for_each_index_value(op, index, [&](int64_t i) {
+    TS_CHECK(i >= 0 && i < size, op, ": index ", i, " is out of bounds for dimension ", dim,
+             " with size ", size, " (argument 'index')");
+  });
+  OpParams p;
+  ScatterParams sp;
+  sp.dim = dim;
+  p.set(sp);
+  std::vector<std::pair<size_t, Tensor>> no_overlap{{1, index}, {2, source}};
+  if (v == Variant::Out) no_overlap.emplace_back(0, self);
+  return run(OpId::index_copy, v, out, self.sizes(), self.dtype(), self.dtype(), device, inputs, p,
+             no_overlap);
+}
+
+// value: the Scalar overload (value_t undefined) or the 0-dim Tensor one.
+Tensor index_fill_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim,
+                       const Tensor& index, const std::optional<Scalar>& value,
+                       const Tensor& value_t) {
+  const char* op = meta::op_name(OpId::index_fill, v);
+  meta::check_defined(op, self, "self");
+  meta::check_defined(op, index, "index");
+  dim = wrap_dim(dim, self.dim(), op);
+  TS_CHECK(index.dim() <= 1, op, ": Index has to be a vector/scalar (argument 'index')");
+  TS_CHECK(index.dtype() == kLong, op, ": Expected a long tensor for index, but got ",
+           index.dtype(), " (argument 'index')");
+  std::vector<Tensor> inputs{self, index};
+  if (value) {
+    meta::check_scalar_fits(op, *value, self.dtype(), "value");
+  } else {
+    meta::check_defined(op, value_t, "value");
+    TS_CHECK(value_t.dim() == 0, op,
+             ": only supports a 0-dimensional value tensor, but got tensor with ", value_t.dim(),
+             " dimension(s). (argument 'value')");
+    inputs.push_back(value_t.dtype() == self.dtype() ? value_t : value_t.to(self.dtype()));
+  }
+  const Device device = meta::common_device(op, inputs, OpId::index_fill);
+  const int64_t size = nonempty_size(self, dim);
+  meta::for_each_index_value(op, index, [&](int64_t i) {
+    TS_CHECK(i >= -size && i < size, op, ": index ", i, " is out of bounds for dimension ", dim,
+             " with size ", size, " (argument 'index')");
+  });
+  OpParams p;
+  ScatterParams sp;
+  sp.dim = dim;
+  sp.value = value;
+  p.set(std::move(sp));
+  std::vector<std::pair<size_t, Tensor>> no_overlap{{1, index}};
+  if (!value) no_overlap.emplace_back(2, value_t);
+  if (v == Variant::Out) no_overlap.emplace_back(0, self);
+  return run(OpId::index_fill, v, out, self.sizes(), self.dtype(), self.dtype(), device, inputs, p,
+             no_overlap);
+}
+
+// ---- masked_scatter ----
+
+// As ATen: in place the mask broadcasts to self's shape; otherwise self and mask broadcast
+// together (expand_outplace) and the result has their shape.
+// Note [masked_scatter order]
+// The positions where the mask is true take source's elements in order: positions in the
+// result's row-major order, source read in its own row-major order, whatever either's strides.
+// libtorch 1.13 walks a transposed self in memory order in place (known_differences.json).
+Tensor masked_scatter_impl(Variant v, const Tensor& out, const Tensor& self, const Tensor& mask,
+                           const Tensor& source) {
+  const char* op = meta::op_name(OpId::masked_scatter, v);
+  meta::check_defined(op, self, "self");
+  meta::check_defined(op, mask, "mask");
+  meta::check_defined(op, source, "source");
+  // Bool masks only, as current PyTorch (libtorch 1.13 takes uint8 with a deprecation warning).
+  TS_CHECK(mask.dtype() == kBool, op,
+           ": masked_scatter_ only supports boolean masks, but got mask with dtype ", mask.dtype(),
+           " (argument 'mask')");
+  TS_CHECK(self.dtype() == source.dtype(), op,
+           ": expected self and source to have same dtypes but got ", self.dtype(), " and ",
+           source.dtype(), " (argument 'source')");
+  const Tensor both[] = {self, mask};
+  const DimVector shape = meta::broadcast_shapes(op, both, OpId::masked_scatter);
+  if (v == Variant::InPlace) {
+    TS_CHECK(IntArrayRef(shape) == self.sizes(), op, ": the mask of shape ", mask.sizes(),
+             " cannot be broadcast to self's shape ", self.sizes(), " (argument 'mask')");
+  }
+  const Tensor all[] = {self, mask, source};
+  const Device device = meta::common_device(op, all, OpId::masked_scatter);
+  const Tensor m = mask.expand(shape);
+  const int64_t n = count_nonzero_host(m);
+  TS_CHECK(source.numel() >= n, op, ": Number of elements of source < number of ones in mask (",
+           source.numel(), " < ", n, ") (argument 'source')");
+  const Tensor inputs[] = {v == Variant::InPlace ? self : self.expand(shape), m, source};
+  OpParams p;
+  std::vector<std::pair<size_t, Tensor>> no_overlap{{1, mask}, {2, source}};
+  if (v == Variant::Out) no_overlap.emplace_back(0, self);
+  return run(OpId::masked_scatter, v, out, shape, self.dtype(), self.dtype(), device, inputs, p,
+             no_overlap);
+}
+
 }  // namespace
 
 // ---- index, index_put ----
@@ -458,12 +667,17 @@ Tensor Tensor::index(ArrayRef<std::optional<Tensor>> indices) const {
 }
 Tensor index_put(const Tensor& self, OptionalTensorList indices, const Tensor& values,
                  bool accumulate) {
-  return index_put_impl(Variant::Functional, self, indices, values, accumulate);
+  return index_put_impl(Variant::Functional, {}, self, indices, values, accumulate);
 }
 Tensor& index_put_(const Tensor& self, OptionalTensorList indices, const Tensor& values,
                    bool accumulate) {
-  index_put_impl(Variant::InPlace, self, indices, values, accumulate);
+  index_put_impl(Variant::InPlace, {}, self, indices, values, accumulate);
   return const_cast<Tensor&>(self);
+}
+Tensor& index_put_out(const Tensor& out, const Tensor& self, OptionalTensorList indices,
+                      const Tensor& values, bool accumulate) {
+  index_put_impl(Variant::Out, out, self, indices, values, accumulate);
+  return const_cast<Tensor&>(out);
 }
 Tensor Tensor::index_put(ArrayRef<std::optional<Tensor>> indices, const Tensor& values,
                          bool accumulate) const {
@@ -626,6 +840,93 @@ std::vector<Tensor> nonzero_numpy(const Tensor& self) {
   meta::check_defined("nonzero_numpy", self, "self");
   const Tensor nz = ts::nonzero(self.dim() == 0 ? self.unsqueeze(0) : self);
   return nz.unbind(1);
+}
+
+// ---- take, put, index_copy, index_fill, masked_scatter ----
+Tensor take(const Tensor& self, const Tensor& index) {
+  return take_impl(Variant::Functional, {}, self, index);
+}
+Tensor& take_out(const Tensor& out, const Tensor& self, const Tensor& index) {
+  take_impl(Variant::Out, out, self, index);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::take(const Tensor& index) const {
+  return ts::take(*this, index);
+}
+Tensor put(const Tensor& self, const Tensor& index, const Tensor& source, bool accumulate) {
+  return put_impl(Variant::Functional, {}, self, index, source, accumulate);
+}
+Tensor& put_out(const Tensor& out, const Tensor& self, const Tensor& index, const Tensor& source,
+                bool accumulate) {
+  put_impl(Variant::Out, out, self, index, source, accumulate);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::put(const Tensor& index, const Tensor& source, bool accumulate) const {
+  return ts::put(*this, index, source, accumulate);
+}
+Tensor& Tensor::put_(const Tensor& index, const Tensor& source, bool accumulate) const {
+  put_impl(Variant::InPlace, {}, *this, index, source, accumulate);
+  return const_cast<Tensor&>(*this);
+}
+Tensor index_copy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source) {
+  return index_copy_impl(Variant::Functional, {}, self, dim, index, source);
+}
+Tensor& index_copy_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                       const Tensor& source) {
+  index_copy_impl(Variant::Out, out, self, dim, index, source);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::index_copy(int64_t dim, const Tensor& index, const Tensor& source) const {
+  return ts::index_copy(*this, dim, index, source);
+}
+Tensor& Tensor::index_copy_(int64_t dim, const Tensor& index, const Tensor& source) const {
+  index_copy_impl(Variant::InPlace, {}, *this, dim, index, source);
+  return const_cast<Tensor&>(*this);
+}
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Scalar& value) {
+  return index_fill_impl(Variant::Functional, {}, self, dim, index, value, {});
+}
+Tensor index_fill(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& value) {
+  return index_fill_impl(Variant::Functional, {}, self, dim, index, std::nullopt, value);
+}
+Tensor& index_fill_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                       const Scalar& value) {
+  index_fill_impl(Variant::Out, out, self, dim, index, value, {});
+  return const_cast<Tensor&>(out);
+}
+Tensor& index_fill_out(const Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                       const Tensor& value) {
+  index_fill_impl(Variant::Out, out, self, dim, index, std::nullopt, value);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::index_fill(int64_t dim, const Tensor& index, const Scalar& value) const {
+  return ts::index_fill(*this, dim, index, value);
+}
+Tensor Tensor::index_fill(int64_t dim, const Tensor& index, const Tensor& value) const {
+  return ts::index_fill(*this, dim, index, value);
+}
+Tensor& Tensor::index_fill_(int64_t dim, const Tensor& index, const Scalar& value) const {
+  index_fill_impl(Variant::InPlace, {}, *this, dim, index, value, {});
+  return const_cast<Tensor&>(*this);
+}
+Tensor& Tensor::index_fill_(int64_t dim, const Tensor& index, const Tensor& value) const {
+  index_fill_impl(Variant::InPlace, {}, *this, dim, index, std::nullopt, value);
+  return const_cast<Tensor&>(*this);
+}
+Tensor masked_scatter(const Tensor& self, const Tensor& mask, const Tensor& source) {
+  return masked_scatter_impl(Variant::Functional, {}, self, mask, source);
+}
+Tensor& masked_scatter_out(const Tensor& out, const Tensor& self, const Tensor& mask,
+                           const Tensor& source) {
+  masked_scatter_impl(Variant::Out, out, self, mask, source);
+  return const_cast<Tensor&>(out);
+}
+Tensor Tensor::masked_scatter(const Tensor& mask, const Tensor& source) const {
+  return ts::masked_scatter(*this, mask, source);
+}
+Tensor& Tensor::masked_scatter_(const Tensor& mask, const Tensor& source) const {
+  masked_scatter_impl(Variant::InPlace, {}, *this, mask, source);
+  return const_cast<Tensor&>(*this);
 }
 
 }  // namespace ts
@@ -802,6 +1103,83 @@ TS_REGISTER_DERIVATIVES(advanced_index) {
     const Tensor& g = a.grad();
     const Tensor z = zeros(a.input_sizes(0), g.options());
     return {z.index_put({std::optional<Tensor>(a.input(1))}, g, false), Tensor()};
+  });
+  // take(Tensor self, Tensor index) -> Tensor
+  //   self: take_backward(grad, self, index) (zeros with grad put, accumulate=True)
+  //   index: non-differentiable
+  m.def(OpId::take, save_inputs({1}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& g = a.grad();
+    return {zeros(a.input_sizes(0), g.options()).put_(a.input(1), g, true), Tensor()};
+  });
+  // put(Tensor self, Tensor index, Tensor source, bool accumulate=False) -> Tensor
+  //   self: accumulate ? grad : grad.put(index, zeros_like(source), false)
+  //   index: non-differentiable    source: grad.take(index).reshape_as(source)
+  m.def(OpId::put, save_inputs({1}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& g = a.grad();
+    Grads out(a.num_inputs());
+    if (a.needs_grad(0)) {
+      out[0] = a.p.get<IndexPutParams>().accumulate
+                   ? g
+                   : g.put(a.input(1), zeros(a.input_sizes(2), g.options()), false);
+    }
+    if (a.needs_grad(2)) out[2] = g.take(a.input(1)).reshape(a.input_sizes(2));
+    return out;
+  });
+  // index_copy(Tensor self, int dim, Tensor index, Tensor source) -> Tensor
+  //   self: grad.index_fill(dim, index, 0)    index: non-differentiable
+  //   source: grad.index_select(dim, index) in source's shape
+  m.def(OpId::index_copy, save_inputs({1}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& g = a.grad();
+    const int64_t dim = a.p.get<ScatterParams>().dim;
+    Grads out(a.num_inputs());
+    if (a.needs_grad(0)) out[0] = g.index_fill(dim, a.input(1), Scalar(0));
+    if (a.needs_grad(2)) {
+      const Tensor gd = g.dim() == 0 ? g.reshape({1}) : g;
+      out[2] = gd.index_select(g.dim() == 0 ? 0 : dim, a.input(1).reshape({-1}))
+                   .reshape(a.input_sizes(2));
+    }
+    return out;
+  });
+  // index_fill.int_Scalar(Tensor self, int dim, Tensor index, Scalar value) -> Tensor
+  //   self: grad.index_fill(dim, index, 0)    index: non-differentiable
+  // index_fill.int_Tensor(Tensor self, int dim, Tensor index, Tensor value) -> Tensor
+  //   value: grad.index_select(dim, std::get<0>(at::_unique(index, false))).sum()
+  m.def(OpId::index_fill, save_inputs({1}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& g = a.grad();
+    const int64_t dim = a.p.get<ScatterParams>().dim;
+    Grads out(a.num_inputs());
+    if (a.needs_grad(0)) out[0] = g.index_fill(dim, a.input(1), Scalar(0));
+    if (a.num_inputs() == 3 && a.needs_grad(2)) {
+      const Tensor gd = g.dim() == 0 ? g.reshape({1}) : g;
+      const int64_t size = gd.sizes()[g.dim() == 0 ? 0 : dim];
+      const Tensor idx = a.input(1).reshape({-1});
+      // Each filled slice once: the wrapped values, unique (ATen's _unique).
+      const Tensor wrapped = where(lt(idx, 0), idx + size, idx);
+      const Tensor once = std::get<0>(_unique2(wrapped, false));
+      out[2] = gd.index_select(g.dim() == 0 ? 0 : dim, once).sum();
+    }
+    return out;
+  });
+  // masked_scatter(Tensor self, Tensor mask, Tensor source) -> Tensor
+  //   self: grad.masked_fill(mask, 0) (summed to self's shape by its expand)
+  //   mask: non-differentiable
+  //   source: masked_scatter_backward(grad, mask, source.sizes()): grad.masked_select(mask),
+  //           zero-padded to source's numel, in source's shape
+  m.def(OpId::masked_scatter, save_inputs({1}), [](const BackwardArgs& a) -> Grads {
+    const Tensor& g = a.grad();
+    const Tensor& mask = a.input(1);
+    Grads out(a.num_inputs());
+    if (a.needs_grad(0)) out[0] = g.masked_fill(mask, 0);
+    if (a.needs_grad(2)) {
+      const Tensor selected = g.masked_select(mask);
+      int64_t n = 1;
+      for (int64_t s : a.input_sizes(2)) n *= s;
+      const int64_t pad = n - selected.numel();
+      const Tensor flat =
+          pad > 0 ? cat(std::vector<Tensor>{selected, zeros({pad}, g.options())}) : selected;
+      out[2] = flat.reshape(a.input_sizes(2));
+    }
+    return out;
   });
 }
 

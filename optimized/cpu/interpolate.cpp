@@ -358,22 +358,33 @@ void grid_axes(const T* gp, const GridGeometry& g, const GridSampleParams& p, Gr
   }
 }
 
-// Each point's taps once, then every channel (parallel over the batch's points).
+// Blocks of 64 points: each point's taps once, then every channel over the block, so each
+// channel's outputs are written contiguously (parallel over the batch's blocks).
 template <typename T>
 void grid_forward(const T* x, const T* grid, T* y, const GridGeometry& g,
                   const GridSampleParams& p) {
-  const int64_t grain = std::max<int64_t>(1, 4096 / std::max<int64_t>(g.channels, 1));
-  parallel_for(0, g.batch * g.points, grain, [&](int64_t b, int64_t e) {
+  constexpr int64_t kBlock = 64;
+  const int64_t blocks = (g.points + kBlock - 1) / kBlock;
+  const int64_t grain = std::max<int64_t>(1, 64 / std::max<int64_t>(g.channels, 1));
+  parallel_for(0, g.batch * blocks, grain, [&](int64_t b, int64_t e) {
     GridAxis<T> axes[3];
-    for (int64_t i = b; i < e; ++i) {
-      const int64_t n = i / g.points, pt = i % g.points;
-      grid_axes(grid + i * static_cast<int64_t>(g.nd), g, p, axes);
-      const Corners<T> c = corners(axes, g.size, g.nd);
+    std::vector<Corners<T>> cs(static_cast<size_t>(kBlock));
+    for (int64_t blk = b; blk < e; ++blk) {
+      const int64_t n = blk / blocks, p0 = blk % blocks * kBlock;
+      const int64_t np = std::min(kBlock, g.points - p0);
+      for (int64_t j = 0; j < np; ++j) {
+        grid_axes(grid + (n * g.points + p0 + j) * static_cast<int64_t>(g.nd), g, p, axes);
+        cs[static_cast<size_t>(j)] = corners(axes, g.size, g.nd);
+      }
       for (int64_t ch = 0; ch < g.channels; ++ch) {
         const T* xp = x + (n * g.channels + ch) * g.in_plane;
-        T acc = 0;
-        for (int k = 0; k < c.n; ++k) acc += c.w[k] * xp[c.off[k]];
-        y[(n * g.channels + ch) * g.points + pt] = acc;
+        T* yp = y + (n * g.channels + ch) * g.points + p0;
+        for (int64_t j = 0; j < np; ++j) {
+          const Corners<T>& c = cs[static_cast<size_t>(j)];
+          T acc = 0;
+          for (int k = 0; k < c.n; ++k) acc += c.w[k] * xp[c.off[k]];
+          yp[j] = acc;
+        }
       }
     }
   });

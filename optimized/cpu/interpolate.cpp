@@ -391,33 +391,48 @@ void grid_forward(const T* x, const T* grid, T* y, const GridGeometry& g,
 }
 
 // grad_input scattered and grad_grid gathered per batch element (parallel over the batch: each
-// element writes its own planes and grid rows).
+// element writes its own planes and grid rows), in blocks of 64 points as the forward.
 template <typename T>
 void grid_backward(const T* gout, const T* x, const T* grid, T* gin, T* ggrid,
                    const GridGeometry& g, const GridSampleParams& p) {
+  constexpr int64_t kBlock = 64;
   parallel_for(0, g.batch, 1, [&](int64_t b, int64_t e) {
     GridAxis<T> axes[3];
+    std::vector<Corners<T>> cs(static_cast<size_t>(kBlock));
+    std::vector<T> mult(static_cast<size_t>(kBlock * 3)), acc(static_cast<size_t>(kBlock * 3));
     for (int64_t n = b; n < e; ++n) {
       std::fill(gin + n * g.channels * g.in_plane, gin + (n + 1) * g.channels * g.in_plane, T(0));
-      for (int64_t pt = 0; pt < g.points; ++pt) {
-        const int64_t i = n * g.points + pt;
-        grid_axes(grid + i * static_cast<int64_t>(g.nd), g, p, axes);
-        const Corners<T> c = corners(axes, g.size, g.nd);
-        T acc[3] = {0, 0, 0};
-        for (int64_t ch = 0; ch < g.channels; ++ch) {
-          const T go = gout[(n * g.channels + ch) * g.points + pt];
-          const T* xp = x + (n * g.channels + ch) * g.in_plane;
-          T* gp = gin + (n * g.channels + ch) * g.in_plane;
-          for (int k = 0; k < c.n; ++k) {
-            gp[c.off[k]] += c.w[k] * go;
-            const T vg = xp[c.off[k]] * go;
-            for (size_t d = 0; d < g.nd; ++d) acc[d] += vg * c.dw[d][k];
+      for (int64_t p0 = 0; p0 < g.points; p0 += kBlock) {
+        const int64_t np = std::min(kBlock, g.points - p0);
+        for (int64_t j = 0; j < np; ++j) {
+          grid_axes(grid + (n * g.points + p0 + j) * static_cast<int64_t>(g.nd), g, p, axes);
+          cs[static_cast<size_t>(j)] = corners(axes, g.size, g.nd);
+          for (size_t d = 0; d < 3; ++d) {
+            mult[static_cast<size_t>(j * 3) + d] = d < g.nd ? axes[d].mult : T(0);
+            acc[static_cast<size_t>(j * 3) + d] = 0;
           }
         }
-        for (size_t k = 0; k < g.nd; ++k) {
-          const size_t d = g.nd - 1 - k;
-          ggrid[i * static_cast<int64_t>(g.nd) + static_cast<int64_t>(k)] =
-              p.interpolation_mode == 1 ? T(0) : axes[d].mult * acc[d];
+        for (int64_t ch = 0; ch < g.channels; ++ch) {
+          const T* go_row = gout + (n * g.channels + ch) * g.points + p0;
+          const T* xp = x + (n * g.channels + ch) * g.in_plane;
+          T* gp = gin + (n * g.channels + ch) * g.in_plane;
+          for (int64_t j = 0; j < np; ++j) {
+            const Corners<T>& c = cs[static_cast<size_t>(j)];
+            const T go = go_row[j];
+            T* a = acc.data() + j * 3;
+            for (int k = 0; k < c.n; ++k) {
+              gp[c.off[k]] += c.w[k] * go;
+              const T vg = xp[c.off[k]] * go;
+              for (size_t d = 0; d < g.nd; ++d) a[d] += vg * c.dw[d][k];
+            }
+          }
+        }
+        for (int64_t j = 0; j < np; ++j) {
+          for (size_t k = 0; k < g.nd; ++k) {
+            const size_t d = g.nd - 1 - k, u = static_cast<size_t>(j * 3) + d;
+            ggrid[(n * g.points + p0 + j) * static_cast<int64_t>(g.nd) + static_cast<int64_t>(k)] =
+                p.interpolation_mode == 1 ? T(0) : mult[u] * acc[u];
+          }
         }
       }
     }

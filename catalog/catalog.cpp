@@ -114,13 +114,15 @@ const std::vector<OpEntry>& entries() {
   static const std::vector<OpEntry> all = [] {
     std::vector<OpEntry> v;
     // In op_list.def's order.
-    for (auto* family : {&factory_entries, &copy_entries, &unary_entries, &binary_entries,
-                         &ternary_entries, &reduce_entries, &nn_entries, &conv_entries,
-                         &norm_entries, &linalg_entries, &index_entries, &shape_entries,
-                         &sort_entries, &scan_entries, &pool_entries, &embedding_bag_entries,
-                         &loss_entries,            // losses (issue 16)
-                         &advanced_index_entries,  // advanced indexing (issue 16)
-                         &block_entries}) {
+    for (auto* family :
+         {&factory_entries,        &copy_entries,   &unary_entries, &binary_entries,
+          &ternary_entries,        &reduce_entries, &nn_entries,    &conv_entries,
+          &norm_entries,           &linalg_entries, &index_entries, &shape_entries,
+          &sort_entries,           &scan_entries,   &pool_entries,  &embedding_bag_entries,
+          &loss_entries,            // losses (issue 16)
+          &advanced_index_entries,  // advanced indexing (issue 16)
+          &interpolate_entries,     // interpolation (issue 16)
+          &block_entries}) {
       for (OpEntry& e : family()) {
         const std::optional<OpId> op = find_op(e.op_name());
         TS_CHECK(op.has_value(), "catalog: entry ", e.name, " names no op of op_list.def");

@@ -266,6 +266,7 @@ std::vector<OpEntry> loss_entries();           // losses (issue 16)
 std::vector<OpEntry> advanced_index_entries();
 // take, put, index_copy, index_fill, masked_scatter (catalog/advanced_index_copy.cpp)
 std::vector<OpEntry> advanced_index_copy_entries();
+std::vector<OpEntry> interpolate_entries();  // interpolation (issue 16)
 // Every entry, family by family in op_list.def's order; each entry's id is set.
 const std::vector<OpEntry>& entries();
 // The entries of one op: its main entry (named as the op) first, then its variants.

@@ -1142,6 +1142,103 @@ void pooling(Table& T) {
         });
 }
 
+// interpolation (issue 16): the kernel ops, ATen's per-dim forms, interpolate and affine_grid
+// (family "interpolate"; corpus programs call them). The optional float scales are optional
+// Scalars, interpolate's bool? arguments optional ints (0 false, else true); the kernel ops'
+// scale lists are not drawn (None).
+void interpolation(Table& T) {
+  const uint32_t A = kAccumulates;
+  const auto opt_d = [](C c, size_t k) -> std::optional<double> {
+    const std::optional<Scalar> v = c.opt_s(k);
+    return v ? std::optional(v->to_double()) : std::nullopt;
+  };
+  const auto opt_b = [](C c, size_t k) -> std::optional<bool> {
+    const std::optional<int64_t> v = c.opt_i(k);
+    return v ? std::optional<bool>(*v != 0) : std::nullopt;
+  };
+  T.def("interpolate", "upsample_nearest", "self:T output_size:IL", kNoFlags,
+        [](C c) { return Tensors{ts::upsample_nearest(c.t(0), c.ints(1))}; });
+  T.def("interpolate", "_upsample_nearest_exact", "self:T output_size:IL", kNoFlags,
+        [](C c) { return Tensors{ts::_upsample_nearest_exact(c.t(0), c.ints(1))}; });
+  T.def("interpolate", "upsample_linear", "self:T output_size:IL align_corners:B", A,
+        [](C c) { return Tensors{ts::upsample_linear(c.t(0), c.ints(1), c.b(2))}; });
+  T.def(
+      "interpolate", "upsample_bicubic2d",
+      "self:T output_size:IL align_corners:B scales_h:S?=None scales_w:S?=None", A, [opt_d](C c) {
+        return Tensors{ts::upsample_bicubic2d(c.t(0), c.ints(1), c.b(2), opt_d(c, 3), opt_d(c, 4))};
+      });
+  T.def("interpolate", "upsample_nearest1d", "self:T output_size:IL scales:S?=None", kNoFlags,
+        [opt_d](C c) { return Tensors{ts::upsample_nearest1d(c.t(0), c.ints(1), opt_d(c, 2))}; });
+  T.def("interpolate", "upsample_nearest2d",
+        "self:T output_size:IL scales_h:S?=None scales_w:S?=None", kNoFlags, [opt_d](C c) {
+          return Tensors{ts::upsample_nearest2d(c.t(0), c.ints(1), opt_d(c, 2), opt_d(c, 3))};
+        });
+  T.def("interpolate", "upsample_nearest3d",
+        "self:T output_size:IL scales_d:S?=None scales_h:S?=None scales_w:S?=None", kNoFlags,
+        [opt_d](C c) {
+          return Tensors{
+              ts::upsample_nearest3d(c.t(0), c.ints(1), opt_d(c, 2), opt_d(c, 3), opt_d(c, 4))};
+        });
+  T.def("interpolate", "_upsample_nearest_exact1d", "self:T output_size:IL scales:S?=None",
+        kNoFlags, [opt_d](C c) {
+          return Tensors{ts::_upsample_nearest_exact1d(c.t(0), c.ints(1), opt_d(c, 2))};
+        });
+  T.def(
+      "interpolate", "_upsample_nearest_exact2d",
+      "self:T output_size:IL scales_h:S?=None scales_w:S?=None", kNoFlags, [opt_d](C c) {
+        return Tensors{ts::_upsample_nearest_exact2d(c.t(0), c.ints(1), opt_d(c, 2), opt_d(c, 3))};
+      });
+  T.def("interpolate", "_upsample_nearest_exact3d",
+        "self:T output_size:IL scales_d:S?=None scales_h:S?=None scales_w:S?=None", kNoFlags,
+        [opt_d](C c) {
+          return Tensors{ts::_upsample_nearest_exact3d(c.t(0), c.ints(1), opt_d(c, 2), opt_d(c, 3),
+                                                       opt_d(c, 4))};
+        });
+  T.def("interpolate", "upsample_linear1d", "self:T output_size:IL align_corners:B scales:S?=None",
+        A, [opt_d](C c) {
+          return Tensors{ts::upsample_linear1d(c.t(0), c.ints(1), c.b(2), opt_d(c, 3))};
+        });
+  T.def("interpolate", "upsample_bilinear2d",
+        "self:T output_size:IL align_corners:B scales_h:S?=None scales_w:S?=None", A, [opt_d](C c) {
+          return Tensors{
+              ts::upsample_bilinear2d(c.t(0), c.ints(1), c.b(2), opt_d(c, 3), opt_d(c, 4))};
+        });
+  T.def("interpolate", "upsample_trilinear3d",
+        "self:T output_size:IL align_corners:B scales_d:S?=None scales_h:S?=None "
+        "scales_w:S?=None",
+        A, [opt_d](C c) {
+          return Tensors{ts::upsample_trilinear3d(c.t(0), c.ints(1), c.b(2), opt_d(c, 3),
+                                                  opt_d(c, 4), opt_d(c, 5))};
+        });
+  T.def("interpolate", "interpolate",
+        "input:T size:IL=[] scale_factor:S?=None mode:STR='nearest' align_corners:I?=None "
+        "recompute_scale_factor:I?=None antialias:B=false",
+        A, [opt_d, opt_b](C c) {
+          const std::optional<double> sf = opt_d(c, 2);
+          const std::vector<double> scale = sf ? std::vector<double>{*sf} : std::vector<double>{};
+          return Tensors{ts::interpolate(c.t(0), c.ints(1), scale, c.str(3), opt_b(c, 4),
+                                         opt_b(c, 5), c.b(6))};
+        });
+  T.def("interpolate", "grid_sampler",
+        "input:T grid:T interpolation_mode:I padding_mode:I align_corners:B", A,
+        [](C c) { return Tensors{ts::grid_sampler(c.t(0), c.t(1), c.i(2), c.i(3), c.b(4))}; });
+  T.def(
+      "interpolate", "grid_sampler_backward",
+      "grad_output:T input:T grid:T interpolation_mode:I padding_mode:I align_corners:B", A,
+      [](C c) {
+        auto r = ts::grid_sampler_backward(c.t(0), c.t(1), c.t(2), c.i(3), c.i(4), c.b(5));
+        return Tensors{std::get<0>(r), std::get<1>(r)};
+      },
+      2);
+  T.def("interpolate", "grid_sample",
+        "input:T grid:T mode:STR='bilinear' padding_mode:STR='zeros' align_corners:I?=None", A,
+        [opt_b](C c) {
+          return Tensors{ts::grid_sample(c.t(0), c.t(1), c.str(2), c.str(3), opt_b(c, 4))};
+        });
+  T.def("interpolate", "affine_grid", "theta:T size:IL align_corners:I?=None", A,
+        [opt_b](C c) { return Tensors{ts::affine_grid(c.t(0), c.ints(1), opt_b(c, 2))}; });
+}
+
 std::vector<OpSpec> build() {
   Table T;
   fuzzer_statements(T);
@@ -1162,6 +1259,7 @@ std::vector<OpSpec> build() {
   losses(T);             // losses (issue 16)
   pooling(T);            // pooling (issue 16)
   advanced_indexing(T);  // advanced indexing (issue 16)
+  interpolation(T);      // interpolation (issue 16)
   return std::move(T.specs);
 }
 

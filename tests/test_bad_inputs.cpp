@@ -1090,13 +1090,96 @@ std::vector<BadCall> advanced_index_calls() {
   };
 }
 
+// interpolation (issue 16): the kernel ops' and the composites' checks name the op called.
+std::vector<BadCall> interpolate_calls() {
+  return {
+      {"interpolate", "upsample_nearest2d", "self",
+       [](Fx& f) {
+         ts::upsample_nearest2d(f.f234, {4, 4});
+       }},
+      {"interpolate", "upsample_nearest1d", "output_size",
+       [](Fx& f) {
+         ts::upsample_nearest1d(f.f234, {4, 4});
+       }},
+      {"interpolate", "upsample_nearest1d", "output_size",
+       [](Fx& f) { ts::upsample_nearest1d(f.f234, {0}); }},
+      {"interpolate", "upsample_linear1d", "self",
+       [](Fx&) {
+         ts::upsample_linear1d(ts::zeros({2, 0, 4}), {4}, false);
+       }},
+      {"interpolate", "upsample_bilinear2d", "self",
+       [](Fx& f) {
+         ts::upsample_bilinear2d(f.f234.to(ts::kLong).unsqueeze(0), {4, 4}, false);
+       }},
+      {"interpolate", "upsample_bicubic2d", "output_size",
+       [](Fx& f) { ts::upsample_bicubic2d(f.f234.unsqueeze(0), {4}, false); }},
+      {"interpolate", "_upsample_nearest_exact3d", "self",
+       [](Fx& f) {
+         ts::_upsample_nearest_exact3d(f.f234, {1, 1, 1});
+       }},
+      {"interpolate", "upsample_trilinear3d", "output_size",
+       [](Fx& f) {
+         ts::upsample_trilinear3d(f.f234.view({1, 1, 2, 3, 4}), {1, -1, 1}, false);
+       }},
+      {"interpolate", "interpolate", "scale_factor",
+       [](Fx& f) { ts::interpolate(f.f234, 4, 2.0); }},
+      {"interpolate", "interpolate", "align_corners",
+       [](Fx& f) { ts::interpolate(f.f234, 4, {}, "nearest", false); }},
+      {"interpolate", "interpolate", "input",
+       [](Fx& f) { ts::interpolate(f.f234, 4, {}, "bilinear"); }},
+      {"interpolate", "interpolate", "mode",
+       [](Fx& f) { ts::interpolate(f.f234, 4, {}, "cubic"); }},
+      {"interpolate", "interpolate", "size",
+       [](Fx& f) {
+         ts::interpolate(f.f234, {4, 4});
+       }},
+      {"interpolate", "interpolate", "recompute_scale_factor",
+       [](Fx& f) { ts::interpolate(f.f234, 4, {}, "nearest", std::nullopt, true); }},
+      {"interpolate", "grid_sampler", "grid",
+       [](Fx& f) { ts::grid_sampler(f.f234.unsqueeze(0), f.f234.unsqueeze(0), 0, 0, false); }},
+      {"interpolate", "grid_sampler", "input",
+       [](Fx& f) { ts::grid_sampler(f.f234, f.f234, 0, 0, false); }},
+      {"interpolate", "grid_sampler", "grid",
+       [](Fx& f) {
+         ts::grid_sampler(f.f234.unsqueeze(0), f.f234.unsqueeze(0).narrow(3, 0, 2).to(ts::kDouble),
+                          0, 0, false);
+       }},
+      {"interpolate", "grid_sampler", "interpolation_mode",
+       [](Fx& f) {
+         ts::grid_sampler(f.f234.view({1, 2, 3, 4, 1}), ts::zeros({1, 1, 1, 1, 3}), 2, 0, false);
+       }},
+      {"interpolate", "grid_sampler_backward", "grad_output",
+       [](Fx& f) {
+         ts::grid_sampler_backward(f.f234.unsqueeze(0), f.f234.unsqueeze(0),
+                                   ts::zeros({1, 2, 2, 2}), 0, 0, false);
+       }},
+      {"interpolate", "grid_sample", "mode",
+       [](Fx& f) {
+         ts::grid_sample(f.f234.unsqueeze(0), ts::zeros({1, 2, 2, 2}), "linear");
+       }},
+      {"interpolate", "grid_sample", "padding_mode",
+       [](Fx& f) {
+         ts::grid_sample(f.f234.unsqueeze(0), ts::zeros({1, 2, 2, 2}), "bilinear", "circular");
+       }},
+      {"interpolate", "affine_grid", "size",
+       [](Fx& f) {
+         ts::affine_grid(f.f234.narrow(1, 0, 2), {2, 1, 4});
+       }},
+      {"interpolate", "affine_grid", "theta",
+       [](Fx& f) {
+         ts::affine_grid(f.f234, {2, 1, 4, 4});
+       }},
+  };
+}
+
 std::vector<BadCall> catalogue() {
   std::vector<BadCall> all;
   for (auto family :
-       {unary_calls, binary_calls,  compare_calls,   ternary_calls,  reduce_calls,
-        nn_calls,    norm_calls,    loss_calls,      linalg_calls,   index_calls,
-        shape_calls, factory_calls, copy_view_calls, autograd_calls, device_calls,
-        conv_calls,  sort_calls,    loss16_calls,    pool_calls,     advanced_index_calls}) {
+       {unary_calls,      binary_calls,  compare_calls,   ternary_calls,  reduce_calls,
+        nn_calls,         norm_calls,    loss_calls,      linalg_calls,   index_calls,
+        shape_calls,      factory_calls, copy_view_calls, autograd_calls, device_calls,
+        conv_calls,       sort_calls,    loss16_calls,    pool_calls,     advanced_index_calls,
+        interpolate_calls}) {
     for (BadCall& c : family()) all.push_back(c);
   }
   return all;
@@ -1507,6 +1590,47 @@ TEST(UserOpScope, EveryCompositeNamesItselfBeforeItsParts) {
       {"avg_pool1d", "", [] { ts::avg_pool1d(huge_view(), 1); }},
       {"avg_pool2d", "", [] { ts::avg_pool2d(huge_view().unsqueeze(0), 1); }},
       {"avg_pool3d", "", [] { ts::avg_pool3d(huge_view().unsqueeze(0).unsqueeze(0), 1); }},
+      // interpolation (issue 16): ATen's per-dim forms check their arguments themselves;
+      // interpolate's kernel op names itself after it, affine_grid checks theta and size.
+      {"upsample_nearest1d", "", [] { ts::upsample_nearest1d(huge_view(), {4}); }},
+      {"upsample_nearest2d", "",
+       [] {
+         ts::upsample_nearest2d(huge_view(), {4, 4});
+       }},
+      {"upsample_nearest3d", "",
+       [] {
+         ts::upsample_nearest3d(huge_view(), {4, 4, 4});
+       }},
+      {"_upsample_nearest_exact1d", "", [] { ts::_upsample_nearest_exact1d(huge_view(), {4}); }},
+      {"_upsample_nearest_exact2d", "",
+       [] {
+         ts::_upsample_nearest_exact2d(huge_view(), {4, 4});
+       }},
+      {"_upsample_nearest_exact3d", "",
+       [] {
+         ts::_upsample_nearest_exact3d(huge_view(), {4, 4, 4});
+       }},
+      {"upsample_linear1d", "", [] { ts::upsample_linear1d(huge_view(), {4}, false); }},
+      {"upsample_bilinear2d", "",
+       [] {
+         ts::upsample_bilinear2d(huge_view(), {4, 4}, false);
+       }},
+      {"upsample_trilinear3d", "",
+       [] {
+         ts::upsample_trilinear3d(huge_view(), {4, 4, 4}, false);
+       }},
+      {"interpolate", "upsample_nearest",
+       [] {
+         ts::interpolate(ts::zeros({1, 1, 4}), std::vector<int64_t>{0});
+       }},
+      {"affine_grid", "",
+       [] {
+         ts::affine_grid(ts::zeros({1, 2, 3}), {1, 1, 2});
+       }},
+      {"grid_sample", "",
+       [] {
+         ts::grid_sample(ts::zeros({1, 1, 2, 2}), ts::zeros({1, 2, 2, 3}));
+       }},
   };
   std::set<std::string> composites;
 #define TS_OP(name, kind, ...) \

@@ -149,9 +149,9 @@ DeviceType c_device(const char* what, const char* device) {
 
 // Whether ts_c_params carries the op's parameters: not a factory's, nor the activations' Scalars,
 // sorting's SortParams, ctc_loss's lengths, pooling's PoolParams, AdaptivePoolParams,
-// EmbeddingBagParams, advanced indexing's IndexPutParams and ScatterParams, or the searches' and
-// unique's SearchParams and UniqueParams (issue 16), which a C kernel would otherwise read as
-// zeros.
+// EmbeddingBagParams, advanced indexing's IndexPutParams and ScatterParams, the searches' and
+// unique's SearchParams and UniqueParams, or interpolation's UpsampleParams (issue 16), which a
+// C kernel would otherwise read as zeros.
 bool c_readable_params(const OpInfo& info) {
   if (info.sig == OpSignature::Factory) return info.params == 0;
   for (size_t p :
@@ -159,7 +159,7 @@ bool c_readable_params(const OpInfo& info) {
         kParamsIndex<HardtanhParams>, kParamsIndex<ThresholdParams>, kParamsIndex<SortParams>,
         kParamsIndex<CtcLossParams>, kParamsIndex<PoolParams>, kParamsIndex<AdaptivePoolParams>,
         kParamsIndex<EmbeddingBagParams>, kParamsIndex<IndexPutParams>, kParamsIndex<ScatterParams>,
-        kParamsIndex<SearchParams>, kParamsIndex<UniqueParams>}) {
+        kParamsIndex<SearchParams>, kParamsIndex<UniqueParams>, kParamsIndex<UpsampleParams>}) {
     if (info.params == p) return false;
   }
   return true;

@@ -19,6 +19,7 @@ TS_PLUGIN_INIT() {
   ts::aten::register_shape(m);           // shape (issue 16)
   ts::aten::register_sort(m);            // sorting and selection (issue 16)
   ts::aten::register_pool(m);            // pooling (issue 16)
+  ts::aten::register_interpolate(m);     // interpolation (issue 16)
   ts::aten::register_embedding_bag(m);   // embedding_bag (issue 16)
   ts::aten::register_loss(m);            // losses (issue 16)
   ts::aten::register_advanced_index(m);  // advanced indexing (issue 16)

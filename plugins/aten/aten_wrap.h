@@ -81,6 +81,7 @@ void register_shape(KernelRegistrar& m);  // shape (issue 16)
 void register_sort(KernelRegistrar& m);
 void register_loss(KernelRegistrar& m);           // losses (issue 16)
 void register_pool(KernelRegistrar& m);           // pooling (issue 16)
+void register_interpolate(KernelRegistrar& m);    // interpolation (issue 16)
 void register_embedding_bag(KernelRegistrar& m);  // embedding_bag (issue 16)
 // advanced indexing (issue 16)
 void register_advanced_index(KernelRegistrar& m);

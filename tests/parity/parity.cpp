@@ -476,6 +476,7 @@ const std::pair<const char*, Family> kFamilies[] = {
     {"loss", run_loss},                      // losses (issue 16)
     {"pool", run_pool},                      // pooling (issue 16)
     {"advanced_index", run_advanced_index},  // advanced indexing (issue 16)
+    {"interpolate", run_interpolate},        // interpolation (issue 16)
 };
 
 // Note [Stale allow rows]
@@ -593,6 +594,10 @@ TEST(Parity, PoolAgreesWithATen) {  // pooling (issue 16)
 
 TEST(Parity, AdvancedIndexAgreesWithATen) {  // advanced indexing (issue 16)
   run_family("advanced_index", run_advanced_index);
+}
+
+TEST(Parity, InterpolateAgreesWithATen) {  // interpolation (issue 16)
+  run_family("interpolate", run_interpolate);
 }
 
 // Last in this file, so after the families (Note [Stale allow rows]).

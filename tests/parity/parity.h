@@ -150,11 +150,12 @@ void run_nn(Tally& tally, const std::string& set);
 void run_linalg(Tally& tally, const std::string& set);
 void run_index(Tally& tally, const std::string& set);
 void run_factory(Tally& tally, const std::string& set);
-void run_conv(Tally& tally, const std::string& set);   // convolution (issue 16)
-void run_shape(Tally& tally, const std::string& set);  // shape (issue 16)
-void run_sort(Tally& tally, const std::string& set);   // sorting and selection (issue 16)
-void run_loss(Tally& tally, const std::string& set);   // losses (issue 16)
-void run_pool(Tally& tally, const std::string& set);   // pooling (issue 16)
+void run_conv(Tally& tally, const std::string& set);         // convolution (issue 16)
+void run_shape(Tally& tally, const std::string& set);        // shape (issue 16)
+void run_sort(Tally& tally, const std::string& set);         // sorting and selection (issue 16)
+void run_loss(Tally& tally, const std::string& set);         // losses (issue 16)
+void run_pool(Tally& tally, const std::string& set);         // pooling (issue 16)
+void run_interpolate(Tally& tally, const std::string& set);  // interpolation (issue 16)
 // advanced indexing (issue 16)
 void run_advanced_index(Tally& tally, const std::string& set);
 

@@ -63,6 +63,9 @@ enum class OpSignature : uint8_t {
   AdvancedIndex,
   // searchsorted, bucketize (binary searches in sorted rows) and unique's kernels (issue 16)
   Sorted,
+  // interpolation (issue 16): planes (N, C, spatial...) resampled to (N, C, output_size...), or
+  // sampled at a grid's points (grid_sampler)
+  Interpolate,
 };
 
 // The dtype sets op_list.def's `dtypes` column names.
@@ -72,6 +75,7 @@ inline constexpr DTypeSet floating = DTypeSet::floating();
 inline constexpr DTypeSet no_bool = DTypeSet::all() - DTypeSet{kBool};
 inline constexpr DTypeSet real = DTypeSet::integral(false) | DTypeSet::floating();  // no bool
 inline constexpr DTypeSet integral_and_bool = DTypeSet::integral(true);
+inline constexpr DTypeSet float_double = DTypeSet{kFloat, kDouble};  // grid_sampler (issue 16)
 }  // namespace dtypes
 
 struct OpInfo {

@@ -193,6 +193,22 @@ struct AdaptivePoolParams {
   DimVector output_size;
 };
 
+// interpolation (issue 16): one entry per spatial dim each (the input's last output_size.size()
+// dims); scales as ATen's optional scales, 0 meaning none (ATen treats any value <= 0 as none).
+// align_corners: upsample_linear and upsample_bicubic2d only.
+struct UpsampleParams {
+  DimVector output_size;
+  SmallVector<double, 3> scales;
+  bool align_corners = false;
+};
+// grid_sampler (issue 16): ATen's enums, interpolation_mode 0 bilinear, 1 nearest, 2 bicubic;
+// padding_mode 0 zeros, 1 border, 2 reflection.
+struct GridSampleParams {
+  int64_t interpolation_mode = 0;
+  int64_t padding_mode = 0;
+  bool align_corners = false;
+};
+
 // embedding_bag (issue 16): mode 0 sum, 1 mean, 2 max; padding_idx wrapped (-1: none).
 struct EmbeddingBagParams {
   int64_t mode = 0;
@@ -239,15 +255,16 @@ struct UniqueParams {
   _(LayerNormParams) _(LossParams) _(NllLossParams) _(ArangeParams) _(LinspaceParams)     \
   _(RandomParams) _(RandintParams) _(NanToNumParams)                                      \
   _(LeakyReluParams) _(EluParams) _(SoftplusParams) _(HardtanhParams) _(ThresholdParams)  \
-  /* convolution (issue 16) */ _(ConvParams)                                                \
-  /* normalization, embedding (issue 16) */ _(BatchNormParams) _(GroupNormParams) _(EmbeddingParams) \
+  /* convolution (issue 16) */ _(ConvParams)                                               \
+  /* normalization, embedding (issue 16) */ _(BatchNormParams) _(GroupNormParams) _(EmbeddingParams)\
   /* shape (issue 16) */ _(FlipParams) _(RollParams) _(TriParams)                          \
   /* sorting and selection (issue 16) */ _(SortParams)                                     \
   /* losses (issue 16) */ _(CtcLossParams)                                                 \
   /* pooling (issue 16) */ _(PoolParams) _(AdaptivePoolParams)                             \
   /* embedding_bag (issue 16) */ _(EmbeddingBagParams)                                     \
-  /* advanced indexing (issue 16) */ _(IndexPutParams) _(ScatterParams)                  \
-  /* searchsorted, bucketize, unique (issue 16) */ _(SearchParams) _(UniqueParams)
+  /* advanced indexing (issue 16) */ _(IndexPutParams) _(ScatterParams)                    \
+  /* searchsorted, bucketize, unique (issue 16) */ _(SearchParams) _(UniqueParams)         \
+  /* interpolation (issue 16) */ _(UpsampleParams) _(GridSampleParams)
 // clang-format on
 #define TS_PARAMS_ALTERNATIVE(P) , P
 using ParamsVariant = std::variant<NoParams TS_FOR_EACH_OP_PARAMS(TS_PARAMS_ALTERNATIVE)>;

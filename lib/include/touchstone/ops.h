@@ -617,4 +617,73 @@ Tensor embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& 
                      const Tensor& per_sample_weights = {}, bool include_last_offset = false,
                      std::optional<int64_t> padding_idx = std::nullopt);
 
+// ---- interpolation (issue 16) ----
+// As ATen: inputs (N, C, *) (also (C, *) for the kernel ops and interpolate), output (*,
+// output_size...). A scale (scale_factor as given, or none) replaces input / output in the
+// source-index formulas (Note [compute_scales_value] of ATen's UpSample.h); a scale <= 0 is none.
+// upsample_nearest, _upsample_nearest_exact and upsample_linear take 1 to 3 spatial dims
+// (output_size's length): touchstone's kernel ops under the per-dim forms.
+using ScaleList = ArrayRef<std::optional<double>>;
+Tensor upsample_nearest(const Tensor& self, IntArrayRef output_size, ScaleList scales = {});
+Tensor _upsample_nearest_exact(const Tensor& self, IntArrayRef output_size, ScaleList scales = {});
+Tensor upsample_linear(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                       ScaleList scales = {});
+Tensor upsample_bicubic2d(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                          std::optional<double> scales_h = std::nullopt,
+                          std::optional<double> scales_w = std::nullopt);
+Tensor upsample_nearest1d(const Tensor& self, IntArrayRef output_size,
+                          std::optional<double> scales = std::nullopt);
+Tensor upsample_nearest2d(const Tensor& self, IntArrayRef output_size,
+                          std::optional<double> scales_h = std::nullopt,
+                          std::optional<double> scales_w = std::nullopt);
+Tensor upsample_nearest3d(const Tensor& self, IntArrayRef output_size,
+                          std::optional<double> scales_d = std::nullopt,
+                          std::optional<double> scales_h = std::nullopt,
+                          std::optional<double> scales_w = std::nullopt);
+Tensor _upsample_nearest_exact1d(const Tensor& self, IntArrayRef output_size,
+                                 std::optional<double> scales = std::nullopt);
+Tensor _upsample_nearest_exact2d(const Tensor& self, IntArrayRef output_size,
+                                 std::optional<double> scales_h = std::nullopt,
+                                 std::optional<double> scales_w = std::nullopt);
+Tensor _upsample_nearest_exact3d(const Tensor& self, IntArrayRef output_size,
+                                 std::optional<double> scales_d = std::nullopt,
+                                 std::optional<double> scales_h = std::nullopt,
+                                 std::optional<double> scales_w = std::nullopt);
+Tensor upsample_linear1d(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                         std::optional<double> scales = std::nullopt);
+Tensor upsample_bilinear2d(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                           std::optional<double> scales_h = std::nullopt,
+                           std::optional<double> scales_w = std::nullopt);
+Tensor upsample_trilinear3d(const Tensor& self, IntArrayRef output_size, bool align_corners,
+                            std::optional<double> scales_d = std::nullopt,
+                            std::optional<double> scales_h = std::nullopt,
+                            std::optional<double> scales_w = std::nullopt);
+// torch.nn.functional.interpolate: size or scale_factor (one value for every spatial dim, or
+// one per dim; empty: None); mode "nearest", "nearest-exact", "linear", "bilinear", "trilinear",
+// "bicubic" or "area". antialias=True is refused (not implemented).
+Tensor interpolate(const Tensor& input, IntArrayRef size = {}, ArrayRef<double> scale_factor = {},
+                   std::string_view mode = "nearest",
+                   std::optional<bool> align_corners = std::nullopt,
+                   std::optional<bool> recompute_scale_factor = std::nullopt,
+                   bool antialias = false);
+// grid_sampler (ATen's): input (N, C, H, W) with grid (N, H_out, W_out, 2), or (N, C, D, H, W)
+// with (N, D_out, H_out, W_out, 3) (bilinear and nearest only); grid (x, y[, z]) in [-1, 1]
+// spans the input (pixel centers, or corners with align_corners). interpolation_mode 0
+// bilinear, 1 nearest, 2 bicubic; padding_mode 0 zeros, 1 border, 2 reflection.
+Tensor grid_sampler(const Tensor& input, const Tensor& grid, int64_t interpolation_mode,
+                    int64_t padding_mode, bool align_corners);
+// Its gradients (grad_input, grad_grid) for grad_output (ATen's grid_sampler_{2,3}d_backward).
+std::tuple<Tensor, Tensor> grid_sampler_backward(const Tensor& grad_output, const Tensor& input,
+                                                 const Tensor& grid, int64_t interpolation_mode,
+                                                 int64_t padding_mode, bool align_corners);
+// torch.nn.functional.grid_sample: mode "bilinear", "nearest" or "bicubic", padding_mode
+// "zeros", "border" or "reflection"; align_corners None is False.
+Tensor grid_sample(const Tensor& input, const Tensor& grid, std::string_view mode = "bilinear",
+                   std::string_view padding_mode = "zeros",
+                   std::optional<bool> align_corners = std::nullopt);
+// torch.nn.functional.affine_grid: theta (N, 2, 3) with size (N, C, H, W) -> (N, H, W, 2), or
+// theta (N, 3, 4) with size (N, C, D, H, W) -> (N, D, H, W, 3); align_corners None is False.
+Tensor affine_grid(const Tensor& theta, IntArrayRef size,
+                   std::optional<bool> align_corners = std::nullopt);
+
 }  // namespace ts

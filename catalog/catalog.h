@@ -262,6 +262,9 @@ std::vector<OpEntry> embedding_bag_entries();  // embedding_bag (issue 16)
 std::vector<OpEntry> loss_entries();           // losses (issue 16)
 // advanced indexing (issue 16)
 std::vector<OpEntry> advanced_index_entries();
+// repeat_interleave, padding, meshgrid, einsum, tensordot (issue 16, catalog/pad.cpp), joined to
+// shape_entries()
+std::vector<OpEntry> pad_entries();
 // Every entry, family by family in op_list.def's order; each entry's id is set.
 const std::vector<OpEntry>& entries();
 // The entries of one op: its main entry (named as the op) first, then its variants.

@@ -70,6 +70,7 @@ inline constexpr DTypeSet floating = DTypeSet::floating();
 inline constexpr DTypeSet no_bool = DTypeSet::all() - DTypeSet{kBool};
 inline constexpr DTypeSet real = DTypeSet::integral(false) | DTypeSet::floating();  // no bool
 inline constexpr DTypeSet integral_and_bool = DTypeSet::integral(true);
+inline constexpr DTypeSet index_dtypes = DTypeSet{kInt, kLong};  // repeat_interleave's repeats
 }  // namespace dtypes
 
 struct OpInfo {

@@ -117,6 +117,9 @@ OpEntry entry(ScalarType index_dtype) {
           s.args.ints = {c.mode, c.include_last_offset, c.padding_idx, has_offsets,
                          c.psw,  c.scale_grad_by_freq};
           s.summands = idx.numel();
+          // scale_grad_by_freq's gradient is not the derivative: no gradcheck (the kernel sets'
+          // gradients are still compared with the reference's).
+          s.smooth = !c.scale_grad_by_freq;
           out.push_back(std::move(s));
         }
         return out;

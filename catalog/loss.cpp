@@ -183,9 +183,10 @@ OpEntry kl_div_batchmean_entry() {
   // self 0 (log-probabilities), target [[1, 1], [0.5, 0.5]]: the sum 2 * 0.5 * log(0.5) = -log 2
   // over a batch of 2, -log(2) / 2, by hand.
   e.known = {{kDouble, [] {
-                return known_answer("known",
-                                    {zeros({2, 2}, kDouble), tensor({1., 1., .5, .5}).view({2, 2})},
-                                    {full({}, -0.34657359027997264, kDouble)});
+                return known_answer(
+                    "known",
+                    {zeros({2, 2}, kDouble), tensor({1., 1., .5, .5}, kDouble).view({2, 2})},
+                    {full({}, -0.34657359027997264, kDouble)});
               }}};
   return e;
 }

@@ -228,20 +228,22 @@ OpEntry kernel_pad_entry(const char* name, bool reflect, size_t dims) {
                 [reflect] {
                   SampleArgs a;
                   a.shape = {2, 1};
-                  const Tensor x = tensor({0., 1., 2., 3.}).view({1, 4});
-                  return known_answer("known", {x},
-                                      {reflect ? tensor({2., 1., 0., 1., 2., 3., 2.}).view({1, 7})
-                                               : tensor({0., 0., 0., 1., 2., 3., 3.}).view({1, 7})},
-                                      a);
+                  const Tensor x = tensor({0., 1., 2., 3.}, kDouble).view({1, 4});
+                  return known_answer(
+                      "known", {x},
+                      {reflect ? tensor({2., 1., 0., 1., 2., 3., 2.}, kDouble).view({1, 7})
+                               : tensor({0., 0., 0., 1., 2., 3., 3.}, kDouble).view({1, 7})},
+                      a);
                 }},
                {kDouble, [reflect] {
                   SampleArgs a;
                   a.shape = {-1, 2};
-                  const Tensor x = tensor({0., 1., 2., 3.}).view({1, 4});
-                  return known_answer("known_crop", {x},
-                                      {reflect ? tensor({1., 2., 3., 2., 1.}).view({1, 5})
-                                               : tensor({1., 2., 3., 3., 3.}).view({1, 5})},
-                                      a);
+                  const Tensor x = tensor({0., 1., 2., 3.}, kDouble).view({1, 4});
+                  return known_answer(
+                      "known_crop", {x},
+                      {reflect ? tensor({1., 2., 3., 2., 1.}, kDouble).view({1, 5})
+                               : tensor({1., 2., 3., 3., 3.}, kDouble).view({1, 5})},
+                      a);
                 }}};
   }
   return e;

@@ -80,9 +80,9 @@ Tensor pad_kernel(OpId op, const char* name, const Tensor& self, IntArrayRef pad
   p.compute_dtype = self.dtype();
   p.set(PadParams{DimVector(padding)});
   const KernelFn fn = lookup_kernel(op, self.dtype(), self.device());
-  const ArrayRef<Tensor> in(&self, 1);
-  const Tensor result = meta::allocate_like(shape, self.dtype(), self.device(), in);
-  run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&result, 1), in, p});
+  // A contiguous result, as ATen's reflection_pad1d/replication_pad1d allocate it.
+  const Tensor result = empty(shape, self.options());
+  run_kernel(fn, KernelCall{op, ArrayRef<Tensor>(&result, 1), ArrayRef<Tensor>(&self, 1), p});
   return result;
 }
 

@@ -539,17 +539,19 @@ void add_bench(std::vector<OpEntry>& v) {
   const DTypeSet f32{kFloat};
   const Shape planes{8, 64, 128, 128};
   const int64_t p1[] = {3, 3}, p2[] = {3, 3, 3, 3}, p3[] = {1, 1, 1, 1, 1, 1};
-  entry_named(v, "repeat_interleave").bench =
-      each_dtype(DTypeSet{kLong}, [](CaseList& list, ScalarType t) {
-        const int64_t n = list.numel() / 4;
-        BenchCase c = make_case("shape", "repeat_interleave", t, shape_str({n}), "repeats_0_to_7",
-                                nbytes(n + 4 * n, t), 0, {OpId::repeat_interleave});
-        c.setup = [=](Device d) -> std::function<void()> {
-          Tensor r = make_input({n}, t, Range{0, 8}, d);
-          return [=] { (void)ts::repeat_interleave(r); };
-        };
-        list.add(std::move(c));
-      });
+  // int64 by default (repeats are int32 or int64).
+  entry_named(v, "repeat_interleave").bench = [](const OpEntry&, CaseList& list) {
+    for (ScalarType t : list.dtypes(DTypeSet{kInt, kLong}, kLong)) {
+      const int64_t n = list.numel() / 4;
+      BenchCase c = make_case("shape", "repeat_interleave", t, shape_str({n}), "repeats_0_to_7",
+                              nbytes(n + 4 * n, t), 0, {OpId::repeat_interleave});
+      c.setup = [=](Device d) -> std::function<void()> {
+        Tensor r = make_input({n}, t, Range{0, 8}, d);
+        return [=] { (void)ts::repeat_interleave(r); };
+      };
+      list.add(std::move(c));
+    }
+  };
   entry_named(v, "repeat_interleave_self").bench =
       one_bench("shape", "repeat_interleave_self", f32, {1024, 512}, "int2_dim0", {OpId::copy_}, 2,
                 [](const Tensor& x) { return x.repeat_interleave(2, 0); });

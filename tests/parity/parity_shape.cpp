@@ -5,6 +5,7 @@
 #include <ATen/ops/_pad_circular.h>
 #include <ATen/ops/constant_pad_nd.h>
 #include <ATen/ops/einsum.h>
+#include <ATen/ops/kl_div.h>
 #include <ATen/ops/meshgrid.h>
 #include <ATen/ops/pad.h>
 #include <ATen/ops/reflection_pad1d.h>
@@ -281,6 +282,17 @@ void run_pads(Tally& tally, const std::string& set) {
     const std::string key = short_name(d);
     const Input x3{d, Layout::Contiguous, 0, {2, 3, 4}}, x4{d, Layout::Contiguous, 0, {1, 2, 3, 4}};
     const Input x5{d, Layout::Contiguous, 0, {1, 2, 3, 3, 4}};
+    // torch.nn.functional.kl_div's "batchmean": ATen's sum over size(0).
+    Call kb{"kl_div",
+            "",
+            key + ",batchmean",
+            "contiguous",
+            {x3, {d, Layout::Contiguous, 1, {2, 3, 4}}}};
+    run_call(
+        tally, set, kb, [](const TsVec& in) { return ts::kl_div(in[0], in[1].abs(), "batchmean"); },
+        [](const AtVec& in) {
+          return at::kl_div(in[0], in[1].abs(), at::Reduction::Sum) / in[0].size(0);
+        });
     for (const bool reflect : {true, false}) {
       const std::string mode = reflect ? "reflect" : "replicate";
       Call k{reflect ? "reflection_pad" : "replication_pad",

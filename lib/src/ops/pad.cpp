@@ -16,6 +16,9 @@
 //   replicate: j < l: l;        l <= j < n + l: j;   else n + l - 1
 // The gradient adds each output element's gradient into that input element, one padded dim at a
 // time (index_add), as the dims map independently.
+// Dtypes: both kernel ops take the floating dtypes (ATen 1.13: float32 and float64, with float16
+// and bfloat16 for reflection_pad3d only); current PyTorch's CPU reflection_pad1d/2d also take
+// the integer dtypes and its replication_pad has no float16, which touchstone does not follow.
 #include <algorithm>
 #include <string>
 #include <utility>

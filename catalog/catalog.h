@@ -267,6 +267,9 @@ std::vector<OpEntry> advanced_index_entries();
 // take, put, index_copy, index_fill, masked_scatter (catalog/advanced_index_copy.cpp)
 std::vector<OpEntry> advanced_index_copy_entries();
 std::vector<OpEntry> interpolate_entries();  // interpolation (issue 16)
+// repeat_interleave, padding, meshgrid, einsum, tensordot (issue 16, catalog/pad.cpp), joined to
+// shape_entries()
+std::vector<OpEntry> pad_entries();
 // Every entry, family by family in op_list.def's order; each entry's id is set.
 const std::vector<OpEntry>& entries();
 // The entries of one op: its main entry (named as the op) first, then its variants.

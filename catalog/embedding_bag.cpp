@@ -1,7 +1,7 @@
 // Catalog entries of embedding_bag (issue 16): modes sum, mean and max, offsets with empty bags
 // and include_last_offset (also leaving entries past the last bag), per_sample_weights,
-// padding_idx, fixed-length bags of a 2-D input, int32 indices. Benchmark: a recommendation
-// model's bag sum (DLRM-like: 2048 bags of 20 rows of 64 from 100000).
+// padding_idx, fixed-length bags of a 2-D input, int32 indices, scale_grad_by_freq. Benchmark: a
+// recommendation model's bag sum (DLRM-like: 2048 bags of 20 rows of 64 from 100000).
 #include <string>
 #include <vector>
 
@@ -15,7 +15,8 @@ using Shape = std::vector<int64_t>;
 
 // Note [embedding_bag samples]
 // inputs {weight, indices, offsets (when args.ints[3]), per_sample_weights (when args.ints[4])};
-// args.ints = {mode, include_last_offset, padding_idx (-1000: none), has_offsets, has_psw}.
+// args.ints = {mode, include_last_offset, padding_idx (-1000: none), has_offsets, has_psw,
+// scale_grad_by_freq}.
 struct BagCase {
   std::string name;
   int64_t rows = 10, dim = 3;
@@ -26,6 +27,7 @@ struct BagCase {
   bool include_last_offset = false, psw = false;
   int64_t padding_idx = -1000;
   int64_t fixed_rows = 0;  // > 0: indices (fixed_rows, count / fixed_rows), no offsets
+  bool scale_grad_by_freq = false;
 };
 
 constexpr int64_t kNoPadding = -1000;
@@ -47,6 +49,22 @@ std::vector<BagCase> cases(ScalarType index_dtype) {
                  .padding_idx = 2});
     v.push_back({.name = m + "_fixed_2d", .count = 12, .mode = mode, .fixed_rows = 4});
   }
+  // scale_grad_by_freq: repeated indices (each row's gradient divided by its count).
+  v.push_back({.name = "sum_scale_grad",
+               .indices = {1, 1, 2, 1, 3, 3, 4, 9},
+               .offsets = {0, 2, 5},
+               .scale_grad_by_freq = true});
+  v.push_back({.name = "mean_scale_grad_padding",
+               .indices = {2, 0, 2, 5, 7, 2, 1, 7},
+               .offsets = {0, 1, 3, 6},
+               .mode = 1,
+               .padding_idx = 2,
+               .scale_grad_by_freq = true});
+  v.push_back({.name = "max_scale_grad",
+               .indices = {1, 1, 2, 1, 3, 3, 4, 9},
+               .offsets = {0, 2, 5},
+               .mode = 2,
+               .scale_grad_by_freq = true});
   if (index_dtype != kLong) return v;
   v.push_back({.name = "sum_psw", .offsets = {0, 3, 3, 6}, .psw = true});
   v.push_back({.name = "sum_psw_padding",
@@ -96,8 +114,12 @@ OpEntry entry(ScalarType index_dtype) {
             s.inputs.push_back(tensor(ArrayRef<int64_t>(c.offsets), TensorOptions(kLong)));
           }
           if (c.psw) s.inputs.push_back(ctx.input(s.name, 3, {idx.numel()}));
-          s.args.ints = {c.mode, c.include_last_offset, c.padding_idx, has_offsets, c.psw};
+          s.args.ints = {c.mode, c.include_last_offset, c.padding_idx, has_offsets,
+                         c.psw,  c.scale_grad_by_freq};
           s.summands = idx.numel();
+          // scale_grad_by_freq's gradient is not the derivative: no gradcheck (the kernel sets'
+          // gradients are still compared with the reference's).
+          s.smooth = !c.scale_grad_by_freq;
           out.push_back(std::move(s));
         }
         return out;
@@ -108,7 +130,7 @@ OpEntry entry(ScalarType index_dtype) {
         const Tensor psw = has_psw ? in[has_offsets ? 3 : 2] : Tensor();
         const std::optional<int64_t> pad =
             a.ints[2] == kNoPadding ? std::nullopt : std::optional<int64_t>(a.ints[2]);
-        return In{ts::embedding_bag(in[0], in[1], offsets, false, a.ints[0], false, psw,
+        return In{ts::embedding_bag(in[0], in[1], offsets, a.ints[5] != 0, a.ints[0], false, psw,
                                     a.ints[1] != 0, pad)};
       });
   if (index_dtype != kLong) e.op = "embedding_bag";

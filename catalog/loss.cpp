@@ -153,6 +153,44 @@ OpEntry kl_div_entry() {
       });
 }
 
+// torch.nn.functional.kl_div's reduction "batchmean" (Note [kl_div batchmean] in
+// lib/src/ops/loss.cpp): the sum over size(0); a 0-dim self's sum as is. args.flag: log_target.
+OpEntry kl_div_batchmean_entry() {
+  OpEntry e = pair_entry(
+      "kl_div.batchmean",
+      [](const SampleContext& ctx) {
+        std::vector<Sample> out;
+        const std::vector<std::pair<std::string, std::vector<int64_t>>> shapes = {
+            {"batch", {4, 5}},   {"vec", {3}},        {"scalar", {}},
+            {"cube", {2, 3, 4}}, {"one_row", {1, 7}}, {"empty", {0, 3}}};
+        for (const bool log_target : {false, true}) {
+          for (const auto& [name, shape] : shapes) {
+            Sample s;
+            s.name = name + (log_target ? "_log_target" : "");
+            s.inputs = {ctx.input(s.name, 0, shape, {-4, 0}),
+                        ctx.input(s.name, 1, shape, log_target ? Range{-4, 0} : Range{0.01, 1})};
+            s.args.flag = log_target;
+            s.summands = std::max<int64_t>(1, numel_of(shape));
+            out.push_back(std::move(s));
+          }
+        }
+        return out;
+      },
+      [](const In& in, const SampleArgs& a) {
+        return In{ts::kl_div(in[0], in[1], "batchmean", a.flag)};
+      });
+  e.op = "kl_div";
+  // self 0 (log-probabilities), target [[1, 1], [0.5, 0.5]]: the sum 2 * 0.5 * log(0.5) = -log 2
+  // over a batch of 2, -log(2) / 2, by hand.
+  e.known = {{kDouble, [] {
+                return known_answer(
+                    "known",
+                    {zeros({2, 2}, kDouble), tensor({1., 1., .5, .5}, kDouble).view({2, 2})},
+                    {full({}, -0.34657359027997264, kDouble)});
+              }}};
+  return e;
+}
+
 // inputs {self, target, [weight]}, self in (0, 1); the `clamp` samples reach log(0), which
 // ATen clamps at -100.
 OpEntry bce_entry() {
@@ -676,6 +714,7 @@ std::vector<OpEntry> loss_entries() {
   v.push_back(smooth_l1_entry());
   v.push_back(huber_entry());
   v.push_back(kl_div_entry());
+  v.push_back(kl_div_batchmean_entry());
   v.push_back(cosine_similarity_entry());
   v.push_back(pairwise_distance_entry());
   v.push_back(cosine_embedding_entry());

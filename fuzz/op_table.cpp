@@ -848,6 +848,45 @@ void shapes(Table& T) {
         [](C c) { return Tensors{ts::addbmm(c.t(0), c.t(1), c.t(2), c.s(3), c.s(4))}; });
   T.def("shape", "addmv", "self:T mat:T vec:T beta:S=1 alpha:S=1", kAccumulates,
         [](C c) { return Tensors{ts::addmv(c.t(0), c.t(1), c.t(2), c.s(3), c.s(4))}; });
+  // repeat_interleave, padding, meshgrid, einsum, tensordot (issue 16)
+  T.def("shape", "repeat_interleave", "repeats:T output_size:I?=None", kNoFlags,
+        [](C c) { return Tensors{ts::repeat_interleave(c.t(0), c.opt_i(1))}; });
+  T.def("shape", "repeat_interleave_self", "self:T repeats:T dim:I?=None output_size:I?=None",
+        kNoFlags,
+        [](C c) { return Tensors{ts::repeat_interleave(c.t(0), c.t(1), c.opt_i(2), c.opt_i(3))}; });
+  T.def("shape", "repeat_interleave_int", "self:T repeats:I dim:I?=None output_size:I?=None",
+        kNoFlags,
+        [](C c) { return Tensors{ts::repeat_interleave(c.t(0), c.i(1), c.opt_i(2), c.opt_i(3))}; });
+  T.def("shape", "constant_pad_nd", "self:T pad:IL value:S=0", kNoFlags,
+        [](C c) { return Tensors{ts::constant_pad_nd(c.t(0), c.ints(1), c.s(2))}; });
+  T.def("shape", "reflection_pad", "self:T padding:IL", kNoFlags,
+        [](C c) { return Tensors{ts::reflection_pad(c.t(0), c.ints(1))}; });
+  T.def("shape", "replication_pad", "self:T padding:IL", kNoFlags,
+        [](C c) { return Tensors{ts::replication_pad(c.t(0), c.ints(1))}; });
+  using PadFn = Tensor (*)(const Tensor&, IntArrayRef);
+  const std::pair<const char*, PadFn> pads[] = {
+      {"reflection_pad1d", &ts::reflection_pad1d},   {"reflection_pad2d", &ts::reflection_pad2d},
+      {"reflection_pad3d", &ts::reflection_pad3d},   {"replication_pad1d", &ts::replication_pad1d},
+      {"replication_pad2d", &ts::replication_pad2d}, {"replication_pad3d", &ts::replication_pad3d},
+      {"_pad_circular", &ts::_pad_circular}};
+  for (const auto& [name, fn] : pads) {
+    PadFn f = fn;
+    T.def("shape", name, "self:T padding:IL", kNoFlags,
+          [f](C c) { return Tensors{f(c.t(0), c.ints(1))}; });
+  }
+  T.def("shape", "pad", "self:T pad:IL mode:STR='constant' value:F=0", kNoFlags,
+        [](C c) { return Tensors{ts::pad(c.t(0), c.ints(1), c.str(2), c.d(3))}; });
+  T.def("shape", "meshgrid", "tensors:TL indexing:STR='ij' index:I=0", kNoFlags, [](C c) {
+    return Tensors{piece(ts::meshgrid(c.tensors(0), c.str(1)), c.i(2), "meshgrid")};
+  });
+  T.def("shape", "einsum", "equation:STR tensors:TL", kAccumulates,
+        [](C c) { return Tensors{ts::einsum(c.str(0), c.tensors(1))}; });
+  T.def("shape", "tensordot", "self:T other:T dims_self:IL dims_other:IL", kAccumulates,
+        [](C c) { return Tensors{ts::tensordot(c.t(0), c.t(1), c.ints(2), c.ints(3))}; });
+  T.def("shape", "tensordot_out", "out:T self:T other:T dims_self:IL dims_other:IL",
+        kOut | kAccumulates, [](C c) {
+          return Tensors{ts::tensordot_out(c.t(0), c.t(1), c.t(2), c.ints(3), c.ints(4))};
+        });
 }
 
 // The three results of a unique op.
@@ -1030,6 +1069,8 @@ void losses(Table& T) {
         [red](C c) { return Tensors{ts::huber_loss(c.t(0), c.t(1), red(c, 2), c.d(3))}; });
   T.def("loss", "kl_div", "self:T target:T reduction:I=1 log_target:B=false", A,
         [red](C c) { return Tensors{ts::kl_div(c.t(0), c.t(1), red(c, 2), c.b(3))}; });
+  T.def("loss", "kl_div_str", "self:T target:T reduction:STR='batchmean' log_target:B=false", A,
+        [](C c) { return Tensors{ts::kl_div(c.t(0), c.t(1), c.str(2), c.b(3))}; });
   T.def("loss", "cosine_similarity", "x1:T x2:T dim:I=1 eps:F=1e-08", A,
         [](C c) { return Tensors{ts::cosine_similarity(c.t(0), c.t(1), c.i(2), c.d(3))}; });
   T.def("loss", "pairwise_distance", "x1:T x2:T p:F=2 eps:F=1e-06 keepdim:B=false", A,

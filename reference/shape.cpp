@@ -1,6 +1,9 @@
-// Reference kernels for the shape ops: flip, roll, tril, triu. See Note [Reference kernels] in
-// common.h. Each output element is read from the input element the op's definition names,
-// through the compute dtype (the input's: the copy is exact).
+// Reference kernels for the shape ops: flip, roll, tril, triu, repeat_interleave, reflection_pad,
+// replication_pad. See Note [Reference kernels] in common.h. Each output element is read from the
+// input element the op's definition names, through the compute dtype (the input's: the copy is
+// exact).
+#include <algorithm>
+
 #include "common.h"
 #include "touchstone/kernel_family.h"
 
@@ -81,9 +84,55 @@ void kernel<OpId::triu>(const KernelCall& c) {
   tri<false>(c);
 }
 
+// repeat_interleave: index i written repeats[i] times, in order (repeats checked >= 0 by meta).
+template <>
+void kernel<OpId::repeat_interleave>(const KernelCall& c) {
+  const Tensor &out = c.outputs[0], &repeats = c.inputs[0];
+  int64_t j = 0;
+  for (int64_t i = 0; i < repeats.size(0); ++i) {
+    const int64_t n = load_as_int64(element_ptr(repeats, {i}), repeats.dtype(), kLong);
+    for (int64_t k = 0; k < n; ++k, ++j) store_int64(element_ptr(out, {j}), out.dtype(), i);
+  }
+}
+
+// Along each padded dim (the last padding.size() / 2, the last first), output element j of a dim
+// of input size n with left pad l reads input element index(j) + max(0, -l) - max(0, l):
+//   reflect:   index(j) = 2l - j for j < l, j inside, 2(n + l - 1) - j past the right edge;
+//   replicate: index(j) = l for j < l, j inside, n + l - 1 past the right edge.
+// (ATen's PaddingKernel.cpp; negative pads crop.)
+template <bool kReflect>
+void pad(const KernelCall& c) {
+  const IntArrayRef padding = c.params<PadParams>().padding;
+  const IntArrayRef in_sizes = c.inputs[0].sizes();
+  const int64_t nd = static_cast<int64_t>(in_sizes.size());
+  gather_elements(c, [&](DimVector& idx) {
+    for (size_t k = 0; k < padding.size() / 2; ++k) {
+      const int64_t d = nd - 1 - static_cast<int64_t>(k), n = in_sizes[d], l = padding[2 * k];
+      const int64_t j = idx[d];
+      int64_t i = j;
+      if (j < l) {
+        i = kReflect ? 2 * l - j : l;
+      } else if (j >= n + l) {
+        i = kReflect ? 2 * (n + l - 1) - j : n + l - 1;
+      }
+      idx[d] = i + std::max<int64_t>(0, -l) - std::max<int64_t>(0, l);
+    }
+  });
+}
+
+template <>
+void kernel<OpId::reflection_pad>(const KernelCall& c) {
+  pad<true>(c);
+}
+template <>
+void kernel<OpId::replication_pad>(const KernelCall& c) {
+  pad<false>(c);
+}
+
 }  // namespace
 
-// PyTorch's CPU backend takes every dtype for all four.
+// PyTorch's CPU backend takes every dtype for flip, roll, tril and triu; the others register
+// op_list.def's dtypes (repeat_interleave int32/int64, the paddings floating).
 TS_REGISTER_KERNELS(reference, shape) {
   for_each_kernel_op<OpSignature::Shape>([&](auto op) { m.impl(op, kCPU, kernel<op>); });
 }

@@ -677,6 +677,49 @@ std::vector<BadCall> shape_calls() {
       {"shape", "diff", "prepend", [](Fx& f) { ts::diff(f.f23, 1, 1, f.f34); }},
       {"shape", "baddbmm", "dtype", [](Fx& f) { ts::baddbmm(f.d245, f.f234, f.f245); }},
       {"shape", "addmv", "vec", [](Fx& f) { ts::addmv(f.f3, f.f34, f.f3); }},
+      {"shape", "repeat_interleave", "repeats", [](Fx& f) { ts::repeat_interleave(f.f3); }},
+      {"shape", "repeat_interleave", "repeats", [](Fx& f) { ts::repeat_interleave(f.idx_neg); }},
+      {"shape", "repeat_interleave_self", "repeats",
+       [](Fx& f) { f.f23.repeat_interleave(f.i3, 0); }},
+      {"shape", "constant_pad_nd", "pad", [](Fx& f) { ts::constant_pad_nd(f.f23, {1}); }},
+      {"shape", "constant_pad_nd", "pad",
+       [](Fx& f) {
+         ts::constant_pad_nd(f.f23, {-2, -2});
+       }},
+      {"shape", "reflection_pad1d", "padding",
+       [](Fx& f) {
+         ts::reflection_pad1d(f.f23, {3, 0});
+       }},
+      {"shape", "replication_pad2d", "self",
+       [](Fx& f) {
+         ts::replication_pad2d(f.f3, {1, 1, 1, 1});
+       }},
+      {"shape", "replication_pad3d", "self",
+       [](Fx& f) {
+         ts::replication_pad3d(f.i23.view({1, 1, 1, 2, 3}), {1, 1, 1, 1, 1, 1});
+       }},
+      {"shape", "_pad_circular", "pad",
+       [](Fx& f) {
+         ts::_pad_circular(f.f234, {5, 0});
+       }},
+      {"shape", "pad", "mode",
+       [](Fx& f) {
+         ts::pad(f.f23, {1, 1}, "wrap");
+       }},
+      {"shape", "pad", "value",
+       [](Fx& f) {
+         ts::pad(f.f234, {1, 1}, "reflect", 2.0);
+       }},
+      {"shape", "meshgrid", "indexing",
+       [](Fx& f) {
+         ts::meshgrid({f.f3, f.f4}, "yx");
+       }},
+      {"shape", "meshgrid", "tensors", [](Fx& f) { ts::meshgrid({f.f23}); }},
+      {"shape", "einsum", "tensors", [](Fx& f) { ts::einsum("ij,jk", {f.f23}); }},
+      {"shape", "einsum", "equation", [](Fx& f) { ts::einsum("i1", {f.f3}); }},
+      {"shape", "tensordot", "other", [](Fx& f) { ts::tensordot(f.f23, f.f34, {0}, {0}); }},
+      {"shape", "tensordot", "out",
+       [](Fx& f) { ts::tensordot_out(f.o_i23, f.f23, f.f34, {1}, {0}); }},
   };
 }
 
@@ -891,6 +934,8 @@ std::vector<BadCall> loss16_calls() {
       {"losses", "huber_loss", "delta",
        [](Fx& f) { ts::huber_loss(f.f23, f.f23, ts::Reduction::Mean, 0.0); }},
       {"losses", "kl_div", "self", [](Fx& f) { ts::kl_div(f.i23, f.i23); }},
+      {"losses", "kl_div", "reduction", [](Fx& f) { ts::kl_div(f.f23, f.f23, "batch"); },
+       "torch.nn.functional.kl_div refuses it; ATen's kl_div takes an int reduction"},
       {"losses", "kl_div", "target", [](Fx& f) { ts::kl_div(f.f23, f.f34); }},
       {"losses", "cosine_similarity", "x2", [](Fx& f) { ts::cosine_similarity(f.f23, f.f34); }},
       {"losses", "cosine_similarity", "dim", [](Fx& f) { ts::cosine_similarity(f.f23, f.f23, 2); }},
@@ -1630,6 +1675,56 @@ TEST(UserOpScope, EveryCompositeNamesItselfBeforeItsParts) {
       {"grid_sample", "",
        [] {
          ts::grid_sample(ts::zeros({1, 1, 2, 2}), ts::zeros({1, 2, 2, 3}));
+       }},
+      // repeat_interleave, padding, meshgrid, einsum, tensordot (issue 16)
+      {"repeat_interleave_self", "repeat_interleave",
+       [] {
+         ts::repeat_interleave(ts::zeros({3}), ts::tensor({1, -1, 0}, ts::kLong), 0);
+       }},
+      {"constant_pad_nd", "fill_",
+       [] {
+         ts::constant_pad_nd(ts::zeros({2}, ts::kHalf), {1, 1}, 1e300);
+       }},
+      {"reflection_pad1d", "",
+       [] {
+         ts::reflection_pad1d(ts::zeros({2}), {1, 1});
+       }},
+      {"reflection_pad2d", "",
+       [] {
+         ts::reflection_pad2d(ts::zeros({2}), {1, 1, 1, 1});
+       }},
+      {"reflection_pad3d", "",
+       [] {
+         ts::reflection_pad3d(ts::zeros({2}), {1, 1, 1, 1, 1, 1});
+       }},
+      {"replication_pad1d", "",
+       [] {
+         ts::replication_pad1d(ts::zeros({2}), {1, 1});
+       }},
+      {"replication_pad2d", "",
+       [] {
+         ts::replication_pad2d(ts::zeros({2}), {1, 1, 1, 1});
+       }},
+      {"replication_pad3d", "",
+       [] {
+         ts::replication_pad3d(ts::zeros({2}), {1, 1, 1, 1, 1, 1});
+       }},
+      {"_pad_circular", "",
+       [] {
+         ts::_pad_circular(ts::zeros({2, 3}), {5, 0});
+       }},
+      {"pad", "constant_pad_nd",
+       [] {
+         ts::pad(ts::zeros({2, 3}), {-4, 0});
+       }},
+      {"meshgrid", "",
+       [] {
+         ts::meshgrid({ts::zeros({2, 2})});
+       }},
+      {"einsum", "", [] { ts::einsum("ij", {ts::zeros({2})}); }},
+      {"tensordot", "mm",
+       [] {
+         ts::tensordot(ts::zeros({2, 2}, ts::kBool), ts::zeros({2, 2}, ts::kBool), 1);
        }},
   };
   std::set<std::string> composites;

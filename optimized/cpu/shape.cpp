@@ -1,5 +1,6 @@
-// Optimized CPU kernels for the shape ops: flip, roll, tril, triu. Params as documented in
-// lib/src/ops/shape.cpp; the output has self's dtype, so elements move as raw bytes.
+// Optimized CPU kernels for the shape ops: flip, roll, tril, triu (params in
+// lib/src/ops/shape.cpp), repeat_interleave, reflection_pad, replication_pad (lib/src/ops/pad.cpp);
+// the output has self's dtype, so elements move as raw bytes.
 //
 // Note [Shape rows]
 // Each op is a copy row by row along the last dim: parallel_for splits the rows (the product of
@@ -18,14 +19,15 @@
 namespace ts::cpu {
 namespace {
 
-enum class DimMode : uint8_t { Same, Flip, Roll };
+enum class DimMode : uint8_t { Same, Flip, Roll, Map };
 
 // Where row `idx` (the index of the outer dims) of the output reads from in self: per dim, the
-// same index, n - 1 - i (flip) or (i - shift) mod n (roll).
+// same index, n - 1 - i (flip), (i - shift) mod n (roll) or maps[d][i] (a padded dim).
 struct RowPlan {
   int64_t nd = 0;  // outer dims
   DimVector sizes, out_strides, in_strides, shifts;
   std::vector<DimMode> modes;
+  std::vector<DimVector> maps;
   int64_t in_offset(IntArrayRef idx) const {
     int64_t off = 0;
     for (int64_t d = 0; d < nd; ++d) {
@@ -35,6 +37,8 @@ struct RowPlan {
       } else if (modes[d] == DimMode::Roll) {
         i -= shifts[d];
         if (i < 0) i += sizes[d];
+      } else if (modes[d] == DimMode::Map) {
+        i = maps[d][i];
       }
       off += i * in_strides[d];
     }
@@ -113,6 +117,7 @@ RowPlan outer_plan(const Tensor& out, const Tensor& self) {
     p.shifts.push_back(0);
     p.modes.push_back(DimMode::Same);
   }
+  p.maps.resize(static_cast<size_t>(p.nd));
   return p;
 }
 
@@ -162,9 +167,84 @@ void permute_copy(const KernelCall& c) {
   });
 }
 
+// Note [Padding rows]
+// reflection_pad and replication_pad: each padded dim's source indices are tabled once
+// (Note [Padding kernel ops] in lib/src/ops/pad.cpp), the outer ones through the row plan; a row
+// is its left pad and right pad element by element around one copy of the input row when both
+// pads of the last dim are >= 0, else the whole row through its table.
+template <bool kReflect>
+void pad_rows(const KernelCall& c) {
+  const Tensor &out = c.outputs[0], &self = c.inputs[0];
+  if (out.numel() == 0) return;
+  const IntArrayRef padding = c.params<PadParams>().padding;
+  RowPlan plan = outer_plan(out, self);
+  const int64_t last = out.dim() - 1;
+  DimVector last_map;
+  for (size_t k = 0; k < padding.size() / 2; ++k) {
+    const int64_t d = last - static_cast<int64_t>(k), n = self.sizes()[d], l = padding[2 * k];
+    const int64_t offset = std::max<int64_t>(0, -l) - std::max<int64_t>(0, l);
+    DimVector map(static_cast<size_t>(out.sizes()[d]));
+    for (int64_t j = 0; j < out.sizes()[d]; ++j) {
+      int64_t i = j;
+      if (j < l) {
+        i = kReflect ? 2 * l - j : l;
+      } else if (j >= n + l) {
+        i = kReflect ? 2 * (n + l - 1) - j : n + l - 1;
+      }
+      map[static_cast<size_t>(j)] = i + offset;
+    }
+    if (d == last) {
+      last_map = std::move(map);
+    } else {
+      plan.modes[d] = DimMode::Map;
+      plan.maps[d] = std::move(map);
+    }
+  }
+  const int64_t m = out.sizes()[last], n = self.sizes()[last];
+  const int64_t ds = out.strides()[last], ss = self.strides()[last];
+  const int64_t l = padding[0], r = padding[1];
+  with_element_type(out.element_size(), [&](auto u) {
+    using T = decltype(u);
+    for_each_row<T>(c, plan, m, [&](T* dst, const T* src, IntArrayRef) {
+      if (l >= 0 && r >= 0) {
+        for (int64_t j = 0; j < l; ++j) dst[j * ds] = src[last_map[j] * ss];
+        copy_row(dst + l * ds, ds, src, ss, n);
+        for (int64_t j = l + n; j < m; ++j) dst[j * ds] = src[last_map[j] * ss];
+      } else {
+        for (int64_t j = 0; j < m; ++j) dst[j * ds] = src[last_map[j] * ss];
+      }
+    });
+  });
+}
+
+// repeat_interleave: the offsets of each index's run (a running sum), then the runs in parallel.
+template <typename T>
+void repeat_interleave_runs(const Tensor& out, const Tensor& repeats) {
+  const T* r = static_cast<const T*>(repeats.data_ptr());
+  T* o = static_cast<T*>(out.data_ptr());
+  const int64_t n = repeats.size(0), rs = repeats.strides()[0];
+  DimVector start(static_cast<size_t>(n) + 1, 0);
+  for (int64_t i = 0; i < n; ++i) start[i + 1] = start[i] + static_cast<int64_t>(r[i * rs]);
+  parallel_for(0, n, std::max<int64_t>(1, 32768 / std::max<int64_t>(1, out.numel() / (n + 1))),
+               [&](int64_t i0, int64_t i1) {
+                 for (int64_t i = i0; i < i1; ++i) {
+                   std::fill(o + start[i], o + start[i + 1], static_cast<T>(i));
+                 }
+               });
+}
+
 template <OpId op>
 void kernel(const KernelCall& c) {
-  if constexpr (op == OpId::flip || op == OpId::roll) {
+  if constexpr (op == OpId::reflection_pad || op == OpId::replication_pad) {
+    pad_rows<op == OpId::reflection_pad>(c);
+  } else if constexpr (op == OpId::repeat_interleave) {
+    // meta gives a contiguous result and checked repeats (>= 0, summing to its size)
+    if (c.inputs[0].dtype() == kInt) {
+      repeat_interleave_runs<int32_t>(c.outputs[0], c.inputs[0]);
+    } else {
+      repeat_interleave_runs<int64_t>(c.outputs[0], c.inputs[0]);
+    }
+  } else if constexpr (op == OpId::flip || op == OpId::roll) {
     permute_copy<op>(c);
   } else if constexpr (op == OpId::tril || op == OpId::triu) {
     // Row i of each matrix keeps columns [0, i + diagonal] (tril) or [i + diagonal, m) (triu).

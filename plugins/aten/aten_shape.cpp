@@ -1,7 +1,16 @@
-// aten kernels for flip, roll, tril and triu (lib/src/ops/shape.cpp). The output has self's
-// dtype; roll's shifts arrive wrapped into [0, size), one per dim (never the no-dims form).
+// aten kernels for flip, roll, tril and triu (lib/src/ops/shape.cpp), repeat_interleave,
+// reflection_pad and replication_pad (lib/src/ops/pad.cpp). The output has self's dtype; roll's
+// shifts arrive wrapped into [0, size), one per dim (never the no-dims form); a padding kernel op
+// runs ATen's per-dim form of its padding's length.
 #include <ATen/core/Tensor.h>
 #include <ATen/ops/flip.h>
+#include <ATen/ops/reflection_pad1d.h>
+#include <ATen/ops/reflection_pad2d.h>
+#include <ATen/ops/reflection_pad3d.h>
+#include <ATen/ops/repeat_interleave.h>
+#include <ATen/ops/replication_pad1d.h>
+#include <ATen/ops/replication_pad2d.h>
+#include <ATen/ops/replication_pad3d.h>
 #include <ATen/ops/roll.h>
 #include <ATen/ops/tril.h>
 #include <ATen/ops/triu.h>
@@ -47,6 +56,18 @@ void kernel(const KernelCall& c) {
       } else {
         lower ? at::tril_out(out, self, diagonal) : at::triu_out(out, self, diagonal);
       }
+    } else if constexpr (op == OpId::repeat_interleave) {
+      out.copy_(at::repeat_interleave(self));
+    } else if constexpr (op == OpId::reflection_pad || op == OpId::replication_pad) {
+      const std::vector<int64_t> p = to_vector(c.params<PadParams>().padding);
+      const bool reflect = op == OpId::reflection_pad;
+      if (p.size() == 2) {
+        reflect ? at::reflection_pad1d_out(out, self, p) : at::replication_pad1d_out(out, self, p);
+      } else if (p.size() == 4) {
+        reflect ? at::reflection_pad2d_out(out, self, p) : at::replication_pad2d_out(out, self, p);
+      } else {
+        reflect ? at::reflection_pad3d_out(out, self, p) : at::replication_pad3d_out(out, self, p);
+      }
     } else {
       static_assert(kMissingKernel<op>, "aten shape: a Shape op without its branch");
     }
@@ -55,8 +76,18 @@ void kernel(const KernelCall& c) {
 
 }  // namespace
 
+// Note [ATen 1.13 padding dtypes]
+// libtorch 1.13's CPU reflection_pad1d/2d and replication_pad1d/2d/3d take float32 and float64
+// only (reflection_pad3d float16 and bfloat16 too); current PyTorch adds bfloat16 (and float16 to
+// reflection), so the peer registers float32 and float64 for both kernel ops.
 void register_shape(KernelRegistrar& m) {
-  for_each_kernel_op<OpSignature::Shape>([&](auto op) { m.impl(op, kCPU, guarded<kernel<op>>); });
+  for_each_kernel_op<OpSignature::Shape>([&](auto op) {
+    if constexpr (op == OpId::reflection_pad || op == OpId::replication_pad) {
+      m.impl(op, kCPU, DTypeSet{kFloat, kDouble}, guarded<kernel<op>>);
+    } else {
+      m.impl(op, kCPU, guarded<kernel<op>>);
+    }
+  });
 }
 
 }  // namespace ts::aten

@@ -164,6 +164,11 @@ struct RollParams {
 struct TriParams {
   int64_t diagonal = 0;
 };
+// reflection_pad, replication_pad: (left, right) for each padded dim, the last dim's first (ATen's
+// `padding` order); 1 to 3 padded dims, the trailing ones (Note [Padding kernel ops]).
+struct PadParams {
+  DimVector padding;
+};
 
 // sorting and selection (issue 16): the wrapped dim (0 for a 0-dim input) and each op's flags.
 // sort: descending, stable; topk: k, descending (ATen's largest), sorted; kthvalue: k, keepdim;
@@ -209,10 +214,12 @@ struct GridSampleParams {
   bool align_corners = false;
 };
 
-// embedding_bag (issue 16): mode 0 sum, 1 mean, 2 max; padding_idx wrapped (-1: none).
+// embedding_bag (issue 16): mode 0 sum, 1 mean, 2 max; padding_idx wrapped (-1: none);
+// scale_grad_by_freq divides each index's gradient by its count in `indices` (sum and mean).
 struct EmbeddingBagParams {
   int64_t mode = 0;
   int64_t padding_idx = -1;
+  bool scale_grad_by_freq = false;  // the gradient only (Note [embedding_bag gradients])
 };
 
 // advanced indexing (issue 16)
@@ -257,7 +264,7 @@ struct UniqueParams {
   _(LeakyReluParams) _(EluParams) _(SoftplusParams) _(HardtanhParams) _(ThresholdParams)  \
   /* convolution (issue 16) */ _(ConvParams)                                               \
   /* normalization, embedding (issue 16) */ _(BatchNormParams) _(GroupNormParams) _(EmbeddingParams)\
-  /* shape (issue 16) */ _(FlipParams) _(RollParams) _(TriParams)                          \
+  /* shape (issue 16) */ _(FlipParams) _(RollParams) _(TriParams) _(PadParams)             \
   /* sorting and selection (issue 16) */ _(SortParams)                                     \
   /* losses (issue 16) */ _(CtcLossParams)                                                 \
   /* pooling (issue 16) */ _(PoolParams) _(AdaptivePoolParams)                             \

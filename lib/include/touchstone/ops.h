@@ -459,6 +459,45 @@ Tensor addbmm(const Tensor& self, const Tensor& batch1, const Tensor& batch2,
               const Scalar& beta = 1, const Scalar& alpha = 1);
 Tensor addmv(const Tensor& self, const Tensor& mat, const Tensor& vec, const Scalar& beta = 1,
              const Scalar& alpha = 1);
+// repeat_interleave(repeats): each index i repeated repeats[i] times (1-D int32/int64 repeats,
+// a result of their dtype); output_size, when given, must be their sum. The self forms repeat
+// each slice of self along dim (self flattened when dim is None) repeats[i] times (a 0-dim or
+// one-element repeats, or an int, repeats every slice alike) (lib/src/ops/pad.cpp).
+Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_size = std::nullopt);
+Tensor repeat_interleave(const Tensor& self, const Tensor& repeats,
+                         std::optional<int64_t> dim = std::nullopt,
+                         std::optional<int64_t> output_size = std::nullopt);
+Tensor repeat_interleave(const Tensor& self, int64_t repeats,
+                         std::optional<int64_t> dim = std::nullopt,
+                         std::optional<int64_t> output_size = std::nullopt);
+// Padding, as ATen: `pad` holds (left, right) pairs, the last dim's first; negative pads crop.
+// pad (torch.nn.functional.pad): mode "constant" (value, default 0), "reflect", "replicate" or
+// "circular" (1-3 trailing dims of a batched or unbatched input for the last three).
+Tensor pad(const Tensor& self, IntArrayRef pad, std::string_view mode = "constant",
+           std::optional<double> value = std::nullopt);
+Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value = 0);
+Tensor _pad_circular(const Tensor& self, IntArrayRef pad);
+// The kernel ops under the per-dim forms: 1 to 3 padded dims (padding's length / 2).
+Tensor reflection_pad(const Tensor& self, IntArrayRef padding);
+Tensor replication_pad(const Tensor& self, IntArrayRef padding);
+Tensor reflection_pad1d(const Tensor& self, IntArrayRef padding);
+Tensor reflection_pad2d(const Tensor& self, IntArrayRef padding);
+Tensor reflection_pad3d(const Tensor& self, IntArrayRef padding);
+Tensor replication_pad1d(const Tensor& self, IntArrayRef padding);
+Tensor replication_pad2d(const Tensor& self, IntArrayRef padding);
+Tensor replication_pad3d(const Tensor& self, IntArrayRef padding);
+// meshgrid: views of 0-dim or 1-D tensors expanded to the grid; indexing "ij" or "xy".
+std::vector<Tensor> meshgrid(ArrayRef<Tensor> tensors, std::string_view indexing = "ij");
+// einsum: "ij,jk->ik" style equations with '...' and repeated indices; the output, when not
+// given after "->", is the indices seen once, in alphabetical order (lib/src/ops/einsum.cpp).
+Tensor einsum(std::string_view equation, ArrayRef<Tensor> tensors);
+// tensordot: the sum over dims_self of self and dims_other of other; an int `dims` contracts
+// self's last `dims` dims with other's first (torch.tensordot's int form).
+Tensor tensordot(const Tensor& self, const Tensor& other, IntArrayRef dims_self,
+                 IntArrayRef dims_other);
+Tensor tensordot(const Tensor& self, const Tensor& other, int64_t dims = 2);
+Tensor& tensordot_out(const Tensor& out, const Tensor& self, const Tensor& other,
+                      IntArrayRef dims_self, IntArrayRef dims_other);
 // ---- sorting and selection (issue 16) ----
 // As ATen's C++ API, sort's stable overload takes std::optional<bool> (sort(x, true) is dim 1).
 std::tuple<Tensor, Tensor> sort(const Tensor& self, int64_t dim = -1, bool descending = false);
@@ -549,6 +588,10 @@ Tensor smooth_l1_loss(const Tensor& self, const Tensor& target,
 Tensor huber_loss(const Tensor& self, const Tensor& target, Reduction reduction = Reduction::Mean,
                   double delta = 1.0);
 Tensor kl_div(const Tensor& self, const Tensor& target, Reduction reduction = Reduction::Mean,
+              bool log_target = false);
+// torch.nn.functional.kl_div's string reduction: "none", "mean", "sum" or "batchmean" (the sum
+// divided by self.size(0), a 0-dim self's sum as is), as current PyTorch.
+Tensor kl_div(const Tensor& self, const Tensor& target, std::string_view reduction,
               bool log_target = false);
 Tensor cosine_similarity(const Tensor& x1, const Tensor& x2, int64_t dim = 1, double eps = 1e-8);
 Tensor pairwise_distance(const Tensor& x1, const Tensor& x2, double p = 2, double eps = 1e-6,

@@ -338,6 +338,10 @@ class Tensor {
   Tensor diff(int64_t n = 1, int64_t dim = -1, const Tensor& prepend = {},
               const Tensor& append = {}) const;
   Tensor kron(const Tensor& other) const;
+  Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> dim = std::nullopt,
+                           std::optional<int64_t> output_size = std::nullopt) const;
+  Tensor repeat_interleave(int64_t repeats, std::optional<int64_t> dim = std::nullopt,
+                           std::optional<int64_t> output_size = std::nullopt) const;
   Tensor baddbmm(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1,
                  const Scalar& alpha = 1) const;
   Tensor addbmm(const Tensor& batch1, const Tensor& batch2, const Scalar& beta = 1,

@@ -2,7 +2,8 @@
 // Params (touchstone/op_params.h):
 //   inputs {weight (V, D), indices (N) int64 or int32 in [0, V), offsets (B + 1) int64: bag b is
 //     [offsets[b], offsets[b + 1]), per_sample_weights (N) of weight's dtype or undefined};
-//   EmbeddingBagParams: mode (0 sum, 1 mean, 2 max), padding_idx (wrapped, -1: none).
+//   EmbeddingBagParams: mode (0 sum, 1 mean, 2 max), padding_idx (wrapped, -1: none),
+//     scale_grad_by_freq (the gradient only).
 //   outputs {output (B, D) of weight's dtype, max_indices (B, D) int64 in max mode (the row of
 //     weight each maximum came from, -1 for an empty bag), else an empty int64 tensor}.
 //   compute_dtype = weight's dtype (floating).
@@ -40,8 +41,6 @@ Tensor embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& 
            "but got ", mode, " (argument 'mode')");
   TS_CHECK(!sparse, op, ": sparse=True is not supported: touchstone has no sparse tensors ",
            "(argument 'sparse')");
-  TS_CHECK(!scale_grad_by_freq, op, ": scale_grad_by_freq=True is not supported ",
-           "(argument 'scale_grad_by_freq')");
   // Note [embedding_bag's offsets]
   Tensor idx = indices, offs;
   if (!offsets.defined()) {
@@ -113,7 +112,7 @@ Tensor embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& 
   const Device device = meta::common_device(op, inputs, OpId::embedding_bag);
   OpParams p;
   p.compute_dtype = weight.dtype();
-  p.set(EmbeddingBagParams{mode, pad});
+  p.set(EmbeddingBagParams{mode, pad, scale_grad_by_freq});
   const KernelFn fn = lookup_kernel(OpId::embedding_bag, p.compute_dtype, device);
   const Tensor outs[] = {
       empty({bags, weight.size(1)}, TensorOptions(p.compute_dtype).device(device)),
@@ -135,6 +134,14 @@ namespace {
 // w_j = per_sample_weights[j] (sum), 1 / (the bag's entries but padding) (mean), 0 for padding
 // entries and those past the last bag; max mode adds grad[b, d] to max_indices[b, d]'s row.
 // per_sample_weights' gradient is the dot product of grad[bag(j)] and weight's row indices[j].
+// scale_grad_by_freq (sum and mean) further divides w_j by the count of indices[j] among all of
+// `indices` (ATen's compute_counts), so each row's gradient is scaled by 1 / its frequency in the
+// mini-batch; max mode ignores it, as ATen's _embedding_bag_dense_backward_cpu_max. ATen 1.13's
+// CPU sum/mean backward reads counts[indices[i]] with i the rank of the distinct index, not the
+// entry's own index: indices [1, 1, 2, 1, 3, 3, 4] in bags [0, 2, 5) of ones(5, 2) give rows 2
+// and 3 the gradients 1/3 and 2/3 there (libtorch 1.13.1, run outside touchstone) for the 1 and 1
+// of the documented "inverse of frequency of the words in the mini-batch", which touchstone
+// computes (test_pad's EmbeddingBag.ScaleGradByFreq).
 struct Bags {
   Tensor idx, bag, mask;  // int64 (N), int64 (N), floating (N)
 };
@@ -185,6 +192,10 @@ Grads embedding_bag_backward(const BackwardArgs& a) {
       w = div(b.mask, safe.index_select(0, b.bag));
     } else if (a.input(3).defined()) {
       w = mul(w, a.input(3));
+    }
+    if (p.scale_grad_by_freq) {
+      const Tensor count = zeros({rows}, g.options()).scatter_add(0, b.idx, ones({n}, g.options()));
+      w = div(w, count.index_select(0, b.idx));
     }
     const Tensor index = b.idx.unsqueeze(1).expand({n, dim}).contiguous();
     gw = zeros({rows, dim}, g.options()).scatter_add(0, index, mul(rows_g, w.unsqueeze(1)));

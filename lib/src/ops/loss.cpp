@@ -318,7 +318,7 @@ Tensor huber_loss(const Tensor& self, const Tensor& target, Reduction reduction,
 
 // kl_div: exp(target) * (target - self) with log_target, else xlogy(target, target) - target *
 // self; xlogy(t, t) is where(t == 0, 0, t * log(t)) (NaN stays NaN). Mean is over every element
-// (torch.nn.functional's 'batchmean' is not an ATen reduction).
+// (torch.nn.functional's 'batchmean' is not an ATen reduction: the string form below).
 Tensor kl_div(const Tensor& self, const Tensor& target, Reduction reduction, bool log_target) {
   const char* op = "kl_div";
   const UserOpScope scope(op);
@@ -330,6 +330,28 @@ Tensor kl_div(const Tensor& self, const Tensor& target, Reduction reduction, boo
                             ? target.exp() * (target - self)
                             : where(eq(target, 0), 0.0, target * target.log()) - target * self;
   return apply_loss_reduction(output, reduction);
+}
+
+// Note [kl_div batchmean]
+// torch.nn.functional.kl_div (current PyTorch): "batchmean" is ATen's kl_div with reduction sum
+// divided by self.size(0) (a 0-dim self's sum as is); "none", "mean" and "sum" are ATen's.
+// PyTorch warns that "mean" divides by every element, not the batch; touchstone does not warn.
+Tensor kl_div(const Tensor& self, const Tensor& target, std::string_view reduction,
+              bool log_target) {
+  const char* op = "kl_div";
+  const UserOpScope scope(op);
+  Reduction r = Reduction::Mean;
+  if (reduction == "none") {
+    r = Reduction::None;
+  } else if (reduction == "sum" || reduction == "batchmean") {
+    r = Reduction::Sum;
+  } else {
+    TS_CHECK(reduction == "mean", op, ": ", reduction,
+             " is not a valid value for reduction (argument 'reduction')");
+  }
+  const Tensor reduced = kl_div(self, target, r, log_target);
+  if (reduction == "batchmean" && self.dim() != 0) return reduced / self.size(0);
+  return reduced;
 }
 
 // Note [cosine_similarity]

@@ -39,8 +39,8 @@ double* scratch(size_t which, size_t n) {
 }  // namespace
 
 const Math& scalar_math() {
-  static const Math m{each<::exp>,  each<::expm1>, each<::log>,  each<::log1p>,
-                      each<::tanh>, each<::erf>,   each<::erfc>, each<::sin>};
+  static const Math m{each<::exp>, each<::expm1>, each<::log>, each<::log1p>, each<::tanh>,
+                      each<::erf>, each<::erfc>,  each<::sin>, each<::cos>};
   return m;
 }
 
@@ -48,7 +48,8 @@ const Math& vector_math() {
   static const Math m{vector_or("exp", each<::exp>),   vector_or("expm1", each<::expm1>),
                       vector_or("log", each<::log>),   vector_or("log1p", each<::log1p>),
                       vector_or("tanh", each<::tanh>), vector_or("erf", each<::erf>),
-                      vector_or("erfc", each<::erfc>), vector_or("sin", each<::sin>)};
+                      vector_or("erfc", each<::erfc>), vector_or("sin", each<::sin>),
+                      vector_or("cos", each<::cos>)};
   return m;
 }
 

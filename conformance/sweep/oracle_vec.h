@@ -42,6 +42,9 @@ double undecided();
 bool is_undecided(double y);
 // psi(x), long double sums with an error bound (Note [digamma in the oracle] in oracle_stages.cpp).
 double digamma_d(double x);
+// psi(x) in double for a float32 x < 16, |x| >= 2^-12, or undecided() where its error bound
+// exceeds 2^-46 of the result (Note [digamma's double ranges] in oracle_stages.cpp).
+double digamma_in_double(double x);
 // sin and cos with float32 arguments from 2^23 up reduced exactly (Note [Exact reduction of
 // float32 arguments] in oracle_trig.cpp).
 void sin_staged(const double* x, double* y, size_t n, const Math& m);

@@ -1,6 +1,7 @@
 // The oracle's own double paths against MPFR: sin and cos with float32 arguments reduced
 // exactly (Note [Exact reduction of float32 arguments] in conformance/sweep/oracle_trig.cpp) at
-// the inputs nearest multiples of pi/2, the known worst cases of argument reduction.
+// the inputs nearest multiples of pi/2, the known worst cases of argument reduction; digamma in
+// double (Note [digamma's double ranges] in oracle_stages.cpp) at random inputs and its zeros.
 #include <gtest/gtest.h>
 #include <mpfr.h>
 
@@ -109,7 +110,7 @@ void expect_trig_agrees_with_mpfr(const std::vector<double>& x) {
 // nearest a multiple of pi/2 is at least 2^-42 (in units of pi/2) from it, as the Note assumes;
 // there and at its neighbours the reduction is within 2^-51 of MPFR's, and sin, cos and tan
 // round as MPFR's.
-TEST(SweepOracleReduction, NearestMultiplesOfHalfPiInEveryBinade) {
+TEST(SweepOracleDoublePaths, NearestMultiplesOfHalfPiInEveryBinade) {
   double least = 1;
   std::vector<double> x;
   for (int e = 23 - 23; e <= 127 - 23; ++e) {
@@ -136,7 +137,7 @@ TEST(SweepOracleReduction, NearestMultiplesOfHalfPiInEveryBinade) {
 }
 
 // Random float32 inputs from 2^23 to the largest float, and the binade edges.
-TEST(SweepOracleReduction, RandomLargeArgumentsAgreeWithMpfr) {
+TEST(SweepOracleDoublePaths, RandomLargeArgumentsAgreeWithMpfr) {
   std::mt19937 rng(18);
   std::uniform_int_distribution<uint32_t> bits(0x4b000000u, 0x7f7fffffu);  // 2^23 .. max
   std::vector<double> x;
@@ -144,6 +145,68 @@ TEST(SweepOracleReduction, RandomLargeArgumentsAgreeWithMpfr) {
   for (uint32_t b : {0x4affffffu, 0x4b000000u, 0x7f7fffffu}) x.push_back(ts::detail::bits_float(b));
   x.push_back(-x[0]);
   expect_trig_agrees_with_mpfr(x);
+}
+
+double mpfr_digamma(double x) {
+  Mp mx(64), y(200);
+  mpfr_set_d(mx.v, x, MPFR_RNDN);
+  mpfr_digamma(y.v, mx.v, MPFR_RNDN);
+  return mpfr_get_d(y.v, MPFR_RNDN);
+}
+
+// digamma_in_double is within 2^-46 of psi wherever it decides (its error bound); returns how
+// many of `x` it decided.
+size_t expect_digamma_in_double_within_bound(const std::vector<double>& x) {
+  size_t decided = 0;
+  for (double v : x) {
+    const double got = ts::sweep::digamma_in_double(v);
+    if (ts::sweep::is_undecided(got)) continue;
+    ++decided;
+    const double exact = mpfr_digamma(v);
+    EXPECT_LE(std::fabs(got - exact), std::ldexp(std::fabs(exact), -46))
+        << v << ": " << got << " vs " << exact;
+  }
+  return decided;
+}
+
+// Random float32 inputs of the range (2^-12 <= |x|, x < 16, negative ones to -2^23, where every
+// float32 is an integer): most are decided in double, each within the bound, and the oracle
+// rounds each as MPFR alone does.
+TEST(SweepOracleDoublePaths, DigammaInDoubleAtRandomInputs) {
+  std::mt19937 rng(18);
+  std::uniform_int_distribution<uint32_t> positive(0x39800000u, 0x417fffffu);  // 2^-12 .. 16
+  std::uniform_int_distribution<uint32_t> negative(0xb9800000u, 0xcaffffffu);  // to -2^23
+  std::vector<double> x;
+  for (int i = 0; i < 2000; ++i) {
+    x.push_back(ts::detail::bits_float(positive(rng)));
+    x.push_back(ts::detail::bits_float(negative(rng)));
+  }
+  EXPECT_GT(expect_digamma_in_double_within_bound(x), x.size() * 3 / 4);
+  std::vector<uint32_t> bits(x.size());
+  std::vector<double> approx(x.size());
+  correctly_rounded_bits(*find_oracle("digamma"), x.data(), x.size(), f32(), bits.data(),
+                         approx.data());
+  for (size_t i = 0; i < x.size(); ++i) {
+    const double want = correctly_rounded_mpfr(*find_oracle("digamma"), x[i], f32()).value;
+    const double got = ts::sweep::format_value(bits[i], f32());
+    EXPECT_TRUE(got == want || (std::isnan(got) && std::isnan(want))) << x[i];
+  }
+}
+
+// Around psi's zeros the terms cancel: there the bound sends inputs on (none decided wrongly),
+// and a little farther off the double path decides again.
+TEST(SweepOracleDoublePaths, DigammaInDoubleNearItsZeros) {
+  const double root = 1.4616321449683622;
+  const double near_1001 = -1001 + std::atan(M_PI / std::log(1001.0)) / M_PI;
+  for (double zero : {root, -0.5040830082644554, -1.5734567236060, -2.6107208684441, near_1001}) {
+    std::vector<double> x;
+    const uint32_t c = ts::detail::float_bits(static_cast<float>(zero));
+    for (uint32_t b = c - 2000; b <= c + 2000; b += 7) x.push_back(ts::detail::bits_float(b));
+    expect_digamma_in_double_within_bound(x);
+  }
+  EXPECT_TRUE(ts::sweep::is_undecided(ts::sweep::digamma_in_double(static_cast<float>(root))));
+  EXPECT_FALSE(ts::sweep::is_undecided(ts::sweep::digamma_in_double(0.25)));
+  EXPECT_FALSE(ts::sweep::is_undecided(ts::sweep::digamma_in_double(-20.25)));
 }
 
 }  // namespace

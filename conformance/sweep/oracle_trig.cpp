@@ -11,14 +11,14 @@
 namespace ts::sweep {
 
 // Note [Exact reduction of float32 arguments]
-// glibc reduces a huge argument of sin and cos by Payne-Hanek in double (libmvec's lanes fall
-// back to the scalar function from 2^23 up): about 65 ns an input, and 45% of the float32 inputs
-// are beyond 2^23. A float32 x is m 2^e with an integer m < 2^24, so |x| (2/pi) mod 4 needs only
-// the bits b_i of 2/pi = sum_i b_i 2^-i from i = e - 1 on (m 2^(e-i) is a multiple of 4 for
-// i <= e - 2). With W the 128 bits b_(e-1) .. b_(e+126) as an integer, |x| (2/pi) mod 4 =
-// (m W mod 2^128) 2^-126 + d, where the bits left out give 0 <= d < m 2^-126 < 2^-102. Rounded to
-// k + f (k an integer, |f| <= 1/2): |x| = k pi/2 + r, r = f pi/2. In every binade the float32
-// input nearest a multiple of pi/2 has |f| > 2^-29.9 (a continued-fraction bound; the test
+// glibc reduces a huge argument of sin and cos by Payne-Hanek in double (libmvec's lanes slow
+// down from 2^23 and run at the scalar function's pace from 2^26): about 65 ns an input, and 41%
+// of the float32 inputs are beyond 2^23. A float32 x is m 2^e with an integer m < 2^24, so |x|
+// (2/pi) mod 4 needs only the bits b_i of 2/pi = sum_i b_i 2^-i from i = e - 1 on (m 2^(e-i) is a
+// multiple of 4 for i <= e - 2). With W the 128 bits b_(e-1) .. b_(e+126) as an integer, |x| (2/pi)
+// mod 4 = (m W mod 2^128) 2^-126 + d, where the bits left out give 0 <= d < m 2^-126 < 2^-102.
+// Rounded to k + f (k an integer, |f| <= 1/2): |x| = k pi/2 + r, r = f pi/2. In every binade the
+// float32 input nearest a multiple of pi/2 has |f| > 2^-29.9 (a continued-fraction bound; the test
 // asserts it); below 2^-42 r would be undecided() and MPFR would decide. So d < 2^-60 |f|; f's
 // leading 64 bits to a double, times pi/2 in double, add three roundings: r is within 2^-51 of
 // its exact value relatively. sin r and cos r (|r| <= pi/4) pass that on at most 1:1 (r cos r /

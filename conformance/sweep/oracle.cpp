@@ -532,10 +532,10 @@ bool tiny_silu_or_gelu(std::string_view op, double x, const Format& fmt, Rounded
 
 template <ScalarType D>
 uint64_t decide_all(const UnaryOracle& op, const double* x, size_t n, uint32_t* want,
-                    double* approx, bool vector) {
+                    double* approx) {
   static constexpr Format fmt = D == kFloat ? kFormats[0] : D == kHalf ? kFormats[1] : kFormats[2];
   uint64_t mpfr_calls = 0;
-  const auto decide = [&](size_t i) {
+  for (size_t i = 0; i < n; ++i) {
     double v = 0;
     if (!far_from_midpoint(approx[i], fmt, v)) {
       Rounded r;
@@ -550,18 +550,7 @@ uint64_t decide_all(const UnaryOracle& op, const double* x, size_t n, uint32_t* 
       v = r.value;
     }
     want[i] = bits_of<D>(v);
-  };
-  // Note [The cheap boundary test in lanes] in oracle_vec.cpp: most blocks of 8 decide at once.
-  thread_local std::vector<uint8_t> decided;
-  decided.resize(n / 8);
-  const BoundaryTestFn lanes = vector ? boundary_test_lanes(fmt.precision, fmt.emax) : nullptr;
-  const size_t done = lanes != nullptr ? lanes(approx, n, want, decided.data()) * 8 : 0;
-  for (size_t b = 0; b < done / 8; ++b) {
-    for (size_t i = 8 * b; decided[b] != 0xFF && i < 8 * b + 8; ++i) {
-      if (((decided[b] >> (i - 8 * b)) & 1) == 0) decide(i);
-    }
   }
-  for (size_t i = done; i < n; ++i) decide(i);
   return mpfr_calls;
 }
 
@@ -636,11 +625,11 @@ uint64_t correctly_rounded_bits(const UnaryOracle& op, const double* x, size_t n
   }
   switch (fmt.dtype) {
     case kFloat:
-      return decide_all<kFloat>(op, x, n, want, approx, vector);
+      return decide_all<kFloat>(op, x, n, want, approx);
     case kHalf:
-      return decide_all<kHalf>(op, x, n, want, approx, vector);
+      return decide_all<kHalf>(op, x, n, want, approx);
     default:
-      return decide_all<kBFloat16>(op, x, n, want, approx, vector);
+      return decide_all<kBFloat16>(op, x, n, want, approx);
   }
 }
 

@@ -2,7 +2,6 @@
 // glibc's vector double functions (libmvec) over arrays: the sweep oracle's double path (Note
 // [The vector double path] in oracle.cpp).
 #include <cstddef>
-#include <cstdint>
 #include <string_view>
 
 namespace ts::sweep {
@@ -12,13 +11,6 @@ using DoubleBatchFn = void (*)(const double* x, double* y, size_t n);
 // The libmvec batch of C function `name` (exp, log, sin, ...) for this CPU (AVX-512 or AVX2
 // lanes, the tail scalar), or nullptr when libmvec has none or the CPU lacks AVX2.
 DoubleBatchFn libmvec_batch(std::string_view name);
-
-// Note [The cheap boundary test] of oracle.cpp over blocks of 8 doubles y: where all of a block's
-// lanes pass, want[i] is y[i] rounded into the format (its bits); bit j of decided[b] tells
-// whether lane j of block b passed. Returns the number of blocks done (n / 8).
-using BoundaryTestFn = size_t (*)(const double* y, size_t n, uint32_t* want, uint8_t* decided);
-// For float32 (24, 127), float16 (11, 15) or bfloat16 (8, 127) on AVX-512, else nullptr.
-BoundaryTestFn boundary_test_lanes(int precision, int emax);
 
 // The C functions the composite ops' double definitions use (Note [Composite oracles in stages]
 // in oracle_stages.cpp), each over an array.

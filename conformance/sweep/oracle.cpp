@@ -295,9 +295,10 @@ const UnaryOracle kOracles[] = {
     {"sqrt", [](double x) { return std::sqrt(x); }, nullptr, sqrt_m},
     {"rsqrt", rsqrt_d, nullptr, rsqrt_m},
     {"reciprocal", reciprocal_d, nullptr, reciprocal_m},
-    {"sin", [](double x) { return std::sin(x); }, nullptr, sin_m},
-    {"cos", [](double x) { return std::cos(x); }, nullptr, cos_m},
-    {"tan", [](double x) { return std::tan(x); }, nullptr, tan_m},
+    // Note [Exact reduction of float32 arguments] in oracle_trig.cpp
+    {"sin", nullptr, sin_staged, sin_m},
+    {"cos", nullptr, cos_staged, cos_m},
+    {"tan", [](double x) { return std::tan(x); }, nullptr, tan_m},  // libmvec's is fast
     {"tanh", [](double x) { return std::tanh(x); }, nullptr, tanh_m},
     {"sigmoid", nullptr, sigmoid_staged, sigmoid_m},
     {"gelu", nullptr, gelu_staged, gelu_m},

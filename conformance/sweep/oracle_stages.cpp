@@ -39,8 +39,8 @@ double* scratch(size_t which, size_t n) {
 }  // namespace
 
 const Math& scalar_math() {
-  static const Math m{each<::exp>,  each<::expm1>, each<::log>,  each<::log1p>,
-                      each<::tanh>, each<::erf>,   each<::erfc>, each<::sin>};
+  static const Math m{each<::exp>, each<::expm1>, each<::log>, each<::log1p>, each<::tanh>,
+                      each<::erf>, each<::erfc>,  each<::sin>, each<::cos>};
   return m;
 }
 
@@ -48,7 +48,8 @@ const Math& vector_math() {
   static const Math m{vector_or("exp", each<::exp>),   vector_or("expm1", each<::expm1>),
                       vector_or("log", each<::log>),   vector_or("log1p", each<::log1p>),
                       vector_or("tanh", each<::tanh>), vector_or("erf", each<::erf>),
-                      vector_or("erfc", each<::erfc>), vector_or("sin", each<::sin>)};
+                      vector_or("erfc", each<::erfc>), vector_or("sin", each<::sin>),
+                      vector_or("cos", each<::cos>)};
   return m;
 }
 
@@ -216,6 +217,17 @@ bool is_undecided(double y) {
 // result, glibc's log is within 1 ULP, the rest is below 1/32 of it: within 2^-50 relative. Both
 // are inside the 2^-45 the oracle assumes of a double path; together they hold 3/4 of the float32
 // inputs, whose long double sums (an x87 log, and tan for x < 0) cost about 100 ns each.
+// The other float32 inputs (x < 16, |x| >= 2^-12, not a pole) take the recurrence and the
+// reflection of Note [digamma in the oracle] in double, with an error bound: psi(x) = L - T + c,
+// L = psi(y + n) >= log 16 by the series above (within 2^-50 L), T = sum 1/(y + k) over the
+// recurrence (each y + k exact: a float32 y needs at most 41 bits; each quotient within 2^-53;
+// summed with Neumaier's compensation: within 2^-51.4 T in all), and for x < 0, y = 1 - x
+// (exact) and c = -pi / tan(pi r), r = x - round(x) exact: pi r within 2^-52.4 of itself, which
+// moves c by at most pi |t| 2^-52.4 / sin^2 t <= 2^-51.7 (|c| + pi) (t = pi r, |t| <= pi/2), and
+// tan and the quotient add 2^-51 |c|: within 2^-50 (|c| + pi). With the two last additions, the
+// error is below 2^-49.7 m + 2^-53 |psi| for m = L + T + |c| + pi; where m <= 8 |psi| that is
+// within 2^-46 of psi. Elsewhere (psi's zeros cancel the terms: psi(1.4616) = 0, one zero in each
+// (-n - 1, -n)) the long double path and then MPFR decide. x87 log and tan were the cost.
 namespace {
 constexpr double kEulerGamma = 0.57721566490153286061;
 constexpr double kZeta2 = 1.64493406684822643647, kZeta3 = 1.20205690315959428540,
@@ -236,6 +248,30 @@ double digamma_large(double x) {
 }
 }  // namespace
 
+double digamma_in_double(double x) {  // Note [digamma's double ranges]
+  if (static_cast<double>(static_cast<float>(x)) != x || !(std::fabs(x) >= 0x1p-12) || !(x < 16) ||
+      (x < 0 && x == std::trunc(x))) {
+    return undecided();
+  }
+  double y = x, c = 0, mag = 0;
+  if (x < 0) {
+    const double r = x - std::nearbyint(x);  // exact, |r| <= 1/2
+    c = -M_PI / std::tan(M_PI * r);
+    mag = std::fabs(c) + M_PI;
+    y = 1 - x;  // exact
+  }
+  double t = 0, comp = 0;  // sum of 1/y over the recurrence, Neumaier's compensated sum
+  for (; y < 16; y += 1) {
+    const double v = 1 / y, s = t + v;
+    comp += t >= v ? (t - s) + v : (v - s) + t;
+    t = s;
+  }
+  t += comp;
+  const double l = digamma_large(y), result = (l - t) + c;
+  mag += l + t;
+  return mag <= 8 * std::fabs(result) ? result : undecided();
+}
+
 // Note [digamma in the oracle]
 // The C library has no digamma. psi(x) = psi(1 - x) - pi cot(pi x) for x < 0 (cot's argument
 // reduced exactly to x - round(x)), psi(y) = psi(y + 1) - 1/y up to y >= 16, then the asymptotic
@@ -255,6 +291,8 @@ double digamma_d(double x) {
   }
   if (std::fabs(x) < 0x1p-12) return digamma_near_zero(x);
   if (x >= 16) return digamma_large(x);
+  const double in_double = digamma_in_double(x);
+  if (!is_undecided(in_double)) return in_double;
   const long double pi = 3.141592653589793238462643383279502884L;
   // 1 - x rounds (x ~ -1e-30): psi' (y) times that error is within 2^-63, the 1 in mag.
   long double y = x, sum = 0, mag = 1;

@@ -15,7 +15,7 @@ DoubleBatchFn libmvec_batch(std::string_view name);
 // The C functions the composite ops' double definitions use (Note [Composite oracles in stages]
 // in oracle_stages.cpp), each over an array.
 struct Math {
-  DoubleBatchFn exp, expm1, log, log1p, tanh, erf, erfc, sin;
+  DoubleBatchFn exp, expm1, log, log1p, tanh, erf, erfc, sin, cos;
 };
 const Math& scalar_math();  // the C library, element by element
 const Math& vector_math();  // libmvec where this CPU and glibc have it, else the C library
@@ -42,6 +42,16 @@ double undecided();
 bool is_undecided(double y);
 // psi(x), long double sums with an error bound (Note [digamma in the oracle] in oracle_stages.cpp).
 double digamma_d(double x);
+// psi(x) in double for a float32 x < 16, |x| >= 2^-12, or undecided() where its error bound
+// exceeds 2^-46 of the result (Note [digamma's double ranges] in oracle_stages.cpp).
+double digamma_in_double(double x);
+// sin and cos with float32 arguments from 2^23 up reduced exactly (Note [Exact reduction of
+// float32 arguments] in oracle_trig.cpp).
+void sin_staged(const double* x, double* y, size_t n, const Math& m);
+void cos_staged(const double* x, double* y, size_t n, const Math& m);
+// |x| = quadrant pi/2 + r (mod 2 pi), |r| <= pi/4, for a float32 value x with |x| >= 2^23 (else
+// false); r is undecided() where |r| < 2^-42 pi/2.
+bool reduce_float32_argument(double x, int& quadrant, double& r);
 void erfinv_staged(const double* x, double* y, size_t n,
                    const Math& m);  // Note [erfinv in the oracle]
 

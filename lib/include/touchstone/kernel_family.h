@@ -64,18 +64,31 @@ template <bool Call, class F, class Op>
 void call_if(F& f, Op op) {
   if constexpr (Call) f(op);
 }
+
+// Note [Ops in chunks]
+// clang refuses a fold expression of more than 256 terms (its -fbracket-depth), and the op list
+// outgrew that: the ops are visited in folds of kOpChunk, one fold per chunk.
+inline constexpr size_t kOpChunk = 128;
+
+template <auto pred, size_t kBase, class F, size_t... I>
+void for_each_op_in_chunk(F& f, std::index_sequence<I...>) {
+  (call_if < (kBase + I < kNumOps) &&
+       pred(static_cast<OpId>(kBase + I)) >
+           (f, std::integral_constant<OpId, static_cast<OpId>(kBase + I)>{}),
+   ...);
+}
 }  // namespace detail
 
 // Calls f(std::integral_constant<OpId, op>{}) for every op with pred(op) true, in op_list.def's
 // order; f is instantiated for those ops only.
 template <auto pred, class F>
 void for_each_op_where(F&& f) {
-  [&]<size_t... I>(std::index_sequence<I...>) {
-    (detail::call_if<pred(static_cast<OpId>(I))>(
-         f, std::integral_constant<OpId, static_cast<OpId>(I)>{}),
+  [&]<size_t... C>(std::index_sequence<C...>) {
+    (detail::for_each_op_in_chunk<pred, C * detail::kOpChunk>(
+         f, std::make_index_sequence<detail::kOpChunk>{}),
      ...);
   }
-  (std::make_index_sequence<kNumOps>{});
+  (std::make_index_sequence<(kNumOps + detail::kOpChunk - 1) / detail::kOpChunk>{});
 }
 
 // Every Kernel op of the signature classes Sigs.

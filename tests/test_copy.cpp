@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "test_util.h"
+#include "touchstone/parallel.h"
 #include "touchstone/touchstone.h"
 
 namespace {
@@ -262,6 +263,16 @@ TEST(CopyOptimized, TransposedSourceInTilesAndTails) {
     expect_optimized_copy(dst, src,
                           [](int64_t i, int64_t j) { return static_cast<double>(100 * j + i); });
   }
+}
+
+TEST(CopyOptimized, TransposedSourceSplitAcrossThreads) {
+  // 69000 elements (above the iterator's grain): chunks start and end mid-row on 2 threads.
+  const int saved = ts::get_num_threads();
+  ts::set_num_threads(2);
+  Tensor dst = ts::empty({300, 230}, ts::kFloat);
+  expect_optimized_copy(dst, iota({230, 300}, ts::kFloat).t(),
+                        [](int64_t i, int64_t j) { return static_cast<double>(300 * j + i); });
+  ts::set_num_threads(saved);
 }
 
 TEST(CopyOptimized, TransposedSourceConverts) {

@@ -349,6 +349,12 @@ TEST(CopyOptimized, SlicedSourcesAndDestinations) {
   EXPECT_EQ(get(padded, 70 + 4), 1);   // mid[0][1]
   EXPECT_EQ(get(padded, 70 + 67), 0);  // right of the copy
   EXPECT_EQ(get(padded, 7 * 70 + 5), 0);
+  // Views copied onto other views of the same elements (rows, columns): unchanged.
+  Tensor same = iota({4, 6}, ts::kFloat);
+  expect_optimized_copy(same.slice(0, 0, 4, 2), same.slice(0, 0, 4, 2),
+                        [](int64_t i, int64_t j) { return static_cast<double>(12 * i + j); });
+  expect_optimized_copy(same.slice(1, 0, 6, 2), same.slice(1, 0, 6, 2),
+                        [](int64_t i, int64_t j) { return static_cast<double>(6 * i + 2 * j); });
 }
 
 TEST(CopyOptimized, ZeroDimAndEmpty) {

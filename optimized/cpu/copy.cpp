@@ -74,7 +74,9 @@ inline void copy_row(char* d, const char* s, int64_t ds, int64_t ss, int64_t n) 
     if (ss == static_cast<int64_t>(sizeof(From))) {
       const From* a = reinterpret_cast<const From*>(s);
       if constexpr (std::is_same_v<To, From>) {
-        std::memcpy(o, a, static_cast<size_t>(n) * sizeof(To));
+        // A row onto itself (a fully aliased view, allowed upstream): memcpy may not overlap.
+        if (static_cast<const void*>(o) != a)
+          std::memcpy(o, a, static_cast<size_t>(n) * sizeof(To));
       } else {
         // Fixed-length blocks: GCC's -O2 cost model vectorizes those (Note [Filling]).
         int64_t i = 0;

@@ -1,7 +1,7 @@
 // Catalog entries of the copy and conversion ops: copy_, clone, contiguous, to, fill_, zero_.
 // `to` and copy_ convert from the case's dtype into every dtype: this is where casts are checked.
-// Benchmark: each op on a square matrix, copy_ also from a transposed source and from another
-// dtype.
+// Benchmark: each op on a square matrix, copy_ also from transposed, expanded (stride 0) and
+// strided sources and from another dtype.
 #include <limits>
 #include <string_view>
 #include <tuple>
@@ -79,18 +79,37 @@ std::vector<Sample> conversion_samples(const SampleContext& ctx) {
 
 // ---- benchmark: a square matrix in each dtype (default float32) ----
 
+// The source's layout: plain, transposed, one column or one row expanded (stride 0), or every
+// other column of a matrix twice as wide.
+enum class Src { Plain, Transposed, ExpandedCol, ExpandedRow, Sliced };
+
 // A case of `op` in layout `layout` moving `bytes`; `make(src, dst)` returns the call, given a
-// source (of `src_dtype`, transposed when `transposed`) and a destination of the case's dtype.
+// source (of `src_dtype`, laid out as `layout_of`) and a destination of the case's dtype.
 using CopyCall = std::function<void()> (*)(const Tensor& src, const Tensor& dst);
 void copy_case(CaseList& list, const char* op, ScalarType t, std::string layout,
-               ScalarType src_dtype, bool transposed, double bytes, CopyCall make) {
+               ScalarType src_dtype, Src layout_of, double bytes, CopyCall make) {
   const int64_t s = list.side();
   const std::vector<int64_t> sq{s, s};
   BenchCase c = make_case("copy", op, t, shape_str(sq), std::move(layout), bytes, 0, {OpId::copy_});
   if (std::string_view(op) == "fill_" || std::string_view(op) == "zero_") c.ops = {OpId::fill_};
   c.setup = [=](Device d) -> std::function<void()> {
-    Tensor src = make_input(sq, src_dtype, Fill::SmallInt, d);
-    if (transposed) src = src.t();
+    Tensor src;
+    switch (layout_of) {
+      case Src::Plain:
+      case Src::Transposed:
+        src = make_input(sq, src_dtype, Fill::SmallInt, d);
+        if (layout_of == Src::Transposed) src = src.t();
+        break;
+      case Src::ExpandedCol:
+        src = make_input({s, 1}, src_dtype, Fill::SmallInt, d).expand(sq);
+        break;
+      case Src::ExpandedRow:
+        src = make_input({1, s}, src_dtype, Fill::SmallInt, d).expand(sq);
+        break;
+      case Src::Sliced:
+        src = make_input({s, 2 * s}, src_dtype, Fill::SmallInt, d).slice(1, 0, 2 * s, 2);
+        break;
+    }
     return make(src, empty(sq, TensorOptions(t).device(d)));
   };
   list.add(std::move(c));
@@ -108,22 +127,27 @@ void add_bench(std::vector<OpEntry>& v) {
     const CopyCall copy = [](const Tensor& src, const Tensor& dst) -> std::function<void()> {
       return [=] { dst.copy_(src); };
     };
-    copy_case(list, "copy_", t, "contiguous", t, false, 2 * nbytes(n, t), copy);
-    copy_case(list, "copy_", t, "transposed", t, true, 2 * nbytes(n, t), copy);
+    copy_case(list, "copy_", t, "contiguous", t, Src::Plain, 2 * nbytes(n, t), copy);
+    copy_case(list, "copy_", t, "transposed", t, Src::Transposed, 2 * nbytes(n, t), copy);
+    copy_case(list, "copy_", t, "expanded_column", t, Src::ExpandedCol, nbytes(n, t), copy);
+    copy_case(list, "copy_", t, "expanded_row", t, Src::ExpandedRow, nbytes(n, t), copy);
+    copy_case(list, "copy_", t, "sliced_step2", t, Src::Sliced, 2 * nbytes(n, t), copy);
     const ScalarType other = other_dtype(t);
-    copy_case(list, "copy_", t, "convert_from_" + std::string(dtype_name(other)), other, false,
+    copy_case(list, "copy_", t, "convert_from_" + std::string(dtype_name(other)), other, Src::Plain,
               nbytes(n, t) + nbytes(n, other), copy);
+    copy_case(list, "copy_", t, "transposed_convert_from_" + std::string(dtype_name(other)), other,
+              Src::Transposed, nbytes(n, t) + nbytes(n, other), copy);
   });
   entry_named(v, "clone").bench = each_dtype(all, [](CaseList& list, ScalarType t) {
     const int64_t n = list.side() * list.side();
-    copy_case(list, "clone", t, "contiguous", t, false, 2 * nbytes(n, t),
+    copy_case(list, "clone", t, "contiguous", t, Src::Plain, 2 * nbytes(n, t),
               [](const Tensor& src, const Tensor&) -> std::function<void()> {
                 return [=] { (void)src.clone(); };
               });
   });
   entry_named(v, "contiguous").bench = each_dtype(all, [](CaseList& list, ScalarType t) {
     const int64_t n = list.side() * list.side();
-    copy_case(list, "contiguous", t, "transposed", t, true, 2 * nbytes(n, t),
+    copy_case(list, "contiguous", t, "transposed", t, Src::Transposed, 2 * nbytes(n, t),
               [](const Tensor& src, const Tensor&) -> std::function<void()> {
                 return [=] { (void)src.contiguous(); };
               });
@@ -131,7 +155,7 @@ void add_bench(std::vector<OpEntry>& v) {
   entry_named(v, "to").bench = each_dtype(all, [](CaseList& list, ScalarType t) {
     const int64_t n = list.side() * list.side();
     const ScalarType other = other_dtype(t);
-    copy_case(list, "to", t, "to_" + std::string(dtype_name(other)), t, false,
+    copy_case(list, "to", t, "to_" + std::string(dtype_name(other)), t, Src::Plain,
               nbytes(n, t) + nbytes(n, other),
               [](const Tensor& src, const Tensor&) -> std::function<void()> {
                 const ScalarType to = other_dtype(src.dtype());
@@ -148,7 +172,7 @@ void add_bench(std::vector<OpEntry>& v) {
     entry_named(v, op).bench =
         each_dtype(all, [op = op, call = call](CaseList& list, ScalarType t) {
           const int64_t n = list.side() * list.side();
-          copy_case(list, op, t, "contiguous", t, false, nbytes(n, t), call);
+          copy_case(list, op, t, "contiguous", t, Src::Plain, nbytes(n, t), call);
         });
   }
 }

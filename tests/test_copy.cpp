@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "test_util.h"
+#include "touchstone/parallel.h"
 #include "touchstone/touchstone.h"
 
 namespace {
@@ -229,6 +230,141 @@ TEST(Copy, ZeroDimAndEmpty) {
   EXPECT_EQ(get(s), -7);
   Tensor e = ts::empty({2, 0}, ts::kHalf);
   EXPECT_TRUE(e.copy_(ts::empty({0}, ts::kBool)).is_same(e));
+  EXPECT_EQ(e.numel(), 0);
+}
+
+// ---- copy_: the optimized set's loops (Note [copy_ loops] in optimized/cpu/copy.cpp) ----
+
+// `dst.copy_(src)` on the optimized set (when built in); its values must equal `want(i, j)`
+// (NaN: any NaN).
+template <class F>
+void expect_optimized_copy(const Tensor& dst, const Tensor& src, F want) {
+  if (!ts::find_kernel_set("optimized")) GTEST_SKIP() << "no optimized kernel set";
+  const ts::KernelSetGuard g("optimized");
+  dst.copy_(src);
+  const int64_t rows = dst.size(0), cols = dst.size(1);
+  for (int64_t i = 0; i < rows; ++i) {
+    for (int64_t j = 0; j < cols; ++j) {
+      const double got = get(dst, i * cols + j), w = want(i, j);
+      if (std::isnan(w)) {
+        ASSERT_TRUE(std::isnan(got)) << "at " << i << ", " << j;
+      } else {
+        ASSERT_EQ(got, w) << "at " << i << ", " << j;
+      }
+    }
+  }
+}
+
+TEST(CopyOptimized, TransposedSourceInTilesAndTails) {
+  // 100 x 70 (not multiples of the 64-element tile): dst[i][j] = base[j][i] = 100 j + i.
+  for (ScalarType t : {ts::kFloat, ts::kDouble, ts::kInt, ts::kLong, ts::kShort}) {
+    const Tensor src = iota({70, 100}, t).t();
+    Tensor dst = ts::empty({100, 70}, t);
+    expect_optimized_copy(dst, src,
+                          [](int64_t i, int64_t j) { return static_cast<double>(100 * j + i); });
+  }
+}
+
+TEST(CopyOptimized, TransposedSourceSplitAcrossThreads) {
+  // 69000 elements (above the iterator's grain): chunks start and end mid-row on 2 threads.
+  const int saved = ts::get_num_threads();
+  ts::set_num_threads(2);
+  Tensor dst = ts::empty({300, 230}, ts::kFloat);
+  expect_optimized_copy(dst, iota({230, 300}, ts::kFloat).t(),
+                        [](int64_t i, int64_t j) { return static_cast<double>(300 * j + i); });
+  ts::set_num_threads(saved);
+}
+
+TEST(CopyOptimized, TransposedSourceConverts) {
+  // double -> float rounds once; 0.1 + k is not exact in float, so compare with one cast each.
+  Values v(130 * 70);
+  for (size_t k = 0; k < v.size(); ++k) v[k] = 0.1 + static_cast<double>(k);
+  const Tensor src = make(ts::kDouble, v, {70, 130}).t();
+  Tensor dst = ts::empty({130, 70}, ts::kFloat);
+  expect_optimized_copy(dst, src, [&](int64_t i, int64_t j) {
+    return static_cast<double>(static_cast<float>(v[static_cast<size_t>(130 * j + i)]));
+  });
+  // A 3-D permutation: dims 0 and 1 of dst coalesce (210 rows of stride 80), transposed.
+  if (!ts::find_kernel_set("optimized")) GTEST_SKIP() << "no optimized kernel set";
+  const Tensor base = iota({3, 70, 80}, ts::kLong);
+  Tensor out = ts::empty({80, 3, 70}, ts::kDouble);
+  {
+    const ts::KernelSetGuard g("optimized");
+    out.copy_(base.permute({2, 0, 1}));
+  }
+  for (int64_t a = 0; a < 80; ++a) {
+    for (int64_t b = 0; b < 3; ++b) {
+      for (int64_t c = 0; c < 70; ++c) {
+        ASSERT_EQ(get(out, (a * 3 + b) * 70 + c), static_cast<double>(b * 5600 + c * 80 + a));
+      }
+    }
+  }
+}
+
+TEST(CopyOptimized, ExpandedSources) {
+  // A column expanded along the rows (inner stride 0) and a row expanded down the columns.
+  const Tensor col = make(ts::kFloat, {1.5, -0.0, kNaN, 7}, {4, 1});
+  Tensor dst = ts::empty({4, 100}, ts::kFloat);
+  expect_optimized_copy(dst, col.expand({4, 100}), [&](int64_t i, int64_t) { return get(col, i); });
+  for (int64_t j = 0; j < 100; ++j) {
+    EXPECT_TRUE(signbit_at(dst, 100 + j));
+    EXPECT_TRUE(std::isnan(get(dst, 200 + j)));
+  }
+  // Converting: double 0.1 rounds once to float16 (0x2E66), then fills the row; so does
+  // 1 + 2^-11 + 2^-40 (to 1 + 2^-10; through float it would tie down to 1).
+  Tensor half = ts::empty({3, 50}, ts::kHalf);
+  const double tenth = 0.0999755859375, above_tie = 1 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40);
+  expect_optimized_copy(half, make(ts::kDouble, {0.1, above_tie, -3}, {3, 1}).expand({3, 50}),
+                        [&](int64_t i, int64_t) {
+                          return i == 0 ? tenth : i == 1 ? 1 + std::ldexp(1.0, -10) : -3;
+                        });
+  for (int64_t j = 0; j < 50; ++j) EXPECT_EQ(bits16(half, j), 0x2E66);
+  const Tensor row = iota({1, 80}, ts::kShort);
+  Tensor rows = ts::empty({5, 80}, ts::kInt);
+  expect_optimized_copy(rows, row.expand({5, 80}),
+                        [](int64_t, int64_t j) { return static_cast<double>(j); });
+  // A 0-dim source broadcast to a strided (transposed) destination.
+  Tensor base = ts::empty({40, 30}, ts::kDouble);
+  Tensor tdst = base.t();
+  expect_optimized_copy(tdst, make(ts::kInt, {-4}, {}), [](int64_t, int64_t) { return -4.0; });
+}
+
+TEST(CopyOptimized, SlicedSourcesAndDestinations) {
+  // Every other column of a 6 x 200 matrix, and a step-3 slice of its rows.
+  const Tensor base = iota({6, 200}, ts::kFloat);
+  Tensor dst = ts::empty({6, 100}, ts::kFloat);
+  expect_optimized_copy(dst, base.slice(1, 0, 200, 2),
+                        [](int64_t i, int64_t j) { return static_cast<double>(200 * i + 2 * j); });
+  Tensor d2 = ts::empty({2, 200}, ts::kDouble);
+  expect_optimized_copy(d2, base.slice(0, 1, 6, 3), [](int64_t i, int64_t j) {
+    return static_cast<double>(200 * (1 + 3 * i) + j);
+  });
+  // A sliced destination (the middle of a padded buffer), contiguous source.
+  Tensor padded = ts::zeros({8, 70}, ts::kFloat);
+  Tensor mid = padded.slice(0, 1, 7).slice(1, 3, 67);
+  expect_optimized_copy(mid, iota({6, 64}, ts::kFloat),
+                        [](int64_t i, int64_t j) { return static_cast<double>(64 * i + j); });
+  EXPECT_EQ(get(padded, 3), 0);        // row 0: padding
+  EXPECT_EQ(get(padded, 70 + 2), 0);   // row 1, left of the copy
+  EXPECT_EQ(get(padded, 70 + 4), 1);   // mid[0][1]
+  EXPECT_EQ(get(padded, 70 + 67), 0);  // right of the copy
+  EXPECT_EQ(get(padded, 7 * 70 + 5), 0);
+  // Views copied onto other views of the same elements (rows, columns): unchanged.
+  Tensor same = iota({4, 6}, ts::kFloat);
+  expect_optimized_copy(same.slice(0, 0, 4, 2), same.slice(0, 0, 4, 2),
+                        [](int64_t i, int64_t j) { return static_cast<double>(12 * i + j); });
+  expect_optimized_copy(same.slice(1, 0, 6, 2), same.slice(1, 0, 6, 2),
+                        [](int64_t i, int64_t j) { return static_cast<double>(6 * i + 2 * j); });
+}
+
+TEST(CopyOptimized, ZeroDimAndEmpty) {
+  if (!ts::find_kernel_set("optimized")) GTEST_SKIP() << "no optimized kernel set";
+  const ts::KernelSetGuard g("optimized");
+  Tensor s = make(ts::kHalf, {0}, {});
+  s.copy_(make(ts::kDouble, {0.1}, {}));
+  EXPECT_EQ(bits16(s), 0x2E66);
+  Tensor e = ts::empty({0, 40}, ts::kFloat);
+  e.copy_(ts::empty({40, 0}, ts::kDouble).t());
   EXPECT_EQ(e.numel(), 0);
 }
 

@@ -1,5 +1,6 @@
 // Optimized CPU kernels for copy_ (with dtype conversion) and fill_; elements convert as
 // optimized/cpu/convert.h says, rounding once as the reference set does.
+#include <algorithm>
 #include <cstring>
 
 #include "optimized/cpu/convert.h"
@@ -9,6 +10,120 @@
 #include "touchstone/parallel.h"
 
 namespace ts::cpu {
+
+namespace {
+
+// Note [copy_ loops]
+// The iterator orders dims by the destination's strides, so its inner dim is the destination's
+// contiguous one when it has one. Each 2-D block then takes the first of: a transposed block
+// (source contiguous along the outer dim: tiled, Note [Blocked transpose]); rows of one
+// broadcast source element (stride 0: convert once, then fill); contiguous rows (memcpy when
+// the dtypes match); a unit-stride destination read with a source stride; the general strided
+// loop. Every element is still converted exactly once by convert_value, so the result is the
+// same bits as the reference's.
+
+// Note [Blocked transpose]
+// A transposed source read along the destination's rows touches one element per cache line,
+// and with power-of-two row strides every line of a tile maps to the same L1 set. So each
+// kTile x kTile tile is first copied row by row (contiguous source runs) into a local buffer,
+// then written out row by row from it (contiguous destination runs): ATen's copy_transpose does
+// the same with 60 x 60 blocks for 2-D same-dtype sources.
+
+// Note [Filling]
+// At -O2 GCC 12's "very cheap" cost model leaves a fill loop of unknown length scalar (one
+// 4-byte store per float32: perf showed it in copy_ from an expanded source, ~6x slower than
+// ATen), so rows are filled with 64-byte copies of a replicated block (vector stores).
+constexpr int64_t kTile = 64;
+
+template <typename To, typename From>
+inline To cast(From v) {
+  if constexpr (std::is_same_v<To, From>) {
+    return v;
+  } else {
+    return convert_value<To>(v);
+  }
+}
+
+// n copies of v at o (Note [Filling]).
+template <typename T>
+inline void fill_row(T* o, int64_t n, T v) {
+  constexpr int64_t kBlock = 64 / static_cast<int64_t>(sizeof(T));
+  int64_t i = 0;
+  if (n >= kBlock) {
+    T block[kBlock];
+    for (T& b : block) b = v;
+    for (; i + kBlock <= n; i += kBlock) std::memcpy(o + i, block, sizeof block);
+  }
+  for (; i < n; ++i) o[i] = v;
+}
+
+// One row of n elements: dst stride ds, src stride ss, in bytes.
+template <typename To, typename From>
+inline void copy_row(char* d, const char* s, int64_t ds, int64_t ss, int64_t n) {
+  if (ss == 0) {
+    const To v = cast<To>(*reinterpret_cast<const From*>(s));
+    if (ds == static_cast<int64_t>(sizeof(To))) {
+      fill_row(reinterpret_cast<To*>(d), n, v);
+    } else {
+      for (int64_t i = 0; i < n; ++i) *reinterpret_cast<To*>(d + i * ds) = v;
+    }
+    return;
+  }
+  if (ds == static_cast<int64_t>(sizeof(To))) {
+    To* o = reinterpret_cast<To*>(d);
+    if (ss == static_cast<int64_t>(sizeof(From))) {
+      const From* a = reinterpret_cast<const From*>(s);
+      if constexpr (std::is_same_v<To, From>) {
+        // A row onto itself (a fully aliased view, allowed upstream): memcpy may not overlap.
+        if (static_cast<const void*>(o) != a)
+          std::memcpy(o, a, static_cast<size_t>(n) * sizeof(To));
+      } else {
+        // Fixed-length blocks: GCC's -O2 cost model vectorizes those (Note [Filling]).
+        int64_t i = 0;
+        for (; i + 16 <= n; i += 16) {
+          for (int64_t k = 0; k < 16; ++k) o[i + k] = cast<To>(a[i + k]);
+        }
+        for (; i < n; ++i) o[i] = cast<To>(a[i]);
+      }
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) o[i] = cast<To>(*reinterpret_cast<const From*>(s + i * ss));
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    *reinterpret_cast<To*>(d + i * ds) = cast<To>(*reinterpret_cast<const From*>(s + i * ss));
+  }
+}
+
+// The iterator's 2-D loop (Note [copy_ loops]); strides = {dst0, src0, dst1, src1} in bytes.
+template <typename To, typename From>
+void copy_2d(char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+  const int64_t ds0 = strides[0], ss0 = strides[1], ds1 = strides[2], ss1 = strides[3];
+  constexpr auto kTo = static_cast<int64_t>(sizeof(To));
+  constexpr auto kFrom = static_cast<int64_t>(sizeof(From));
+  if (ds0 == kTo && ss1 == kFrom && ss0 != kFrom && ss0 != 0 && n0 >= kTile && n1 >= kTile) {
+    From buf[kTile * kTile];
+    for (int64_t j0 = 0; j0 < n1; j0 += kTile) {
+      const int64_t jn = std::min(kTile, n1 - j0);
+      for (int64_t i0 = 0; i0 < n0; i0 += kTile) {
+        const int64_t in = std::min(kTile, n0 - i0);
+        const char* s = data[1] + j0 * kFrom + i0 * ss0;
+        for (int64_t i = 0; i < in; ++i) {
+          std::memcpy(buf + i * kTile, s + i * ss0, static_cast<size_t>(jn * kFrom));
+        }
+        for (int64_t j = 0; j < jn; ++j) {
+          To* o = reinterpret_cast<To*>(data[0] + (j0 + j) * ds1) + i0;
+          for (int64_t i = 0; i < in; ++i) o[i] = cast<To>(buf[i * kTile + j]);
+        }
+      }
+    }
+    return;
+  }
+  for (int64_t j = 0; j < n1; ++j)
+    copy_row<To, From>(data[0] + j * ds1, data[1] + j * ss1, ds0, ss0, n0);
+}
+
+}  // namespace
 
 void copy_convert(const Tensor& dst, const Tensor& src) {
   if (dst.numel() == 0 || dst.is_same(src)) return;
@@ -26,14 +141,19 @@ void copy_convert(const Tensor& dst, const Tensor& src) {
   if (dst.dtype() == src.dtype()) {
     with_element_type(dst.element_size(), [&](auto u) {
       using U = decltype(u);
-      scalar_loop<U, U, 1>(iter, [](U v) { return v; });
+      iter.for_each([](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+        copy_2d<U, U>(data, strides, n0, n1);
+      });
     });
     return;
   }
   TS_DISPATCH_ALL_DTYPES(dst.dtype(), "copy_", [&] {
     using To = scalar_t;
     TS_DISPATCH_ALL_DTYPES(src.dtype(), "copy_", [&] {
-      scalar_loop<To, scalar_t, 1>(iter, [](scalar_t v) { return convert_value<To>(v); });
+      using From = scalar_t;
+      iter.for_each([](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+        copy_2d<To, From>(data, strides, n0, n1);
+      });
     });
   });
 }
@@ -59,7 +179,7 @@ void kernel<OpId::fill_>(const KernelCall& c) {
     if (self.is_contiguous()) {
       scalar_t* p = self.data_ptr<scalar_t>();
       parallel_for(0, self.numel(), 32768,
-                   [&](int64_t b, int64_t e) { std::fill(p + b, p + e, v); });
+                   [&](int64_t b, int64_t e) { fill_row(p + b, e - b, v); });
       return;
     }
     TensorIterator iter = TensorIteratorConfig()

@@ -1,1 +1,2 @@
-// The source of ts_test_pch, whose precompiled header every test file reuses (tests/CMakeLists.txt).
+// The source of ts_test_pch, whose precompiled header every test file reuses
+// (tests/CMakeLists.txt).

@@ -76,7 +76,7 @@ inline constexpr DTypeSet no_bool = DTypeSet::all() - DTypeSet{kBool};
 inline constexpr DTypeSet real = DTypeSet::integral(false) | DTypeSet::floating();  // no bool
 inline constexpr DTypeSet integral_and_bool = DTypeSet::integral(true);
 inline constexpr DTypeSet float_double = DTypeSet{kFloat, kDouble};  // grid_sampler (issue 16)
-inline constexpr DTypeSet index_dtypes = DTypeSet{kInt, kLong};  // repeat_interleave's repeats
+inline constexpr DTypeSet index_dtypes = DTypeSet{kInt, kLong};      // repeat_interleave's repeats
 }  // namespace dtypes
 
 struct OpInfo {

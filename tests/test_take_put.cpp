@@ -10,6 +10,7 @@
 
 #include "autograd_util.h"
 #include "cpu_sets_util.h"
+#include "index_grad_util.h"
 #include "test_util.h"
 #include "touchstone/touchstone.h"
 
@@ -198,8 +199,7 @@ TEST(TakePutGrad, ByHand) {
 }
 
 TEST(TakePutGrad, Gradchecks) {
-  using Op = std::function<Tensor(const Tensor&, const Tensor&)>;
-  const std::vector<std::pair<const char*, Op>> cases = {
+  const std::vector<std::pair<const char*, IndexGradOp>> cases = {
       {"take",
        [](const Tensor& x, const Tensor&) {
          return ts::take(x, make_long({5, -1, 0}, {3}));
@@ -229,19 +229,7 @@ TEST(TakePutGrad, Gradchecks) {
          return ts::masked_scatter(x, ts::tensor({true, false, true}), y);
        }},
   };
-  each_set([&] {
-    for (const auto& named : cases) {  // not a structured binding: clang 14 lambdas
-      const auto& op = named.second;
-      SCOPED_TRACE(named.first);
-      const Tensor x = ts::tensor({-2.3, 0.7, -0.2, 0.3, 1.8, 1.1}, ts::kDouble).view({2, 3});
-      const Tensor y =
-          ts::tensor({0.4, -1.3, 2.1, 0.9, -0.6, 1.7, 0.25, -0.8, 1.45}, ts::kDouble).view({3, 3});
-      const Tensor xi = x.detach().requires_grad_(), yi = y.detach().requires_grad_();
-      ts::autograd_test::expect_gradchecks(
-          [&](const std::vector<Tensor>& v) -> std::vector<Tensor> { return {op(v[0], v[1])}; },
-          {xi, yi});
-    }
-  });
+  expect_index_gradchecks(cases);
 }
 
 }  // namespace

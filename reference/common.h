@@ -57,14 +57,38 @@ inline void store_element(char* p, ScalarType t, double v) {
   }
 }
 
-// elementwise() when every operand and the compute dtype are T (float or double): the same
-// values as load_element, round_element and store_element, with the dtypes known to the loop
-// (stores through char* may alias anything, so a dtype read at run time is read per element).
+// Note [Broadcast scalars load once]
+// An operand that is one element broadcast to the output's shape (a wrapped number, x + 1, or a
+// Scalar exponent, pow(x, 2)) has the same value at every output element: elementwise() loads
+// and rounds it once. An operand in the output's storage is read per element as written, in
+// case the loop writes it first.
+template <size_t N>
+struct Broadcasts {
+  bool is_const[N] = {};
+  double value[N] = {};  // in the compute dtype
+};
+
+inline bool one_element_broadcast(const Tensor& t, const Tensor& out) {
+  if (t.storage().get() == out.storage().get()) return false;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.sizes()[d] != 1 && t.strides()[d] != 0) return false;
+  }
+  return true;
+}
+
+// elementwise() when the output, the compute dtype and every operand not broadcast from one
+// element are T (float or double): the same values as load_element, round_element and
+// store_element, with the dtypes known to the loop (stores through char* may alias anything,
+// so a dtype read at run time is read per element).
 template <typename T, size_t N, typename FD>
-void elementwise_same_dtype(const KernelCall& c, FD& fd) {
+void elementwise_same_dtype(const KernelCall& c, FD& fd, const Broadcasts<N>& k) {
   for_each_element<N>(c, [&](char* o, const char* const* in) {
     double v[N];
     for (size_t i = 0; i < N; ++i) {
+      if (k.is_const[i]) {
+        v[i] = k.value[i];
+        continue;
+      }
       T x;
       std::memcpy(&x, in[i], sizeof x);
       v[i] = x;
@@ -82,16 +106,23 @@ void elementwise(const KernelCall& c, FD&& fd, FI&& fi) {
   const ScalarType ot = c.outputs[0].dtype();
   ScalarType it[N];
   bool same = ot == ct;
+  Broadcasts<N> k;
   for (size_t i = 0; i < N; ++i) {
     it[i] = c.inputs[i].dtype();
-    same = same && it[i] == ct;
+    if (is_floating_type(ct) && c.outputs[0].numel() > 1 &&
+        one_element_broadcast(c.inputs[i], c.outputs[0])) {
+      k.is_const[i] = true;
+      k.value[i] = load_element(static_cast<const char*>(c.inputs[i].data_ptr()), it[i], ct);
+    }
+    same = same && (k.is_const[i] || it[i] == ct);
   }
-  if (same && ct == kFloat) return elementwise_same_dtype<float, N>(c, fd);
-  if (same && ct == kDouble) return elementwise_same_dtype<double, N>(c, fd);
+  if (same && ct == kFloat) return elementwise_same_dtype<float, N>(c, fd, k);
+  if (same && ct == kDouble) return elementwise_same_dtype<double, N>(c, fd, k);
   if (is_floating_type(ct)) {
     for_each_element<N>(c, [&](char* o, const char* const* in) {
       double v[N];
-      for (size_t i = 0; i < N; ++i) v[i] = load_element(in[i], it[i], ct);
+      for (size_t i = 0; i < N; ++i)
+        v[i] = k.is_const[i] ? k.value[i] : load_element(in[i], it[i], ct);
       store_element(o, ot, round_element(ct, fd(v)));
     });
   } else {

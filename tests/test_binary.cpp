@@ -35,6 +35,22 @@ TEST(AddSubMul, FloatingDtypes) {
   EXPECT_TENSOR(make(kHalf, {1.5}).mul(make(kHalf, {-2})), kHalf, {1}, {-3});
 }
 
+// Note [Broadcast scalars load once] (reference/common.h): a one-element operand is rounded to
+// the compute dtype once. float32 + int64 16777217 computes in float32, where 16777217 is
+// 16777216: 1 + 16777216 ties to even (16777216), 2 + -> 16777218, 3 + -> 16777220 (tie up).
+TEST(AddSubMul, OneElementOperandRoundsToTheComputeDtype) {
+  for (const char* set : {"reference", "optimized"}) {
+    SCOPED_TRACE(set);
+    const ts::KernelSetGuard guard(set);
+    const Tensor big = ts::scalar_tensor(16777217, kLong);
+    EXPECT_TENSOR(ts::add(make(kFloat, {1, 2, 3}), big), kFloat, {3},
+                  {16777216, 16777218, 16777220});
+    EXPECT_TENSOR(ts::mul(make(kFloat, {1, -1}).expand({2, 2}), big), kFloat, {2, 2},
+                  {16777216, -16777216, 16777216, -16777216});
+    EXPECT_TENSOR(ts::pow(make(kFloat, {3, -0.5}), 2), kFloat, {2}, {9, 0.25});
+  }
+}
+
 TEST(AddSubMul, IntegersWrapAround) {
   EXPECT_TENSOR(ts::add(make(kChar, {127, -128}), make(kChar, {1, -1})), kChar, {2}, {-128, 127});
   EXPECT_TENSOR(ts::sub(make(kByte, {0, 5}), make(kByte, {1, 3})), kByte, {2}, {255, 2});

@@ -214,6 +214,34 @@ TEST(Linspace, SecondHalfCountsBackFromEnd) {
   EXPECT_EQ(w[1], 0.7 - 0.35);
 }
 
+// Long enough for whole vectors: each element as the formula gives it, rounded once (the
+// first half start + step * i, the second end - step * (steps - 1 - i)), on both CPU sets.
+TEST(Linspace, EveryElementAsTheFormula) {
+  for (const char* set : {"reference", "optimized"}) {
+    SCOPED_TRACE(set);
+    const ts::KernelSetGuard guard(set);
+    const int64_t steps = 1001;
+    const double start = -1.25, end = 3.1, step = (end - start) / static_cast<double>(steps - 1);
+    const std::vector<double> d = values(ts::linspace(start, end, steps, ts::kDouble));
+    const std::vector<double> f = values(ts::linspace(start, end, steps, ts::kFloat));
+    const double fs = static_cast<float>(start), fe = static_cast<float>(end);
+    const double fstep = (fe - fs) / static_cast<double>(steps - 1);
+    for (int64_t i = 0; i < steps; ++i) {
+      const auto di = static_cast<double>(i), back = static_cast<double>(steps - 1 - i);
+      const double want = i < steps / 2 ? start + step * di : end - step * back;
+      const float want_f = static_cast<float>(i < steps / 2 ? fs + fstep * di : fe - fstep * back);
+      ASSERT_EQ(d[static_cast<size_t>(i)], want) << "element " << i;
+      ASSERT_EQ(f[static_cast<size_t>(i)], want_f) << "element " << i;
+    }
+    // arange: start + i * step in double, rounded once to float32.
+    const std::vector<double> a = values(ts::arange(-3, 97, 0.1, ts::kFloat));
+    ASSERT_EQ(a.size(), 1000u);
+    for (size_t i = 0; i < a.size(); ++i) {
+      ASSERT_EQ(a[i], static_cast<float>(-3 + static_cast<double>(i) * 0.1)) << "element " << i;
+    }
+  }
+}
+
 TEST(Linspace, IntegralAndReducedDtypes) {
   // step 10/3 in double; 3.33 -> 3 and 10 - 3.33 -> 6, truncated toward zero.
   EXPECT_EQ(values(ts::linspace(0, 10, 4, ts::kLong)), (V{0, 3, 6, 10}));

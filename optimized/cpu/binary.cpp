@@ -233,6 +233,25 @@ struct CopysignOp {
   }
 };
 
+// nextafter of float32 and float64 lanes on their bits (Note [nextafter of 16-bit floats]): a
+// nonzero a steps one pattern away from zero when b lies beyond it, else toward; 0 steps to the
+// least subnormal with b's sign; a == b gives b; a NaN gives a + b, as glibc's nextafter.
+struct NextAfterOp {
+  template <class D, class V>
+  HWY_INLINE V operator()(D d, V a, V b) const {
+    const hn::RebindToUnsigned<D> du;
+    const auto one = hn::Set(du, hn::TFromD<decltype(du)>{1});
+    const auto ua = hn::BitCast(du, a);
+    const auto zero = hn::Zero(d);
+    const auto away = hn::RebindMask(du, hn::Not(hn::Xor(hn::Gt(b, a), hn::Gt(a, zero))));
+    auto bits = hn::IfThenElse(away, hn::Add(ua, one), hn::Sub(ua, one));
+    const auto least = hn::Or(hn::And(hn::BitCast(du, b), hn::BitCast(du, hn::SignBit(d))), one);
+    bits = hn::IfThenElse(hn::RebindMask(du, hn::Eq(a, zero)), least, bits);
+    const V r = hn::IfThenElse(hn::Eq(a, b), b, hn::BitCast(d, bits));
+    return hn::IfThenElse(hn::Or(hn::IsNaN(a), hn::IsNaN(b)), hn::Add(a, b), r);
+  }
+};
+
 // heaviside: `values` where x == 0, else x > 0 (NaN gives 0).
 struct HeavisideOp {
   template <class D, class V>
@@ -357,6 +376,11 @@ void fmod_floating(const TensorIterator& iter) {
 void copysign_floating(const TensorIterator& iter) {
   floating_loop<2>(iter, CopysignOp{});
 }
+// float32 and float64 only: the 16-bit floats step on their own bits, not float32's.
+void nextafter_floating(const TensorIterator& iter) {
+  if (iter.common_dtype() == kFloat) return vectorized_loop<float, 2>(iter, NextAfterOp{});
+  vectorized_loop<double, 2>(iter, NextAfterOp{});
+}
 void heaviside_floating(const TensorIterator& iter) {
   floating_loop<2>(iter, HeavisideOp{});
 }
@@ -405,6 +429,7 @@ HWY_EXPORT(pow_widened);
 HWY_EXPORT(atan2_widened);
 HWY_EXPORT(fmod_floating);
 HWY_EXPORT(copysign_floating);
+HWY_EXPORT(nextafter_floating);
 HWY_EXPORT(heaviside_floating);
 HWY_EXPORT(clamp_bound_floating);
 HWY_EXPORT(hypot_widened);
@@ -782,7 +807,7 @@ void logaddexp_kernel(const KernelCall& c) {
 // Note [nextafter of 16-bit floats]
 // IEEE formats order like sign-magnitude integers: the neighbour of a nonzero x toward y is its
 // bit pattern plus or minus one (away from zero: plus); 0 steps to the smallest subnormal with
-// y's sign. float and double take std::nextafter.
+// y's sign. float and double do the same in lanes (NextAfterOp).
 template <typename T>
 T nextafter_bits(T a, T b) {
   const float fa = static_cast<float>(a), fb = static_cast<float>(b);
@@ -800,10 +825,8 @@ T nextafter_bits(T a, T b) {
 void nextafter_kernel(const KernelCall& c) {
   TensorIterator iter = binary_iter(c, /*cast_output=*/true);
   const ScalarType t = iter.common_dtype();
-  if (t == kFloat) {
-    scalar_loop<float, float, 2>(iter, [](float a, float b) { return std::nextafter(a, b); });
-  } else if (t == kDouble) {
-    scalar_loop<double, double, 2>(iter, [](double a, double b) { return std::nextafter(a, b); });
+  if (t == kFloat || t == kDouble) {
+    HWY_DYNAMIC_DISPATCH(nextafter_floating)(iter);
   } else if (t == kHalf) {
     scalar_loop<Half, Half, 2>(iter, [](Half a, Half b) { return nextafter_bits(a, b); });
   } else {

@@ -29,10 +29,12 @@ namespace {
 // then written out row by row from it (contiguous destination runs): ATen's copy_transpose does
 // the same with 60 x 60 blocks for 2-D same-dtype sources.
 
-// Note [Filling]
-// At -O2 GCC 12's "very cheap" cost model leaves a fill loop of unknown length scalar (one
-// 4-byte store per float32: perf showed it in copy_ from an expanded source, ~6x slower than
-// ATen), so rows are filled with 64-byte copies of a replicated block (vector stores).
+// Note [Vector fills]
+// This file is compiled for the baseline target (SSE2): a fill loop here stores 16 bytes at a
+// time, and at -O2 GCC 12 leaves one of unknown length scalar (4 bytes a store). Rows of one
+// value therefore go to fill_elements (factories.cpp, Highway's dynamic dispatch: 64-byte
+// stores on AVX-512; memset when every byte of the value is the same, as for zeros). fill_ of
+// 1M float32, 1 thread: 72.6 -> see perf/README.md.
 constexpr int64_t kTile = 64;
 
 template <typename To, typename From>
@@ -44,17 +46,11 @@ inline To cast(From v) {
   }
 }
 
-// n copies of v at o (Note [Filling]).
+// n copies of v at o (Note [Vector fills]); short rows inline.
 template <typename T>
 inline void fill_row(T* o, int64_t n, T v) {
-  constexpr int64_t kBlock = 64 / static_cast<int64_t>(sizeof(T));
-  int64_t i = 0;
-  if (n >= kBlock) {
-    T block[kBlock];
-    for (T& b : block) b = v;
-    for (; i + kBlock <= n; i += kBlock) std::memcpy(o + i, block, sizeof block);
-  }
-  for (; i < n; ++i) o[i] = v;
+  if (n >= 16) return fill_elements(o, n, &v, sizeof v);
+  for (int64_t i = 0; i < n; ++i) o[i] = v;
 }
 
 // One row of n elements: dst stride ds, src stride ss, in bytes.
@@ -78,7 +74,7 @@ inline void copy_row(char* d, const char* s, int64_t ds, int64_t ss, int64_t n) 
         if (static_cast<const void*>(o) != a)
           std::memcpy(o, a, static_cast<size_t>(n) * sizeof(To));
       } else {
-        // Fixed-length blocks: GCC's -O2 cost model vectorizes those (Note [Filling]).
+        // Fixed-length blocks: GCC's -O2 cost model vectorizes those (Note [Vector fills]).
         int64_t i = 0;
         for (; i + 16 <= n; i += 16) {
           for (int64_t k = 0; k < 16; ++k) o[i + k] = cast<To>(a[i + k]);

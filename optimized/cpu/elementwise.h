@@ -14,6 +14,10 @@ inline constexpr bool is_reduced_v = std::is_same_v<T, Half> || std::is_same_v<T
 template <typename T>
 using compute_t = std::conditional_t<is_reduced_v<T>, float, T>;
 
+// n copies of the element at `value` (size bytes) from dst, with the widest stores the CPU has
+// (Note [Vector fills] in copy.cpp); optimized/cpu/factories.cpp.
+void fill_elements(void* dst, int64_t n, const void* value, size_t size);
+
 // The iterator of an elementwise call: inputs cast to the compute dtype; the output written
 // through a temporary (see TensorIterator::cast_outputs) when its dtype differs and
 // `cast_output` is set (ops with a bool result keep their bool output).

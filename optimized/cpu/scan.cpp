@@ -210,8 +210,8 @@ void cum_extreme_kernel(const KernelCall& c, bool is_max) {
     T* vp = static_cast<T*>(v.data_ptr());
     auto* ip = static_cast<int64_t*>(ix.data_ptr());
     const auto takes = [&](K a, K best) {
-      if constexpr (std::is_floating_point_v<K>) {  // bitwise: no branches
-        return std::isnan(a) | (!std::isnan(best) & (is_max ? a >= best : a <= best));
+      if constexpr (std::is_floating_point_v<K>) {
+        return std::isnan(a) || (!std::isnan(best) && (is_max ? a >= best : a <= best));
       } else {
         return is_max ? a >= best : a <= best;
       }

@@ -280,8 +280,16 @@ void kernel<OpId::index_put>(const KernelCall& c) {
           index_geometry(acc.t, acc.t.strides(), list, values.sizes().size(), sizeof(A));
       const Walker w = index_walker(values.sizes(), values, values.strides(), acc.t, g);
       const int64_t sv = w.inner_stride(0), sa = w.inner_stride(1);
+      // Note [Prefetching scattered sums]
+      // The sums run serially (the reference's order), and with destinations spread over an
+      // accumulator beyond the caches each one waited for a miss (4M float32, 1M indices: 43
+      // ms, ATen 16-23). The destination kAhead values on is prefetched, so misses overlap.
+      constexpr int64_t kAhead = 16;
       w.run(0, w.numel(), [&](char** p, int64_t len) {
         for (int64_t i = 0; i < len; ++i) {
+          if (i + kAhead < len) {
+            __builtin_prefetch(p[1] + (i + kAhead) * sa + index_offset(p, w, g, i + kAhead), 1);
+          }
           A& dst = *reinterpret_cast<A*>(p[1] + i * sa + index_offset(p, w, g, i));
           dst = combine(ScatterReduce::Sum, dst,
                         to_acc(*reinterpret_cast<const scalar_t*>(p[0] + i * sv)));
@@ -743,8 +751,11 @@ void kernel<OpId::put>(const KernelCall& c) {
     using A = AccOf<scalar_t>;
     const Accumulator<A> acc(self);
     const scalar_t* src = static_cast<const scalar_t*>(source.data_ptr());
+    const auto at = [&](int64_t i) { return ix[i] < 0 ? ix[i] + n : ix[i]; };
     for (int64_t i = 0; i < k; ++i) {
-      A& dst = acc.data[ix[i] < 0 ? ix[i] + n : ix[i]];
+      if (i + 16 < k)
+        __builtin_prefetch(acc.data + at(i + 16), 1);  // Note [Prefetching scattered sums]
+      A& dst = acc.data[at(i)];
       dst = combine(ScatterReduce::Sum, dst, to_acc(src[i]));
     }
     acc.finish(out);

@@ -171,6 +171,19 @@ template <typename T>
 void avg_planes(const T* x, T* y, const Geometry& g, int64_t divisor_override) {
   const Axis &a0 = g.a[0], &a1 = g.a[1], &a2 = g.a[2];
   const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(g.in_plane, 1));
+  // One window over a whole 1-D or 2-D plane (a global average, ResNet's 7x7 -> 1x1 head): one
+  // span's sum, as the loop below computes it there, without its per-window lookups.
+  const auto whole = [](const Axis& a) { return a.out == 1 && a.lo[0] == 0 && a.hi[0] == a.in; };
+  if (a0.in == 1 && whole(a0) && whole(a1) && whole(a2) && g.in_plane > 0) {
+    const double divisor = divisor_override != 0 ? static_cast<double>(divisor_override)
+                                                 : a0.count[0] * a1.count[0] * a2.count[0];
+    parallel_for(0, g.planes, grain, [&](int64_t p0, int64_t p1) {
+      for (int64_t pl = p0; pl < p1; ++pl) {
+        y[pl] = static_cast<T>(sum_span(x + pl * g.in_plane, g.in_plane) / divisor);
+      }
+    });
+    return;
+  }
   parallel_for(0, g.planes, grain, [&](int64_t p0, int64_t p1) {
     for (int64_t pl = p0; pl < p1; ++pl) {
       const T* xp = x + pl * g.in_plane;

@@ -103,11 +103,15 @@ void bags_typed(const C* w, const int64_t* idx, const int64_t* offs, const C* ps
     for (int64_t b = b0; b < b1; ++b) {
       C* a = acc.data();
       C* o = out + b * dim;
-      int64_t count = 0;
-      for (int64_t j = offs[b]; j < offs[b + 1]; ++j) count += idx[j] != p.padding_idx ? 1 : 0;
-      if (p.mode != 2) {
+      if (p.mode == 0) {  // the sum straight into the bag's output row
+        sum_bag(o, w, idx, offs[b], offs[b + 1], dim, psw, p.padding_idx);
+        continue;
+      }
+      if (p.mode == 1) {  // the mean over the rows that are not padding_idx (none: 0)
+        int64_t count = 0;
+        for (int64_t j = offs[b]; j < offs[b + 1]; ++j) count += idx[j] != p.padding_idx ? 1 : 0;
         sum_bag(a, w, idx, offs[b], offs[b + 1], dim, psw, p.padding_idx);
-        if (p.mode == 1 && count > 0) {
+        if (count > 0) {
           divide_row(o, a, dim, static_cast<C>(count));
         } else {
           std::copy(a, a + dim, o);

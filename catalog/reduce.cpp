@@ -325,28 +325,34 @@ struct ReduceBench {
   ScalarType fallback;
   Fill fill;
   bool index_out = false;
+  bool stream = false;  // also over the STREAM probe's 128 M elements (full runs)
 };
 
 void reduce_cases(const OpEntry& e, CaseList& list, const ReduceBench& b) {
   const int64_t s = list.side();
-  const std::vector<int64_t> sq{s, s};
   const bool arg = e.id == OpId::argmax || e.id == OpId::argmin;
   for (ScalarType t : list.dtypes(b.allowed, b.fallback)) {
-    for (int64_t dim : {1, 0, -1}) {
-      const int64_t out_n = dim < 0 ? 1 : s;
-      SampleArgs args;
-      // Every dim: none named, but logsumexp names them (PyTorch requires its dims).
-      if (dim >= 0) args.dims = {dim};
-      if (dim < 0 && e.id == OpId::logsumexp) args.dims = {0, 1};
-      BenchCase c = make_case(
-          "reduce", e.name, t, shape_str(sq), dim < 0 ? "all_dims" : "dim" + std::to_string(dim),
-          nbytes(s * s, t) + (b.index_out ? 8.0 * out_n : 0) + (arg ? 0 : nbytes(out_n, t)),
-          b.flops * static_cast<double>(s * s), {e.id});
-      c.setup = [=, run = e.run, fill = b.fill](Device d) -> std::function<void()> {
-        const std::vector<Tensor> x{make_input(sq, t, fill, d)};
-        return [=] { (void)run(x, args); };
-      };
-      list.add(std::move(c));
+    // A side x side matrix; with `stream`, float32 in full runs also 2^13 x 2^14 (the 128 M
+    // elements of the STREAM probes: a DRAM-bound read to set against the read probe).
+    std::vector<std::vector<int64_t>> shapes{{s, s}};
+    if (b.stream && t == kFloat && !list.quick()) shapes.push_back({1 << 13, 1 << 14});
+    for (const std::vector<int64_t>& sq : shapes) {
+      for (int64_t dim : {1, 0, -1}) {
+        const int64_t numel = sq[0] * sq[1], out_n = dim < 0 ? 1 : sq[1 - dim];
+        SampleArgs args;
+        // Every dim: none named, but logsumexp names them (PyTorch requires its dims).
+        if (dim >= 0) args.dims = {dim};
+        if (dim < 0 && e.id == OpId::logsumexp) args.dims = {0, 1};
+        BenchCase c = make_case(
+            "reduce", e.name, t, shape_str(sq), dim < 0 ? "all_dims" : "dim" + std::to_string(dim),
+            nbytes(numel, t) + (b.index_out ? 8.0 * out_n : 0) + (arg ? 0 : nbytes(out_n, t)),
+            b.flops * static_cast<double>(numel), {e.id});
+        c.setup = [=, run = e.run, fill = b.fill](Device d) -> std::function<void()> {
+          const std::vector<Tensor> x{make_input(sq, t, fill, d)};
+          return [=] { (void)run(x, args); };
+        };
+        list.add(std::move(c));
+      }
     }
   }
 }
@@ -357,13 +363,20 @@ void add_bench(std::vector<OpEntry>& v) {
   const DTypeSet all = DTypeSet::all();
   const Fill N = Fill::Normal, P = Fill::Positive, M = Fill::Mask;
   const ReduceBench specs[] = {
-      {"sum", 1, all, kFloat, N},          {"mean", 1, fl, kFloat, N},
-      {"prod", 1, num, kFloat, P},         {"amax", 0, num, kFloat, N},
-      {"amin", 0, num, kFloat, N},         {"max", 0, num, kFloat, N, true},
-      {"min", 0, num, kFloat, N, true},    {"argmax", 0, num, kFloat, N, true},
-      {"argmin", 0, num, kFloat, N, true}, {"var", 3, fl, kFloat, N},
-      {"std", 3, fl, kFloat, N},           {"norm", 2, fl, kFloat, N},
-      {"logsumexp", 3, fl, kFloat, N},     {"all", 0, all, kBool, M},
+      {"sum", 1, all, kFloat, N, false, true},
+      {"mean", 1, fl, kFloat, N, false, true},
+      {"prod", 1, num, kFloat, P},
+      {"amax", 0, num, kFloat, N, false, true},
+      {"amin", 0, num, kFloat, N},
+      {"max", 0, num, kFloat, N, true},
+      {"min", 0, num, kFloat, N, true},
+      {"argmax", 0, num, kFloat, N, true},
+      {"argmin", 0, num, kFloat, N, true},
+      {"var", 3, fl, kFloat, N},
+      {"std", 3, fl, kFloat, N},
+      {"norm", 2, fl, kFloat, N},
+      {"logsumexp", 3, fl, kFloat, N},
+      {"all", 0, all, kBool, M},
       {"any", 0, all, kBool, M},
   };
   for (const ReduceBench& b : specs) {

@@ -447,6 +447,26 @@ TEST(OptimizedReduce, ExpandedInputsAndStridedOutputs) {
   }
 }
 
+// Note [Outer column blocks]: blocks of up to 8192 columns, with a narrower last one; (4, 5, 8259)
+// over dim 1 takes blocks of 8192 + 67 (four outer slices), (5, 8259) over dim 0 four of 2112.
+TEST(OptimizedReduce, WideOuterBlocksAgreeWithTheReference) {
+  for (const auto& [shape, dim] : {std::pair{std::vector<int64_t>{4, 5, 8259}, int64_t{1}},
+                                   std::pair{std::vector<int64_t>{5, 8259}, int64_t{0}}}) {
+    for (ts::ScalarType t : {ts::kFloat, ts::kDouble, ts::kHalf, ts::kInt}) {
+      const Tensor a = sample(shape, t, -3, 5, 24);
+      const std::string what = name(t) + " over dim " + std::to_string(dim);
+      expect_matches_reference([&] { return ts::sum(a, {dim}); }, "sum " + what);
+      expect_matches_reference([&] { return ts::amax(a, {dim}); }, "amax " + what);
+      expect_matches_reference([&] { return ts::argmin(a, dim); }, "argmin " + what);
+      expect_matches_reference([&] { return ts::cumsum(a, dim); }, "cumsum " + what);
+      if (!ts::is_floating_type(t)) continue;
+      expect_matches_reference([&] { return ts::mean(a, {dim}); }, "mean " + what);
+      expect_matches_reference([&] { return ts::var(a, {dim}); }, "var " + what);
+      expect_matches_reference([&] { return ts::logsumexp(a, {dim}); }, "logsumexp " + what);
+    }
+  }
+}
+
 // ---- thread invariance ----
 
 // Note [Thread-invariance test]

@@ -19,21 +19,25 @@ namespace ts::cpu {
 
 // Fixed sizes (never the thread count) decide every chunk; see Note [Optimized reductions].
 inline constexpr int64_t kChunk = 16384;     // inner mode: reduced elements per partial
-inline constexpr int64_t kCols = 1024;       // outer mode: columns per block, at most
+inline constexpr int64_t kCols = 8192;       // outer mode: columns per block, at most
 inline constexpr int64_t kOuterRows = 4096;  // outer mode: at least this many rows per partial
 inline constexpr int64_t kGrain = 32768;     // elements of work per parallel task, at least
 inline constexpr int64_t kBlock = 256;       // conversion buffers (elements)
 
 // Note [Outer column blocks]
-// Outer mode reads each row's piece of a column block: a block of 256 float32 columns read 1 KiB
-// of a row, then jumped to the next row, and the hardware prefetchers (which follow a page)
-// restarted on every piece (amax of 4096 x 4096 over dim 0: 13 GB/s, ATen 20). Blocks now span
-// up to kCols columns (a 4 KiB page of float32), but rows of 1024 columns or more keep at least
-// four blocks so that the threads share them. A function of the shape only, never the threads;
-// a column's result does not depend on its block.
-inline int64_t outer_block_cols(int64_t m) {
-  const int64_t quarter = (m + 4 * 64 - 1) / (4 * 64) * 64;  // m / 4, rounded up to 64
-  return std::min({m, kCols, std::max<int64_t>(256, quarter)});
+// Outer mode reads each row's piece of a column block, then jumps to the next row, and the
+// hardware prefetchers (which follow a page) restart on every piece. Blocks of 256 float32
+// columns (1 KiB of a row) made amax of 4096 x 4096 over dim 0 read 13 GB/s (ATen 20); blocks of
+// 1024 (4 KiB) left a sum over dim 0 of 8192 x 16384 at 23 GB/s against 38 over dim 1, and 8192
+// columns (32 KiB; 64 KiB of double accumulators, which stay in L2) read 38 (a standalone loop
+// on this EPYC, 2 threads). So a block spans up to kCols columns, but no more than a share of
+// the columns that keeps four tasks for the threads, counting the `other_tasks` (outer kept
+// slices times row chunks) there already are. A function of the shape only, never the thread
+// count; a column's result does not depend on its block.
+inline int64_t outer_block_cols(int64_t m, int64_t other_tasks = 1) {
+  const int64_t parts = (4 + other_tasks - 1) / std::max<int64_t>(1, other_tasks);
+  const int64_t share = (m + parts * 64 - 1) / (parts * 64) * 64;  // m / parts, rounded up to 64
+  return std::min({m, kCols, std::max<int64_t>(256, share)});
 }
 
 // Operand 0 is the input, 1 and 2 the outputs (values, indices).
@@ -203,9 +207,10 @@ void run_reduction(const ReducePlan& p, const R& r) {
     return;
   }
   const int64_t m = p.cols, Mo = M / m;
-  const int64_t width = outer_block_cols(m), ncb = (m + width - 1) / width;
-  const int64_t rows = std::max(kOuterRows, kChunk / width);
+  // Rows per partial: kOuterRows, more when the block is narrower than kChunk / kOuterRows.
+  const int64_t rows = std::max(kOuterRows, kChunk / std::min<int64_t>(m, 256));
   const int64_t nrc = N <= rows ? 1 : (N + rows - 1) / rows;
+  const int64_t width = outer_block_cols(m, Mo * nrc), ncb = (m + width - 1) / width;
   if (nrc == 1) {
     const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(N * width, 1));
     parallel_for(0, Mo * ncb, grain, [&](int64_t t0, int64_t t1) {

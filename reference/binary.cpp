@@ -294,7 +294,7 @@ void pow_kernel(const KernelCall& c) {
   if (c.p.compute_dtype == kFloat && is_wrapped_number_or_view(c.inputs[1])) {
     const double e = c.inputs[1].as_strided({}, {}).item().to_double();  // expanded
     elementwise<2>(
-        c, [e](const double* v) { return std::pow(v[0], e); },
+        c, [e](const double* v) { return e == 2 ? v[0] * v[0] : std::pow(v[0], e); },  // as above
         [](const int64_t* v) { return int_pow(v[0], v[1]); });
     return;
   }

@@ -111,14 +111,14 @@ TEST(SweepOracleMoreOps, LgammaAtItsNegativeZeros) {
 
 // Note [silu and gelu at tiny x]: the batch path decides the inputs below 2^-60 without MPFR,
 // as MPFR alone does (every float32 subnormal step 4099 apart, the least normal binade's too).
-TEST(SweepOracleMoreOps, SiluAndGeluAtTinyInputsAgreeWithMpfr) {
+TEST(SweepOracleMoreOps, SiluGeluAndHardswishAtTinyInputsAgreeWithMpfr) {
   std::vector<double> x;
   for (uint32_t b = 1; b < 0x01000000u; b += 4099) {
     x.push_back(ts::detail::bits_float(b));
     x.push_back(-ts::detail::bits_float(b));
   }
   x.push_back(std::ldexp(1.0, -61));
-  for (const char* op : {"silu", "gelu"}) {
+  for (const char* op : {"silu", "gelu", "hardswish"}) {
     for (const Format* fmt : {&f32(), &format_of(ts::kBFloat16, "test")}) {
       std::vector<uint32_t> bits(x.size());
       std::vector<double> approx(x.size());
@@ -131,6 +131,39 @@ TEST(SweepOracleMoreOps, SiluAndGeluAtTinyInputsAgreeWithMpfr) {
       }
     }
   }
+}
+
+// Note [Exact in double]: square, leaky_relu, hardtanh and frac round their exact double value,
+// exact midpoints of the format included, without MPFR, to what MPFR alone gives. square of
+// 1 + (2j + 1) 2^-12 below sqrt(2) is a float32 midpoint (its 2^-24 bit is set, ties to even).
+TEST(SweepOracleMoreOps, ExactDefinitionsRoundMidpointsWithoutMpfr) {
+  std::vector<double> x;
+  for (int j = 0; j < 2048; ++j) {
+    const double v = 1 + (2 * j + 1) * std::ldexp(1.0, -12);
+    x.push_back(v);
+    x.push_back(-v * 3);  // leaky_relu: 0.01f * x; frac's fraction bits
+  }
+  for (double v : {0.0, -0.0, 1e-45, -1e-45, 3.5, -3.5, 1e30, -1e30}) x.push_back(v);
+  for (const char* op : {"square", "leaky_relu", "hardtanh", "frac"}) {
+    for (const Format* fmt : {&f32(), &format_of(ts::kBFloat16, "test")}) {
+      std::vector<uint32_t> bits(x.size());
+      std::vector<double> approx(x.size());
+      const uint64_t mpfr = ts::sweep::correctly_rounded_bits(*find_oracle(op), x.data(), x.size(),
+                                                              *fmt, bits.data(), approx.data());
+      EXPECT_EQ(mpfr, 0u) << op;
+      for (size_t i = 0; i < x.size(); ++i) {
+        const double want = correctly_rounded_mpfr(*find_oracle(op), x[i], *fmt).value;
+        const double got = ts::sweep::format_value(bits[i], *fmt);
+        EXPECT_TRUE(got == want && std::signbit(got) == std::signbit(want))
+            << op << " " << x[i] << ": " << got << ", MPFR " << want;
+      }
+    }
+  }
+  // The first square is a midpoint: (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24 ties to even, 1 + 2^-11.
+  uint32_t b = 0;
+  double a = 0;
+  ts::sweep::correctly_rounded_bits(*find_oracle("square"), x.data(), 1, f32(), &b, &a);
+  EXPECT_EQ(ts::detail::bits_float(b), 1 + std::ldexp(1.0, -11));
 }
 
 // Note [digamma's double ranges]: below 2^-12 in magnitude and from 16 up, the double path

@@ -65,7 +65,7 @@ void compare_op(const SweepOptions& o, const std::vector<Config>& cs, std::strin
   const detail::SweptOp& fn = *detail::find_swept_op(op);
   const detail::InputSpace space = detail::input_space(fmt, fn.arity, o);
   const uint64_t count = space.count();
-  const auto batch = static_cast<uint64_t>(o.batch);
+  const auto batch = static_cast<uint64_t>(o.compare_batch);
   std::vector<uint32_t> in_bits;
   std::vector<std::vector<uint32_t>> got(cs.size());
   for (const std::string& set : detail::sets_with_kernel(o.kernels, op, fmt.dtype)) {

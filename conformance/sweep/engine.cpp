@@ -67,32 +67,36 @@ void sweep_op(const SweepOptions& o, std::string_view op, const Format& fmt,
     for (int64_t b = b0; b < b1; ++b) {
       const uint64_t begin = static_cast<uint64_t>(b) * batch;
       const uint64_t n = std::min(count, begin + batch) - begin;
-      in_bits.resize(n);
       want.resize(n);
       approx.resize(n);
       bins.resize(n);
-      space.fill(begin, n, in_bits.data(), bins.data());
-      detail::BinCounts bin_counts{};
-      for (uint64_t i = 0, j = 0; i < n; i = j) {  // by runs: neighbours mostly share a bin
-        while (j < n && bins[j] == bins[i]) ++j;
-        bin_counts[bins[i]] += j - i;
+      // float32 inputs are generated straight into the operand (nothing is copied)
+      Tensor a, b2;
+      uint32_t* in = nullptr;
+      if (w == 32 && fn.arity == 1) {
+        a = empty({static_cast<int64_t>(n)}, fmt.dtype);
+        in = static_cast<uint32_t*>(a.data_ptr());
+      } else {
+        in_bits.resize(n);
+        in = in_bits.data();
       }
+      space.fill(begin, n, in, bins.data());
+      const detail::BinCounts bin_counts = detail::count_bins(space, begin, n, bins.data());
       if (unary != nullptr) {
         x.resize(n);
-        format_values(in_bits.data(), n, fmt, x.data());
+        format_values(in, n, fmt, x.data());
         part_mpfr += correctly_rounded_bits(*unary, x.data(), n, fmt, want.data(), approx.data(),
                                             o.vector_oracle);
       } else {
         for (uint64_t i = 0; i < n; ++i) {
-          const Rounded r = oracle_at(nullptr, binary, in_bits[i], fmt);
+          const Rounded r = oracle_at(nullptr, binary, in[i], fmt);
           want[i] = format_bits(r.value, fmt);
           approx[i] = r.approx;
           part_mpfr += r.used_mpfr ? 1 : 0;
         }
       }
-      Tensor a, b2;
-      detail::make_inputs(space, in_bits.data(), n, a, b2);
-      const detail::Batch results{begin,       n,           in_bits.data(), bins.data(),
+      if (!a.defined()) detail::make_inputs(space, in, n, a, b2);
+      const detail::Batch results{begin,       n,           in,           bins.data(),
                                   &bin_counts, want.data(), approx.data()};
       for (size_t s = 0; s < sets.size(); ++s) {
         const KernelSetGuard guard(sets[s]);
@@ -150,7 +154,8 @@ std::vector<std::string> detail::checked_ops(const SweepOptions& o) {
     TS_CHECK(o.range->first <= o.range->second, "sweep: --range: expected LO <= HI, got ",
              o.range->first, ":", o.range->second);
   }
-  TS_CHECK(o.batch > 0, "sweep: batch size must be positive, got ", o.batch);
+  TS_CHECK(o.batch > 0 && o.compare_batch > 0, "sweep: batch sizes must be positive, got ", o.batch,
+           " and ", o.compare_batch);
   return ops;
 }
 

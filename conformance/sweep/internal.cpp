@@ -2,12 +2,12 @@
 #include "conformance/sweep/internal.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+
+#include "conformance/sweep/lanes.h"
 
 namespace ts::sweep::detail {
 
@@ -147,6 +147,11 @@ void InputSpace::fill(uint64_t begin, uint64_t n, uint32_t* in, uint8_t* bins) c
   const uint64_t end = begin + n, base_end = std::min(end, base_count);
   const int width = w;
   uint64_t i = begin;
+  if (arity == 1 && stride == 1 && width == 32 &&
+      i < base_end) {  // Note [The engine's passes in lanes]
+    lanes::fill_keys(static_cast<uint32_t>(key_lo + i), base_end - i, in, bins);
+    i = base_end;
+  }
   if (arity == 1 && stride == 1) {  // a full sweep or a range: consecutive keys
     for (; i < base_end; ++i) {
       const auto key = static_cast<uint32_t>(key_lo + i);
@@ -158,6 +163,26 @@ void InputSpace::fill(uint64_t begin, uint64_t n, uint32_t* in, uint8_t* bins) c
     in[i - begin] = bits(i);
     bins[i - begin] = static_cast<uint8_t>(bin(in[i - begin]));
   }
+}
+
+BinCounts count_bins(const InputSpace& s, uint64_t begin, uint64_t n, const uint8_t* bins) {
+  BinCounts c{};
+  uint64_t i = 0;
+  if (s.arity == 1 && s.stride == 1) {  // consecutive keys: each bin a run of 2^(w - 8) keys
+    const uint64_t k0 = s.key_lo + begin, k1 = s.key_lo + std::min(begin + n, s.base_count);
+    const int shift = s.w - 8;
+    for (uint64_t k = k0; k < k1;) {
+      const uint64_t next = std::min(k1, ((k >> shift) + 1) << shift);
+      c[k >> shift] += next - k;
+      k = next;
+    }
+    i = k1 > k0 ? k1 - k0 : 0;
+  }
+  for (uint64_t j = i; i < n; i = j) {  // by runs: neighbours mostly share a bin
+    while (j < n && bins[j] == bins[i]) ++j;
+    c[bins[i]] += j - i;
+  }
+  return c;
 }
 
 void make_inputs(const InputSpace& s, const uint32_t* in, uint64_t n, Tensor& a, Tensor& b) {
@@ -248,9 +273,13 @@ void tally_differing(Partial& p, uint64_t index, uint32_t in, size_t bin, uint32
   ++row.histogram[b];
   row.bin_max_steps[bin] = std::max(row.bin_max_steps[bin], steps);
   if (p.has_worst && steps < row.max_steps) return;  // cannot be the worst, whatever its ULPs
-  const double r = format_value(got, fmt), e = format_value(want, fmt);
-  const int ex = e == 0 ? fmt.emin : std::max(std::ilogb(e), fmt.emin);
-  const double ulp = std::fabs(r - approx) / std::ldexp(1.0, ex - fmt.precision + 1);
+  // An ULP of the expected value (finite here) is 2^(ex - p + 1), ex its exponent field less the
+  // bias (which is emax), emin for subnormals and zero: scaled by the power of two's inverse.
+  const auto field = static_cast<int>(aw >> (fmt.precision - 1));
+  const int ex = field == 0 ? fmt.emin : field - fmt.emax;
+  const double inverse_ulp =
+      std::bit_cast<double>(static_cast<uint64_t>(1023 - (ex - fmt.precision + 1)) << 52);
+  const double ulp = std::fabs(format_value(got, fmt) - approx) * inverse_ulp;
   if (!p.has_worst || std::make_pair(steps, ulp) > std::make_pair(row.max_steps, row.max_ulp)) {
     row.max_steps = steps;
     row.max_ulp = ulp;
@@ -260,21 +289,6 @@ void tally_differing(Partial& p, uint64_t index, uint32_t in, size_t bin, uint32
     p.worst = index;
     p.has_worst = true;
   }
-}
-
-// Bit i set where a[i] != b[i], i < m <= 64: four lanes a compare on SSE2, which x86-64 has.
-uint64_t differing_lanes(const uint32_t* a, const uint32_t* b, uint64_t m) {
-  uint64_t mask = 0, i = 0;
-#if defined(__SSE2__)
-  for (; i + 4 <= m; i += 4) {
-    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i));
-    const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i));
-    const int eq = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, y)));
-    mask |= static_cast<uint64_t>(~eq & 0xF) << i;
-  }
-#endif
-  for (; i < m; ++i) mask |= static_cast<uint64_t>(a[i] != b[i]) << i;
-  return mask;
 }
 
 }  // namespace
@@ -287,7 +301,7 @@ void tally(Partial& p, const Batch& batch, const uint32_t* got, const Format& fm
   constexpr uint64_t kBlock = 64;
   for (uint64_t i0 = 0; i0 < batch.n; i0 += kBlock) {
     const uint64_t m = std::min(batch.n - i0, kBlock);
-    uint64_t differ = differing_lanes(got + i0, batch.want + i0, m);
+    uint64_t differ = lanes::differing_lanes(got + i0, batch.want + i0, m);
     for (; differ != 0; differ &= differ - 1) {  // the set bits, in input order
       const uint64_t i = i0 + static_cast<uint64_t>(__builtin_ctzll(differ));
       --equal;

@@ -90,6 +90,8 @@ struct Partial {
 };
 // One batch of inputs with their plot bins and correctly rounded results.
 using BinCounts = std::array<uint64_t, kInputBins>;
+// How many of inputs begin .. begin + n - 1 (their bins from InputSpace::fill) fall in each bin.
+BinCounts count_bins(const InputSpace& s, uint64_t begin, uint64_t n, const uint8_t* bins);
 struct Batch {
   uint64_t begin = 0, n = 0;      // the inputs' indices: begin .. begin + n - 1
   const uint32_t* in = nullptr;   // their bits

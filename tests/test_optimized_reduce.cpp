@@ -450,8 +450,9 @@ TEST(OptimizedReduce, ExpandedInputsAndStridedOutputs) {
 // Note [Outer column blocks]: blocks of up to 8192 columns, with a narrower last one; (4, 5, 8259)
 // over dim 1 takes blocks of 8192 + 67 (four outer slices), (5, 8259) over dim 0 four of 2112.
 TEST(OptimizedReduce, WideOuterBlocksAgreeWithTheReference) {
-  for (const auto& [shape, dim] : {std::pair{std::vector<int64_t>{4, 5, 8259}, int64_t{1}},
-                                   std::pair{std::vector<int64_t>{5, 8259}, int64_t{0}}}) {
+  for (const auto& [shape, reduced] : {std::pair{std::vector<int64_t>{4, 5, 8259}, int64_t{1}},
+                                       std::pair{std::vector<int64_t>{5, 8259}, int64_t{0}}}) {
+    const int64_t dim = reduced;  // clang 14's lambdas do not capture structured bindings
     for (ts::ScalarType t : {ts::kFloat, ts::kDouble, ts::kHalf, ts::kInt}) {
       const Tensor a = sample(shape, t, -3, 5, 24);
       const std::string what = name(t) + " over dim " + std::to_string(dim);

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <bit>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -13,7 +14,9 @@
 
 #include "conformance/sweep/engine.h"
 #include "conformance/sweep/internal.h"
+#include "conformance/sweep/lanes.h"
 #include "conformance/sweep/oracle.h"
+#include "conformance/sweep/oracle_vec.h"
 #include "sweep_test_util.h"
 #include "touchstone/cpu_capability.h"
 #include "touchstone/half.h"
@@ -169,6 +172,92 @@ TEST(SweepOracle, CheapBoundaryTestNearMidpointsAndCarries) {
   const double log_max = std::log(3.4028234663852886e38);               // log(FLT_MAX)
   EXPECT_EQ(oracle("exp", log_max), 3.4028234663852886e38);             // not inf
   EXPECT_EQ(oracle("exp", log_max + std::ldexp(1.0, -24)), kInf);       // past FLT_MAX + ulp/2
+}
+
+// Note [The engine's passes in lanes]: the baseline, AVX2 and AVX-512 variants (those this CPU
+// runs) give the same bits, those of the scalar definitions; a decided rounding is the interval
+// test's (Note [Double first, MPFR where double cannot decide]), and what only MPFR or the
+// subnormal grid can decide stays open.
+TEST(SweepLanes, EveryLevelGivesTheScalarDecisions) {
+  namespace lanes = ts::sweep::lanes;
+  const double mid = 1.0 + std::ldexp(1.0, -24);  // a float32 midpoint
+  std::vector<double> y = {0.0,
+                           -0.0,
+                           1e-300,
+                           -1e-300,
+                           std::ldexp(1.0, -900),
+                           std::ldexp(1.0, -901),
+                           1e-40,
+                           -1e-42,
+                           3.4028234663852886e38,
+                           3.4028235677973366e38,
+                           std::ldexp(1.0, 128),
+                           -1e300,
+                           kInf,
+                           -kInf,
+                           std::numeric_limits<double>::quiet_NaN(),
+                           ts::sweep::undecided(),
+                           mid,
+                           -mid};
+  for (int k : {-(1 << 14) - 1, -(1 << 14), 1 << 14, (1 << 14) + 1}) {
+    y.push_back(mid + k * std::ldexp(1.0, -52));
+  }
+  uint64_t r = 88172645463325252ull;  // xorshift: doubles of every exponent
+  for (int i = 0; i < 5000; ++i) {
+    r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+    y.push_back(std::bit_cast<double>(r));
+  }
+  const size_t n = y.size();
+  const auto keep = std::bit_cast<uint64_t>(ts::sweep::undecided());
+  std::vector<uint32_t> base_want(n), want(n);
+  std::vector<uint8_t> base_open(n), open(n);
+  lanes::force_level(0);
+  lanes::round_far_from_midpoints(y.data(), n, base_want.data(), base_open.data(), keep);
+  for (size_t i = 0; i < n; ++i) {
+    SCOPED_TRACE(y[i]);
+    EXPECT_EQ(base_want[i], ts::detail::float_bits(static_cast<float>(y[i])));
+    if (base_open[i] != 0) continue;
+    const double d = std::fabs(y[i]) * std::ldexp(1.0, -40);
+    if (std::isfinite(y[i]) && y[i] != 0 && std::fabs(y[i]) < std::ldexp(1.0, 128)) {
+      EXPECT_EQ(ts::detail::float_bits(static_cast<float>(y[i] - d)), base_want[i]);
+      EXPECT_EQ(ts::detail::float_bits(static_cast<float>(y[i] + d)), base_want[i]);
+    }
+  }
+  // Open: 2^-900 (the interval test's), float32 subnormals, the overflow midpoint, undecided(),
+  // midpoints and 2^14 double ULPs around one.
+  for (size_t i : {4, 6, 7, 9, 15, 16, 17, 19, 20}) EXPECT_EQ(base_open[i], 1) << y[i];
+  for (size_t i : {0, 1, 2, 3, 5, 8, 10, 11, 12, 13, 14, 18, 21})
+    EXPECT_EQ(base_open[i], 0) << y[i];
+  for (int level = 1; level <= 2; ++level) {
+    if (lanes::force_level(level) != level) break;
+    lanes::round_far_from_midpoints(y.data(), n, want.data(), open.data(), keep);
+    EXPECT_EQ(want, base_want) << level;
+    EXPECT_EQ(open, base_open) << level;
+  }
+  for (int level = 0; level <= 2; ++level) {
+    if (lanes::force_level(level) != level) break;
+    for (uint32_t lo : {0u, 0x7FFFFF00u, 0xFFFFFE00u}) {  // the keys of -NaN, around -0 | +0, +NaN
+      std::vector<uint32_t> in(512);
+      std::vector<uint8_t> bins(512);
+      std::vector<double> wide(512);
+      lanes::fill_keys(lo, 512, in.data(), bins.data());
+      lanes::widen_floats(in.data(), 512, wide.data());
+      for (uint32_t i = 0; i < 512; ++i) {
+        ASSERT_EQ(in[i], ts::sweep::detail::from_key(lo + i, 32)) << level << " " << lo + i;
+        ASSERT_EQ(bins[i], (lo + i) >> 24);
+        const double v = ts::detail::bits_float(in[i]);
+        ASSERT_EQ(std::bit_cast<uint64_t>(wide[i]), std::bit_cast<uint64_t>(v)) << in[i];
+      }
+      for (size_t m : {0, 1, 5, 17, 63, 64}) {
+        std::vector<uint32_t> other(in.begin(), in.begin() + 64);
+        for (size_t i = 0; i < 64; i += 3) other[i] ^= 1;
+        uint64_t naive = 0;
+        for (size_t i = 0; i < m; ++i) naive |= static_cast<uint64_t>(in[i] != other[i]) << i;
+        EXPECT_EQ(lanes::differing_lanes(in.data(), other.data(), m), naive) << level << " " << m;
+      }
+    }
+  }
+  lanes::force_level(-1);
 }
 
 // The double shortcut against MPFR alone over spread inputs of every op and format.

@@ -23,7 +23,7 @@ struct SweepOptions {
   std::vector<ScalarType> dtypes;    // float32, float16, bfloat16
   std::optional<std::pair<double, double>> range;  // inputs (both operands) LO <= x <= HI
   bool quick = false;  // every 256th float32 input, every 257th pair, and the special values
-  int64_t batch = int64_t{1} << 16;  // inputs a worker runs at a time (they stay in L2)
+  int64_t batch = int64_t{1} << 18;  // inputs a worker runs at a time
   // run_compare's batch: each kernel call splits it over the config's threads.
   int64_t compare_batch = int64_t{1} << 20;
   bool vector_oracle =

@@ -1,6 +1,7 @@
 // The float32 sweep's per-input passes (lanes.h).
 #include "conformance/sweep/lanes.h"
 
+#include <algorithm>
 #include <bit>
 
 #if defined(__x86_64__)
@@ -34,20 +35,24 @@ namespace {
   for (size_t i = 0; i < n; ++i) out[i] = static_cast<double>(std::bit_cast<float>(bits[i]));
 }
 
-// far_from_midpoint (oracle.cpp) for float32 without a branch: 29 low bits dropped, the midpoint
-// pattern 1 << 28, a normal float32 result (biased exponents 897 .. 1150) that does not round to
-// infinity.
+// The float32 decisions of oracle.cpp without a branch: far_from_midpoint (29 low bits dropped,
+// the midpoint pattern 1 << 28, a normal float32 result, biased exponents 897 .. 1150, that does
+// not round to infinity) and the results special_result and the interval test settle by their
+// exponent alone: NaN (but `keep`, the undecided pattern) and infinities, |y| >= 2^128 (rounds
+// to infinity), |y| < 2^-900 (to a signed zero). Rounding to nearest gives each of them.
 [[gnu::always_inline]] inline bool round_far_body(const double* approx, size_t n, uint32_t* want,
-                                                  uint8_t* undecided) {
+                                                  uint8_t* undecided, uint64_t keep) {
   constexpr int64_t kHalf = int64_t{1} << 28, kLow = (int64_t{1} << 29) - 1;
-  constexpr int64_t kMinExp = 1023 - 126, kMaxExp = 1023 + 127;
+  constexpr int64_t kMinExp = 1023 - 126, kMaxExp = 1023 + 127, kTiny = 1023 - 900;
   uint8_t any = 0;
   for (size_t i = 0; i < n; ++i) {
     const auto b = std::bit_cast<int64_t>(approx[i]);
     const int64_t e = (b >> 52) & 0x7ff, rounded_e = ((b + kHalf) >> 52) & 0x7ff;
     const int64_t d = (b & kLow) - kHalf;
     const bool far = (d > (int64_t{1} << 14)) | (d < -(int64_t{1} << 14));
-    const bool ok = far & (e >= kMinExp) & (e <= kMaxExp) & (rounded_e <= kMaxExp);
+    const bool normal = far & (e >= kMinExp) & (e <= kMaxExp) & (rounded_e <= kMaxExp);
+    const bool settled = (e > kMaxExp) | (e < kTiny);
+    const bool ok = (normal | settled) & (static_cast<uint64_t>(b) != keep);
     want[i] = std::bit_cast<uint32_t>(static_cast<float>(approx[i]));
     undecided[i] = static_cast<uint8_t>(!ok);
     any |= static_cast<uint8_t>(!ok);
@@ -81,8 +86,9 @@ void fill_keys_base(uint32_t k, size_t n, uint32_t* in, uint8_t* bins) {
 void widen_floats_base(const uint32_t* bits, size_t n, double* out) {
   widen_floats_body(bits, n, out);
 }
-bool round_far_base(const double* approx, size_t n, uint32_t* want, uint8_t* undecided) {
-  return round_far_body(approx, n, want, undecided);
+bool round_far_base(const double* approx, size_t n, uint32_t* want, uint8_t* undecided,
+                    uint64_t keep) {
+  return round_far_body(approx, n, want, undecided, keep);
 }
 
 #if defined(__x86_64__)
@@ -95,8 +101,9 @@ TS_SWEEP_AVX2 void fill_keys_avx2(uint32_t k, size_t n, uint32_t* in, uint8_t* b
 TS_SWEEP_AVX2 void widen_floats_avx2(const uint32_t* bits, size_t n, double* out) {
   widen_floats_body(bits, n, out);
 }
-TS_SWEEP_AVX2 bool round_far_avx2(const double* approx, size_t n, uint32_t* want, uint8_t* u) {
-  return round_far_body(approx, n, want, u);
+TS_SWEEP_AVX2 bool round_far_avx2(const double* approx, size_t n, uint32_t* want, uint8_t* u,
+                                  uint64_t keep) {
+  return round_far_body(approx, n, want, u, keep);
 }
 TS_SWEEP_AVX2 uint64_t differing_avx2(const uint32_t* a, const uint32_t* b, size_t m) {
   uint64_t mask = 0;
@@ -116,8 +123,9 @@ TS_SWEEP_AVX512 void fill_keys_avx512(uint32_t k, size_t n, uint32_t* in, uint8_
 TS_SWEEP_AVX512 void widen_floats_avx512(const uint32_t* bits, size_t n, double* out) {
   widen_floats_body(bits, n, out);
 }
-TS_SWEEP_AVX512 bool round_far_avx512(const double* approx, size_t n, uint32_t* want, uint8_t* u) {
-  return round_far_body(approx, n, want, u);
+TS_SWEEP_AVX512 bool round_far_avx512(const double* approx, size_t n, uint32_t* want, uint8_t* u,
+                                      uint64_t keep) {
+  return round_far_body(approx, n, want, u, keep);
 }
 TS_SWEEP_AVX512 uint64_t differing_avx512(const uint32_t* a, const uint32_t* b, size_t m) {
   uint64_t mask = 0;
@@ -129,8 +137,9 @@ TS_SWEEP_AVX512 uint64_t differing_avx512(const uint32_t* a, const uint32_t* b, 
   return mask | (i < m ? differing_scalar(a + i, b + i, m - i) << i : 0);
 }
 
-// 2 = AVX-512, 1 = AVX2, 0 = the baseline.
-int level() {
+// 2 = AVX-512, 1 = AVX2, 0 = the baseline: the best the CPU has, or force_level's.
+int g_forced = -1;
+int detected() {
   static const int l = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
                                __builtin_cpu_supports("avx512dq") &&
                                __builtin_cpu_supports("avx512bw")
@@ -139,44 +148,50 @@ int level() {
                                                         : 0;
   return l;
 }
+int level() {
+  return g_forced >= 0 ? std::min(g_forced, detected()) : detected();
+}
 #endif
 
 }  // namespace
 
 #if defined(__x86_64__)
+int force_level(int l) {
+  g_forced = l;
+  return level();
+}
 void fill_keys(uint32_t key_lo, size_t n, uint32_t* in, uint8_t* bins) {
-  static const auto f = level() == 2   ? fill_keys_avx512
-                        : level() == 1 ? fill_keys_avx2
-                                       : fill_keys_base;
+  const auto f = level() == 2 ? fill_keys_avx512 : level() == 1 ? fill_keys_avx2 : fill_keys_base;
   f(key_lo, n, in, bins);
 }
 void widen_floats(const uint32_t* bits, size_t n, double* out) {
-  static const auto f = level() == 2   ? widen_floats_avx512
-                        : level() == 1 ? widen_floats_avx2
-                                       : widen_floats_base;
+  const auto f = level() == 2   ? widen_floats_avx512
+                 : level() == 1 ? widen_floats_avx2
+                                : widen_floats_base;
   f(bits, n, out);
 }
-bool round_far_from_midpoints(const double* approx, size_t n, uint32_t* want, uint8_t* undecided) {
-  static const auto f = level() == 2   ? round_far_avx512
-                        : level() == 1 ? round_far_avx2
-                                       : round_far_base;
-  return f(approx, n, want, undecided);
+bool round_far_from_midpoints(const double* approx, size_t n, uint32_t* want, uint8_t* undecided,
+                              uint64_t keep) {
+  const auto f = level() == 2 ? round_far_avx512 : level() == 1 ? round_far_avx2 : round_far_base;
+  return f(approx, n, want, undecided, keep);
 }
 uint64_t differing_lanes(const uint32_t* a, const uint32_t* b, size_t m) {
-  static const auto f = level() == 2   ? differing_avx512
-                        : level() == 1 ? differing_avx2
-                                       : differing_base;
+  const auto f = level() == 2 ? differing_avx512 : level() == 1 ? differing_avx2 : differing_base;
   return f(a, b, m);
 }
 #else
+int force_level(int) {
+  return 0;
+}
 void fill_keys(uint32_t key_lo, size_t n, uint32_t* in, uint8_t* bins) {
   fill_keys_base(key_lo, n, in, bins);
 }
 void widen_floats(const uint32_t* bits, size_t n, double* out) {
   widen_floats_base(bits, n, out);
 }
-bool round_far_from_midpoints(const double* approx, size_t n, uint32_t* want, uint8_t* undecided) {
-  return round_far_base(approx, n, want, undecided);
+bool round_far_from_midpoints(const double* approx, size_t n, uint32_t* want, uint8_t* undecided,
+                              uint64_t keep) {
+  return round_far_base(approx, n, want, undecided, keep);
 }
 uint64_t differing_lanes(const uint32_t* a, const uint32_t* b, size_t m) {
   return differing_base(a, b, m);

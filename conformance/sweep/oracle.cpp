@@ -4,6 +4,7 @@
 #include <mpfr.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -582,14 +583,15 @@ uint64_t decide_all(const UnaryOracle& op, const double* x, size_t n, uint32_t* 
   static constexpr Format fmt = D == kFloat ? kFormats[0] : D == kHalf ? kFormats[1] : kFormats[2];
   uint64_t mpfr_calls = 0;
   if constexpr (D == kFloat) {  // the boundary test in lanes, then the few it leaves
-    thread_local std::vector<uint8_t> undecided;
-    undecided.assign(n + 8, 0);  // read 8 flags at a time: most words are zero
-    if (!lanes::round_far_from_midpoints(approx, n, want, undecided.data())) return 0;
+    thread_local std::vector<uint8_t> open;
+    open.assign(n + 8, 0);  // read 8 flags at a time: most words are zero
+    const auto keep = std::bit_cast<uint64_t>(undecided());
+    if (!lanes::round_far_from_midpoints(approx, n, want, open.data(), keep)) return 0;
     for (size_t i0 = 0; i0 < n; i0 += 8) {
       uint64_t word = 0;
-      std::memcpy(&word, undecided.data() + i0, sizeof word);
+      std::memcpy(&word, open.data() + i0, sizeof word);
       for (size_t i = i0; word != 0 && i < std::min(n, i0 + 8); ++i) {
-        if (undecided[i] != 0) want[i] = decide_near<D>(op, x[i], approx[i], mpfr_calls);
+        if (open[i] != 0) want[i] = decide_near<D>(op, x[i], approx[i], mpfr_calls);
       }
     }
     return mpfr_calls;

@@ -335,6 +335,14 @@ TEST(SweepOracle, VectorDoublePathGivesTheScalarPathsBits) {
     x.push_back(ts::detail::bits_float(b));
   for (double v : {0.0, -0.0, kInf, -kInf, std::nan(""), std::ldexp(1.0, -149), 1.0, -1.0, 0.5})
     x.push_back(v);
+  // Either side of Note [Saturated lanes]' thresholds and the exact limits inside them.
+  for (float v : {709.7f,     709.8f,      710.0f,      710.1f,       710.5f,      711.0f,  711.1f,
+                  -745.1f,    -745.2f,     -746.0f,     -746.1f,      1023.9f,     1024.0f, 1030.1f,
+                  -1074.9f,   -1075.1f,    -1080.1f,    27.2f,        27.3f,       28.0f,   28.1f,
+                  1.0000001f, -1.0000001f, 0.99999994f, -0.99999994f, -1.0000001f, -0.0f,   2.0f}) {
+    x.push_back(v);
+    x.push_back(-v);
+  }
   const size_t n = x.size();
   for (std::string_view op : ts::sweep::oracle_op_names()) {
     for (const Format* fmt : {&f32(), &f16(), &bf16()}) {

@@ -643,13 +643,54 @@ void evaluate(const UnaryOracle& op, const double* x, size_t n, double* y, bool 
 // four Newton steps an input, and half of all float32 inputs lie outside [-1, 1]: the batch path
 // evaluates the inputs inside (and NaN inputs, which it passes through) and gives the others NaN
 // directly. Measured on full float32 sweeps of the four sets, CPU seconds: erfinv 417 -> 332.
-// The same screen did not pay for the C functions: log 112 -> 110, rsqrt 132 -> 161 (the copy
-// in and out costs what glibc's NaN path costs), so they have none.
+// sqrt and rsqrt, evaluated per input, take glibc's errno path at each negative input: those are
+// evaluated as 1 and take the value at -1, in two passes of plain selects. (The functions libmvec
+// has screen their lanes themselves: Note [Saturated lanes] in oracle_vec.cpp.) -0 is not below
+// 0 (sqrt(-0) = -0); NaN inputs are never outside.
 struct Domain {
   std::string_view op;
-  double lo, hi;
+  double lo, hi;        // the inputs x < lo or x > hi are outside
+  double below, above;  // an input below lo and one above hi: their value stands for all
+  double inside;        // evaluated in the place of an input outside
+  bool compact = false;
 };
-constexpr Domain kDomains[] = {{"erfinv", -1, 1}};
+constexpr Domain kDomains[] = {
+    {"erfinv", -1, 1, -2, 2, 0, true},
+    {"sqrt", 0, HUGE_VAL, -1, HUGE_VAL, 1},
+    {"rsqrt", 0, HUGE_VAL, -1, HUGE_VAL, 1},
+};
+
+void evaluate_in_domain(const UnaryOracle& op, const Domain& d, const double* x, size_t n,
+                        double* y, bool vector) {
+  if (d.compact) {
+    thread_local std::vector<double> inside_x, inside_y;
+    thread_local std::vector<size_t> at;
+    inside_x.clear();
+    at.clear();
+    for (size_t i = 0; i < n; ++i) {
+      if (x[i] < d.lo || x[i] > d.hi) {
+        y[i] = std::numeric_limits<double>::quiet_NaN();
+      } else {
+        at.push_back(i);
+        inside_x.push_back(x[i]);
+      }
+    }
+    inside_y.resize(inside_x.size());
+    evaluate(op, inside_x.data(), inside_x.size(), inside_y.data(), vector);
+    for (size_t k = 0; k < at.size(); ++k) y[at[k]] = inside_y[k];
+    return;
+  }
+  const double ends[2] = {d.below, d.above};
+  double end_values[2];
+  evaluate(op, ends, 2, end_values, vector);
+  thread_local std::vector<double> xs;
+  xs.resize(n);
+  for (size_t i = 0; i < n; ++i) xs[i] = x[i] < d.lo || x[i] > d.hi ? d.inside : x[i];
+  evaluate(op, xs.data(), n, y, vector);
+  for (size_t i = 0; i < n; ++i) {
+    y[i] = x[i] < d.lo ? end_values[0] : x[i] > d.hi ? end_values[1] : y[i];
+  }
+}
 
 }  // namespace
 
@@ -660,21 +701,7 @@ uint64_t correctly_rounded_bits(const UnaryOracle& op, const double* x, size_t n
   if (domain == nullptr) {
     evaluate(op, x, n, approx, vector);
   } else {
-    thread_local std::vector<double> inside_x, inside_y;
-    thread_local std::vector<size_t> at;
-    inside_x.clear();
-    at.clear();
-    for (size_t i = 0; i < n; ++i) {
-      if (x[i] < domain->lo || x[i] > domain->hi) {
-        approx[i] = std::numeric_limits<double>::quiet_NaN();
-      } else {
-        at.push_back(i);
-        inside_x.push_back(x[i]);
-      }
-    }
-    inside_y.resize(inside_x.size());
-    evaluate(op, inside_x.data(), inside_x.size(), inside_y.data(), vector);
-    for (size_t k = 0; k < at.size(); ++k) approx[at[k]] = inside_y[k];
+    evaluate_in_domain(op, *domain, x, n, approx, vector);
   }
   switch (fmt.dtype) {
     case kFloat:

@@ -5,6 +5,10 @@
 #include <immintrin.h>
 #include <math.h>
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
 // The x86_64 vector function ABI's names: 'e' AVX-512 with 8 lanes, 'd' AVX2 with 4.
 #define TS_LIBMVEC_DECLARE(f)                 \
   extern "C" __m512d _ZGVeN8v_##f(__m512d x); \
@@ -21,18 +25,103 @@ TS_LIBMVEC_FUNCTIONS(TS_LIBMVEC_DECLARE)
 namespace ts::sweep {
 namespace {
 
+// Note [Saturated lanes]
+// libmvec sends a lane whose argument is outside the function's domain, or whose result
+// overflows or underflows, to the scalar C function, which sets errno: exp over the float32
+// inputs below -1e3 spent three quarters of its time there (perf: xflow, with_errno), and so did
+// every composite built on exp (sigmoid, silu, softplus, ...). A screen evaluates those inputs as
+// `inside` and gives them the value the function's lanes give at `below` or `above` (computed
+// once, all lanes at that input): the same NaN, infinity or zero, bit for bit. The thresholds
+// lie where the double result is that value throughout (exp: 2^-1076 rounds to 0 below -746,
+// overflows above 710); between them and the exact limits the lanes run as before.
+struct Screen {
+  double (*f)(double);
+  double lo, hi;        // the inputs x < lo or x > hi are screened
+  double below, above;  // an input below lo and one above hi: their lanes' value stands for all
+  double inside;        // evaluated in the place of a screened input
+};
+const Screen kScreens[] = {
+    {::exp, -746, 710, -800, 800, 0},
+    {::exp2, -1080, 1030, -1100, 1100, 0},
+    {::expm1, -HUGE_VAL, 710, -HUGE_VAL, 800, 0},
+    {::sinh, -711, 711, -800, 800, 0},
+    {::cosh, -711, 711, -800, 800, 0},
+    {::erfc, -HUGE_VAL, 28, -HUGE_VAL, 30, 0},
+    {::log, 0, HUGE_VAL, -1, HUGE_VAL, 1},
+    {::log2, 0, HUGE_VAL, -1, HUGE_VAL, 1},
+    {::log10, 0, HUGE_VAL, -1, HUGE_VAL, 1},
+    {::log1p, -1, HUGE_VAL, -2, HUGE_VAL, 0},
+    {::asin, -1, 1, -2, 2, 0},
+    {::acos, -1, 1, -2, 2, 0},
+    {::atanh, -1, 1, -2, 2, 0},
+    {::acosh, 1, HUGE_VAL, 0, HUGE_VAL, 2},
+};
+const Screen* find_screen(double (*f)(double)) {
+  for (const Screen& s : kScreens) {
+    if (s.f == f) return &s;
+  }
+  return nullptr;
+}
+
+// y = raw(x) over n inputs with `screen` applied (Note [Saturated lanes]), in chunks that stay
+// in L1; `ends` the lanes' values at screen.below and screen.above. y may be x (the composites'
+// stages run in place), so each input's side is kept before raw writes.
+template <DoubleBatchFn Raw>
+void screened(const Screen& screen, const double (&ends)[2], const double* x, double* y, size_t n) {
+  constexpr size_t kChunk = 512;
+  double xs[kChunk];
+  uint8_t side[kChunk];  // 0 inside, 1 below lo, 2 above hi
+  for (size_t i0 = 0; i0 < n; i0 += kChunk) {
+    const size_t m = std::min(kChunk, n - i0);
+    const double* xc = x + i0;
+    for (size_t i = 0; i < m; ++i) {
+      side[i] = static_cast<uint8_t>(xc[i] < screen.lo ? 1 : xc[i] > screen.hi ? 2 : 0);
+      xs[i] = side[i] != 0 ? screen.inside : xc[i];
+    }
+    double* yc = y + i0;
+    Raw(xs, yc, m);
+    for (size_t i = 0; i < m; ++i) yc[i] = side[i] == 0 ? yc[i] : ends[side[i] - 1];
+  }
+}
+
+template <DoubleBatchFn Raw, double (*S)(double)>
+void batch_screened(const double* x, double* y, size_t n) {
+  static const Screen* const screen = find_screen(S);
+  if (screen == nullptr) return Raw(x, y, n);
+  static const auto ends = [] {  // all lanes at one input, as a screened lane would have had
+    double in[16], out[16];
+    std::array<double, 2> v{};
+    for (int k = 0; k < 2; ++k) {
+      std::fill(in, in + 16, k == 0 ? screen->below : screen->above);
+      Raw(in, out, 16);
+      v[static_cast<size_t>(k)] = out[0];
+    }
+    return v;
+  }();
+  const double e[2] = {ends[0], ends[1]};
+  screened<Raw>(*screen, e, x, y, n);
+}
+
 template <__m512d (*V)(__m512d), double (*S)(double)>
-__attribute__((target("avx512f"))) void batch512(const double* x, double* y, size_t n) {
+__attribute__((target("avx512f"))) void raw512(const double* x, double* y, size_t n) {
   size_t i = 0;
   for (; i + 8 <= n; i += 8) _mm512_storeu_pd(y + i, V(_mm512_loadu_pd(x + i)));
   for (; i < n; ++i) y[i] = S(x[i]);
 }
+template <__m512d (*V)(__m512d), double (*S)(double)>
+void batch512(const double* x, double* y, size_t n) {
+  batch_screened<raw512<V, S>, S>(x, y, n);
+}
 
 template <__m256d (*V)(__m256d), double (*S)(double)>
-__attribute__((target("avx2,fma"))) void batch256(const double* x, double* y, size_t n) {
+__attribute__((target("avx2,fma"))) void raw256(const double* x, double* y, size_t n) {
   size_t i = 0;
   for (; i + 4 <= n; i += 4) _mm256_storeu_pd(y + i, V(_mm256_loadu_pd(x + i)));
   for (; i < n; ++i) y[i] = S(x[i]);
+}
+template <__m256d (*V)(__m256d), double (*S)(double)>
+void batch256(const double* x, double* y, size_t n) {
+  batch_screened<raw256<V, S>, S>(x, y, n);
 }
 
 struct Batches {

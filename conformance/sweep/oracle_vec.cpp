@@ -65,27 +65,30 @@ const Screen* find_screen(double (*f)(double)) {
 
 // y = raw(x) over n inputs with `screen` applied (Note [Saturated lanes]), in chunks that stay
 // in L1; `ends` the lanes' values at screen.below and screen.above. y may be x (the composites'
-// stages run in place), so each input's side is kept before raw writes.
+// stages run in place), so the inputs are kept before raw writes. Inlined into each target's
+// batch, whose lanes the selects take.
 template <DoubleBatchFn Raw>
-void screened(const Screen& screen, const double (&ends)[2], const double* x, double* y, size_t n) {
+[[gnu::always_inline]] inline void screened(const Screen& screen, const double (&ends)[2],
+                                            const double* x, double* y, size_t n) {
   constexpr size_t kChunk = 512;
-  double xs[kChunk];
-  uint8_t side[kChunk];  // 0 inside, 1 below lo, 2 above hi
+  double xs[kChunk], orig[kChunk];
+  const double lo = screen.lo, hi = screen.hi, inside = screen.inside;
+  const double below = ends[0], above = ends[1];
   for (size_t i0 = 0; i0 < n; i0 += kChunk) {
     const size_t m = std::min(kChunk, n - i0);
     const double* xc = x + i0;
     for (size_t i = 0; i < m; ++i) {
-      side[i] = static_cast<uint8_t>(xc[i] < screen.lo ? 1 : xc[i] > screen.hi ? 2 : 0);
-      xs[i] = side[i] != 0 ? screen.inside : xc[i];
+      orig[i] = xc[i];
+      xs[i] = (xc[i] < lo) | (xc[i] > hi) ? inside : xc[i];
     }
     double* yc = y + i0;
     Raw(xs, yc, m);
-    for (size_t i = 0; i < m; ++i) yc[i] = side[i] == 0 ? yc[i] : ends[side[i] - 1];
+    for (size_t i = 0; i < m; ++i) yc[i] = orig[i] < lo ? below : orig[i] > hi ? above : yc[i];
   }
 }
 
 template <DoubleBatchFn Raw, double (*S)(double)>
-void batch_screened(const double* x, double* y, size_t n) {
+[[gnu::always_inline]] inline void batch_screened(const double* x, double* y, size_t n) {
   static const Screen* const screen = find_screen(S);
   if (screen == nullptr) return Raw(x, y, n);
   static const auto ends = [] {  // all lanes at one input, as a screened lane would have had
@@ -109,7 +112,7 @@ __attribute__((target("avx512f"))) void raw512(const double* x, double* y, size_
   for (; i < n; ++i) y[i] = S(x[i]);
 }
 template <__m512d (*V)(__m512d), double (*S)(double)>
-void batch512(const double* x, double* y, size_t n) {
+__attribute__((target("avx512f"))) void batch512(const double* x, double* y, size_t n) {
   batch_screened<raw512<V, S>, S>(x, y, n);
 }
 
@@ -120,7 +123,7 @@ __attribute__((target("avx2,fma"))) void raw256(const double* x, double* y, size
   for (; i < n; ++i) y[i] = S(x[i]);
 }
 template <__m256d (*V)(__m256d), double (*S)(double)>
-void batch256(const double* x, double* y, size_t n) {
+__attribute__((target("avx2,fma"))) void batch256(const double* x, double* y, size_t n) {
   batch_screened<raw256<V, S>, S>(x, y, n);
 }
 

@@ -79,7 +79,7 @@ template <DoubleBatchFn Raw>
     const double* xc = x + i0;
     for (size_t i = 0; i < m; ++i) {
       orig[i] = xc[i];
-      xs[i] = (xc[i] < lo) | (xc[i] > hi) ? inside : xc[i];
+      xs[i] = ((xc[i] < lo) | (xc[i] > hi)) ? inside : xc[i];
     }
     double* yc = y + i0;
     Raw(xs, yc, m);

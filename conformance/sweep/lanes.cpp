@@ -2,6 +2,7 @@
 #include "conformance/sweep/lanes.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 
 #if defined(__x86_64__)
@@ -138,7 +139,7 @@ TS_SWEEP_AVX512 uint64_t differing_avx512(const uint32_t* a, const uint32_t* b, 
 }
 
 // 2 = AVX-512, 1 = AVX2, 0 = the baseline: the best the CPU has, or force_level's.
-int g_forced = -1;
+std::atomic<int> g_forced{-1};  // tests set it; the sweep's workers read it
 int detected() {
   static const int l = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
                                __builtin_cpu_supports("avx512dq") &&
@@ -149,7 +150,8 @@ int detected() {
   return l;
 }
 int level() {
-  return g_forced >= 0 ? std::min(g_forced, detected()) : detected();
+  const int forced = g_forced.load(std::memory_order_relaxed);
+  return forced >= 0 ? std::min(forced, detected()) : detected();
 }
 #endif
 
@@ -161,22 +163,24 @@ int force_level(int l) {
   return level();
 }
 void fill_keys(uint32_t key_lo, size_t n, uint32_t* in, uint8_t* bins) {
-  const auto f = level() == 2 ? fill_keys_avx512 : level() == 1 ? fill_keys_avx2 : fill_keys_base;
+  const int l = level();
+  const auto f = l == 2 ? fill_keys_avx512 : l == 1 ? fill_keys_avx2 : fill_keys_base;
   f(key_lo, n, in, bins);
 }
 void widen_floats(const uint32_t* bits, size_t n, double* out) {
-  const auto f = level() == 2   ? widen_floats_avx512
-                 : level() == 1 ? widen_floats_avx2
-                                : widen_floats_base;
+  const int l = level();
+  const auto f = l == 2 ? widen_floats_avx512 : l == 1 ? widen_floats_avx2 : widen_floats_base;
   f(bits, n, out);
 }
 bool round_far_from_midpoints(const double* approx, size_t n, uint32_t* want, uint8_t* undecided,
                               uint64_t keep) {
-  const auto f = level() == 2 ? round_far_avx512 : level() == 1 ? round_far_avx2 : round_far_base;
+  const int l = level();
+  const auto f = l == 2 ? round_far_avx512 : l == 1 ? round_far_avx2 : round_far_base;
   return f(approx, n, want, undecided, keep);
 }
 uint64_t differing_lanes(const uint32_t* a, const uint32_t* b, size_t m) {
-  const auto f = level() == 2 ? differing_avx512 : level() == 1 ? differing_avx2 : differing_base;
+  const int l = level();
+  const auto f = l == 2 ? differing_avx512 : l == 1 ? differing_avx2 : differing_base;
   return f(a, b, m);
 }
 #else

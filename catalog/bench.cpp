@@ -73,6 +73,9 @@ int64_t CaseList::numel() const {
 int64_t CaseList::side() const {
   return options_.quick ? 1024 : 4096;
 }
+int64_t CaseList::stream_numel() const {
+  return options_.quick ? 0 : int64_t{1} << 27;
+}
 
 std::vector<ScalarType> CaseList::dtypes(DTypeSet allowed, ScalarType fallback) const {
   if (options_.dtypes.empty()) return {fallback};

@@ -57,6 +57,9 @@ class CaseList {
   // Elementwise length (quick 1 M, full 16 M) and square side (quick 1024, full 4096).
   int64_t numel() const;
   int64_t side() const;
+  // The STREAM probes' 128 M elements: the DRAM-bound size of full runs (0 in quick runs, which
+  // add no such case).
+  int64_t stream_numel() const;
   // The dtypes to run a case in: the requested ones it allows, or its default.
   std::vector<ScalarType> dtypes(DTypeSet allowed, ScalarType fallback = kFloat) const;
   void add(BenchCase c);

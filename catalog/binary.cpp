@@ -350,17 +350,24 @@ std::vector<OpEntry> binary_entries() {
   }
   entry_named(v, "remainder").flops = 2;
   entry_named(v, "logical_and").bench_dtype = entry_named(v, "logical_or").bench_dtype = kBool;
-  // add in the layouts TensorIterator and the CPU loops treat apart; in full runs also on the
-  // 128 M elements of the STREAM add probe, the DRAM-bound case to set against it.
+  // add in the layouts TensorIterator and the CPU loops treat apart; add and mul in full runs
+  // also on the 128 M elements of the STREAM add probe, the DRAM-bound case to set against it.
   entry_named(v, "add").bench = [](const OpEntry& e, CaseList& list) {
     binary_bench(e, list);
-    const int64_t s = list.side(), stream = int64_t{1} << 27;
+    const int64_t s = list.side(), stream = list.stream_numel();
     for (ScalarType t : list.dtypes(DTypeSet::floating() | DTypeSet::integral(false))) {
-      if (!list.quick()) binary_case(e, list, t, {stream}, {stream}, "contiguous", false);
+      if (stream > 0) binary_case(e, list, t, {stream}, {stream}, "contiguous", false);
       binary_case(e, list, t, {s, s}, {s, s}, "contiguous", false);
       binary_case(e, list, t, {s, s}, {s}, "broadcast_row", false);
       binary_case(e, list, t, {s, s}, {s, s}, "transposed", true);
       binary_case(e, list, t, {s, s}, {}, "scalar_tensor", false);
+    }
+  };
+  entry_named(v, "mul").bench = [](const OpEntry& e, CaseList& list) {
+    binary_bench(e, list);
+    const int64_t stream = list.stream_numel();
+    for (ScalarType t : list.dtypes(DTypeSet::floating())) {
+      if (stream > 0) binary_case(e, list, t, {stream}, {stream}, "contiguous", false);
     }
   };
   add_known_answers(v);

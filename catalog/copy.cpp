@@ -84,12 +84,13 @@ std::vector<Sample> conversion_samples(const SampleContext& ctx) {
 enum class Src { Plain, Transposed, ExpandedCol, ExpandedRow, Sliced };
 
 // A case of `op` in layout `layout` moving `bytes`; `make(src, dst)` returns the call, given a
-// source (of `src_dtype`, laid out as `layout_of`) and a destination of the case's dtype.
+// source (of `src_dtype`, laid out as `layout_of`) and a destination of the case's dtype, both
+// of `sq` (default: the square matrix).
 using CopyCall = std::function<void()> (*)(const Tensor& src, const Tensor& dst);
 void copy_case(CaseList& list, const char* op, ScalarType t, std::string layout,
-               ScalarType src_dtype, Src layout_of, double bytes, CopyCall make) {
-  const int64_t s = list.side();
-  const std::vector<int64_t> sq{s, s};
+               ScalarType src_dtype, Src layout_of, double bytes, CopyCall make,
+               std::vector<int64_t> sq = {}) {
+  if (sq.empty()) sq = {list.side(), list.side()};
   BenchCase c = make_case("copy", op, t, shape_str(sq), std::move(layout), bytes, 0, {OpId::copy_});
   if (std::string_view(op) == "fill_" || std::string_view(op) == "zero_") c.ops = {OpId::fill_};
   c.setup = [=](Device d) -> std::function<void()> {
@@ -101,13 +102,14 @@ void copy_case(CaseList& list, const char* op, ScalarType t, std::string layout,
         if (layout_of == Src::Transposed) src = src.t();
         break;
       case Src::ExpandedCol:
-        src = make_input({s, 1}, src_dtype, Fill::SmallInt, d).expand(sq);
+        src = make_input({sq[0], 1}, src_dtype, Fill::SmallInt, d).expand(sq);
         break;
       case Src::ExpandedRow:
-        src = make_input({1, s}, src_dtype, Fill::SmallInt, d).expand(sq);
+        src = make_input({1, sq[1]}, src_dtype, Fill::SmallInt, d).expand(sq);
         break;
       case Src::Sliced:
-        src = make_input({s, 2 * s}, src_dtype, Fill::SmallInt, d).slice(1, 0, 2 * s, 2);
+        src =
+            make_input({sq[0], 2 * sq[1]}, src_dtype, Fill::SmallInt, d).slice(1, 0, 2 * sq[1], 2);
         break;
     }
     return make(src, empty(sq, TensorOptions(t).device(d)));
@@ -128,6 +130,11 @@ void add_bench(std::vector<OpEntry>& v) {
       return [=] { dst.copy_(src); };
     };
     copy_case(list, "copy_", t, "contiguous", t, Src::Plain, 2 * nbytes(n, t), copy);
+    // In full runs also float32 on the STREAM probes' 128 M elements, against the copy probe.
+    if (const int64_t stream = list.stream_numel(); t == kFloat && stream > 0) {
+      copy_case(list, "copy_", t, "contiguous", t, Src::Plain, 2 * nbytes(stream, t), copy,
+                {int64_t{1} << 13, stream >> 13});
+    }
     copy_case(list, "copy_", t, "transposed", t, Src::Transposed, 2 * nbytes(n, t), copy);
     copy_case(list, "copy_", t, "expanded_column", t, Src::ExpandedCol, nbytes(n, t), copy);
     copy_case(list, "copy_", t, "expanded_row", t, Src::ExpandedRow, nbytes(n, t), copy);

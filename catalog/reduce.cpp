@@ -335,7 +335,9 @@ void reduce_cases(const OpEntry& e, CaseList& list, const ReduceBench& b) {
     // A side x side matrix; with `stream`, float32 in full runs also 2^13 x 2^14 (the 128 M
     // elements of the STREAM probes: a DRAM-bound read to set against the read probe).
     std::vector<std::vector<int64_t>> shapes{{s, s}};
-    if (b.stream && t == kFloat && !list.quick()) shapes.push_back({1 << 13, 1 << 14});
+    if (b.stream && t == kFloat && list.stream_numel() > 0) {
+      shapes.push_back({int64_t{1} << 13, list.stream_numel() >> 13});
+    }
     for (const std::vector<int64_t>& sq : shapes) {
       for (int64_t dim : {1, 0, -1}) {
         const int64_t numel = sq[0] * sq[1], out_n = dim < 0 ? 1 : sq[1 - dim];

@@ -330,6 +330,18 @@ std::vector<OpEntry> unary_entries() {
       unary_case(e, list, t, {list.side(), list.side()}, true);
     }
   };
+  // neg, relu and exp in full runs also on the STREAM probes' 128 M elements: a DRAM-bound pass
+  // through a kernel (exp's with its polynomial), to set against the copy probe.
+  for (const char* name : {"neg", "relu", "exp"}) {
+    OpEntry& entry = entry_named(v, name);
+    entry.bench = [plain = entry.bench](const OpEntry& e, CaseList& list) {
+      plain(e, list);
+      const int64_t stream = list.stream_numel();
+      for (ScalarType t : list.dtypes(DTypeSet::floating())) {
+        if (stream > 0) unary_case(e, list, t, {stream}, false);
+      }
+    };
+  }
   // Note [Constant by definition]: piecewise-constant ops pass a zero gradient.
   for (const char* name : {"sign", "floor", "ceil", "round", "trunc"}) {
     entry_named(v, name).constant_gradient = DTypeSet::all();

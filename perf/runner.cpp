@@ -12,6 +12,7 @@
 #include <fstream>
 #include <iomanip>
 #include <map>
+#include <mutex>
 #include <ostream>
 #include <sstream>
 
@@ -156,6 +157,21 @@ Roofline device_roofline(bool quick, const Device& device, int threads) {
 }
 
 // Note [Slow calls]
+// Note [Interleaved repetitions]
+// Google Benchmark runs a benchmark's repetitions back to back, so on a shared VM, whose memory
+// bandwidth moves by tens of percent over seconds, one set could be timed in a fast stretch and
+// the next in a slow one, and their ratio carried the drift. Its random interleaving runs the
+// repetitions of a case's sets in a shuffled order instead: each set samples the same stretch.
+void interleave_repetitions() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    char name[] = "touchstone", flag[] = "--benchmark_enable_random_interleaving=true";
+    char* argv[] = {name, flag, nullptr};
+    int argc = 2;
+    benchmark::Initialize(&argc, argv);
+  });
+}
+
 // A call slower than the run's min_time runs once per repetition, and the first (untimed) call
 // was its warm-up. Calls that would need more than a budget of 1 s (quick) or 5 s (full) for
 // all repetitions (the reference set's large GEMMs) run fewer, down to one; the report records
@@ -391,6 +407,7 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
   const auto [slow_pattern, slow_factor] = parse_slowdown(o.slowdown);
   progress << cases.size() << " cases x " << sets.size() << " kernel sets, " << o.repetitions
            << " repetitions of >= " << std::defaultfloat << o.min_time << " s\n";
+  interleave_repetitions();
   Collector collector;
   for (size_t ci = 0; ci < cases.size(); ++ci) {
     const BenchCase& c = cases[ci];

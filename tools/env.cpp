@@ -27,6 +27,7 @@ constexpr EnvVar kEnvironment[] = {
     {"TOUCHSTONE_KERNELS", "the default kernel set (default: reference)"},
     {"TOUCHSTONE_CPU_CACHE_MB", "CPU block cache limit in MiB (default 1024; 0: off)"},
     {"TOUCHSTONE_CUDA_FORCE_64BIT_INDEX", "CUDA builds: 64-bit indexing in every kernel (1)"},
+    {"TOUCHSTONE_STREAMING_STORES", "non-temporal stores for outputs beyond the LLC (1; 0: off)"},
 };
 
 // {name -> value, or null when unset}.

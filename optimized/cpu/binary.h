@@ -35,4 +35,8 @@ inline TensorIterator binary_iter(const KernelCall& c, bool cast_output = true) 
   return elementwise_iter(KernelCall{c.op, c.outputs, inputs, c.p, c.kind}, cast_output);
 }
 
+// A floating UnaryBool op (isnan, isinf, isfinite, logical_not), or logical_not of bools, into a
+// bool output, from the vector masks (binary_compare.cpp).
+void unary_bool_vector_loop(const TensorIterator& iter, OpId op);
+
 }  // namespace ts::cpu

@@ -1,4 +1,5 @@
-// Optimized CPU kernels for maximum/minimum, comparisons, logical_and/or and the bitwise ops.
+// Optimized CPU kernels for maximum/minimum, comparisons, logical_and/or and the bitwise ops,
+// and the loop of the floating UnaryBool ops (isnan, logical_not, ...: unary.cpp's kernels).
 // Floating operands run Highway vector kernels (float16/bfloat16 in float32); comparisons and
 // logical ops write their bool result straight from the vector masks. Integer and bool operands
 // run scalar loops the compiler vectorizes. Arithmetic is in binary.cpp.
@@ -67,12 +68,15 @@ struct CompareOp {
   }
 };
 
-// Stores a mask as Lanes(d) bools (bytes 0/1), narrowing through int32 lanes.
+// Stores a mask as Lanes(d) bools (bytes 0/1), narrowing through int32 lanes (byte lanes: as
+// they are).
 template <class D, class M>
 HWY_INLINE void StoreMaskBytes(D d, M m, uint8_t* out) {
   const hn::Rebind<int32_t, D> di32;
   const hn::Rebind<uint8_t, D> d8;
-  if constexpr (sizeof(hn::TFromD<D>) == 4) {
+  if constexpr (sizeof(hn::TFromD<D>) == 1) {
+    hn::StoreU(hn::IfThenElseZero(m, hn::Set(d8, 1)), d8, out);
+  } else if constexpr (sizeof(hn::TFromD<D>) == 4) {
     hn::StoreU(hn::DemoteTo(d8, hn::IfThenElseZero(hn::RebindMask(di32, m), hn::Set(di32, 1))), d8,
                out);
   } else {
@@ -168,30 +172,66 @@ HWY_INLINE bool mixed_layout(const int64_t* s, int64_t es) {
   return inner && outer;
 }
 
-// Runs a comparison over an iterator with inputs of storage type T and a bool output; mixed
-// layouts go in kTile x kTile tiles, as vectorized_loop.
+// A comparison over an n0 x n1 block of for_each with two inputs of storage type T and a bool
+// output; mixed layouts go in kTile x kTile tiles, as vectorized_loop.
+template <typename T, class Op>
+HWY_INLINE void compare_block(char* const* data, const int64_t* strides, int64_t n0, int64_t n1,
+                              const Op& op) {
+  const char* in[2];
+  if (n1 > 1 && mixed_layout(strides, sizeof(T))) {
+    for (int64_t j0 = 0; j0 < n1; j0 += kTile) {
+      for (int64_t i0 = 0; i0 < n0; i0 += kTile) {
+        const int64_t ni = std::min(kTile, n0 - i0);
+        for (int64_t j = j0; j < std::min(n1, j0 + kTile); ++j) {
+          for (size_t k = 0; k < 2; ++k) {
+            in[k] = data[k + 1] + j * strides[k + 4] + i0 * strides[k + 1];
+          }
+          compare_row<T>(data[0] + j * strides[3] + i0 * strides[0], in, strides, ni, op);
+        }
+      }
+    }
+    return;
+  }
+  for (int64_t j = 0; j < n1; ++j) {
+    for (size_t k = 0; k < 2; ++k) in[k] = data[k + 1] + j * strides[k + 4];
+    compare_row<T>(data[0] + j * strides[3], in, strides, n0, op);
+  }
+}
+
 template <typename T, class Op>
 void compare_loop(const TensorIterator& iter, const Op& op) {
   iter.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
-    const char* in[2];
-    if (n1 > 1 && mixed_layout(strides, sizeof(T))) {
-      for (int64_t j0 = 0; j0 < n1; j0 += kTile) {
-        for (int64_t i0 = 0; i0 < n0; i0 += kTile) {
-          const int64_t ni = std::min(kTile, n0 - i0);
-          for (int64_t j = j0; j < std::min(n1, j0 + kTile); ++j) {
-            for (size_t k = 0; k < 2; ++k) {
-              in[k] = data[k + 1] + j * strides[k + 4] + i0 * strides[k + 1];
-            }
-            compare_row<T>(data[0] + j * strides[3] + i0 * strides[0], in, strides, ni, op);
-          }
-        }
-      }
-      return;
+    compare_block<T>(data, strides, n0, n1, op);
+  });
+}
+
+// The mask of a floating UnaryBool op. It runs as a comparison whose second operand is the
+// first again (unary_bool_loop), so `b` is `a` and unused.
+template <OpId kOp>
+struct UnaryBoolOp {
+  template <class D, class V>
+  HWY_INLINE auto operator()(D d, V a, V) const {
+    if constexpr (kOp == OpId::logical_not) {
+      return hn::Eq(a, hn::Zero(d));  // NaN is nonzero: logical_not(NaN) is false
+    } else if constexpr (kOp == OpId::isnan) {
+      return hn::IsNaN(a);
+    } else if constexpr (kOp == OpId::isinf) {
+      return hn::IsInf(a);
+    } else if constexpr (kOp == OpId::isfinite) {
+      return hn::IsFinite(a);
+    } else {
+      static_assert(kOp != kOp, "a UnaryBool op of op_list.def has no branch in UnaryBoolOp");
     }
-    for (int64_t j = 0; j < n1; ++j) {
-      for (size_t k = 0; k < 2; ++k) in[k] = data[k + 1] + j * strides[k + 4];
-      compare_row<T>(data[0] + j * strides[3], in, strides, n0, op);
-    }
+  }
+};
+
+// A one-input iterator through compare_block: the input is passed twice.
+template <typename T, class Op>
+void unary_bool_loop(const TensorIterator& iter, const Op& op) {
+  iter.for_each([&](char** data, const int64_t* s, int64_t n0, int64_t n1) {
+    char* const data2[3] = {data[0], data[1], data[1]};
+    const int64_t s2[6] = {s[0], s[1], s[1], s[2], s[3], s[3]};
+    compare_block<T>(data2, s2, n0, n1, op);
   });
 }
 
@@ -209,6 +249,20 @@ void extremum_floating(const TensorIterator& iter, OpId op) {
   } else {
     floating_loop<2>(iter, ExtremumOp<OpId::minimum>{});
   }
+}
+void unary_bool_floating(const TensorIterator& iter, OpId op) {
+  if (iter.common_dtype() == kBool) {  // logical_not of bools: bytes 0/1 as uint8 lanes
+    return unary_bool_loop<uint8_t>(iter, UnaryBoolOp<OpId::logical_not>{});
+  }
+  for_each_plain_op<PlainOp::Unary>([&](auto k) {
+    if constexpr (op_traits(k).sig == OpSignature::UnaryBool) {
+      if (op == k) {
+        TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(iter.common_dtype(), "unary_bool_loop", [&] {
+          unary_bool_loop<scalar_t>(iter, UnaryBoolOp<k>{});
+        });
+      }
+    }
+  });
 }
 void compare_floating(const TensorIterator& iter, OpId op) {
   for_each_plain_op<PlainOp::Binary>([&](auto k) {
@@ -233,6 +287,7 @@ namespace {
 
 HWY_EXPORT(extremum_floating);
 HWY_EXPORT(compare_floating);
+HWY_EXPORT(unary_bool_floating);
 
 // maximum and minimum.
 template <OpId kOp>
@@ -317,6 +372,10 @@ void bitwise_xor_kernel(const KernelCall& c) {
 }
 
 }  // namespace
+
+void unary_bool_vector_loop(const TensorIterator& iter, OpId op) {
+  HWY_DYNAMIC_DISPATCH(unary_bool_floating)(iter, op);
+}
 
 TS_REGISTER_KERNELS(optimized, binary_compare) {
   for_each_plain_op<PlainOp::Binary>([&](auto op) {

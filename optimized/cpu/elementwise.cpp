@@ -1,6 +1,14 @@
 // Target-independent helpers of the optimized CPU kernels; see elementwise.h.
 #include "optimized/cpu/elementwise.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "touchstone/environment.h"
+
 namespace ts::cpu {
 
 TensorIterator elementwise_iter(const KernelCall& c, bool cast_output) {
@@ -12,6 +20,42 @@ TensorIterator elementwise_iter(const KernelCall& c, bool cast_output) {
       .declare_common_dtype(c.p.compute_dtype)
       .cast_common_dtype_to_outputs(cast_output)
       .build();
+}
+
+namespace {
+
+// The last-level cache's size: sysfs's (the kernel's view of this CPU's share), else sysconf's
+// (which VMs may report for the whole socket), else 32 MiB.
+int64_t llc_bytes() {
+  std::ifstream f("/sys/devices/system/cpu/cpu0/cache/index3/size");
+  std::string text;
+  if (f >> text && !text.empty()) {
+    const int64_t v = std::strtoll(text.c_str(), nullptr, 10);
+    const char unit = text.back();
+    if (v > 0) return unit == 'K' ? v << 10 : unit == 'M' ? v << 20 : v;
+  }
+  const long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  return l3 > 0 ? int64_t{l3} : int64_t{32} << 20;
+}
+
+// The smallest output streamed: the LLC's size, or none with TOUCHSTONE_STREAMING_STORES=0 (to
+// measure them). Read before main, so a bad value is reported as Note [Environment errors] asks.
+const int64_t kStreamThreshold = [] {
+  const char* env = std::getenv("TOUCHSTONE_STREAMING_STORES");
+  const std::string value = env != nullptr ? env : "";
+  if (value == "0") return INT64_MAX;
+  if (!value.empty() && value != "1") {
+    detail::add_environment_error("TOUCHSTONE_STREAMING_STORES='" + value +
+                                  "': expected 1 (on, the default) or 0 (off); using 1");
+  }
+  return llc_bytes();
+}();
+
+}  // namespace
+
+// Note [Streaming stores]
+bool stream_output(int64_t bytes) {
+  return bytes >= kStreamThreshold;
 }
 
 }  // namespace ts::cpu

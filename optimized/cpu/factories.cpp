@@ -1,4 +1,5 @@
-// Optimized CPU kernels for the kernel factories: arange, linspace, eye, rand, randn, randint.
+// Optimized CPU kernels for the kernel factories: arange, linspace, eye, rand, randn, randint;
+// and the fills and byte copies of the other kernels (fill_elements, copy_bytes).
 // Params as documented in lib/src/ops/factories.cpp; the output is always a fresh contiguous
 // tensor. The random kernels reproduce the reference set bit for bit (Note [Philox streams] in
 // touchstone/random.h); see Note [Vectorized Philox].
@@ -6,6 +7,11 @@
 #define HWY_TARGET_INCLUDE "optimized/cpu/factories.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 // Must come after foreach_target.h.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "touchstone/random.h"
 
@@ -123,13 +129,23 @@ void affine_range_f64(double* out, int64_t b, int64_t e, double start, double st
 }
 
 // n copies of the element `bits` (u's width) from dst: whole vectors, 4 a step, then the tail
-// (Note [Vector fills] in copy.cpp).
+// (Note [Vector fills] in copy.cpp). With `stream`, the vectors from dst's first aligned one on
+// are non-temporal (Note [Streaming stores] in elementwise.h).
 template <typename U>
-HWY_INLINE void fill_lanes(U* HWY_RESTRICT dst, int64_t n, U bits) {
+HWY_INLINE void fill_lanes(U* HWY_RESTRICT dst, int64_t n, U bits, bool stream) {
   const hn::ScalableTag<U> d;
   const auto v = hn::Set(d, bits);
   const auto L = static_cast<int64_t>(hn::Lanes(d));
   int64_t i = 0;
+  if (stream && reinterpret_cast<uintptr_t>(dst) % sizeof(U) == 0) {
+    const auto bytes = static_cast<uintptr_t>(L) * sizeof(U);
+    const auto head = (bytes - reinterpret_cast<uintptr_t>(dst) % bytes) % bytes / sizeof(U);
+    for (; i < std::min(static_cast<int64_t>(head), n); ++i) dst[i] = bits;
+    for (; i + L <= n; i += L) hn::Stream(v, d, dst + i);
+    for (; i < n; ++i) dst[i] = bits;
+    hwy::FlushStream();
+    return;
+  }
   for (; i + 4 * L <= n; i += 4 * L) {
     hn::StoreU(v, d, dst + i);
     hn::StoreU(v, d, dst + i + L);
@@ -141,26 +157,40 @@ HWY_INLINE void fill_lanes(U* HWY_RESTRICT dst, int64_t n, U bits) {
 }
 
 // size is 1, 2, 4 or 8 bytes; bits holds the element in its low bytes.
-void fill_words(void* dst, int64_t n, uint64_t bits, size_t size) {
+void fill_words(void* dst, int64_t n, uint64_t bits, size_t size, bool stream) {
   switch (size) {
     case 1:
-      return fill_lanes(static_cast<uint8_t*>(dst), n, static_cast<uint8_t>(bits));
+      return fill_lanes(static_cast<uint8_t*>(dst), n, static_cast<uint8_t>(bits), stream);
     case 2:
-      return fill_lanes(static_cast<uint16_t*>(dst), n, static_cast<uint16_t>(bits));
+      return fill_lanes(static_cast<uint16_t*>(dst), n, static_cast<uint16_t>(bits), stream);
     case 4:
-      return fill_lanes(static_cast<uint32_t*>(dst), n, static_cast<uint32_t>(bits));
+      return fill_lanes(static_cast<uint32_t*>(dst), n, static_cast<uint32_t>(bits), stream);
     default:
-      return fill_lanes(static_cast<uint64_t*>(dst), n, bits);
+      return fill_lanes(static_cast<uint64_t*>(dst), n, bits, stream);
   }
+}
+
+// n bytes from src to dst, dst's aligned whole vectors streamed (Note [Streaming stores]).
+void stream_copy(void* dst, const void* src, int64_t n) {
+  const hn::ScalableTag<uint8_t> d;
+  const auto L = static_cast<int64_t>(hn::Lanes(d));
+  auto* o = static_cast<uint8_t*>(dst);
+  const auto* s = static_cast<const uint8_t*>(src);
+  int64_t i =
+      std::min<int64_t>(n, static_cast<int64_t>((L - reinterpret_cast<uintptr_t>(o) % L) % L));
+  std::memcpy(o, s, static_cast<size_t>(i));
+  for (; i + 4 * L <= n; i += 4 * L) {
+    for (int64_t k = 0; k < 4; ++k) hn::Stream(hn::LoadU(d, s + i + k * L), d, o + i + k * L);
+  }
+  for (; i + L <= n; i += L) hn::Stream(hn::LoadU(d, s + i), d, o + i);
+  std::memcpy(o + i, s + i, static_cast<size_t>(n - i));
+  hwy::FlushStream();
 }
 
 }  // namespace ts::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
-#include <algorithm>
-#include <cstring>
-
 #include "optimized/cpu/convert.h"
 #include "touchstone/dispatch.h"
 #include "touchstone/dispatch_macros.h"
@@ -173,6 +203,7 @@ namespace {
 
 HWY_EXPORT(philox_words);
 HWY_EXPORT(fill_words);
+HWY_EXPORT(stream_copy);
 HWY_EXPORT(affine_range_f32);
 HWY_EXPORT(affine_range_f64);
 
@@ -394,20 +425,25 @@ void kernel<OpId::randint>(const KernelCall& c) {
 
 }  // namespace
 
-void fill_elements(void* dst, int64_t n, const void* value, size_t size) {
+void fill_elements(void* dst, int64_t n, const void* value, size_t size, bool stream) {
   if (n <= 0) return;
   const auto* b = static_cast<const unsigned char*>(value);
-  if (std::all_of(b, b + size, [&](unsigned char x) { return x == b[0]; })) {
+  if (!stream && std::all_of(b, b + size, [&](unsigned char x) { return x == b[0]; })) {
     std::memset(dst, b[0], static_cast<size_t>(n) * size);  // zeros: glibc's widest stores
     return;
   }
   if (size == 1 || size == 2 || size == 4 || size == 8) {
     uint64_t bits = 0;
     std::memcpy(&bits, value, size);
-    HWY_DYNAMIC_DISPATCH(fill_words)(dst, n, bits, size);
+    HWY_DYNAMIC_DISPATCH(fill_words)(dst, n, bits, size, stream);
     return;
   }
   for (int64_t i = 0; i < n; ++i) std::memcpy(static_cast<char*>(dst) + i * size, value, size);
+}
+
+void copy_bytes(void* dst, const void* src, int64_t n, bool stream) {
+  if (stream) return HWY_DYNAMIC_DISPATCH(stream_copy)(dst, src, n);
+  std::memcpy(dst, src, static_cast<size_t>(n));
 }
 
 TS_REGISTER_KERNELS(optimized, factories) {

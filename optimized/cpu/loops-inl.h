@@ -9,9 +9,11 @@
 #endif
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "optimized/cpu/elementwise.h"
 #include "touchstone/dispatch_macros.h"
@@ -30,58 +32,84 @@ namespace hn = hwy::HWY_NAMESPACE;
 inline constexpr int64_t kBlock = 256;
 inline constexpr int64_t kTile = 64;
 
+// A full vector to out: non-temporal when `stream` (Note [Streaming stores]; out aligned).
+template <class D, class V, typename C>
+HWY_INLINE void store_vec(V v, D d, C* HWY_RESTRICT out, bool stream) {
+  if (stream) {
+    hn::Stream(v, d, out);
+  } else {
+    hn::StoreU(v, d, out);
+  }
+}
+
 // out[i] = op(d, in[0][i], ...) over n contiguous elements; bcast[k] marks a stride-0 input.
+// With `stream`, the full vectors from out's first vector-aligned element on are streamed.
 template <typename C, size_t N, class Op>
 HWY_INLINE void map_contiguous(C* HWY_RESTRICT out, const C* const* in, const bool* bcast,
-                               int64_t n, const Op& op) {
+                               int64_t n, const Op& op, bool stream = false) {
   const hn::ScalableTag<C> d;
   const hn::CappedTag<C, 1> d1;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));
+  const auto at = [&](size_t k, int64_t i) { return hn::LoadU(d1, in[k] + (bcast[k] ? 0 : i)); };
+  const auto one = [&](int64_t i) {  // element i in one lane
+    if constexpr (N == 1) {
+      hn::StoreU(op(d1, at(0, i)), d1, out + i);
+    } else if constexpr (N == 2) {
+      hn::StoreU(op(d1, at(0, i), at(1, i)), d1, out + i);
+    } else {
+      static_assert(N == 3, "map_contiguous supports 1 to 3 inputs");
+      hn::StoreU(op(d1, at(0, i), at(1, i), at(2, i)), d1, out + i);
+    }
+  };
   int64_t i = 0;
+  if (stream) {  // Stream needs an aligned vector: the elements before the first go one by one
+    const auto addr = reinterpret_cast<uintptr_t>(out);
+    const auto bytes = static_cast<uintptr_t>(lanes) * sizeof(C);
+    const int64_t head = addr % sizeof(C) != 0
+                             ? n
+                             : static_cast<int64_t>((bytes - addr % bytes) % bytes / sizeof(C));
+    stream = head < n;
+    for (; i < std::min(head, n); ++i) one(i);
+  }
   if constexpr (N == 1) {
     if (bcast[0]) {
       const auto v = op(d, hn::Set(d, in[0][0]));
-      for (; i + lanes <= n; i += lanes) hn::StoreU(v, d, out + i);
+      for (; i + lanes <= n; i += lanes) store_vec(v, d, out + i, stream);
     } else {
-      for (; i + lanes <= n; i += lanes) hn::StoreU(op(d, hn::LoadU(d, in[0] + i)), d, out + i);
+      for (; i + lanes <= n; i += lanes) {
+        store_vec(op(d, hn::LoadU(d, in[0] + i)), d, out + i, stream);
+      }
     }
-    for (; i < n; ++i) hn::StoreU(op(d1, hn::LoadU(d1, in[0] + (bcast[0] ? 0 : i))), d1, out + i);
   } else if constexpr (N == 2) {
     if (bcast[0] && !bcast[1]) {
       const auto a = hn::Set(d, in[0][0]);
-      for (; i + lanes <= n; i += lanes) hn::StoreU(op(d, a, hn::LoadU(d, in[1] + i)), d, out + i);
+      for (; i + lanes <= n; i += lanes) {
+        store_vec(op(d, a, hn::LoadU(d, in[1] + i)), d, out + i, stream);
+      }
     } else if (bcast[1] && !bcast[0]) {
       const auto b = hn::Set(d, in[1][0]);
-      for (; i + lanes <= n; i += lanes) hn::StoreU(op(d, hn::LoadU(d, in[0] + i), b), d, out + i);
+      for (; i + lanes <= n; i += lanes) {
+        store_vec(op(d, hn::LoadU(d, in[0] + i), b), d, out + i, stream);
+      }
     } else if (!bcast[0] && !bcast[1]) {
       for (; i + lanes <= n; i += lanes) {
-        hn::StoreU(op(d, hn::LoadU(d, in[0] + i), hn::LoadU(d, in[1] + i)), d, out + i);
+        store_vec(op(d, hn::LoadU(d, in[0] + i), hn::LoadU(d, in[1] + i)), d, out + i, stream);
       }
     }
-    for (; i < n; ++i) {
-      hn::StoreU(op(d1, hn::LoadU(d1, in[0] + (bcast[0] ? 0 : i)),
-                    hn::LoadU(d1, in[1] + (bcast[1] ? 0 : i))),
-                 d1, out + i);
-    }
   } else {
-    static_assert(N == 3, "map_contiguous supports 1 to 3 inputs");
     for (; i + lanes <= n && !bcast[0] && !bcast[1] && !bcast[2]; i += lanes) {
-      hn::StoreU(op(d, hn::LoadU(d, in[0] + i), hn::LoadU(d, in[1] + i), hn::LoadU(d, in[2] + i)),
-                 d, out + i);
-    }
-    for (; i < n; ++i) {
-      hn::StoreU(
-          op(d1, hn::LoadU(d1, in[0] + (bcast[0] ? 0 : i)),
-             hn::LoadU(d1, in[1] + (bcast[1] ? 0 : i)), hn::LoadU(d1, in[2] + (bcast[2] ? 0 : i))),
-          d1, out + i);
+      store_vec(op(d, hn::LoadU(d, in[0] + i), hn::LoadU(d, in[1] + i), hn::LoadU(d, in[2] + i)), d,
+                out + i, stream);
     }
   }
+  for (; i < n; ++i) one(i);
+  if (stream) hwy::FlushStream();  // ordered before the pool's completion flag (x86: sfence)
 }
 
 // One row of n elements of storage type T with byte strides; `op` computes in compute_t<T>.
 template <typename T, size_t N, class Op>
 HWY_INLINE void map_row(char* out, const char* const* in, const int64_t* strides, int64_t n,
-                        const Op& op) {
+                        const Op& op, bool stream = false) {
   using C = compute_t<T>;
   constexpr int64_t es = sizeof(T);
   bool bcast[N];
@@ -93,7 +121,7 @@ HWY_INLINE void map_row(char* out, const char* const* in, const int64_t* strides
   if (direct) {
     const C* ins[N];
     for (size_t k = 0; k < N; ++k) ins[k] = reinterpret_cast<const C*>(in[k]);
-    map_contiguous<C, N>(reinterpret_cast<C*>(out), ins, bcast, n, op);
+    map_contiguous<C, N>(reinterpret_cast<C*>(out), ins, bcast, n, op, stream);
     return;
   }
   // Gather (and convert) into blocks, compute, scatter (and round) back.
@@ -134,6 +162,7 @@ HWY_INLINE bool mixed_layout(const int64_t* strides, int64_t es) {
 template <typename T, size_t N, class Op>
 void vectorized_loop(const TensorIterator& iter, const Op& op) {
   constexpr size_t NT = N + 1;
+  const bool stream = stream_output(iter.numel() * static_cast<int64_t>(sizeof(T)));
   iter.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
     const char* in[N];
     if (n1 > 1 && mixed_layout<NT>(strides, sizeof(T))) {
@@ -191,7 +220,7 @@ void vectorized_loop(const TensorIterator& iter, const Op& op) {
     }
     for (int64_t j = 0; j < n1; ++j) {
       for (size_t k = 0; k < N; ++k) in[k] = data[k + 1] + j * strides[NT + k + 1];
-      map_row<T, N>(data[0] + j * strides[NT], in, strides, n0, op);
+      map_row<T, N>(data[0] + j * strides[NT], in, strides, n0, op, stream);
     }
   });
 }

@@ -140,16 +140,22 @@ void max_planes(const T* x, T* y, int64_t* ind, const Geometry& g) {
   });
 }
 
+// The sum of a short span (a kernel row, 3 wide say: no lanes to fill) in double, in order;
+// inlined into the window loops, which call it per row of every window.
+template <typename T>
+[[gnu::always_inline]] inline double short_sum(const T* p, int64_t n) {
+  double total = 0;
+  for (int64_t i = 0; i < n; ++i) total += static_cast<double>(p[i]);
+  return total;
+}
+
 // The sum of n contiguous elements: eight lanes of T (vectorized by the compiler) per block of
 // 2048 elements, the blocks added in double, as Note [Normalization kernels] in norm.cpp.
 template <typename T>
 double sum_span(const T* p, int64_t n) {
   constexpr int64_t kBlock = 2048;
+  if (n < 8) return short_sum(p, n);
   double total = 0;
-  if (n < 8) {  // a kernel row (3 wide, say): no lanes to fill
-    for (int64_t i = 0; i < n; ++i) total += static_cast<double>(p[i]);
-    return total;
-  }
   for (int64_t b = 0; b < n; b += kBlock) {
     const int64_t e = std::min(n, b + kBlock);
     T acc[8] = {};
@@ -203,7 +209,8 @@ void avg_planes(const T* x, T* y, const Geometry& g, int64_t divisor_override) {
                 continue;
               }
               for (int64_t i1 = l1; i1 < h1; ++i1) {
-                sum += sum_span(xp + (i0 * a1.in + i1) * a2.in + l2, h2 - l2);
+                const T* row = xp + (i0 * a1.in + i1) * a2.in + l2;
+                sum += h2 - l2 < 8 ? short_sum(row, h2 - l2) : sum_span(row, h2 - l2);
               }
             }
             const bool empty = a0.hi[u0] <= a0.lo[u0] || a1.hi[u1] <= a1.lo[u1] || h2 <= l2;

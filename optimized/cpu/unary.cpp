@@ -445,6 +445,7 @@ HWY_AFTER_NAMESPACE();
 #if HWY_ONCE
 #include <limits>
 
+#include "optimized/cpu/binary.h"
 #include "optimized/cpu/convert.h"
 #include "touchstone/dispatch_macros.h"
 #include "touchstone/ops.h"
@@ -522,7 +523,8 @@ auto scalar_formula(T a) {
   }
 }
 
-// isnan and logical_not: a bool result computed in the input's dtype. Another output dtype
+// isnan, logical_not, ...: a bool result computed in the input's dtype (floating, and bool's
+// logical_not: from vector masks, unary_bool_vector_loop). Another output dtype
 // (logical_not_out, logical_not_ on a non-bool tensor) gets the bools through a temporary.
 template <class F>
 void bool_result(const KernelCall& c, const F& f) {
@@ -534,7 +536,11 @@ void bool_result(const KernelCall& c, const F& f) {
     return;
   }
   TensorIterator iter = elementwise_iter(c, /*cast_output=*/false);
-  TS_DISPATCH_ALL_DTYPES(iter.common_dtype(), op_info(c.op).name.data(), [&] {
+  const ScalarType t = iter.common_dtype();
+  if (is_floating_type(t) || (t == kBool && c.op == OpId::logical_not)) {
+    return unary_bool_vector_loop(iter, c.op);
+  }
+  TS_DISPATCH_ALL_DTYPES(t, op_info(c.op).name.data(), [&] {
     using C = compute_t<scalar_t>;
     scalar_loop<bool, scalar_t, 1>(iter, [&](scalar_t a) { return f(static_cast<C>(a)); });
   });

@@ -35,6 +35,10 @@ for bad in abc -3 0 2x 99999999999; do
     "TOUCHSTONE_NUM_THREADS='$bad': expected a whole number of threads from 1 to 4096" -- \
     env TOUCHSTONE_NUM_THREADS=$bad "$ts" selfcheck
 done
+check "TOUCHSTONE_STREAMING_STORES=yes refuses ops" 2 \
+  "TOUCHSTONE_STREAMING_STORES='yes': expected 1 \\(on, the default\\) or 0 \\(off\\); using 1" -- \
+  env TOUCHSTONE_STREAMING_STORES=yes "$ts" ops
+check "TOUCHSTONE_STREAMING_STORES=0 runs" 0 "ops" -- env TOUCHSTONE_STREAMING_STORES=0 "$ts" ops
 check "a flag CLI11 refuses is exit 2" 2 "unknown-flag" -- "$ts" ops --unknown-flag
 check "--help is exit 0" 0 "Usage" -- "$ts" ops --help
 check "a good setting runs" 0 "ops" -- env TOUCHSTONE_NUM_THREADS=1 "$ts" ops

@@ -1,0 +1,119 @@
+// Outputs of at least the last-level cache's size take the optimized set's non-temporal store
+// paths (Note [Streaming stores] in optimized/cpu/elementwise.h): elementwise loops, contiguous
+// copies, fills. Each writes 48 MiB into a view one float past an aligned start (so the first
+// vector is peeled), with a guard element on each side; expected values are computed here in
+// plain C++ (sums of small integers and halves, exact in float32).
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "touchstone/parallel.h"
+#include "touchstone/touchstone.h"
+
+namespace {
+
+using ts::Tensor;
+
+constexpr int64_t kN = (int64_t{48} << 20) / 4 + 5;  // above a 32 MiB LLC; not a vector multiple
+constexpr float kGuard = -7.0f;
+
+float a_at(int64_t i) {
+  return static_cast<float>(i % 4096);
+}
+float b_at(int64_t i) {
+  return 0.5f * static_cast<float>(i % 3);
+}
+
+Tensor filled(float (*f)(int64_t)) {
+  Tensor t = ts::empty({kN});
+  float* p = t.data_ptr<float>();
+  for (int64_t i = 0; i < kN; ++i) p[i] = f(i);
+  return t;
+}
+
+// A buffer of n elements and 2 guards, and its view [1, n + 1): 4 bytes past the 64-byte
+// aligned start.
+struct Out {
+  explicit Out(int64_t size = kN) : n(size) {}
+  int64_t n;
+  Tensor buffer = ts::full({n + 2}, kGuard);
+  Tensor view = buffer.slice(0, 1, n + 1);
+};
+
+// The first index where `out` differs from `expect(i)` (n when none), and both guards intact.
+template <class F>
+void expect_values(const Out& out, const F& expect, const char* what) {
+  const float* p = out.buffer.data_ptr<float>();
+  const int64_t n = out.n;
+  EXPECT_EQ(p[0], kGuard) << what;
+  EXPECT_EQ(p[n + 1], kGuard) << what;
+  int64_t bad = n;
+  for (int64_t i = 0; i < n && bad == n; ++i) {
+    if (p[i + 1] != expect(i)) bad = i;
+  }
+  EXPECT_EQ(bad, n) << what << ": element " << bad << " is " << p[bad + 1] << ", expected "
+                    << (bad < n ? expect(bad) : 0.0f);
+}
+
+class StreamingStores : public ::testing::TestWithParam<int> {
+ protected:
+  void SetUp() override {
+    before_ = ts::get_num_threads();
+    ts::set_num_threads(GetParam());
+  }
+  void TearDown() override { ts::set_num_threads(before_); }
+
+ private:
+  int before_ = 1;
+  ts::KernelSetGuard guard_{"optimized"};
+};
+
+TEST_P(StreamingStores, ElementwiseOutputsBeyondTheCache) {
+  const Tensor a = filled(a_at), b = filled(b_at);
+  Out out;
+  ts::add_out(out.view, a, b);
+  expect_values(
+      out, [](int64_t i) { return a_at(i) + b_at(i); }, "add");
+  ts::neg_out(out.view, a);
+  expect_values(
+      out, [](int64_t i) { return -a_at(i); }, "neg");
+  ts::mul_out(out.view, a, ts::full({}, 0.5f));  // a stride-0 operand
+  expect_values(
+      out, [](int64_t i) { return a_at(i) * 0.5f; }, "mul by a 0-dim tensor");
+  ts::addcmul_out(out.view, a, b, ts::full({}, 2.0f), 1);
+  expect_values(
+      out, [](int64_t i) { return a_at(i) + b_at(i) * 2.0f; }, "addcmul");
+}
+
+TEST_P(StreamingStores, CopiesAndFillsBeyondTheCache) {
+  const Tensor a = filled(a_at);
+  Out out;
+  out.view.copy_(a);
+  expect_values(out, a_at, "copy_");
+  out.view.fill_(2.5);
+  expect_values(
+      out, [](int64_t) { return 2.5f; }, "fill_");
+  out.view.zero_();
+  expect_values(
+      out, [](int64_t) { return 0.0f; }, "zero_");
+}
+
+// Broadcast sources copy row by row: a fill or a memcpy per row of 4099 (each row peels its own
+// unaligned head).
+TEST_P(StreamingStores, ExpandedCopiesBeyondTheCache) {
+  constexpr int64_t kRows = 3072, kCols = 4099;
+  Out out(kRows * kCols);
+  const Tensor rows = out.view.view({kRows, kCols});
+  const Tensor a = filled(a_at);
+  rows.copy_(a.slice(0, 0, kRows).view({kRows, 1}).expand({kRows, kCols}));
+  expect_values(
+      out, [](int64_t i) { return a_at(i / kCols); }, "copy_ from a column");
+  rows.copy_(a.slice(0, 0, kCols).view({1, kCols}).expand({kRows, kCols}));
+  expect_values(
+      out, [](int64_t i) { return a_at(i % kCols); }, "copy_ from a row");
+}
+
+INSTANTIATE_TEST_SUITE_P(Threads, StreamingStores, ::testing::Values(1, 2, 3));
+
+}  // namespace

@@ -1,8 +1,9 @@
 // Outputs of at least the last-level cache's size take the optimized set's non-temporal store
 // paths (Note [Streaming stores] in optimized/cpu/elementwise.h): elementwise loops, contiguous
-// copies, fills. Each writes 48 MiB into a view one float past an aligned start (so the first
-// vector is peeled), with a guard element on each side; expected values are computed here in
-// plain C++ (sums of small integers and halves, exact in float32).
+// copies, fills of zeros (other fills run the plain path beside them). Each writes 48 MiB into
+// a view one float past an aligned start (so the first vector is peeled), with a guard element
+// on each side; expected values are computed here in plain C++ (sums of small integers and
+// halves, exact in float32).
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -133,8 +133,10 @@ void copy_convert(const Tensor& dst, const Tensor& src) {
     const char* s = static_cast<const char*>(src.data_ptr());
     const auto n = static_cast<int64_t>(dst.nbytes());
     const bool stream = stream_output(n);  // Note [Streaming stores]
-    parallel_for(0, n, int64_t{1} << 20,
-                 [&](int64_t b, int64_t e) { copy_bytes(d + b, s + b, e - b, stream); });
+    parallel_for(0, n, int64_t{1} << 20, [&](int64_t b, int64_t e) {
+      copy_bytes(d + b, s + b, e - b, stream);
+      if (stream) stream_fence();
+    });
     return;
   }
   TensorIterator iter =
@@ -145,6 +147,7 @@ void copy_convert(const Tensor& dst, const Tensor& src) {
       using U = decltype(u);
       iter.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
         copy_2d<U, U>(data, strides, n0, n1, stream);
+        if (stream) stream_fence();
       });
     });
     return;
@@ -155,6 +158,7 @@ void copy_convert(const Tensor& dst, const Tensor& src) {
       using From = scalar_t;
       iter.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
         copy_2d<To, From>(data, strides, n0, n1, stream);
+        if (stream) stream_fence();
       });
     });
   });
@@ -181,8 +185,10 @@ void kernel<OpId::fill_>(const KernelCall& c) {
     if (self.is_contiguous()) {
       scalar_t* p = self.data_ptr<scalar_t>();
       const bool stream = stream_output(static_cast<int64_t>(self.nbytes()));
-      parallel_for(0, self.numel(), 32768,
-                   [&](int64_t b, int64_t e) { fill_row(p + b, e - b, v, stream); });
+      parallel_for(0, self.numel(), 32768, [&](int64_t b, int64_t e) {
+        fill_row(p + b, e - b, v, stream);
+        if (stream) stream_fence();
+      });
       return;
     }
     TensorIterator iter = TensorIteratorConfig()

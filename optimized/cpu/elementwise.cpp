@@ -2,6 +2,9 @@
 #include "optimized/cpu/elementwise.h"
 
 #include <unistd.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+#endif
 
 #include <cstdlib>
 #include <fstream>
@@ -56,6 +59,12 @@ const int64_t kStreamThreshold = [] {
 // Note [Streaming stores]
 bool stream_output(int64_t bytes) {
   return bytes >= kStreamThreshold;
+}
+
+void stream_fence() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_sfence();
+#endif
 }
 
 }  // namespace ts::cpu

@@ -26,10 +26,14 @@ void copy_bytes(void* dst, const void* src, int64_t n, bool stream);
 // writing it through the caches costs a read of every line before the write (the store misses)
 // and the write-back later. Non-temporal stores skip the read: on the 2-vCPU EPYC VM a 2-thread
 // float32 copy of 2^27 elements went from 30 to 43 GB/s and an add from 33-45 to 39-41 (a plain
-// C++ loop, the same input). The elementwise loops, contiguous same-dtype copies and fills use
-// them when the call's output is at least the LLC's size; smaller outputs stay in cache for the
-// next op. The results are the same bits either way.
+// C++ loop, the same input). The elementwise loops, contiguous same-dtype copies and fills of
+// zeros use them when the call's output is at least the LLC's size; smaller outputs stay in
+// cache for the next op. The results are the same bits either way.
 bool stream_output(int64_t bytes);
+// Orders the streaming stores before what follows (x86: sfence). A loop that streamed calls it
+// once per parallel piece, before the pool's completion flag; not per row (it drains the
+// write-combining buffers: a fence per 1 KiB row took kron to x0.55).
+void stream_fence();
 
 // The iterator of an elementwise call: inputs cast to the compute dtype; the output written
 // through a temporary (see TensorIterator::cast_outputs) when its dtype differs and

@@ -13,7 +13,6 @@
 #include <cstring>
 #include <vector>
 
-#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "optimized/cpu/elementwise.h"
 #include "touchstone/dispatch_macros.h"
@@ -43,7 +42,8 @@ HWY_INLINE void store_vec(V v, D d, C* HWY_RESTRICT out, bool stream) {
 }
 
 // out[i] = op(d, in[0][i], ...) over n contiguous elements; bcast[k] marks a stride-0 input.
-// With `stream`, the full vectors from out's first vector-aligned element on are streamed.
+// With `stream`, the full vectors from out's first vector-aligned element on are streamed (the
+// caller fences them: stream_fence).
 template <typename C, size_t N, class Op>
 HWY_INLINE void map_contiguous(C* HWY_RESTRICT out, const C* const* in, const bool* bcast,
                                int64_t n, const Op& op, bool stream = false) {
@@ -103,7 +103,6 @@ HWY_INLINE void map_contiguous(C* HWY_RESTRICT out, const C* const* in, const bo
     }
   }
   for (; i < n; ++i) one(i);
-  if (stream) hwy::FlushStream();  // ordered before the pool's completion flag (x86: sfence)
 }
 
 // One row of n elements of storage type T with byte strides; `op` computes in compute_t<T>.
@@ -222,6 +221,7 @@ void vectorized_loop(const TensorIterator& iter, const Op& op) {
       for (size_t k = 0; k < N; ++k) in[k] = data[k + 1] + j * strides[NT + k + 1];
       map_row<T, N>(data[0] + j * strides[NT], in, strides, n0, op, stream);
     }
+    if (stream) stream_fence();
   });
 }
 

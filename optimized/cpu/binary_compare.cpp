@@ -250,7 +250,7 @@ void extremum_floating(const TensorIterator& iter, OpId op) {
     floating_loop<2>(iter, ExtremumOp<OpId::minimum>{});
   }
 }
-void unary_bool_floating(const TensorIterator& iter, OpId op) {
+void unary_bool(const TensorIterator& iter, OpId op) {
   if (iter.common_dtype() == kBool) {  // logical_not of bools: bytes 0/1 as uint8 lanes
     return unary_bool_loop<uint8_t>(iter, UnaryBoolOp<OpId::logical_not>{});
   }
@@ -287,7 +287,7 @@ namespace {
 
 HWY_EXPORT(extremum_floating);
 HWY_EXPORT(compare_floating);
-HWY_EXPORT(unary_bool_floating);
+HWY_EXPORT(unary_bool);
 
 // maximum and minimum.
 template <OpId kOp>
@@ -374,7 +374,7 @@ void bitwise_xor_kernel(const KernelCall& c) {
 }  // namespace
 
 void unary_bool_vector_loop(const TensorIterator& iter, OpId op) {
-  HWY_DYNAMIC_DISPATCH(unary_bool_floating)(iter, op);
+  HWY_DYNAMIC_DISPATCH(unary_bool)(iter, op);
 }
 
 TS_REGISTER_KERNELS(optimized, binary_compare) {

@@ -1,6 +1,8 @@
 #pragma once
 // Target-independent helpers of the optimized CPU kernels: compute types, the elementwise
 // TensorIterator, and the scalar loop used for integer and bool dtypes.
+#include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include "touchstone/dispatch.h"
@@ -30,6 +32,16 @@ void copy_bytes(void* dst, const void* src, int64_t n, bool stream);
 // zeros use them when the call's output is at least the LLC's size; smaller outputs stay in
 // cache for the next op. The results are the same bits either way.
 bool stream_output(int64_t bytes);
+// How many of n elements of `size` bytes from p come before the first `vector_bytes`-aligned one
+// (n when p is not a multiple of `size`: no element is aligned). Streaming stores need aligned
+// vectors; the loops store this head one element at a time.
+inline int64_t unaligned_head(const void* p, size_t size, size_t vector_bytes, int64_t n) {
+  const auto addr = reinterpret_cast<uintptr_t>(p);
+  if (addr % size != 0) return n;
+  const auto head =
+      static_cast<int64_t>((vector_bytes - addr % vector_bytes) % vector_bytes / size);
+  return head < n ? head : n;
+}
 // Orders the streaming stores before what follows (x86: sfence). A loop that streamed calls it
 // once per parallel piece, before the pool's completion flag; not per row (it drains the
 // write-combining buffers: a fence per 1 KiB row took kron to x0.55).

@@ -9,7 +9,6 @@
 #endif
 
 #include <algorithm>
-#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -63,13 +62,9 @@ HWY_INLINE void map_contiguous(C* HWY_RESTRICT out, const C* const* in, const bo
   };
   int64_t i = 0;
   if (stream) {  // Stream needs an aligned vector: the elements before the first go one by one
-    const auto addr = reinterpret_cast<uintptr_t>(out);
-    const auto bytes = static_cast<uintptr_t>(lanes) * sizeof(C);
-    const int64_t head = addr % sizeof(C) != 0
-                             ? n
-                             : static_cast<int64_t>((bytes - addr % bytes) % bytes / sizeof(C));
+    const int64_t head = unaligned_head(out, sizeof(C), static_cast<size_t>(lanes) * sizeof(C), n);
     stream = head < n;
-    for (; i < std::min(head, n); ++i) one(i);
+    for (; i < head; ++i) one(i);
   }
   if constexpr (N == 1) {
     if (bcast[0]) {

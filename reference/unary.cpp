@@ -11,6 +11,7 @@
 
 #include "common.h"
 #include "touchstone/kernel_family.h"
+#include "trig.h"
 
 namespace ts::reference {
 namespace {
@@ -271,9 +272,9 @@ constexpr UnaryFormula kFormulas[] = {
     {OpId::sqrt, [](double x) { return std::sqrt(x); }},
     {OpId::rsqrt, [](double x) { return 1.0 / std::sqrt(x); }},
     {OpId::reciprocal, [](double x) { return 1.0 / x; }},
-    {OpId::sin, [](double x) { return std::sin(x); }},
-    {OpId::tan, [](double x) { return std::tan(x); }},
-    {OpId::cos, [](double x) { return std::cos(x); }},
+    {OpId::sin, sin_of},  // trig.h
+    {OpId::tan, tan_of},
+    {OpId::cos, cos_of},
     {OpId::asin, [](double x) { return std::asin(x); }},
     {OpId::acos, [](double x) { return std::acos(x); }},
     {OpId::atan, [](double x) { return std::atan(x); }},

@@ -6,7 +6,10 @@
 
 #include <cmath>
 #include <numbers>
+#include <random>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cpu_sets_util.h"
 #include "test_util.h"
@@ -233,6 +236,43 @@ TEST(UnaryMoreGradients, SincNearZeroAndAtTheBoundaries) {
     EXPECT_EQ(grad_at(hw, -4), 0);
     EXPECT_EQ(grad_at(hw, 4), 1);
   });
+}
+
+// Note [Huge float32 arguments of sin, cos and tan] in reference/trig.cpp: the reference reduces
+// float32 values from 2^27 up itself. Its float32 results must be glibc's double rounded to
+// float32, bit for bit, and its float64 results within 4 ULPs of glibc's, in every binade (a wrong
+// word of 2/pi would show in some), at the inputs nearest multiples of pi/2 in float32 (cos misses
+// -1.10047e19 and -1.727e20 in the sweep's table) and at random ones.
+TEST(ReferenceTrig, HugeFloat32ArgumentsAsGlibc) {
+  ts::KernelSetGuard g("reference");
+  std::vector<double> xs = {-1.10047e19f, -1.727e20f,      1.10047e19f,      1.727e20f,
+                            0x1p27f,      0x1.fffffep127f, -0x1.fffffep127f, 105414350.0f,
+                            3.4e38f,      0x1.921fb6p27f};
+  std::mt19937 rng(18);
+  for (int e = 27; e <= 127; ++e) {
+    const float lo = std::ldexp(1.0f, e), hi = e == 127 ? 0x1.fffffep127f : 2 * lo;
+    std::uniform_real_distribution<float> in_binade(lo, hi);
+    for (int i = 0; i < 300; ++i) {
+      const float v = in_binade(rng);
+      xs.push_back(i % 2 == 0 ? v : -v);
+    }
+  }
+  const auto n = static_cast<int64_t>(xs.size());
+  const Tensor f32 = make(kFloat, xs), f64 = make(kDouble, xs);
+  using Fn = Tensor (*)(const Tensor&);
+  using CFn = double (*)(double);
+  const std::pair<Fn, CFn> fns[] = {{ts::sin, ::sin}, {ts::cos, ::cos}, {ts::tan, ::tan}};
+  for (const auto& [op, c] : fns) {
+    const Tensor y32 = op(f32), y64 = op(f64);
+    for (int64_t i = 0; i < n; ++i) {
+      const double x = xs[static_cast<size_t>(i)], want = c(x);
+      ASSERT_EQ(y32.data_ptr<float>()[i], static_cast<float>(want)) << "x = " << x;
+      const double got = y64.data_ptr<double>()[i];
+      ASSERT_LE(std::fabs(got - want),
+                4 * (std::nextafter(std::fabs(want), HUGE_VAL) - std::fabs(want)))
+          << "x = " << x;
+    }
+  }
 }
 
 }  // namespace

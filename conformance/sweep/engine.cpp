@@ -2,6 +2,7 @@
 #include "conformance/sweep/engine.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <iomanip>
 #include <mutex>
@@ -25,6 +26,11 @@ using detail::seconds_since;
 // only: 2^16 inputs sweep in milliseconds) and appends the special values it missed. Every
 // 256th key is a positive bit pattern ending in 0x00 or a negative one ending in 0xFF.
 
+// Note [Batches handed out in order]
+// The workers take batches one at a time from a counter, so that none idles while another
+// finishes a costly stretch (sqrt is cheap at negative inputs, digamma dear). A worker's
+// batches come in increasing order, which tally() needs: its first misses and the first of
+// equal worsts are then the worker's first by input index, and merge() picks among workers.
 // Note [Binary inputs]
 // A binary op's inputs are the pairs (a, b) of 16-bit values, a's key major: a pair's index is
 // key(a) * n + key(b) over the n keys of the range, its bits (a << 16) | b in the reports.
@@ -58,13 +64,15 @@ void sweep_op(const SweepOptions& o, std::string_view op, const Format& fmt,
   const uint64_t count = space.count();
   const auto batch = static_cast<uint64_t>(o.batch);
   const auto nbatches = static_cast<int64_t>((count + batch - 1) / batch);
-  parallel_for(0, nbatches, 1, [&](int64_t b0, int64_t b1) {
+  std::atomic<int64_t> next_batch{0};  // Note [Batches handed out in order]
+  const int64_t workers = std::min<int64_t>(get_num_threads(), nbatches);
+  parallel_for(0, workers, 1, [&](int64_t, int64_t) {
     std::vector<detail::Partial> part(sets.size());
     uint64_t part_mpfr = 0;
     std::vector<uint32_t> in_bits, want, got;
     std::vector<double> x, approx;
     std::vector<uint8_t> bins;
-    for (int64_t b = b0; b < b1; ++b) {
+    for (int64_t b = next_batch++; b < nbatches; b = next_batch++) {
       const uint64_t begin = static_cast<uint64_t>(b) * batch;
       const uint64_t n = std::min(count, begin + batch) - begin;
       want.resize(n);

@@ -643,10 +643,9 @@ void evaluate(const UnaryOracle& op, const double* x, size_t n, double* y, bool 
 // four Newton steps an input, and half of all float32 inputs lie outside [-1, 1]: the batch path
 // evaluates the inputs inside (and NaN inputs, which it passes through) and gives the others NaN
 // directly. Measured on full float32 sweeps of the four sets, CPU seconds: erfinv 417 -> 332.
-// sqrt and rsqrt, evaluated per input, take glibc's errno path at each negative input: those are
-// evaluated as 1 and take the value at -1, in two passes of plain selects. (The functions libmvec
-// has screen their lanes themselves: Note [Saturated lanes] in oracle_vec.cpp.) -0 is not below
-// 0 (sqrt(-0) = -0); NaN inputs are never outside.
+// (The functions libmvec has screen their lanes themselves: Note [Saturated lanes] in
+// oracle_vec.cpp; sqrt, rsqrt and reciprocal run as vector instructions there.) NaN inputs are
+// never outside.
 struct Domain {
   std::string_view op;
   double lo, hi;        // the inputs x < lo or x > hi are outside
@@ -656,8 +655,6 @@ struct Domain {
 };
 constexpr Domain kDomains[] = {
     {"erfinv", -1, 1, -2, 2, 0, true},
-    {"sqrt", 0, HUGE_VAL, -1, HUGE_VAL, 1},
-    {"rsqrt", 0, HUGE_VAL, -1, HUGE_VAL, 1},
 };
 
 void evaluate_in_domain(const UnaryOracle& op, const Domain& d, const double* x, size_t n,

@@ -31,7 +31,7 @@ DoubleBatchFn vector_or(std::string_view name, DoubleBatchFn scalar) {
 
 // Scratch arrays of a thread, reused across batches.
 double* scratch(size_t which, size_t n) {
-  thread_local std::vector<double> buffers[3];
+  thread_local std::vector<double> buffers[5];
   if (buffers[which].size() < n) buffers[which].resize(n);
   return buffers[which].data();
 }
@@ -74,9 +74,14 @@ void gelu_staged(const double* x, double* y, size_t n, const Math& m) {
 
 // sin(pi x) with x reduced exactly: remainder(x, 2) in [-1, 1], folded into [-1/2, 1/2] by the
 // exact 1 - r (Sterbenz); sinc at a nonzero integer is a zero of x's sign, as the reference's.
+// remainder(x, 2) is x - 2 k, k = x/2 rounded to the nearest integer (ties to even, as
+// remainder's): adding and taking off 1.5 2^52 rounds |x/2| < 2^51, and x/2 is an integer beyond.
+// Every step is exact; glibc's remainder took 14-22 ns an input.
 void sinc_staged(const double* x, double* y, size_t n, const Math& m) {
   for (size_t i = 0; i < n; ++i) {
-    double r = std::remainder(x[i], 2.0);
+    const double h = x[i] * 0.5;
+    const double k = std::fabs(h) < 0x1p51 ? (h + 0x1.8p52) - 0x1.8p52 : h;
+    double r = x[i] - 2 * k;
     if (r > 0.5) r = 1 - r;
     if (r < -0.5) r = -1 - r;
     y[i] = M_PI * r;
@@ -140,58 +145,78 @@ void softplus_staged(const double* x, double* y, size_t n, const Math& m) {
 // a > 1/2 (1 - a exact by Sterbenz): the step's error is then a few ULPs of erfc(y), divided by
 // f'(y) = 2/sqrt(pi) exp(-y^2) ~ 2 y erfc(y), about 2^-50 / y^2 relative: inside the oracle's
 // 2^-45. Newton doubles the correct bits: 1e-7 -> 1e-14 -> double's accuracy by the third step.
-// In stages, each Newton step evaluates erf, erfc and exp of every element.
-void erfinv_staged(const double* x, double* y, size_t n, const Math& m) {
-  const auto a_of = [](double v) {  // |x|, or a harmless 1/2 where the result is special
-    const double a = std::fabs(v);
-    return std::isnan(v) || a >= 1 || v == 0 ? 0.5 : a;
-  };
-  double* w = scratch(0, n);
-  for (size_t i = 0; i < n; ++i) w[i] = (1 - a_of(x[i])) * (1 + a_of(x[i]));
-  m.log(w, w, n);
-  for (size_t i = 0; i < n; ++i) {
-    double v = -w[i], p = 0;
-    if (v < 5) {
-      v -= 2.5;
-      for (double c : {2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06,
-                       0.00021858087, -0.00125372503, -0.00417768164, 0.246640727, 1.50140941}) {
-        p = p * v + c;
-      }
-    } else {
-      v = std::sqrt(v) - 3;
-      for (double c : {-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844,
-                       0.00573950773, -0.0076224613, 0.00943887047, 1.00167406, 2.83297682}) {
-        p = p * v + c;
-      }
+// Below 2^-12 (nine in ten float32 inputs of [-1, 1]) the Maclaurin series sqrt(pi)/2 (a +
+// pi/12 a^3 + 7 pi^2/480 a^5) is used instead: the next term, 127 pi^3/40320 a^7, is under
+// 2^-76 of the sum.
+namespace {
+
+constexpr double kErfinvSeriesBelow = 0x1p-12;
+
+// Giles' approximation at a in [2^-12, 1): the Newton steps' start.
+double erfinv_start(double a, double log_w) {
+  double v = -log_w, p = 0;
+  if (v < 5) {
+    v -= 2.5;
+    for (double c : {2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                     -0.00125372503, -0.00417768164, 0.246640727, 1.50140941}) {
+      p = p * v + c;
     }
-    y[i] = p * a_of(x[i]);
+  } else {
+    v = std::sqrt(v) - 3;
+    for (double c : {-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+                     -0.0076224613, 0.00943887047, 1.00167406, 2.83297682}) {
+      p = p * v + c;
+    }
   }
-  double *e = scratch(1, n), *d = scratch(2, n);
+  return p * a;
+}
+
+// Four Newton steps at the n values a (all above 1/2 when `tail`, else all at most 1/2), from y.
+void erfinv_newton(const double* a, double* y, size_t n, bool tail, const Math& m) {
+  double *e = scratch(3, n), *d = scratch(4, n);
   for (int step = 0; step < 4; ++step) {
     for (size_t i = 0; i < n; ++i) d[i] = -y[i] * y[i];
     m.exp(d, d, n);
-    m.erf(y, e, n);
+    (tail ? m.erfc : m.erf)(y, e, n);
     for (size_t i = 0; i < n; ++i) {
-      if (a_of(x[i]) <= 0.5) y[i] -= (e[i] - a_of(x[i])) / (M_2_SQRTPI * d[i]);
-    }
-    m.erfc(y, e, n);  // the tail's y, not yet stepped
-    for (size_t i = 0; i < n; ++i) {
-      const double a = a_of(x[i]);
-      if (a > 0.5) y[i] -= ((1 - a) - e[i]) / (M_2_SQRTPI * d[i]);
+      y[i] -= (tail ? (1 - a[i]) - e[i] : e[i] - a[i]) / (M_2_SQRTPI * d[i]);
     }
   }
+}
+
+}  // namespace
+
+void erfinv_staged(const double* x, double* y, size_t n, const Math& m) {
+  // The inputs that take Newton's steps, gathered: [0, body) at most 1/2, [body, count) above.
+  double *a = scratch(0, n), *z = scratch(1, n), *w = scratch(2, n);
+  thread_local std::vector<size_t> at;
+  at.resize(n);
+  size_t body = 0, count = 0;
+  for (int part = 0; part < 2; ++part) {
+    if (part == 1) body = count;
+    for (size_t i = 0; i < n; ++i) {
+      const double v = std::fabs(x[i]);
+      if (!(v >= kErfinvSeriesBelow && v < 1) || (v > 0.5) != (part == 1)) continue;
+      a[count] = v;
+      at[count++] = i;
+    }
+  }
+  for (size_t j = 0; j < count; ++j) w[j] = (1 - a[j]) * (1 + a[j]);
+  m.log(w, w, count);
+  for (size_t j = 0; j < count; ++j) z[j] = erfinv_start(a[j], w[j]);
+  erfinv_newton(a, z, body, false, m);
+  erfinv_newton(a + body, z + body, count - body, true, m);
   for (size_t i = 0; i < n; ++i) {
-    const double a = std::fabs(x[i]);
-    if (std::isnan(x[i]) || a > 1) {
+    const double v = std::fabs(x[i]), v2 = v * v;
+    if (std::isnan(x[i]) || v > 1) {
       y[i] = std::numeric_limits<double>::quiet_NaN();
-    } else if (a == 1) {
+    } else if (v == 1) {
       y[i] = std::copysign(HUGE_VAL, x[i]);
-    } else if (x[i] == 0) {
-      y[i] = x[i];
-    } else {
-      y[i] = std::copysign(y[i], x[i]);
+    } else {  // the series; zero stays, with its sign
+      y[i] = 0.5 * std::sqrt(M_PI) * x[i] * (1 + v2 * (M_PI / 12 + v2 * (7 * M_PI * M_PI / 480)));
     }
   }
+  for (size_t j = 0; j < count; ++j) y[at[j]] = std::copysign(z[j], x[at[j]]);
 }
 
 namespace {

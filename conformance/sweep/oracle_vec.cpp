@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 
 // The x86_64 vector function ABI's names: 'e' AVX-512 with 8 lanes, 'd' AVX2 with 4.
@@ -127,6 +128,34 @@ __attribute__((target("avx2,fma"))) void batch256(const double* x, double* y, si
   batch_screened<raw256<V, S>, S>(x, y, n);
 }
 
+// sqrt, 1/sqrt and 1/x are single instructions, correctly rounded in lanes as in scalar code;
+// the scalar loop's std::sqrt checks each result for errno and does not vectorize. (The masked
+// sqrt with every lane set: GCC 12 warns that _mm512_sqrt_pd's undefined source is uninitialized.)
+__attribute__((target("avx512f"))) __m512d sqrt512(__m512d x) {
+  return _mm512_mask_sqrt_pd(x, 0xFF, x);
+}
+__attribute__((target("avx512f"))) __m512d rsqrt512(__m512d x) {
+  return _mm512_div_pd(_mm512_set1_pd(1), _mm512_mask_sqrt_pd(x, 0xFF, x));
+}
+__attribute__((target("avx512f"))) __m512d reciprocal512(__m512d x) {
+  return _mm512_div_pd(_mm512_set1_pd(1), x);
+}
+__attribute__((target("avx2,fma"))) __m256d sqrt256(__m256d x) {
+  return _mm256_sqrt_pd(x);
+}
+__attribute__((target("avx2,fma"))) __m256d rsqrt256(__m256d x) {
+  return _mm256_div_pd(_mm256_set1_pd(1), _mm256_sqrt_pd(x));
+}
+__attribute__((target("avx2,fma"))) __m256d reciprocal256(__m256d x) {
+  return _mm256_div_pd(_mm256_set1_pd(1), x);
+}
+double rsqrt1(double x) {
+  return 1 / std::sqrt(x);
+}
+double reciprocal1(double x) {
+  return 1 / x;
+}
+
 struct Batches {
   std::string_view name;
   DoubleBatchFn avx512, avx2;
@@ -136,7 +165,11 @@ struct Batches {
 
 DoubleBatchFn libmvec_batch(std::string_view name) {
 #define TS_LIBMVEC_ROW(f) {#f, batch512<_ZGVeN8v_##f, ::f>, batch256<_ZGVdN4v_##f, ::f>},
-  static const Batches kBatches[] = {TS_LIBMVEC_FUNCTIONS(TS_LIBMVEC_ROW)};
+  static const Batches kBatches[] = {
+      TS_LIBMVEC_FUNCTIONS(TS_LIBMVEC_ROW){"sqrt", batch512<sqrt512, ::sqrt>,
+                                           batch256<sqrt256, ::sqrt>},
+      {"rsqrt", batch512<rsqrt512, rsqrt1>, batch256<rsqrt256, rsqrt1>},
+      {"reciprocal", batch512<reciprocal512, reciprocal1>, batch256<reciprocal256, reciprocal1>}};
 #undef TS_LIBMVEC_ROW
   static const bool avx512 = __builtin_cpu_supports("avx512f");
   static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");

@@ -1,6 +1,7 @@
 // sin, cos and tan for the reference's formulas (trig.h).
 #include "trig.h"
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -51,7 +52,7 @@ int reduce(double x, double& r) {
   const int lz = __builtin_clzll(static_cast<uint64_t>(v >> 64));
   const U128 t = v << lz;  // |f| = t 2^(-126-lz)
   const auto hi = static_cast<uint64_t>(t >> 64), lo = static_cast<uint64_t>(t);
-  const double scale = std::ldexp(1.0, -126 - lz);
+  const double scale = std::bit_cast<double>(static_cast<uint64_t>(1023 - 126 - lz) << 52);
   const double fh = static_cast<double>(hi >> 11) * 0x1p75 * scale;  // 53 bits, exact
   const double fl = (static_cast<double>(hi & 0x7ff) * 0x1p64 + static_cast<double>(lo)) * scale;
   const double ph = fh * kPiOver2Hi;

@@ -147,6 +147,13 @@ HWY_INLINE void compare_row(char* out, const char* const* in, const int64_t* str
         continue;
       }
       const int64_t count = bcast[k] ? 1 : m;
+      if constexpr (kInLanes<T>) {  // Note [Float16 and bfloat16 in lanes] in loops-inl.h
+        if (!bcast[k] && strides[k + 1] == es) {
+          widen_contiguous(reinterpret_cast<const T*>(p), m, buf_in[k]);
+          ins[k] = buf_in[k];
+          continue;
+        }
+      }
       for (int64_t i = 0; i < count; ++i) {
         buf_in[k][i] = static_cast<C>(*reinterpret_cast<const T*>(p + i * strides[k + 1]));
       }

@@ -165,11 +165,13 @@ struct Batches {
 
 DoubleBatchFn libmvec_batch(std::string_view name) {
 #define TS_LIBMVEC_ROW(f) {#f, batch512<_ZGVeN8v_##f, ::f>, batch256<_ZGVdN4v_##f, ::f>},
+  // clang-format off
   static const Batches kBatches[] = {
-      TS_LIBMVEC_FUNCTIONS(TS_LIBMVEC_ROW){"sqrt", batch512<sqrt512, ::sqrt>,
-                                           batch256<sqrt256, ::sqrt>},
+      TS_LIBMVEC_FUNCTIONS(TS_LIBMVEC_ROW)
+      {"sqrt", batch512<sqrt512, ::sqrt>, batch256<sqrt256, ::sqrt>},
       {"rsqrt", batch512<rsqrt512, rsqrt1>, batch256<rsqrt256, rsqrt1>},
       {"reciprocal", batch512<reciprocal512, reciprocal1>, batch256<reciprocal256, reciprocal1>}};
+  // clang-format on
 #undef TS_LIBMVEC_ROW
   static const bool avx512 = __builtin_cpu_supports("avx512f");
   static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");

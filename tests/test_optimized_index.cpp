@@ -211,6 +211,28 @@ TEST(OptimizedScatterAdd, LargeParallelThreeDimsZeroDimEmptyAndOut) {
   const Tensor b = sample({2000, 16}, ts::kHalf);
   const Tensor ib = indices({2000, 40}, 16, 28), sb = sample({2000, 40}, ts::kHalf);
   expect_bitwise([&] { return ts::scatter_add(b, 1, ib, sb); }, "big dim 1");
+  // Float sums in a line buffer (Note [Scatter_add in a line buffer]): along dim 0 in groups of
+  // 16 lines (2003 columns: a last group of 3), along dim 1 a line at a time; narrower indices.
+  const Tensor f = sample({16, 2003}, ts::kFloat);
+  expect_bitwise(
+      [&] {
+        return ts::scatter_add(f, 0, indices({40, 2003}, 16, 34),
+                               sample({40, 2003}, ts::kFloat, -1, 1, 35));
+      },
+      "float32 dim 0");
+  expect_bitwise(
+      [&] {
+        return ts::scatter_add(f, 0, indices({40, 1500}, 16, 36),
+                               sample({40, 2003}, ts::kFloat, -1, 1, 37));
+      },
+      "float32 dim 0, narrower index");
+  const Tensor g = sample({2003, 16}, ts::kBFloat16);
+  expect_bitwise(
+      [&] {
+        return ts::scatter_add(g, 1, indices({1500, 40}, 16, 38),
+                               sample({2003, 40}, ts::kBFloat16, -1, 1, 39));
+      },
+      "bfloat16 dim 1, fewer rows");
   const Tensor c = permuted_layout(sample({5, 8, 9}, ts::kDouble));
   for (int64_t dim : {0, 1, 2}) {
     expect_bitwise(

@@ -3,30 +3,14 @@
 // Params (touchstone/op_params.h):
 //   embedding: inputs {weight, indices}; output indices.sizes() + [embedding_dim] in weight's
 //     dtype (compute_dtype); EmbeddingParams: padding_idx in [0, num_embeddings), or -1 for
-//     none, scale_grad_by_freq. The meta has checked every CPU index is in range, so
-//     CPU kernel sets may assume valid indices (as nll_loss's targets).
+//     none, scale_grad_by_freq. The meta has checked every index is in range (Note [Index
+//     bounds]), so kernel sets may assume valid indices (as nll_loss's targets).
 #include "../autograd/derivatives.h"
+#include "index_checks.h"
 #include "meta.h"
 #include "touchstone/ops.h"
 
 namespace ts {
-namespace {
-
-// Calls f(index) for every element of an int32 or int64 CPU tensor.
-template <typename F>
-void for_each_index_value(const Tensor& indices, F&& f) {
-  const Tensor c = indices.contiguous();
-  const int64_t n = c.numel();
-  if (c.dtype() == kLong) {
-    const auto* p = static_cast<const int64_t*>(c.data_ptr());
-    for (int64_t i = 0; i < n; ++i) f(p[i]);
-  } else {
-    const auto* p = static_cast<const int32_t*>(c.data_ptr());
-    for (int64_t i = 0; i < n; ++i) f(static_cast<int64_t>(p[i]));
-  }
-}
-
-}  // namespace
 
 // ---- embedding ----
 
@@ -55,12 +39,10 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_id
   meta::check_dtype_supported(op, weight.dtype(), op_info(OpId::embedding).dtypes, "weight");
   const Tensor inputs[] = {weight, indices};
   const Device device = meta::common_device(op, inputs, OpId::embedding);
-  if (indices.is_cpu()) {
-    for_each_index_value(indices, [&](int64_t i) {
-      TS_CHECK(i >= 0 && i < num, op, ": index ", i, " is out of range in self (num_embeddings ",
-               num, ") (argument 'indices')");
-    });
-  }
+  meta::check_index_values(op, indices, [&](int64_t i) {
+    TS_CHECK(i >= 0 && i < num, op, ": index ", i, " is out of range in self (num_embeddings ", num,
+             ") (argument 'indices')");
+  });
 
   OpParams p;
   p.compute_dtype = weight.dtype();

@@ -7,6 +7,9 @@
 //   cat:          inputs = the tensors that take part, in order (legacy empty 1-D tensors of
 //                 size [0] are left out); dim is 0 when none does.
 // Index values are checked here (see Note [Index bounds]), so kernels may trust them.
+#include <algorithm>
+#include <limits>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,14 +19,15 @@
 #include "index_checks.h"
 #include "meta.h"
 #include "touchstone/ops.h"
+#include "touchstone/parallel.h"
 
 namespace ts {
 namespace {
 
 using meta::Variant;
 
+using meta::check_index_values;
 using meta::check_no_overlap;
-using meta::for_each_index_value;
 
 // Everything between the checks and the kernel: dtype, kernel lookup, output, overlap, call
 // with the wrapped `dim`. For InPlace the output is inputs[0]. `no_overlap` lists inputs the
@@ -88,7 +92,7 @@ Tensor index_select_impl(Variant v, const Tensor& out, const Tensor& self, int64
   const Tensor inputs[] = {self, index};
   const Device device = meta::common_device("index_select", inputs, OpId::index_select);
   const int64_t size = nonempty_size(self, dim);
-  for_each_index_value("index_select", index, [&](int64_t i) {
+  check_index_values("index_select", index, [&](int64_t i) {
     TS_CHECK(i >= 0 && i < size, "index_select: index ", i, " out of range in self (size ", size,
              " at dimension ", dim, ")");
   });
@@ -116,7 +120,7 @@ Tensor gather_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim
   const Tensor inputs[] = {self, index};
   const Device device = meta::common_device("gather", inputs, OpId::gather);
   const int64_t size = nonempty_size(self, dim);
-  for_each_index_value("gather", index, [&](int64_t i) {
+  check_index_values("gather", index, [&](int64_t i) {
     TS_CHECK(i >= 0 && i < size, "gather: index ", i, " is out of bounds for dimension ", dim,
              " with size ", size);
   });
@@ -148,7 +152,7 @@ Tensor scatter_add_impl(Variant v, const Tensor& out, const Tensor& self, int64_
   const Tensor inputs[] = {self, index, src};
   const Device device = meta::common_device(op, inputs, OpId::scatter_add);
   const int64_t size = nonempty_size(self, dim);
-  for_each_index_value(op, index, [&](int64_t i) {
+  check_index_values(op, index, [&](int64_t i) {
     TS_CHECK(i >= 0 && i < size, op, ": index ", i, " is out of bounds for dimension ", dim,
              " with size ", size);
   });
@@ -228,7 +232,64 @@ std::pair<const char*, const char*> byte_range(const Tensor& t) {
   return {p + lo * es, p + (hi + 1) * es};
 }
 
+// l = min(l, p[0..n)), h likewise with max; four independent chains, as each min is a
+// dependent compare and move (SSE2 has no 64-bit integer min to vectorize with).
+template <typename I>
+void minmax_run(const I* p, int64_t n, I& l, I& h) {
+  I l0 = l, l1 = l, l2 = l, l3 = l, h0 = h, h1 = h, h2 = h, h3 = h;
+  int64_t k = 0;
+  for (; k + 4 <= n; k += 4) {
+    l0 = std::min(l0, p[k]), h0 = std::max(h0, p[k]);
+    l1 = std::min(l1, p[k + 1]), h1 = std::max(h1, p[k + 1]);
+    l2 = std::min(l2, p[k + 2]), h2 = std::max(h2, p[k + 2]);
+    l3 = std::min(l3, p[k + 3]), h3 = std::max(h3, p[k + 3]);
+  }
+  for (; k < n; ++k) l0 = std::min(l0, p[k]), h0 = std::max(h0, p[k]);
+  l = std::min(std::min(l0, l1), std::min(l2, l3));
+  h = std::max(std::max(h0, h1), std::max(h2, h3));
+}
+
+// Min and max of an index: positions split evenly among threads, each walked a row (the last
+// dim, any stride) at a time; a contiguous index is one row.
+template <typename I>
+std::pair<int64_t, int64_t> extremes_of(const Tensor& index) {
+  const int64_t nd = index.dim();
+  const bool flat = nd == 0 || index.is_contiguous();
+  const int64_t n = flat ? index.numel() : index.sizes()[nd - 1];
+  const int64_t step = flat ? 1 : index.strides()[nd - 1];
+  const I* base = static_cast<const I*>(index.data_ptr());
+  std::mutex m;
+  I lo = std::numeric_limits<I>::max(), hi = std::numeric_limits<I>::lowest();
+  parallel_for(0, index.numel(), int64_t{1} << 16, [&](int64_t b, int64_t e) {
+    I l = std::numeric_limits<I>::max(), h = std::numeric_limits<I>::lowest();
+    while (b < e) {
+      const int64_t j = b % n, len = std::min(n - j, e - b);
+      int64_t off = 0;
+      for (int64_t d = nd - 2, q = b / n; !flat && d >= 0; --d) {
+        off += (q % index.sizes()[d]) * index.strides()[d];
+        q /= index.sizes()[d];
+      }
+      const I* p = base + off + j * step;
+      if (step == 1) {
+        minmax_run(p, len, l, h);
+      } else {
+        for (int64_t k = 0; k < len; ++k)
+          l = std::min(l, p[k * step]), h = std::max(h, p[k * step]);
+      }
+      b += len;
+    }
+    const std::lock_guard<std::mutex> lock(m);
+    lo = std::min(lo, l);
+    hi = std::max(hi, h);
+  });
+  return {lo, hi};
+}
+
 }  // namespace
+
+std::pair<int64_t, int64_t> cpu_index_extremes(const Tensor& index) {
+  return index.dtype() == kLong ? extremes_of<int64_t>(index) : extremes_of<int32_t>(index);
+}
 
 // ATen's assert_no_overlap: the written-to tensor may not share any memory with the input
 // (not even all of it, as in-place ops may); dense layouts are judged by their byte ranges.

@@ -1,5 +1,7 @@
 #pragma once
 // Index checks shared by lib/src/ops/index.cpp and advanced_index.cpp (meta only).
+#include <utility>
+
 #include "touchstone/ops.h"
 
 namespace ts::meta {
@@ -7,20 +9,18 @@ namespace ts::meta {
 // Note [Index bounds]
 // An out-of-range index is an argument error like any other, so meta reads the index values
 // and rejects them before anything is allocated or written: a failing call leaves every
-// tensor untouched, and kernels never bounds-check. Every check is an interval, so an index on
-// a device is reduced there to its min and max (amin/amax), and only those two values cross to
-// the host (a device-side error flag could not keep the tensors untouched).
+// tensor untouched, and kernels never bounds-check. Every check is an interval, so only the
+// index's min and max are checked on the fast path: on a device they are reduced there
+// (amin/amax; a device-side error flag could not keep the tensors untouched), on the CPU by
+// cpu_index_extremes, one parallel pass. When either fails, the values are walked in order
+// so the error names the first bad one, as ATen's kernels do.
+
+// The smallest and largest value of a nonempty int32 or int64 CPU tensor.
+std::pair<int64_t, int64_t> cpu_index_extremes(const Tensor& index);
+
+// Calls f(value) for every value of an int32/int64 CPU tensor in row-major order.
 template <typename F>
-void for_each_index_value(const char* op, const Tensor& index, F&& f) {
-  if (!index.is_cpu()) {
-    if (index.numel() == 0) return;
-    for (const Tensor& extreme : {amin(index), amax(index)}) {
-      const Tensor host = empty({}, index.dtype());
-      host.copy_(extreme);
-      for_each_index_value(op, host, f);
-    }
-    return;
-  }
+void walk_index_values(const Tensor& index, F&& f) {
   DimVector idx(static_cast<size_t>(index.dim()), 0);
   for (int64_t s : index.sizes()) {
     if (s == 0) return;
@@ -39,6 +39,29 @@ void for_each_index_value(const char* op, const Tensor& index, F&& f) {
       idx[d] = 0;
     }
     if (d < 0) return;
+  }
+}
+
+// Runs the interval check f (it throws ts::Error on a bad value) over every value of index.
+template <typename F>
+void check_index_values(const char* op, const Tensor& index, F&& f) {
+  if (index.numel() == 0) return;
+  if (!index.is_cpu()) {
+    for (const Tensor& extreme : {amin(index), amax(index)}) {
+      const Tensor host = empty({}, index.dtype());
+      host.copy_(extreme);
+      walk_index_values(host, f);
+    }
+    return;
+  }
+  (void)op;
+  const auto [lo, hi] = cpu_index_extremes(index);
+  try {
+    f(lo);
+    f(hi);
+  } catch (const Error&) {
+    walk_index_values(index, f);  // throws at the first bad value in order
+    throw;
   }
 }
 

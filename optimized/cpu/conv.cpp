@@ -78,7 +78,9 @@ void im2col_or_col2im(C* x, int64_t channels, const Geometry& g, C* col, int64_t
             const int64_t o0 = r / g.out[1], o1 = r % g.out[1];
             C* dst = row + (r - r0) * g.out[2];
             if (o0 < lo0 || o0 >= hi0 || o1 < lo1 || o1 >= hi1) {
-              if constexpr (!kAdd) std::fill(dst, dst + g.out[2], C(0));
+              if constexpr (!kAdd) {
+                for (int64_t o2 = 0; o2 < g.out[2]; ++o2) dst[o2] = C(0);
+              }
               continue;
             }
             const int64_t i0 = o0 * g.s[0] + k0 * g.d[0] - g.p[0];
@@ -87,13 +89,19 @@ void im2col_or_col2im(C* x, int64_t channels, const Geometry& g, C* col, int64_t
             if constexpr (kAdd) {
               for (int64_t o2 = lo2; o2 < hi2; ++o2) src[o2 * g.s[2] + off2] += dst[o2];
             } else {
-              std::fill(dst, dst + lo2, C(0));
+              // Plain loops, not memmove and memset calls: rows are short (16 to 56 elements
+              // in the catalog's layers), and the calls cost more than the copies.
+              for (int64_t o2 = 0; o2 < lo2; ++o2) dst[o2] = C(0);
               if (g.s[2] == 1) {
-                std::copy(src + lo2 + off2, src + hi2 + off2, dst + lo2);
+                const C* from = src + off2;
+                for (int64_t o2 = lo2; o2 < hi2; ++o2) dst[o2] = from[o2];
+              } else if (g.s[2] == 2) {
+                const C* from = src + off2;
+                for (int64_t o2 = lo2; o2 < hi2; ++o2) dst[o2] = from[2 * o2];
               } else {
                 for (int64_t o2 = lo2; o2 < hi2; ++o2) dst[o2] = src[o2 * g.s[2] + off2];
               }
-              std::fill(dst + hi2, dst + g.out[2], C(0));
+              for (int64_t o2 = hi2; o2 < g.out[2]; ++o2) dst[o2] = C(0);
             }
           }
         }

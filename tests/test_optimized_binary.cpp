@@ -286,8 +286,8 @@ TEST(OptimizedBinary, PowScalarExponents) {
   }
 }
 
-// float32 pow and atan2 run in double (Note [Widened transcendental loops]): at most 1 ULP off
-// the reference's correctly rounded results.
+// float32 pow (Tensor or Scalar exponent) and atan2 run in double (Note [Widened transcendental
+// loops]): at most 1 ULP off the reference's correctly rounded results.
 int64_t ulp_distance(float x, float y) {
   if (std::isnan(x) && std::isnan(y)) return 0;
   const auto ordered = [](float f) {
@@ -311,6 +311,9 @@ TEST(OptimizedBinary, Float32PowAndAtan2WithinOneUlp) {
   }
   const std::pair<const char*, std::function<Tensor()>> cases[] = {
       {"pow", [&] { return ts::pow(base, exponent); }},
+      // A Scalar exponent stays in double (local_response_norm's 0.75 among them).
+      {"pow Scalar 0.75", [&] { return ts::pow(base, 0.75); }},
+      {"pow Scalar -6.1", [&] { return ts::pow(base, -6.1); }},
       {"atan2", [&] { return ts::atan2(y, x); }},
   };
   for (const auto& name_f : cases) {

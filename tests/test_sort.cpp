@@ -104,6 +104,34 @@ TEST(Sort, OutForms) {
   });
 }
 
+TEST(Sort, LongLinesInPositionOrderAmongTies) {
+  each_set([] {
+    // 1000 values (lines from 256 up are radix-sorted: Note [Radix sort of line entries] in
+    // optimized/cpu/sort.cpp) of few distinct values with NaN, -0 and +0, against a stable sort:
+    // NaN largest, -0 ties with +0, ties in position order, ascending and descending.
+    std::vector<double> xs(1000);
+    for (size_t i = 0; i < xs.size(); ++i) {
+      const size_t m = i * 7919 % 13;
+      xs[i] = m == 0 ? kNaN : m == 1 ? -0.0 : m == 2 ? 0.0 : static_cast<double>(m % 5) - 2.5;
+    }
+    const auto less = [&](int64_t a, int64_t b) {
+      const double x = xs[static_cast<size_t>(a)], y = xs[static_cast<size_t>(b)];
+      return !std::isnan(x) && (std::isnan(y) || x < y);
+    };
+    for (ts::ScalarType dt : {kFloat, kDouble}) {
+      for (bool descending : {false, true}) {
+        std::vector<int64_t> order(xs.size());
+        for (size_t i = 0; i < order.size(); ++i) order[i] = static_cast<int64_t>(i);
+        std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+          return descending ? less(b, a) : less(a, b);
+        });
+        EXPECT_EQ(longs(std::get<1>(ts::sort(make(dt, xs), -1, descending))), order)
+            << ts::dtype_name(dt) << (descending ? " descending" : " ascending");
+      }
+    }
+  });
+}
+
 TEST(Sort, Topk) {
   each_set([] {
     // torch.topk's documentation: x = arange(1., 6.), topk(x, 3) = ([5, 4, 3], [4, 3, 2]).

@@ -104,7 +104,7 @@ TEST(Sort, OutForms) {
   });
 }
 
-TEST(Sort, LongLinesInPositionOrderAmongTies) {
+TEST(Sort, LongLinesInPositionOrderAmongTies) {  // and kthvalue along them
   each_set([] {
     // 1000 values (lines from 256 up are radix-sorted: Note [Radix sort of line entries] in
     // optimized/cpu/sort.cpp) of few distinct values with NaN, -0 and +0, against a stable sort:
@@ -127,6 +127,13 @@ TEST(Sort, LongLinesInPositionOrderAmongTies) {
         });
         EXPECT_EQ(longs(std::get<1>(ts::sort(make(dt, xs), -1, descending))), order)
             << ts::dtype_name(dt) << (descending ? " descending" : " ascending");
+        if (descending) continue;
+        // kthvalue selects in a bucket of the key's top byte: the k-th of the same order.
+        for (int64_t k : {1, 137, 500, 999, 1000}) {
+          EXPECT_EQ(longs(std::get<1>(ts::kthvalue(make(dt, xs), k))),
+                    (std::vector<int64_t>{order[static_cast<size_t>(k - 1)]}))
+              << ts::dtype_name(dt) << " k " << k;
+        }
       }
     }
   });

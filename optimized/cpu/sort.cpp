@@ -131,6 +131,30 @@ void sort_entries(std::vector<E>& e) {
   std::sort(e.begin(), e.end());
 }
 
+// The m-th entry in (key, position) order. From 256 entries: a count of the key's top byte
+// finds the bucket holding rank m, and nth_element runs on that bucket's entries only (the
+// same entry: entries are unique). 4096 x 4096 float32 median, 1 thread: 255 -> ... ms.
+template <typename E>
+E select_nth(std::vector<E>& e, int64_t m) {
+  if (e.size() < 256) {
+    std::nth_element(e.begin(), e.begin() + m, e.end());
+    return e[static_cast<size_t>(m)];
+  }
+  constexpr int kTop = (std::is_same_v<E, Packed> ? 32 : 64) - 8;
+  size_t count[256] = {};
+  for (const E& v : e) ++count[(v.key() >> kTop) & 0xff];
+  uint64_t bucket = 0;
+  auto below = static_cast<size_t>(m);  // rank m within the bucket, at the end
+  while (below >= count[bucket]) below -= count[bucket++];
+  thread_local std::vector<E> sub;
+  sub.clear();
+  for (const E& v : e) {
+    if (((v.key() >> kTop) & 0xff) == bucket) sub.push_back(v);
+  }
+  std::nth_element(sub.begin(), sub.begin() + static_cast<int64_t>(below), sub.end());
+  return sub[below];
+}
+
 // One line: fills `e` from n elements at x (stride in elements), then selects; writes the
 // chosen positions to `pos` (output order).
 template <OpId op, typename T, typename E>
@@ -172,8 +196,7 @@ void select_line(const T* x, int64_t stride, int64_t n, const SortParams& p, std
       }
     }
     const int64_t m = op == OpId::median ? (n - 1) / 2 : p.k - 1;
-    std::nth_element(e.begin(), e.begin() + m, e.end());
-    pos.push_back(e[m].pos());
+    pos.push_back(select_nth(e, m).pos());
   } else {  // mode
     sort_entries(e);
     int64_t best = 0, best_count = 0, run = 0;

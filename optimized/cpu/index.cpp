@@ -136,7 +136,7 @@ void kernel(const KernelCall& c) {
 // a double buffer, summed there, and stored rounded, while still in cache. Where lines are
 // adjacent in memory (a scatter along dim 0 of a row-major output) kGroup of them share the
 // buffer, so each cache line of the output is read and written once. 4096² float32 along
-// dim 1, 1 thread: 73 -> 32 ms, ATen 35 (perf/README.md, "Scatters and index checks").
+// dim 1, 1 thread: 73 -> 32 ms, ATen 35 (perf/README.md, "The named laggards, one by one").
 template <typename A, typename S>
 void scatter_lines(const Tensor& acc, const Tensor& index, const Tensor& src, int64_t dim) {
   // A == double with S narrower: acc holds S values, summed in a buffer (the Note above).

@@ -139,6 +139,24 @@ TEST(Sort, LongLinesInPositionOrderAmongTies) {  // and kthvalue along them
   });
 }
 
+TEST(Sort, LineOfTwoMillion) {
+  each_set([] {
+    // x[i] = 7 i mod 2^21 is a permutation of 0 .. 2^21 - 1 (7 is odd): sorted, value k sits at
+    // k and came from i = k / 7 mod 2^21 (a line past the radix scratch that is kept per thread).
+    constexpr int64_t n = int64_t{1} << 21;
+    const Tensor x = ts::remainder(ts::arange(n, ts::kLong) * 7, n).to(kFloat);
+    auto [v, i] = ts::sort(x);
+    int64_t inv7 = 1;  // 7^-1 mod 2^21 by Newton's iteration
+    for (int k = 0; k < 5; ++k) inv7 = (inv7 * (2 - 7 * inv7)) & (n - 1);
+    const float* pv = v.data_ptr<float>();
+    const int64_t* pi = i.data_ptr<int64_t>();
+    for (int64_t k : {int64_t{0}, int64_t{1}, int64_t{12345}, n / 2 + 3, n - 1}) {
+      EXPECT_EQ(pv[k], static_cast<float>(k));
+      EXPECT_EQ(pi[k], (k * inv7) & (n - 1)) << "value " << k;
+    }
+  });
+}
+
 TEST(Sort, Topk) {
   each_set([] {
     // torch.topk's documentation: x = arange(1., 6.), topk(x, 3) = ([5, 4, 3], [4, 3, 2]).

@@ -220,7 +220,7 @@ IndexList expand_indices(const char* op, const Tensor& self, OptionalTensorList 
   for (size_t d = 0; d < r.indices.size(); ++d) {
     if (!r.indices[d].defined()) continue;
     const int64_t size = self.sizes()[d];
-    meta::check_index_values(op, r.indices[d], [&](int64_t i) {
+    meta::check_index_values(r.indices[d], [&](int64_t i) {
       TS_CHECK(i >= -size && i < size, op, ": index ", i, " is out of bounds for dimension ", d,
                " with size ", size, " (argument 'indices')");
     });
@@ -334,7 +334,7 @@ Tensor index_add_impl(Variant v, const Tensor& out, const Tensor& self, int64_t 
   const Tensor inputs[] = {self, index, source};
   const Device device = meta::common_device(op, inputs, OpId::index_add);
   const int64_t size = nonempty_size(self, dim);
-  meta::check_index_values(op, index, [&](int64_t i) {
+  meta::check_index_values(index, [&](int64_t i) {
     TS_CHECK(i >= 0 && i < size, op, ": index ", i, " is out of bounds for dimension ", dim,
              " with size ", size);
   });
@@ -399,7 +399,7 @@ Tensor scatter_impl(OpId id, Variant v, const Tensor& out, const Tensor& self, i
   if (src.defined()) inputs.push_back(src);
   const Device device = meta::common_device(op, inputs, id);
   const int64_t size = nonempty_size(self, dim);
-  meta::check_index_values(op, index, [&](int64_t i) {
+  meta::check_index_values(index, [&](int64_t i) {
     TS_CHECK(i >= 0 && i < size, op, ": index ", i, " is out of bounds for dimension ", dim,
              " with size ", size);
   });
@@ -463,7 +463,7 @@ Tensor nonzero_impl(Variant v, const Tensor& out, const Tensor& self) {
 
 // Every value of index (int64) within [-n, n) of a tensor of n elements (ATen's take and put_).
 void check_flat_index(const char* op, const Tensor& index, int64_t n) {
-  meta::check_index_values(op, index, [&](int64_t i) {
+  meta::check_index_values(index, [&](int64_t i) {
     TS_CHECK(i >= -n && i < n, op, ": out of range: tried to access index ", i, " on a tensor of ",
              n, " elements. (argument 'index')");
   });
@@ -558,7 +558,7 @@ Tensor index_copy_impl(Variant v, const Tensor& out, const Tensor& self, int64_t
   const Tensor inputs[] = {self, index, source};
   const Device device = meta::common_device(op, inputs, OpId::index_copy);
   const int64_t size = nonempty_size(self, dim);
-  meta::check_index_values(op, index, [&](int64_t i) {
+  meta::check_index_values(index, [&](int64_t i) {
     TS_CHECK(i >= 0 && i < size, op, ": index ", i, " is out of bounds for dimension ", dim,
              " with size ", size, " (argument 'index')");
   });
@@ -595,7 +595,7 @@ Tensor index_fill_impl(Variant v, const Tensor& out, const Tensor& self, int64_t
   }
   const Device device = meta::common_device(op, inputs, OpId::index_fill);
   const int64_t size = nonempty_size(self, dim);
-  meta::check_index_values(op, index, [&](int64_t i) {
+  meta::check_index_values(index, [&](int64_t i) {
     TS_CHECK(i >= -size && i < size, op, ": index ", i, " is out of bounds for dimension ", dim,
              " with size ", size, " (argument 'index')");
   });

@@ -39,7 +39,7 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, int64_t padding_id
   meta::check_dtype_supported(op, weight.dtype(), op_info(OpId::embedding).dtypes, "weight");
   const Tensor inputs[] = {weight, indices};
   const Device device = meta::common_device(op, inputs, OpId::embedding);
-  meta::check_index_values(op, indices, [&](int64_t i) {
+  meta::check_index_values(indices, [&](int64_t i) {
     TS_CHECK(i >= 0 && i < num, op, ": index ", i, " is out of range in self (num_embeddings ", num,
              ") (argument 'indices')");
   });

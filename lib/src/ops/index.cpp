@@ -92,7 +92,7 @@ Tensor index_select_impl(Variant v, const Tensor& out, const Tensor& self, int64
   const Tensor inputs[] = {self, index};
   const Device device = meta::common_device("index_select", inputs, OpId::index_select);
   const int64_t size = nonempty_size(self, dim);
-  check_index_values("index_select", index, [&](int64_t i) {
+  check_index_values(index, [&](int64_t i) {
     TS_CHECK(i >= 0 && i < size, "index_select: index ", i, " out of range in self (size ", size,
              " at dimension ", dim, ")");
   });
@@ -120,7 +120,7 @@ Tensor gather_impl(Variant v, const Tensor& out, const Tensor& self, int64_t dim
   const Tensor inputs[] = {self, index};
   const Device device = meta::common_device("gather", inputs, OpId::gather);
   const int64_t size = nonempty_size(self, dim);
-  check_index_values("gather", index, [&](int64_t i) {
+  check_index_values(index, [&](int64_t i) {
     TS_CHECK(i >= 0 && i < size, "gather: index ", i, " is out of bounds for dimension ", dim,
              " with size ", size);
   });
@@ -152,7 +152,7 @@ Tensor scatter_add_impl(Variant v, const Tensor& out, const Tensor& self, int64_
   const Tensor inputs[] = {self, index, src};
   const Device device = meta::common_device(op, inputs, OpId::scatter_add);
   const int64_t size = nonempty_size(self, dim);
-  check_index_values(op, index, [&](int64_t i) {
+  check_index_values(index, [&](int64_t i) {
     TS_CHECK(i >= 0 && i < size, op, ": index ", i, " is out of bounds for dimension ", dim,
              " with size ", size);
   });

@@ -44,7 +44,7 @@ void walk_index_values(const Tensor& index, F&& f) {
 
 // Runs the interval check f (it throws ts::Error on a bad value) over every value of index.
 template <typename F>
-void check_index_values(const char* op, const Tensor& index, F&& f) {
+void check_index_values(const Tensor& index, F&& f) {
   if (index.numel() == 0) return;
   if (!index.is_cpu()) {
     for (const Tensor& extreme : {amin(index), amax(index)}) {
@@ -54,7 +54,6 @@ void check_index_values(const char* op, const Tensor& index, F&& f) {
     }
     return;
   }
-  (void)op;
   const auto [lo, hi] = cpu_index_extremes(index);
   try {
     f(lo);

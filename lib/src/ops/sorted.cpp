@@ -89,7 +89,7 @@ void check_search(const char* op, const Tensor& seq, const Tensor& self, const T
   TS_CHECK(sorter.sizes() == seq.sizes(), op,
            ": boundary and sorter must have the same size, but got boundary tensor ", seq.sizes(),
            " and got sorter tensor ", sorter.sizes(), " (argument 'sorter')");
-  meta::check_index_values(op, sorter, [&](int64_t i) {
+  meta::check_index_values(sorter, [&](int64_t i) {
     TS_CHECK(i >= 0 && i < n, op, ": sorter index out of range (got ", i, " for a size of ", n,
              ") (argument 'sorter')");
   });

@@ -41,7 +41,10 @@ struct SampleArgs {
   std::vector<double> reals;        // float arguments: p, eps, label_smoothing; double values
   std::vector<int64_t> shape;       // an int[] size: a factory's size, normalized_shape
   std::optional<ScalarType> dtype;  // the dtype= argument (the target dtype of `to`)
-  bool flag = false;                // a bool argument: dropout's train, to's copy
+  // The device= argument of factories: cpu for the reference, the run's device for the
+  // candidate (conformance's --device).
+  Device device = Device(kCPU);
+  bool flag = false;  // a bool argument: dropout's train, to's copy
   // Random ops: the run function sets the Philox state to {seed, 0} before the call, so every
   // kernel set draws from the same stream (Note [Random samples] in catalog/factory.cpp).
   std::optional<uint64_t> seed;
@@ -154,6 +157,7 @@ struct KnownDifference {
   double max_abs_err = std::numeric_limits<double>::infinity();
   double max_ulp = std::numeric_limits<double>::infinity();
   std::string evidence = {};  // how the difference was established (a repro, a finding)
+  std::string device = {};    // a glob over the run's device type ("cuda"); empty: any
 };
 
 struct OpEntry;

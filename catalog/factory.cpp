@@ -61,7 +61,12 @@ std::vector<Sample> like_samples(const SampleContext& ctx) {
 
 std::optional<TensorOptions> like_options(const SampleArgs& a) {
   if (!a.dtype) return std::nullopt;
-  return TensorOptions(*a.dtype);
+  return TensorOptions(*a.dtype).device(a.device);
+}
+
+// The dtype= and device= arguments of a factory without an input.
+TensorOptions options(const SampleArgs& a) {
+  return TensorOptions(*a.dtype).device(a.device);
 }
 
 // Note [Unspecified values]
@@ -74,7 +79,7 @@ Tensor describe(const Tensor& t, bool strides = true) {
   v.push_back(static_cast<int64_t>(t.dtype()));
   v.push_back(t.storage_offset());
   if (strides) v.insert(v.end(), t.strides().begin(), t.strides().end());
-  return tensor(ArrayRef<int64_t>(v), kLong);
+  return tensor(ArrayRef<int64_t>(v), TensorOptions(kLong).device(t.device()));
 }
 
 // Note [Random samples]
@@ -94,10 +99,10 @@ std::vector<Sample> seeded(std::vector<Sample> samples, const std::string& op, S
 std::vector<OpEntry> fill_entries() {
   std::vector<OpEntry> v;
   v.push_back(entry("zeros", shape_samples, [](const In&, const SampleArgs& a) {
-    return In{ts::zeros(a.shape, *a.dtype)};
+    return In{ts::zeros(a.shape, options(a))};
   }));
   v.push_back(entry("ones", shape_samples, [](const In&, const SampleArgs& a) {
-    return In{ts::ones(a.shape, *a.dtype)};
+    return In{ts::ones(a.shape, options(a))};
   }));
   // full: the dtype's Scalar, and for floating dtypes NaN, -inf and a value to round.
   v.push_back(entry(
@@ -119,10 +124,10 @@ std::vector<OpEntry> fill_entries() {
         return out;
       },
       [](const In&, const SampleArgs& a) {
-        return In{ts::full(a.shape, a.scalars[0], *a.dtype)};
+        return In{ts::full(a.shape, a.scalars[0], options(a))};
       }));
   v.push_back(entry("empty", shape_samples, [](const In&, const SampleArgs& a) {
-    return In{describe(ts::empty(a.shape, *a.dtype))};
+    return In{describe(ts::empty(a.shape, options(a)))};
   }));
   // empty_strided: args.ints holds the strides (column-major, padded, broadcast).
   v.push_back(entry(
@@ -145,7 +150,7 @@ std::vector<OpEntry> fill_entries() {
         return out;
       },
       [](const In&, const SampleArgs& a) {
-        return In{describe(ts::empty_strided(a.shape, a.ints, *a.dtype))};
+        return In{describe(ts::empty_strided(a.shape, a.ints, options(a)))};
       }));
   v.push_back(entry("zeros_like", like_samples, [](const In& in, const SampleArgs& a) {
     return In{ts::zeros_like(in[0], like_options(a))};
@@ -207,7 +212,7 @@ std::vector<OpEntry> range_entries() {
         return out;
       },
       [](const In&, const SampleArgs& a) {
-        return In{ts::arange(a.scalars[0], a.scalars[1], a.scalars[2], *a.dtype)};
+        return In{ts::arange(a.scalars[0], a.scalars[1], a.scalars[2], options(a))};
       }));
   // linspace(start, end, steps): args.scalars = {start, end}, args.ints = {steps}.
   v.push_back(entry(
@@ -229,7 +234,7 @@ std::vector<OpEntry> range_entries() {
         return out;
       },
       [](const In&, const SampleArgs& a) {
-        return In{ts::linspace(a.scalars[0], a.scalars[1], a.ints[0], *a.dtype)};
+        return In{ts::linspace(a.scalars[0], a.scalars[1], a.ints[0], options(a))};
       }));
   // eye(n) or eye(n, m): args.ints.
   v.push_back(entry(
@@ -253,8 +258,8 @@ std::vector<OpEntry> range_entries() {
         return out;
       },
       [](const In&, const SampleArgs& a) {
-        return In{a.ints.size() == 1 ? ts::eye(a.ints[0], *a.dtype)
-                                     : ts::eye(a.ints[0], a.ints[1], *a.dtype)};
+        return In{a.ints.size() == 1 ? ts::eye(a.ints[0], options(a))
+                                     : ts::eye(a.ints[0], a.ints[1], options(a))};
       }));
   // tensor(values, dtype): args.reals, or args.ints for integer values.
   v.push_back(entry(
@@ -281,8 +286,8 @@ std::vector<OpEntry> range_entries() {
         return out;
       },
       [](const In&, const SampleArgs& a) {
-        if (!a.reals.empty()) return In{ts::tensor(ArrayRef<double>(a.reals), *a.dtype)};
-        return In{ts::tensor(ArrayRef<int64_t>(a.ints), *a.dtype)};
+        if (!a.reals.empty()) return In{ts::tensor(ArrayRef<double>(a.reals), options(a))};
+        return In{ts::tensor(ArrayRef<int64_t>(a.ints), options(a))};
       }));
   return v;
 }
@@ -298,7 +303,7 @@ std::vector<OpEntry> random_entries() {
         [name](const SampleContext& ctx) { return seeded(shape_samples(ctx), name, ctx.dtype()); },
         [normal](const In&, const SampleArgs& a) {
           SeedScope seed(a);
-          return In{normal ? ts::randn(a.shape, *a.dtype) : ts::rand(a.shape, *a.dtype)};
+          return In{normal ? ts::randn(a.shape, options(a)) : ts::rand(a.shape, options(a))};
         }));
     v.push_back(entry(
         name + "_like",
@@ -332,7 +337,7 @@ std::vector<OpEntry> random_entries() {
       },
       [](const In&, const SampleArgs& a) {
         SeedScope seed(a);
-        return In{ts::randint(a.ints[0], a.ints[1], a.shape, *a.dtype)};
+        return In{ts::randint(a.ints[0], a.ints[1], a.shape, options(a))};
       }));
   return v;
 }

@@ -108,7 +108,7 @@ class GroupRunner {
           return e_.run(contiguous(v.inputs), s.args);
         });
         const Outcome cand = attempt(o_.kernel_set, o_.guard, [&] {
-          return to_host(e_.run(to_candidate(v.inputs), s.args));
+          return to_host(e_.run(to_candidate(v.inputs), to_candidate(s.args)));
         });
         judge(r, s, cand, vref, v.inputs);
       });
@@ -119,7 +119,7 @@ class GroupRunner {
         run_case(s, ol.name, "out", "forward", [&](CaseResult& r) {
           const Outcome cand = attempt(o_.kernel_set, o_.guard, [&] {
             const std::vector<Tensor> outs = to_candidate(ol.outs);
-            e_.run_out(outs, to_candidate(s.inputs), s.args);
+            e_.run_out(outs, to_candidate(s.inputs), to_candidate(s.args));
             return to_host(outs);
           });
           judge(r, s, cand, ref, s.inputs);
@@ -185,6 +185,12 @@ class GroupRunner {
     std::vector<Tensor> out;
     for (const Tensor& t : in) out.push_back(to_candidate(t));
     return out;
+  }
+  // The candidate's arguments: a factory's device= is the run's device.
+  catalog::SampleArgs to_candidate(const catalog::SampleArgs& a) const {
+    catalog::SampleArgs c = a;
+    c.device = o_.device;
+    return c;
   }
   // The candidate's results on the CPU; each must have been on the run's device.
   std::vector<Tensor> to_host(const std::vector<Tensor>& outs) const {
@@ -405,6 +411,13 @@ class GroupRunner {
       r.message = cand.overrun;
       return;
     }
+    // A kernel the set lacks (on this device, say) is an error whoever else raised: it says
+    // nothing about the refusal the reference made.
+    if (cand.error && cand.error->find("has no kernel for dtype") != std::string::npos) {
+      r.status = "error";
+      r.message = *cand.error;
+      return;
+    }
     if (ref.error) {
       // An input the reference refuses (amax over an empty dim) the candidate must refuse too,
       // with an error from the same op (not, say, a failed device allocation).
@@ -475,7 +488,8 @@ class GroupRunner {
       const std::vector<int64_t> strides(host_self.strides().begin(), host_self.strides().end());
       return attempt(set, guard, [&] {
         const Tensor self = cand ? to_candidate(host_self) : host_self;
-        const Tensor ret = e_.run_inplace(self, cand ? to_candidate(v.inputs) : v.inputs, s.args);
+        const Tensor ret = cand ? e_.run_inplace(self, to_candidate(v.inputs), to_candidate(s.args))
+                                : e_.run_inplace(self, v.inputs, s.args);
         TS_CHECK(ret.is_same(self), "the in-place form returned a tensor other than self");
         TS_CHECK(std::equal(strides.begin(), strides.end(), self.strides().begin(),
                             self.strides().end()),
@@ -502,7 +516,7 @@ class GroupRunner {
       }
       std::vector<Tensor> outs, seeds;
       int k = 0;
-      for (const Tensor& out : e_.run(leaves, s.args)) {
+      for (const Tensor& out : e_.run(leaves, candidate ? to_candidate(s.args) : s.args)) {
         ++k;
         if (!out.defined() || !out.requires_grad()) continue;
         outs.push_back(out);

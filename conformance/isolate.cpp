@@ -1,10 +1,11 @@
 // Note [Fault isolation]
-// Each group runs in a forked child that reports over a pipe: "B <case>" before a case,
-// "R <case>" after it, and "S <stats>" (skipped samples, sample names) when the group is done. A
-// child that dies between the two crashed in that case; one silent for longer than the case timeout
-// is killed and its case timed out. Either way a new child reruns the group, skipping the cases
-// already reported and the one that failed. The parent runs no kernel, so nothing (the thread
-// pool's workers, OpenBLAS's) is half-initialized in the children.
+// Groups run in forked children that report over a pipe: "G <group>" when a group starts, "B
+// <case>" before a case, "R <case>" after it, and "S <stats>" (skipped samples, sample names) when
+// the group is done. One child runs the groups in order until it dies: a child that dies between
+// B and R crashed in that case; one silent for longer than the case timeout is killed and its case
+// timed out. Either way a new child resumes after that case. The parent runs no kernel, so
+// nothing (the thread pool's workers, OpenBLAS's, a CUDA context) is half-initialized in the
+// children; a child per group would also pay a CUDA context per group (about 2 s on an H200).
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -27,26 +28,51 @@ void write_line(int fd, const std::string& line) {
   if (!reports::write_all(fd, line + "\n")) ::_exit(120);  // the parent is gone
 }
 
-[[noreturn]] void child_main(int fd, const RunOptions& o, const Group& g, int64_t resume_from) {
+// Forks a child that runs `child` on the pipe's write end, then exits; fds[0] is the parent's
+// read end (its write end is closed).
+pid_t fork_piped(int (&fds)[2], const std::function<void(int)>& child) {
+  TS_CHECK(::pipe(fds) == 0, "conform: pipe failed: ", std::strerror(errno));
+  const pid_t pid = ::fork();
+  TS_CHECK(pid >= 0, "conform: fork failed: ", std::strerror(errno));
+  if (pid == 0) {
+    ::close(fds[0]);
+    child(fds[1]);
+    ::close(fds[1]);
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  return pid;
+}
+
+// Runs groups[first..] in order, group `first` from its case `resume_from`; "G <i>" starts group
+// i. One child runs many groups: a CUDA context per child, not per group.
+[[noreturn]] void child_main(int fd, const RunOptions& o, const std::vector<Group>& groups,
+                             size_t first, int64_t resume_from) {
   std::optional<GuardScope> guard;
   if (o.guard) guard.emplace();
-  GroupStats stats;
-  const CaseGate gate = [&](int64_t index, const CaseResult& c) {
-    if (index < resume_from) return false;
-    nlohmann::json j = case_to_json(c);
-    j["index"] = index;
-    write_line(fd, "B " + j.dump());
-    return true;
-  };
-  try {
-    run_group(
-        o, g, gate, [&](CaseResult c) { write_line(fd, "R " + case_to_json(c).dump()); }, stats);
-  } catch (const std::exception& e) {
-    write_line(fd, "E " + nlohmann::json(e.what()).dump());
+  for (size_t gi = first; gi < groups.size(); ++gi) {
+    write_line(fd, "G " + std::to_string(gi));
+    GroupStats stats;
+    const int64_t from = gi == first ? resume_from : 0;
+    const CaseGate gate = [&](int64_t index, const CaseResult& c) {
+      if (index < from) return false;
+      nlohmann::json j = case_to_json(c);
+      j["index"] = index;
+      write_line(fd, "B " + j.dump());
+      return true;
+    };
+    try {
+      run_group(
+          o, groups[gi], gate, [&](CaseResult c) { write_line(fd, "R " + case_to_json(c).dump()); },
+          stats);
+    } catch (const std::exception& e) {
+      write_line(fd, "E " + nlohmann::json(e.what()).dump());
+    }
+    write_line(
+        fd,
+        "S " +
+            nlohmann::json{{"skipped", stats.skipped_samples}, {"samples", stats.samples}}.dump());
   }
-  write_line(
-      fd,
-      "S " + nlohmann::json{{"skipped", stats.skipped_samples}, {"samples", stats.samples}}.dump());
   ::close(fd);
   ::_exit(0);
 }
@@ -60,21 +86,33 @@ std::string death(int status) {
   return "ended";
 }
 
-// One child's life: returns the index to resume from, or -1 when the group is done.
-int64_t supervise(const RunOptions& o, const Group& g, int64_t resume_from, const CaseSink& emit,
-                  GroupStats& stats) {
+// Where a new child starts: a group and the first of its cases to run.
+struct Resume {
+  size_t group = 0;
+  int64_t index = 0;
+};
+
+CaseResult group_case(const Group& g, std::string status, std::string message) {
+  CaseResult c;
+  c.op = g.entry->name;
+  c.dtype = std::string(dtype_name(g.dtype));
+  c.sample = c.layout = "*";
+  c.status = std::move(status);
+  c.message = std::move(message);
+  return c;
+}
+
+// One child's life, from `from` on: returns where the next child starts (group == the number of
+// groups when all are done).
+Resume supervise(const RunOptions& o, const std::vector<Group>& groups, Resume from,
+                 const CaseSink& emit, GroupStats& stats) {
   int fds[2];
-  TS_CHECK(::pipe(fds) == 0, "conform: pipe failed: ", std::strerror(errno));
-  const pid_t pid = ::fork();
-  TS_CHECK(pid >= 0, "conform: fork failed: ", std::strerror(errno));
-  if (pid == 0) {
-    ::close(fds[0]);
-    child_main(fds[1], o, g, resume_from);
-  }
-  ::close(fds[1]);
+  const pid_t pid =
+      fork_piped(fds, [&](int fd) { child_main(fd, o, groups, from.group, from.index); });
   std::optional<nlohmann::json> current;  // the case begun and not reported
   std::string buffer;
-  nlohmann::json done;  // the child's stats, counted only when it completes the group
+  size_t group = from.group;  // the group begun last
+  bool in_group = false, started = false;
   bool timed_out = false;
   auto last = std::chrono::steady_clock::now();
   for (;;) {
@@ -101,7 +139,12 @@ int64_t supervise(const RunOptions& o, const Group& g, int64_t resume_from, cons
       buffer.erase(0, nl + 1);
       if (line.size() < 2) continue;
       const std::string body = line.substr(2);
-      if (line[0] == 'B') {
+      if (line[0] == 'G') {
+        group = std::stoul(body);
+        in_group = started = true;
+        const Group& g = groups[group];
+        if (o.progress) o.progress(group, groups.size(), g.entry->name, g.dtype);
+      } else if (line[0] == 'B') {
         current = nlohmann::json::parse(body);
         last = std::chrono::steady_clock::now();
       } else if (line[0] == 'R') {
@@ -109,15 +152,15 @@ int64_t supervise(const RunOptions& o, const Group& g, int64_t resume_from, cons
         current.reset();
         last = std::chrono::steady_clock::now();
       } else if (line[0] == 'S') {
-        done = nlohmann::json::parse(body);
+        const nlohmann::json done = nlohmann::json::parse(body);
+        stats.skipped_samples += done.value("skipped", int64_t{0});
+        for (const auto& name : done.value("samples", nlohmann::json::array())) {
+          stats.samples.insert(name.get<std::string>());
+        }
+        in_group = false;
       } else if (line[0] == 'E') {
-        CaseResult c;
-        c.op = g.entry->name;
-        c.dtype = std::string(dtype_name(g.dtype));
-        c.sample = c.layout = "*";
-        c.status = "error";
-        c.message = "harness: " + nlohmann::json::parse(body).get<std::string>();
-        emit(std::move(c));
+        emit(group_case(groups[group], "error",
+                        "harness: " + nlohmann::json::parse(body).get<std::string>()));
       }
     }
   }
@@ -125,43 +168,61 @@ int64_t supervise(const RunOptions& o, const Group& g, int64_t resume_from, cons
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  if (!current) {
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
-      if (done.is_object()) {
-        stats.skipped_samples += done.value("skipped", int64_t{0});
-        for (const auto& name : done.value("samples", nlohmann::json::array())) {
-          stats.samples.insert(name.get<std::string>());
-        }
-      }
-      return -1;
-    }
-    // Died outside any case (while making samples, say): report it once for the group.
-    CaseResult c;
-    c.op = g.entry->name;
-    c.dtype = std::string(dtype_name(g.dtype));
-    c.sample = c.layout = "*";
-    c.status = "crashed";
-    c.message = "the child " + death(status) + " outside a case";
+  if (current) {
+    CaseResult c = case_from_json(*current);
+    c.status = timed_out ? "timeout" : "crashed";
+    c.message = timed_out ? "no result after " + std::to_string(o.case_timeout_s) + " s; killed"
+                          : "the child " + death(status);
     emit(std::move(c));
-    return -1;
+    return {group, (*current)["index"].get<int64_t>() + 1};
   }
-  CaseResult c = case_from_json(*current);
-  c.status = timed_out ? "timeout" : "crashed";
-  c.message = timed_out ? "no result after " + std::to_string(o.case_timeout_s) + " s; killed"
-                        : "the child " + death(status);
-  emit(std::move(c));
-  return (*current)["index"].get<int64_t>() + 1;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && !in_group) return {groups.size(), 0};
+  // Died outside any case (while making a group's samples, say): reported once for the group.
+  if (!started || in_group) {
+    emit(group_case(groups[group], "crashed", "the child " + death(status) + " outside a case"));
+  }
+  return {group + 1, 0};
 }
 
 }  // namespace
 
 void run_groups_isolated(const RunOptions& options, const std::vector<Group>& groups,
                          const CaseSink& emit, GroupStats& stats) {
-  for (size_t i = 0; i < groups.size(); ++i) {
-    const Group& g = groups[i];
-    if (options.progress) options.progress(i, groups.size(), g.entry->name, g.dtype);
-    for (int64_t resume = 0; resume >= 0;) resume = supervise(options, g, resume, emit, stats);
+  for (Resume r; r.group < groups.size();) r = supervise(options, groups, r, emit, stats);
+}
+
+// Note [Device probe in a child]
+// CUDA cannot be used in a child forked after its parent initialized it (every call there fails
+// with "initialization error"), so with --isolate the parent checks the device in a throwaway
+// child of its own and never touches the device itself.
+std::string run_in_child(const std::function<void()>& f) {
+  int fds[2];
+  const pid_t pid = fork_piped(fds, [&](int fd) {
+    std::string message;
+    try {
+      f();
+    } catch (const std::exception& e) {
+      message = e.what();
+      if (message.empty()) message = "failed";
+    }
+    (void)reports::write_all(fd, message);
+  });
+  std::string message;
+  char chunk[4096];
+  for (;;) {
+    const ssize_t n = ::read(fds[0], chunk, sizeof(chunk));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    message.append(chunk, static_cast<size_t>(n));
   }
+  ::close(fds[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (!(WIFEXITED(status) && WEXITSTATUS(status) == 0) && message.empty()) {
+    message = "the child " + death(status);
+  }
+  return message;
 }
 
 }  // namespace ts::conformance

@@ -60,9 +60,9 @@ std::vector<KnownDifference> parse_known_differences(const std::string& text) {
     TS_CHECK(key == "differences" || key == "$comment", "known differences: unknown field '", key,
              "'");
   }
-  const std::set<std::string> keys = {"kernel_set", "ops",      "dtype",       "sample",
-                                      "layout",     "variant",  "check",       "reason",
-                                      "message",    "evidence", "max_abs_err", "max_ulp"};
+  const std::set<std::string> keys = {"kernel_set", "device",      "ops",    "dtype",  "sample",
+                                      "layout",     "variant",     "check",  "reason", "message",
+                                      "evidence",   "max_abs_err", "max_ulp"};
   std::vector<KnownDifference> rows;
   size_t index = 0;
   for (const nlohmann::json& row : table["differences"]) {
@@ -76,6 +76,7 @@ std::vector<KnownDifference> parse_known_differences(const std::string& text) {
              " needs a non-empty 'ops' list");
     KnownDifference k;
     k.kernel_set = field(row, "kernel_set", index, true);
+    k.device = field(row, "device", index, false);
     k.dtype = field(row, "dtype", index, false);
     k.sample = field(row, "sample", index, false);
     k.layout = field(row, "layout", index, false);

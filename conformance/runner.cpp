@@ -130,7 +130,8 @@ std::string kernel_alone(const RunOptions& options, const std::vector<OpEntry>& 
     alone.no_grad_mode = off;
     int64_t cases = 0, failing = 0;
     run_groups(alone, groups, [&](CaseResult c) {
-      apply_known_differences(options.kernel_set, nullptr, c);
+      apply_known_differences(options.kernel_set, nullptr, c,
+                              std::string(device_type_name(options.device.type())));
       ++cases;
       failing += c.status != "passed" && c.status != "documented";
     });
@@ -168,10 +169,12 @@ void attribute(const RunOptions& options, const std::vector<OpEntry>& entries, R
 // A row explains the errors it was written for: a case its globs match whose max_abs_err or
 // max_ulp exceeds the row's bound stays failed, and says which row it outgrew (a row that
 // excused any error once turned 3.3e304 into "documented").
-void apply_known_differences(const std::string& kernel_set, const OpEntry* entry, CaseResult& c) {
+void apply_known_differences(const std::string& kernel_set, const OpEntry* entry, CaseResult& c,
+                             const std::string& device) {
   if (c.status != "failed" && c.status != "error") return;
   auto matches = [&](const KnownDifference& k) {
-    return (k.kernel_set.empty() || k.kernel_set == kernel_set) && glob_or_empty(k.op, c.op) &&
+    return (k.kernel_set.empty() || k.kernel_set == kernel_set) &&
+           glob_or_empty(k.device, device) && glob_or_empty(k.op, c.op) &&
            glob_or_empty(k.dtype, c.dtype) && glob_or_empty(k.sample, c.sample) &&
            glob_or_empty(k.layout, c.layout) && glob_or_empty(k.variant, c.variant) &&
            glob_or_empty(k.check, c.check) && glob_or_empty(k.message, c.message);
@@ -338,12 +341,22 @@ std::string repro_line(const RunOptions& o, const CaseResult& c) {
 RunResult run_conformance(const RunOptions& options, const std::vector<OpEntry>& entries) {
   validate_options(options, entries);
   if (options.device.type() != kCPU) {
-    try {
+    const auto probe = [&] {
       KernelSetGuard g(options.kernel_set);
       empty({1}, TensorOptions(kFloat).device(options.device));
-    } catch (const Error& e) {
-      TS_CHECK(false, "conform: --device: cannot allocate on ", options.device, ": ", e.what());
+    };
+    std::string failure;
+    if (options.isolate) {
+      failure = run_in_child(probe);
+    } else {
+      try {
+        probe();
+      } catch (const Error& e) {
+        failure = e.what();
+      }
     }
+    TS_CHECK(failure.empty(), "conform: --device: cannot allocate on ", options.device, ": ",
+             failure);
   }
   const auto start = std::chrono::steady_clock::now();
   RunResult result;
@@ -353,7 +366,8 @@ RunResult run_conformance(const RunOptions& options, const std::vector<OpEntry>&
   // Each case gets its final status and repro as it finishes, so on_case can stream it.
   const CaseSink record = [&](CaseResult c) {
     const auto it = by_name.find(c.op);
-    apply_known_differences(options.kernel_set, it == by_name.end() ? nullptr : it->second, c);
+    apply_known_differences(options.kernel_set, it == by_name.end() ? nullptr : it->second, c,
+                            std::string(device_type_name(options.device.type())));
     if (c.status != "passed" && c.repro.empty()) c.repro = repro_line(options, c);
     if (options.on_case) options.on_case(c);
     result.cases.push_back(std::move(c));

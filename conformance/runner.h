@@ -164,6 +164,8 @@ using CaseSink = std::function<void(CaseResult)>;
 void run_group(const RunOptions& options, const Group& g, const CaseGate& gate,
                const CaseSink& emit, GroupStats& stats);
 // Runs the groups in forked children (Note [Fault isolation]); `emit` as above.
+// Runs `f` in a forked child (Note [Device probe in a child]); returns what it threw, else "".
+std::string run_in_child(const std::function<void()>& f);
 void run_groups_isolated(const RunOptions& options, const std::vector<Group>& groups,
                          const CaseSink& emit, GroupStats& stats);
 
@@ -172,7 +174,8 @@ std::vector<std::string> case_filter_parts(const std::string& filter);
 
 // Marks a failed or erroring case "documented" when a row of the entry's `documented` or of
 // known_differences() matches it within the row's bounds (Note [Narrow documented differences]).
-void apply_known_differences(const std::string& kernel_set, const OpEntry* entry, CaseResult& c);
+void apply_known_differences(const std::string& kernel_set, const OpEntry* entry, CaseResult& c,
+                             const std::string& device = "cpu");
 
 // The repro line of a case.
 std::string repro_line(const RunOptions& options, const CaseResult& c);

@@ -416,8 +416,16 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
     if (!slow_pattern.empty() && reports::glob_match(slow_pattern, c.op)) {
       cr.slowdown = slow_factor;
     }
-    std::function<void()> call = c.setup(device);
-    if (!device.is_cpu())
+    // Making the inputs can need a kernel the device lacks (sorted inputs, say): that skips the
+    // case, as a missing kernel of the op itself does.
+    std::function<void()> call;
+    std::string setup_error;
+    try {
+      call = c.setup(device);
+    } catch (const Error& e) {
+      setup_error = std::string("making the inputs: ") + e.what();
+    }
+    if (call && !device.is_cpu())
       call = [call, device] {
         call();
         synchronize(device);
@@ -428,8 +436,12 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
     for (KernelSetId set : sets) {
       SetResult sr;
       sr.set = std::string(kernel_set_name(set));
-      sr.reason = missing_kernel(c, set, device.type());
-      if (!sr.reason.empty()) sr.status = "skipped";
+      sr.reason = setup_error.empty() ? missing_kernel(c, set, device.type()) : setup_error;
+      if (!sr.reason.empty()) {
+        sr.status = sr.reason.find("has no kernel") != std::string::npos || setup_error.empty()
+                        ? "skipped"
+                        : "error";
+      }
       double first_call_s = 0;
       if (sr.status == "ok") {
         // One call before timing: it must run (an error skips the set), and it warms up.

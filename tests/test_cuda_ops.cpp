@@ -96,6 +96,24 @@ TEST_F(CudaOps, BinaryMatchesReferenceWithBroadcastAndStrides) {
   }
 }
 
+// uint8's 255 is no -1: the signed types' wrapping rule for a divisor of -1 must not catch it.
+TEST_F(CudaOps, Uint8DivisorOf255) {
+  const Tensor a = to_cuda(make(ts::kByte, {100, 255, 0, 254}));
+  const Tensor b = to_cuda(make(ts::kByte, {255, 255, 255, 7}));
+  EXPECT_TENSOR(to_cpu(ts::div(a, b, "trunc")), ts::kByte, {4}, {0, 1, 0, 36});
+  EXPECT_TENSOR(to_cpu(ts::remainder(a, b)), ts::kByte, {4}, {100, 0, 0, 2});
+}
+
+// An output of another dtype than the computation's gets a temporary on the output's device.
+TEST_F(CudaOps, PromotingInPlaceAndOutOfOtherDtype) {
+  Tensor h = to_cuda(make(ts::kHalf, {1, 2, 3}));
+  h.add_(to_cuda(make(ts::kFloat, {0.5, 0.25, -1})));
+  EXPECT_TENSOR(to_cpu(h), ts::kHalf, {3}, {1.5, 2.25, 2});
+  const Tensor out = to_cuda(make(ts::kDouble, {0, 0, 0}));
+  ts::mul_out(out, to_cuda(make(ts::kFloat, {1.5, 2, 3})), to_cuda(make(ts::kFloat, {2, 2, 2})));
+  EXPECT_TENSOR(to_cpu(out), ts::kDouble, {3}, {3, 4, 6});
+}
+
 // The three launcher paths give the same bits (the arithmetic per element is the same).
 TEST_F(CudaOps, Forced64BitPathMatches32BitPath) {
   const Tensor a = to_cuda(input({257, 129}, ts::kFloat, 3));

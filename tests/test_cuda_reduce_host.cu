@@ -108,10 +108,13 @@ TEST_F(CudaReduceHost, FloatReductionsOverEveryGeometry) {
                              Tolerance{});
       expect_emulated<float>("amin " + tag, x, d, true, ExtremeOp<float, false>{},
                              ts::amin(x, d, true), Tolerance{});
-      for (const auto& [kind, p] : {std::pair{NormKind::One, 1.0}, std::pair{NormKind::Two, 2.0},
-                                    std::pair{NormKind::Inf, kInf}}) {
+      for (const auto& [kind, p] :
+           {std::pair{NormKind::One, 1.0}, std::pair{NormKind::Two, 2.0},
+            std::pair{NormKind::Max, kInf}, std::pair{NormKind::Min, -kInf},
+            std::pair{NormKind::Zero, 0.0}, std::pair{NormKind::Pow, 3.0}}) {
         NormOp<float> norm;
         norm.kind = kind;
+        norm.p = static_cast<float>(p);
         expect_emulated<float>("norm " + tag, x, d, false, norm, ts::norm(x, p, d), tol);
       }
       if (d.size() == 1) {

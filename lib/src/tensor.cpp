@@ -102,7 +102,11 @@ Scalar Tensor::item() const {
   TS_CHECK(defined(), "item: tensor is undefined");
   TS_CHECK(numel() == 1, "item: a Tensor with ", numel(),
            " elements cannot be converted to Scalar");
-  TS_CHECK(is_cpu(), "item: only CPU tensors are supported, got ", device());
+  if (!is_cpu()) {  // one element comes to the host (a synchronization, as in ATen)
+    const Tensor host = empty(sizes(), TensorOptions(dtype()));
+    host.copy_(*this);
+    return host.item();
+  }
   return TS_DISPATCH_ALL_DTYPES(dtype(), "item",
                                 [&] { return Scalar(*static_cast<const scalar_t*>(data_ptr())); });
 }

@@ -200,7 +200,8 @@ void TensorIterator::compute_types(const TensorIteratorConfig& config) {
       if (recast && common_dtype_ != ScalarType::Undefined && op.tensor.dtype() != common_dtype_ &&
           !op.will_resize) {
         op.original = op.tensor;
-        op.tensor = empty_like(op.original, TensorOptions(common_dtype_));
+        op.tensor =
+            empty_like(op.original, TensorOptions(common_dtype_).device(op.original.device()));
         if (op.is_read_write) op.tensor.copy_(op.original);
       }
     } else if ((config.promote_inputs_ || config.static_dtype_) &&
@@ -286,6 +287,13 @@ void TensorIterator::reorder_dimensions() {
 
 void TensorIterator::allocate_or_resize_outputs() {
   const int64_t n = ndim();
+  Device device(kCPU);  // an output made here goes where the first defined operand is
+  for (const OperandInfo& op : operands_) {
+    if (op.tensor.defined()) {
+      device = op.tensor.device();
+      break;
+    }
+  }
   for (OperandInfo& op : operands_) {
     if (!op.is_output || (op.tensor.defined() && !op.will_resize)) continue;
     const ScalarType dtype = op.tensor.defined() ? op.tensor.dtype() : common_dtype_;
@@ -301,7 +309,7 @@ void TensorIterator::allocate_or_resize_outputs() {
       op.tensor.resize_(sizes);  // dense storage for `sizes`; the permuted strides fit it too
       op.tensor.impl()->set_geometry(sizes, strides, op.tensor.storage_offset());
     } else {
-      op.tensor = empty_strided(sizes, strides, TensorOptions(dtype));
+      op.tensor = empty_strided(sizes, strides, TensorOptions(dtype).device(device));
     }
     op.will_resize = false;
   }

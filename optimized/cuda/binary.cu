@@ -79,7 +79,7 @@ struct BinaryOp {
       }
     } else if constexpr (op == OpId::pow) {
       if constexpr (std::is_floating_point_v<C>)
-        return ::pow(a, b);
+        return b == C(2) ? a * a : ::pow(a, b);  // square: exact, as glibc's pow (CUDA's: 1 ULP)
       else
         return int_pow(a, b);
     } else if constexpr (op == OpId::atan2) {
@@ -107,12 +107,22 @@ struct BinaryOp {
     } else if constexpr (op == OpId::bitwise_xor) {
       return static_cast<C>(a ^ b);
     } else if constexpr (op == OpId::hypot) {  // math (issue 16)
-      return ::hypot(a, b);
+      // Scaled by a power of two: CUDA's hypot overflows near DBL_MAX (2 ULP above it).
+      if (::isinf(a) || ::isinf(b)) return C(INFINITY);
+      if (is_nan(a) || is_nan(b)) return a + b;
+      const C m = ::fmax(::fabs(a), ::fabs(b));
+      if (m == C(0)) return C(0);
+      const int e = ::ilogb(m);
+      const C x = ::scalbn(a, -e), y = ::scalbn(b, -e);
+      return ::scalbn(::sqrt(::fma(x, x, y * y)), e);
     } else if constexpr (op == OpId::copysign) {
       return ::copysign(a, b);
     } else if constexpr (op == OpId::nextafter) {
+      // In the storage type: float32 computes in double (Note [CUDA float32 in double]).
       if constexpr (is_reduced_v<T>) {
         return convert<C>(nextafter_bits(convert<T>(a), convert<T>(b)));
+      } else if constexpr (std::is_same_v<T, float>) {
+        return static_cast<C>(::nextafterf(static_cast<float>(a), static_cast<float>(b)));
       } else {
         return ::nextafter(a, b);
       }
@@ -138,7 +148,7 @@ struct BinaryOp {
       if constexpr (op == OpId::logaddexp)
         return m + ::log1p(::exp(-::fabs(a - b)));
       else
-        return m + ::log1p(::exp2(-::fabs(a - b))) * C(1.44269504088896340736);
+        return m + ::log1p(::exp2(-::fabs(a - b))) / C(0.69314718055994530942);  // log1p(1)/ln2 = 1
     } else if constexpr (op == OpId::heaviside) {
       return a == C(0) ? b : static_cast<C>(a > C(0));
     } else if constexpr (op == OpId::clamp_min) {
@@ -166,6 +176,7 @@ __global__ void find_zero_kernel(OffsetCalculator<1, int64_t> calc, const char* 
 
 void check_no_zero_divisor(const KernelCall& c) {
   if (is_floating_type(c.p.compute_dtype)) return;
+  DeviceGuard guard(c.outputs[0].device().index());
   const Tensor divisor =
       c.inputs[1].is_cuda() ? c.inputs[1] : to_device(c.inputs[1], c.outputs[0].device());
   const Tensor b = divisor.dtype() == c.p.compute_dtype ? divisor : divisor.to(c.p.compute_dtype);

@@ -22,15 +22,22 @@ template <typename T>
 inline constexpr bool is_reduced_v = std::is_same_v<T, half> || std::is_same_v<T, bf16>;
 template <typename T>
 inline constexpr bool is_float_v = std::is_floating_point_v<T> || is_reduced_v<T>;
-// float16 and bfloat16 compute in float32.
+// Note [CUDA float32 in double]
+// float32, float16 and bfloat16 compute and accumulate in double, then round once, as the
+// reference and the optimized CPU set. The first GPU run (H200, 2026-11-30) found float's own
+// functions up to 2-16 ULP off (expf, powf(x, 2), lgammaf), overflow in intermediate steps
+// (sigmoid's exp(-x), std's squares), a layer_norm of equal values off by x - mean != 0, and
+// float32 scans whose error grows with the length. Hopper's double rate is half float's, and
+// these kernels are bound by memory bandwidth (perf/README.md has the figures).
 template <typename T>
-using compute_t = std::conditional_t<is_reduced_v<T>, float, T>;
+using compute_t = std::conditional_t<is_reduced_v<T> || std::is_same_v<T, float>, double, T>;
 
 // Note [CUDA conversions]
 // One rounding from the source value to the destination dtype, as the reference's Note
 // [Conversions round once]: float16/bfloat16 widen exactly to float; to a floating dtype the
 // hardware's round-to-nearest-even conversion (__double2half, __ll2half_rn, ...); to an integer
-// truncation toward zero through int64 then wrapping; to bool v != 0.
+// truncation toward zero through int64 then wrapping (NaN and out of range: INT64_MIN); to bool
+// v != 0.
 template <typename To, typename From>
 __host__ __device__ inline To convert(From v) {
   if constexpr (std::is_same_v<To, From>) {
@@ -44,15 +51,17 @@ __host__ __device__ inline To convert(From v) {
     // narrower integers and bool promote to): __double2half, __ll2bfloat16_rn, ...
     return To(v);
   } else if constexpr (std::is_floating_point_v<From> && std::is_integral_v<To>) {
-    return static_cast<To>(static_cast<int64_t>(v));
+    // NaN and values beyond int64 give INT64_MIN, as x86 and the reference (the GPU saturates).
+    const bool in_range = v > From(-9223372036854775808.0) && v < From(9223372036854775808.0);
+    return static_cast<To>(in_range ? static_cast<int64_t>(v) : INT64_MIN);
   } else {
     return static_cast<To>(v);
   }
 }
 
-// Sums and other accumulations: float16/bfloat16/float32 in float32, float64 in float64.
+// Sums and other accumulations of every floating dtype: double (Note [CUDA float32 in double]).
 template <typename T>
-using acc_float_t = std::conditional_t<std::is_same_v<T, double>, double, float>;
+using acc_float_t = double;
 
 // Loads and stores of storage type T through its compute type.
 template <typename T>

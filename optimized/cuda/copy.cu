@@ -98,6 +98,8 @@ void memcpy_d2h(void* dst, const void* src, size_t n) {
   for (size_t i = 0; i < chunks; ++i) {
     const int b = static_cast<int>(i % 2);
     const size_t off = i * kStagingChunk;
+    // The buffer's last user may be an earlier call's copy on another stream.
+    if (i < 2) TS_CUDA_CHECK(cudaEventSynchronize(s.done[b]));
     TS_CUDA_CHECK(cudaMemcpyAsync(s.buf[b], static_cast<const char*>(src) + off,
                                   std::min(kStagingChunk, n - off), cudaMemcpyDeviceToHost,
                                   stream()));
@@ -207,8 +209,21 @@ TensorIterator elementwise_iter(const KernelCall& c, bool cast_output) {
   TensorIteratorConfig config;
   config.add_output(out);
   for (const Tensor& t : c.inputs) {
-    // A wrapped Scalar lives on the host; the kernel reads device memory only.
-    config.add_input(t.is_cuda() ? t : to_device(t, out.device()));
+    // A wrapped Scalar lives on the host; the kernel reads device memory only. The meta has
+    // expanded it to the output's shape: its one element crosses, and is expanded again here
+    // (the first GPU run spent 17 ms a call copying 16 M copies of it).
+    bool one_element = t.numel() > 0;
+    for (int64_t d = 0; d < t.dim() && one_element; ++d) {
+      one_element = t.size(d) == 1 || t.stride(d) == 0;
+    }
+    if (t.is_cuda()) {
+      config.add_input(t);
+    } else if (one_element) {
+      config.add_input(
+          to_device(t.as_strided({}, {}, t.storage_offset()), out.device()).expand(t.sizes()));
+    } else {
+      config.add_input(to_device(t, out.device()));
+    }
   }
   return config.check_mem_overlap(false)
       .declare_common_dtype(c.p.compute_dtype)

@@ -131,7 +131,9 @@ void scan_kernel(const KernelCall& c, const char* name) {
     using T = std::remove_pointer_t<decltype(tag)>;
     const T* xp = static_cast<const T*>(x.data_ptr());
     T* yp = static_cast<T*>(y.data_ptr());
-    if (rs.inner == 1) {
+    // A floating cumprod runs in order along the row: a tree's partial products overflow to
+    // inf where the running product is 0 (0 * inf = NaN where the reference has 0).
+    if (rs.inner == 1 && !(std::is_same_v<Op, Mul> && is_float_v<T>)) {
       const int threads = pow2_clamp(rs.n, 32, kThreads);
       const int64_t blocks = rs.outer < (1 << 20) ? rs.outer : (1 << 20);
       scan_rows_kernel<T>

@@ -72,6 +72,17 @@ MatrixArg matrix_arg(const Tensor& m) {
 void gemm(const Tensor& out3, const Tensor& a3, const Tensor& b3, double alpha, double beta) {
   const int64_t batch = out3.size(0), n = out3.size(1), p = out3.size(2), k = a3.size(2);
   if (out3.numel() == 0) return;
+  if (k == 0) {  // an empty contraction: cuBLAS has left C untouched there (pytorch#31421)
+    if (beta == 0) {
+      out3.fill_(0);
+    } else {
+      out3.mul_(beta);
+    }
+    return;
+  }
+  TS_CHECK(std::max({batch, n, p, k, a3.stride(0), a3.stride(1), a3.stride(2), b3.stride(0),
+                     b3.stride(1), b3.stride(2)}) <= std::numeric_limits<int>::max(),
+           "CUDA matmul: a size or stride over 2^31 - 1, which cuBLAS takes as int");
   const bool direct = out3.is_contiguous();
   const Tensor out = direct ? out3 : out3.contiguous();  // beta reads the old values
   const MatrixArg A = matrix_arg(a3), B = matrix_arg(b3);

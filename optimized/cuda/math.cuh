@@ -63,11 +63,17 @@ __device__ inline C float_div_floor(C a, C b) {
 // a / b rounded toward zero and a % b with the sign of a; b != 0 (checked before the launch).
 template <typename C>
 __device__ inline C int_div_trunc(C a, C b) {
-  return b == C(-1) ? wrapping_neg(a) : static_cast<C>(a / b);
+  if constexpr (std::is_signed_v<C>) {
+    if (b == C(-1)) return wrapping_neg(a);  // INT_MIN / -1 wraps instead of trapping
+  }
+  return static_cast<C>(a / b);
 }
 template <typename C>
 __device__ inline C int_rem_trunc(C a, C b) {
-  return b == C(-1) ? C(0) : static_cast<C>(a % b);
+  if constexpr (std::is_signed_v<C>) {
+    if (b == C(-1)) return C(0);
+  }
+  return static_cast<C>(a % b);
 }
 
 // reference/binary.cpp Note [Integer pow].

@@ -125,7 +125,10 @@ struct UnaryOp {
       return ::atanh(x);
     } else if constexpr (op == OpId::sinc) {
       // sinpi reduces the argument exactly: sinc is 0 at every nonzero integer.
-      return x == C(0) ? C(1) : ::sinpi(x) / (x * C(3.14159265358979323846));
+      // At a nonzero integer, +0 / (pi x): the sign of x, as the reference's sin_pi.
+      if (x == C(0)) return C(1);
+      if (::isfinite(x) && x == ::rint(x)) return ::copysign(C(0), x);
+      return ::sinpi(x) / (x * C(3.14159265358979323846));
     } else if constexpr (op == OpId::sigmoid) {
       return C(1) / (C(1) + ::exp(-x));
     } else if constexpr (op == OpId::silu) {

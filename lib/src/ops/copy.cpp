@@ -48,6 +48,14 @@ void copy_with_kind(const Tensor& self, const Tensor& src, CallKind kind) {
   meta::check_no_partial_overlap("copy_", self, src, "self", "src");
   OpParams p;
   p.compute_dtype = self.dtype();
+  // Note [Transfers]
+  // A copy between the host and a device, or between two devices, moves bytes and judges no
+  // kernel set; under a set without CUDA kernels (the reference), the optimized set's runs it.
+  std::optional<KernelSetGuard> transfer;
+  if (!(src.device() == self.device()) && cross_device &&
+      !supported_dtypes(OpId::copy_, kernel_device.type(), active_kernel_set()).has(self.dtype())) {
+    transfer.emplace("optimized");
+  }
   const KernelFn fn = lookup_kernel(OpId::copy_, self.dtype(), kernel_device);
   // An empty copy still runs (kernels do nothing): autograd records its node, as ATen's
   // clone of an empty input has CloneBackward0.

@@ -43,13 +43,14 @@ Tensor embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& 
            "(argument 'sparse')");
   // Note [embedding_bag's offsets]
   Tensor idx = indices, offs;
+  const TensorOptions longs = TensorOptions(kLong).device(indices.device());
   if (!offsets.defined()) {
     TS_CHECK(indices.dim() == 2, op, ": offsets has to be a 1D Tensor but got None (a 1-D ",
              "indices needs offsets; a 2-D one gives fixed-length bags) (argument 'offsets')");
     const int64_t bags = indices.size(0), len = indices.size(1);
     idx = indices.reshape({bags * len});
-    offs = arange(0, bags * len + 1, len > 0 ? len : 1, TensorOptions(kLong));
-    if (len == 0) offs = zeros({bags + 1}, TensorOptions(kLong));
+    offs = arange(0, bags * len + 1, len > 0 ? len : 1, longs);
+    if (len == 0) offs = zeros({bags + 1}, longs);
   } else {
     TS_CHECK(indices.dim() == 1, op, ": if input is 2D, then offsets has to be None; indices ",
              "must be 1-D with offsets, but got indices of size ", indices.sizes(),
@@ -64,12 +65,19 @@ Tensor embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& 
              "'offsets')");
     offs = offsets.to(kLong).contiguous();
     if (!include_last_offset) {
-      offs = cat({offs, full({1}, indices.size(0), TensorOptions(kLong))});
+      offs = cat({offs, full({1}, indices.size(0), longs)});
     }
   }
   const int64_t n = idx.size(0), bags = offs.size(0) - 1, rows = weight.size(0);
   {
-    const Tensor o = offs.contiguous();
+    // The checks read the values on the host (a device's come over in one copy each).
+    const auto host = [](const Tensor& t) {
+      if (t.is_cpu()) return t.contiguous();
+      Tensor h = empty(t.sizes(), TensorOptions(t.dtype()));
+      h.copy_(t);
+      return h;
+    };
+    const Tensor o = host(offs);
     const int64_t* p = o.data_ptr<int64_t>();
     TS_CHECK(bags == 0 || p[0] == 0, op, ": offsets[0] has to be 0, i.e., the first sequence in ",
              "the mini-batch has to start from position 0. However, got ", p[0],
@@ -81,7 +89,7 @@ Tensor embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& 
       TS_CHECK(p[b] <= p[b + 1], op, ": offsets must be non-decreasing, but offsets[", b,
                "] = ", p[b], " > offsets[", b + 1, "] = ", p[b + 1], " (argument 'offsets')");
     }
-    const Tensor i64 = idx.to(kLong).contiguous();
+    const Tensor i64 = host(idx.to(kLong));
     const int64_t* ip = i64.data_ptr<int64_t>();
     for (int64_t j = 0; j < n; ++j) {
       TS_CHECK(ip[j] >= 0 && ip[j] < rows, op, ": index ", ip[j], " is out of range for weight of ",
@@ -152,12 +160,11 @@ Bags bags_of(const BackwardArgs& a, ScalarType dtype) {
   const Tensor& offs = a.input(2);
   const int64_t n = idx.size(0), bags = offs.size(0) - 1;
   const Tensor starts = offs.narrow(0, 0, bags);
-  Tensor bag = zeros({n + 1}, TensorOptions(kLong))
-                   .scatter_add(0, starts, ones({bags}, TensorOptions(kLong)))
-                   .cumsum(0)
-                   .narrow(0, 0, n) -
-               1;
-  Tensor in_bags = lt(arange(0, n, 1, TensorOptions(kLong)), offs.narrow(0, bags, 1));
+  const TensorOptions longs = TensorOptions(kLong).device(idx.device());
+  Tensor bag =
+      zeros({n + 1}, longs).scatter_add(0, starts, ones({bags}, longs)).cumsum(0).narrow(0, 0, n) -
+      1;
+  Tensor in_bags = lt(arange(0, n, 1, longs), offs.narrow(0, bags, 1));
   Tensor mask = p.padding_idx >= 0 ? logical_and(in_bags, ne(idx, p.padding_idx)) : in_bags;
   bag = where(in_bags, bag, zeros_like(bag));
   return {idx, bag, mask.to(dtype)};
@@ -173,7 +180,7 @@ Grads embedding_bag_backward(const BackwardArgs& a) {
     if (a.needs_grad(0)) {
       const Tensor mi = a.output(1);
       const Tensor valid = ge(mi, 0);
-      const Tensor col = arange(0, dim, 1, TensorOptions(kLong)).unsqueeze(0);
+      const Tensor col = arange(0, dim, 1, TensorOptions(kLong).device(g.device())).unsqueeze(0);
       const Tensor flat = add(mul(where(valid, mi, zeros_like(mi)), dim), col).reshape({-1});
       const Tensor src = mul(g, valid.to(g.dtype())).reshape({-1});
       gw = zeros({rows * dim}, g.options()).scatter_add(0, flat, src).reshape({rows, dim});

@@ -125,10 +125,13 @@ Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_si
   TS_CHECK(repeats.dtype() == kLong || repeats.dtype() == kInt, op,
            ": repeats has to be Long or Int tensor, but got ", repeats.dtype(),
            " (argument 'repeats')");
-  TS_CHECK(repeats.device().type() == kCPU, op, ": repeats must be on the CPU, but got ",
-           repeats.device(), " (argument 'repeats')");
   const Tensor r = repeats.contiguous();
-  const Tensor r64 = r.to(kLong).contiguous();
+  Tensor r64 = r.to(kLong).contiguous();
+  if (!r64.is_cpu()) {  // the output's size: the values come to the host (a synchronization)
+    const Tensor device_values = r64;
+    r64 = empty(device_values.sizes(), TensorOptions(kLong));
+    r64.copy_(device_values);
+  }
   const int64_t* p = r64.data_ptr<int64_t>();
   int64_t total = 0;
   for (int64_t i = 0; i < r64.numel(); ++i) {
@@ -306,7 +309,8 @@ Tensor _pad_circular(const Tensor& self, IntArrayRef pad) {
     for (int64_t j = 0; j < size; ++j) {
       idx[static_cast<size_t>(j)] = start + ((j - left) % cropped + cropped) % cropped;
     }
-    result = result.index_select(d, tensor(ArrayRef<int64_t>(idx), TensorOptions(kLong)));
+    result = result.index_select(
+        d, tensor(ArrayRef<int64_t>(idx), TensorOptions(kLong).device(result.device())));
   }
   return np == 0 ? self.clone() : result;
 }
@@ -362,7 +366,8 @@ Tensor pad_backward(const BackwardArgs& a, bool reflect) {
     DimVector shape(g.sizes());
     shape[d] = n;
     g = zeros(shape, g.options())
-            .index_add(d, tensor(ArrayRef<int64_t>(idx), TensorOptions(kLong)), g);
+            .index_add(d, tensor(ArrayRef<int64_t>(idx), TensorOptions(kLong).device(g.device())),
+                       g);
   }
   return g;
 }

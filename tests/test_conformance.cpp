@@ -378,6 +378,27 @@ TEST(ConformanceRunner, GradcheckRunsInFloat64OnSmoothSamples) {
   EXPECT_EQ(checked, (std::set<std::string>{"scalar", "vec7", "mat3x4", "cube", "size1"}));
 }
 
+// A set without the op's kernel (a device the set has no kernel on, say) gets an error naming the
+// missing kernel, also where the reference refuses the input for a reason of its own: the
+// refusals do not compare.
+TEST(ConformanceRunner, AMissingKernelIsAnErrorWhereTheReferenceRaisesToo) {
+  ts::register_kernel_set("test_without_kernels");
+  RunOptions o;
+  o.kernel_set = "test_without_kernels";
+  o.ops = "masked_select";
+  o.dtypes = {kFloat};
+  const RunResult r = run_conformance(o);
+  // The reference refuses the gradient of the 0-dim sample (index_put's shape check) where the
+  // candidate has no masked_select to start with.
+  bool reference_raised = false;
+  for (const CaseResult& c : r.cases) {
+    EXPECT_EQ(c.status, "error") << c.sample << " " << c.check << ": " << c.message;
+    EXPECT_NE(c.message.find("has no kernel for dtype float32"), std::string::npos) << c.message;
+    reference_raised = reference_raised || (c.sample == "scalar" && c.check == "backward");
+  }
+  EXPECT_TRUE(reference_raised);
+}
+
 // Note [Known answers]: the expected outputs judge every set, the reference included, on the
 // layouts that keep the values and in the out= form; expanded inputs (other values) and the
 // in-place form are judged against the reference.
@@ -437,6 +458,32 @@ TEST(ConformanceKnownDifferences, ACaseBeyondTheRowsBoundStaysFailed) {
   apply_known_differences("optimized", &e, small);
   EXPECT_EQ(small.status, "documented");
   EXPECT_EQ(small.message.rfind("constant rows [failed: ", 0), 0u) << small.message;
+}
+
+// A row with a device glob ("cuda": CUDA's double lgamma, say) explains runs on that device only.
+TEST(ConformanceKnownDifferences, ADeviceRowAppliesOnItsDeviceOnly) {
+  const auto rows = parse_known_differences(
+      R"({"differences": [{"kernel_set": "optimized", "device": "cuda", "ops": ["lgamma"],
+                           "reason": "CUDA lgamma", "max_ulp": 8, "evidence": "e"}]})");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].device, "cuda");
+  OpEntry e;
+  e.name = "lgamma";
+  e.documented = rows;
+  CaseResult c;
+  c.op = "lgamma";
+  c.dtype = "float64";
+  c.status = "failed";
+  c.message = "1 of 19 elements differ";
+  c.max_ulp = 8;
+  CaseResult on_cpu = c, on_cuda = c;
+  apply_known_differences("optimized", &e, on_cpu, "cpu");
+  apply_known_differences("optimized", &e, on_cuda, "cuda");
+  EXPECT_EQ(on_cpu.status, "failed");
+  EXPECT_EQ(on_cuda.status, "documented");
+  c.max_ulp = 9;  // beyond the row's bound
+  apply_known_differences("optimized", &e, c, "cuda");
+  EXPECT_EQ(c.status, "failed");
 }
 
 // Note [Known differences as data]: a row per reason expands to a row per op; malformed rows

@@ -44,6 +44,7 @@ class StandInDevice : public ::testing::Test {
     const ts::DTypeSet all = ts::DTypeSet::all();
     for (ts::DeviceType d : {ts::kCPU, ts::kCUDA}) {
       ts::register_kernel(set, ts::OpId::copy_, d, all, stand_in<ts::OpId::copy_>);
+      ts::register_kernel(set, ts::OpId::fill_, d, all, stand_in<ts::OpId::fill_>);
     }
     ts::register_kernel(set, ts::OpId::amin, ts::kCUDA, all, stand_in<ts::OpId::amin>);
     ts::register_kernel(set, ts::OpId::amax, ts::kCUDA, all, stand_in<ts::OpId::amax>);
@@ -65,6 +66,23 @@ class StandInDevice : public ::testing::Test {
 
 const ts::Device kCuda0("cuda:0");
 const ts::Device kCuda1("cuda:1");
+
+// The *_like factories keep their input's device when the options name a dtype only (ATen's
+// TensorOptions::has_device); a device in the options moves the result there.
+TEST_F(StandInDevice, LikeFactoriesKeepTheInputsDevice) {
+  EXPECT_FALSE(ts::TensorOptions(ts::kDouble).has_device());
+  EXPECT_TRUE(ts::TensorOptions(ts::kDouble).device(kCuda1).has_device());
+  const Tensor t = ts::empty({2, 3}, ts::TensorOptions(kFloat).device(kCuda1));
+  const Tensor e = ts::empty_like(t, ts::TensorOptions(ts::kDouble));
+  EXPECT_EQ(e.device(), kCuda1);
+  EXPECT_EQ(e.dtype(), ts::kDouble);
+  const Tensor z = ts::zeros_like(t, ts::TensorOptions(ts::kInt));
+  EXPECT_EQ(z.device(), kCuda1);
+  EXPECT_EQ(z.dtype(), ts::kInt);
+  const Tensor h = ts::ones_like(t, ts::TensorOptions(ts::kDouble).device(ts::kCPU));
+  EXPECT_TRUE(h.is_cpu());
+  EXPECT_TENSOR(h, ts::kDouble, {2, 3}, {1, 1, 1, 1, 1, 1});
+}
 
 TEST_F(StandInDevice, StorageKeepsAConcreteIndex) {
   const Tensor t = ts::empty({3}, ts::TensorOptions(kFloat).device(kCuda1));

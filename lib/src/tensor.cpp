@@ -253,7 +253,7 @@ Tensor empty_like(const Tensor& self, std::optional<TensorOptions> options) {
   const UserOpScope scope("empty_like");
   TensorOptions o = self.options();
   if (options && options->has_dtype()) o = o.dtype(options->dtype());
-  if (options) o = o.device(options->device());
+  if (options && options->has_device()) o = o.device(options->device());
   // Keep a dense non-contiguous layout (e.g. a transposed tensor), as ATen's preserve_format.
   if (!self.is_contiguous() && self.is_non_overlapping_and_dense()) {
     return empty_strided(self.sizes(), self.strides(), o);

@@ -10,9 +10,9 @@ namespace ts {
 class TensorOptions {
  public:
   TensorOptions() = default;
-  TensorOptions(ScalarType t) : dtype_(t) {}   // NOLINT(implicit)
-  TensorOptions(Device d) : device_(d) {}      // NOLINT(implicit)
-  TensorOptions(DeviceType d) : device_(d) {}  // NOLINT(implicit)
+  TensorOptions(ScalarType t) : dtype_(t) {}           // NOLINT(implicit)
+  TensorOptions(Device d) : device_(d) {}              // NOLINT(implicit)
+  TensorOptions(DeviceType d) : device_(Device(d)) {}  // NOLINT(implicit)
   TensorOptions dtype(ScalarType t) const {
     TensorOptions o = *this;
     o.dtype_ = t;
@@ -31,11 +31,14 @@ class TensorOptions {
   bool has_dtype() const { return dtype_.has_value(); }
   ScalarType dtype() const { return dtype_.value_or(kDefaultDtype); }
   ScalarType dtype_or(ScalarType t) const { return dtype_.value_or(t); }
-  Device device() const { return device_; }
+  // Factories without a device make CPU tensors; the *_like ones keep their input's device
+  // unless a device is given (ATen's TensorOptions::has_device).
+  bool has_device() const { return device_.has_value(); }
+  Device device() const { return device_.value_or(Device(kCPU)); }
 
  private:
   std::optional<ScalarType> dtype_;
-  Device device_ = kCPU;
+  std::optional<Device> device_;
 };
 
 inline TensorOptions dtype(ScalarType t) {

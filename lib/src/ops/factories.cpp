@@ -56,7 +56,7 @@ Tensor run_factory(OpId op, IntArrayRef shape, ScalarType dtype, Device device, 
 TensorOptions like_options(const Tensor& self, const std::optional<TensorOptions>& options) {
   TensorOptions o = self.options();
   if (options && options->has_dtype()) o = o.dtype(options->dtype());
-  if (options) o = o.device(options->device());
+  if (options && options->has_device()) o = o.device(options->device());
   return o;
 }
 

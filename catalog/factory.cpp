@@ -61,7 +61,7 @@ std::vector<Sample> like_samples(const SampleContext& ctx) {
 
 std::optional<TensorOptions> like_options(const SampleArgs& a) {
   if (!a.dtype) return std::nullopt;
-  return TensorOptions(*a.dtype).device(a.device);
+  return TensorOptions(*a.dtype);  // the input's device (TensorOptions::has_device)
 }
 
 // The dtype= and device= arguments of a factory without an input.

@@ -488,8 +488,8 @@ class GroupRunner {
       const std::vector<int64_t> strides(host_self.strides().begin(), host_self.strides().end());
       return attempt(set, guard, [&] {
         const Tensor self = cand ? to_candidate(host_self) : host_self;
-        const Tensor ret = cand ? e_.run_inplace(self, to_candidate(v.inputs), to_candidate(s.args))
-                                : e_.run_inplace(self, v.inputs, s.args);
+        const Tensor ret = e_.run_inplace(self, cand ? to_candidate(v.inputs) : v.inputs,
+                                          cand ? to_candidate(s.args) : s.args);
         TS_CHECK(ret.is_same(self), "the in-place form returned a tensor other than self");
         TS_CHECK(std::equal(strides.begin(), strides.end(), self.strides().begin(),
                             self.strides().end()),

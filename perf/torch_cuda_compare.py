@@ -59,10 +59,10 @@ def build(case):
         a_shape = dims(parts[0])
     except ValueError:
         return None
+    fn = elementwise(op) if fam in ("unary", "binary") else None
+    if fam in ("unary", "binary") and fn is None:
+        return None
     if fam == "unary":
-        fn = elementwise(op)
-        if fn is None:
-            return None
         x = rand(a_shape, dt)
         if layout == "transposed":
             x = x.t()
@@ -70,9 +70,6 @@ def build(case):
             return None
         return lambda: fn(x)
     if fam == "binary":
-        fn = elementwise(op)
-        if fn is None:
-            return None
         a = rand(a_shape, dt)
         if layout == "contiguous":
             b = rand(a_shape, dt)

@@ -3,6 +3,7 @@
 
 #include <limits>
 
+#include "ops/meta.h"
 #include "size_math.h"
 #include "touchstone/autograd.h"
 #include "touchstone/dispatch_macros.h"
@@ -102,11 +103,7 @@ Scalar Tensor::item() const {
   TS_CHECK(defined(), "item: tensor is undefined");
   TS_CHECK(numel() == 1, "item: a Tensor with ", numel(),
            " elements cannot be converted to Scalar");
-  if (!is_cpu()) {  // one element comes to the host (a synchronization, as in ATen)
-    const Tensor host = empty(sizes(), TensorOptions(dtype()));
-    host.copy_(*this);
-    return host.item();
-  }
+  if (!is_cpu()) return meta::on_host(*this).item();  // a synchronization, as in ATen
   return TS_DISPATCH_ALL_DTYPES(dtype(), "item",
                                 [&] { return Scalar(*static_cast<const scalar_t*>(data_ptr())); });
 }

@@ -68,6 +68,13 @@ void copy_into_new(const Tensor& self, const Tensor& src) {
   copy_with_kind(self, src, CallKind::Functional);
 }
 
+Tensor on_host(const Tensor& t) {
+  if (t.is_cpu()) return t.contiguous();
+  const Tensor host = empty(t.sizes(), TensorOptions(t.dtype()));
+  host.copy_(t);
+  return host;
+}
+
 }  // namespace meta
 
 Tensor& Tensor::copy_(const Tensor& src) const {

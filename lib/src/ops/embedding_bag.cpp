@@ -70,14 +70,7 @@ Tensor embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& 
   }
   const int64_t n = idx.size(0), bags = offs.size(0) - 1, rows = weight.size(0);
   {
-    // The checks read the values on the host (a device's come over in one copy each).
-    const auto host = [](const Tensor& t) {
-      if (t.is_cpu()) return t.contiguous();
-      Tensor h = empty(t.sizes(), TensorOptions(t.dtype()));
-      h.copy_(t);
-      return h;
-    };
-    const Tensor o = host(offs);
+    const Tensor o = meta::on_host(offs);
     const int64_t* p = o.data_ptr<int64_t>();
     TS_CHECK(bags == 0 || p[0] == 0, op, ": offsets[0] has to be 0, i.e., the first sequence in ",
              "the mini-batch has to start from position 0. However, got ", p[0],
@@ -89,7 +82,7 @@ Tensor embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& 
       TS_CHECK(p[b] <= p[b + 1], op, ": offsets must be non-decreasing, but offsets[", b,
                "] = ", p[b], " > offsets[", b + 1, "] = ", p[b + 1], " (argument 'offsets')");
     }
-    const Tensor i64 = host(idx.to(kLong));
+    const Tensor i64 = meta::on_host(idx.to(kLong));
     const int64_t* ip = i64.data_ptr<int64_t>();
     for (int64_t j = 0; j < n; ++j) {
       TS_CHECK(ip[j] >= 0 && ip[j] < rows, op, ": index ", ip[j], " is out of range for weight of ",

@@ -2,6 +2,7 @@
 // Index checks shared by lib/src/ops/index.cpp and advanced_index.cpp (meta only).
 #include <utility>
 
+#include "meta.h"
 #include "touchstone/ops.h"
 
 namespace ts::meta {
@@ -47,11 +48,7 @@ template <typename F>
 void check_index_values(const Tensor& index, F&& f) {
   if (index.numel() == 0) return;
   if (!index.is_cpu()) {
-    for (const Tensor& extreme : {amin(index), amax(index)}) {
-      const Tensor host = empty({}, index.dtype());
-      host.copy_(extreme);
-      walk_index_values(host, f);
-    }
+    for (const Tensor& extreme : {amin(index), amax(index)}) walk_index_values(on_host(extreme), f);
     return;
   }
   const auto [lo, hi] = cpu_index_extremes(index);

@@ -95,6 +95,9 @@ void copy_with_kind(const Tensor& self, const Tensor& src, CallKind kind);
 void copy_into_new(const Tensor& self, const Tensor& src);
 void fill_with_kind(const Tensor& self, const Scalar& value, CallKind kind);
 void fill_new(const Tensor& self, const Scalar& value);
+// t's values on the host, contiguous: t itself on the CPU, else a copy (a synchronization), for
+// the checks and sizes a meta reads from a device tensor.
+Tensor on_host(const Tensor& t);
 
 // The strides of a new result of `shape` laid out like the inputs (TensorIterator's order);
 // nullopt when every input is contiguous (the result is too).

@@ -126,12 +126,7 @@ Tensor repeat_interleave(const Tensor& repeats, std::optional<int64_t> output_si
            ": repeats has to be Long or Int tensor, but got ", repeats.dtype(),
            " (argument 'repeats')");
   const Tensor r = repeats.contiguous();
-  Tensor r64 = r.to(kLong).contiguous();
-  if (!r64.is_cpu()) {  // the output's size: the values come to the host (a synchronization)
-    const Tensor device_values = r64;
-    r64 = empty(device_values.sizes(), TensorOptions(kLong));
-    r64.copy_(device_values);
-  }
+  const Tensor r64 = meta::on_host(r.to(kLong));  // the output's size, read on the host
   const int64_t* p = r64.data_ptr<int64_t>();
   int64_t total = 0;
   for (int64_t i = 0; i < r64.numel(); ++i) {

@@ -18,7 +18,7 @@ struct Roofline {
   double add_gbs = 0;           // c[i] = a[i] + b[i]: 12 bytes per element
   double read_gbs = 0;          // s += a[i]: 4 bytes per element
   int64_t gemm_n = 0;           // square side of the GEMM probes
-  double sgemm_gflops = 0;      // OpenBLAS, 2·n³ per call
+  double sgemm_gflops = 0;      // the faster of OpenBLAS and the optimized set's mm, 2·n³ a call
   double dgemm_gflops = 0;
 
   // Note [Cache roofs]

@@ -333,12 +333,60 @@ TEST(ConvOptimized, MatchesReference) {
         },
         "3-d " + dt);
   }
-  // A single image (OpenBLAS threads) and a batch larger than the thread count.
+  // A single image (its output rows over threads) and a batch larger than the thread count.
+  // float32 sums 144 products (|x| <= 4, |w| <= 1); the SSE4 and scalar targets have no FMA, so
+  // each product rounds too: up to 144 * 4 * 2^-24 = 3.4e-5 from the reference (1.1e-5 seen).
   for_each_thread_count({1, 2, 3}, [](int) {
     const Tensor x = sample({5, 16, 12, 12}, kFloat);
     const Tensor w = sample({32, 16, 3, 3}, kFloat, -1, 1, 2);
-    expect_matches_reference([&] { return ts::conv2d(x, w, {}, 1, 1); }, "batch 5");
-    expect_matches_reference([&] { return ts::conv2d(x.narrow(0, 0, 1), w, {}, 2, 1); }, "batch 1");
+    expect_matches_reference([&] { return ts::conv2d(x, w, {}, 1, 1); }, "batch 5", -1, 5e-5);
+    expect_matches_reference([&] { return ts::conv2d(x.narrow(0, 0, 1), w, {}, 2, 1); }, "batch 1",
+                             -1, 5e-5);
+  });
+}
+
+// Note [Direct convolution]: output channel blocks of one and two vectors and a partial one
+// (3, 17, 40 channels), rows whose tiles are 4 to 24 positions wide (5, 13, 30), strides 1 and
+// 2 along the last dim, and 3 (not direct: the implicit im2col of Note [Implicit im2col]),
+// dilation, groups, 1-d and 3-d; on 1 and 2 threads. 36 products a sum, |x| <= 4, |w| <= 1:
+// at most 36 * 4 * 2^-24 = 8.6e-6 apart without FMA.
+TEST(ConvOptimized, DirectTilesAndImplicitIm2col) {
+  for_each_thread_count({1, 2}, [](int threads) {
+    for (int64_t c_out : {3, 17, 40}) {
+      const Tensor w = sample({c_out, 4, 3, 3}, kFloat, -1, 1, 2);
+      const Tensor b = sample({c_out}, kFloat, -1, 1, 3);
+      for (int64_t width : {5, 13, 30}) {
+        const Tensor x = sample({2, 4, 6, width}, kFloat, -4, 4, 4);
+        for (int64_t s : {1, 2, 3}) {
+          const std::string what = std::to_string(threads) + " threads, " + std::to_string(c_out) +
+                                   " channels, width " + std::to_string(width) + ", stride " +
+                                   std::to_string(s);
+          expect_matches_reference([&] { return ts::conv2d(x, w, b, {1, s}, 1); }, what, -1, 2e-5);
+          expect_matches_reference(
+              [&] {
+                return ts::conv2d(x, w, {}, {2, s}, std::vector<int64_t>{0, 2}, {1, 2});
+              },
+              what + ", dilated", -1, 2e-5);
+        }
+      }
+    }
+    const Tensor x = sample({3, 6, 5, 9}, kFloat, -4, 4, 5);
+    expect_matches_reference(
+        [&] {
+          return ts::conv2d(x, sample({9, 2, 3, 3}, kFloat, -1, 1, 6), {}, 1, 1, 1, 3);
+        },
+        "groups", -1, 2e-5);
+    expect_matches_reference(
+        [&] {
+          return ts::conv1d(x.reshape({3, 6, 45}), sample({20, 6, 5}, kFloat, -1, 1, 7), {}, 2, 2);
+        },
+        "1-d", -1, 5e-5);
+    expect_matches_reference(
+        [&] {
+          return ts::conv3d(x.reshape({3, 2, 3, 5, 9}), sample({16, 2, 2, 3, 3}, kFloat, -1, 1, 8),
+                            {}, 1, 1);
+        },
+        "3-d", -1, 5e-5);
   });
 }
 

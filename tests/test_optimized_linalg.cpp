@@ -143,6 +143,73 @@ TEST(OptimizedMm, OutVariantsAliasingAndThreads) {
   });
 }
 
+// Our float32 sgemm (Note [Our sgemm]): every panel width (rows 4..13 and a 12 + 4 split), both
+// vector halves of the 2-vector tile partly filled, k across the 256-deep slices, more than one
+// 288-row block and 2048-column block, the four transposes, and 1, 2 and 3 threads (tasks cut
+// along either dim). Skinny products (m < 4 or n < 16) go to OpenBLAS and are covered above.
+TEST(OptimizedMm, Float32TilesSlicesBlocksAndThreads) {
+  struct Shape {
+    int64_t m, n, k;
+  };
+  const std::vector<Shape> shapes = {{4, 16, 1},    {5, 17, 7},    {9, 31, 255},  {12, 32, 256},
+                                     {13, 33, 257}, {16, 47, 300}, {25, 64, 513}, {7, 100, 40}};
+  for (const Shape& sh : shapes) {
+    const Tensor a = operand({sh.m, sh.k}, ts::kFloat, 40 + sh.m);
+    const Tensor b = operand({sh.k, sh.n}, ts::kFloat, 50 + sh.n);
+    for_each_layout(layouts(a), [&](const std::string& la, const Tensor& ta) {
+      for_each_layout(layouts(b), [&](const std::string& lb, const Tensor& tb) {
+        expect_product([&] { return ts::mm(ta, tb); },
+                       "mm " + std::to_string(sh.m) + "x" + std::to_string(sh.k) + "x" +
+                           std::to_string(sh.n) + " " + la + " @ " + lb,
+                       ts::kFloat, sh.k);
+      });
+    });
+  }
+  for_each_thread_count({1, 2, 3}, [&](int threads) {
+    const std::string t = " with " + std::to_string(threads) + " threads";
+    // Two row blocks and a ragged last panel; tasks cut along m.
+    expect_product(
+        [&] {
+          return ts::mm(operand({301, 70}, ts::kFloat, 60), operand({70, 40}, ts::kFloat, 61));
+        },
+        "mm 301x70x40" + t, ts::kFloat, 70);
+    // Two column blocks (2048 wide) and a ragged last tile; tasks cut along n.
+    const Tensor bt = ref_clone(operand({2100, 30}, ts::kFloat, 63)).t();
+    expect_product(
+        [&] {
+          return ts::mm(operand({6, 30}, ts::kFloat, 62), bt);
+        },
+        "mm 6x30x2100, b transposed" + t, ts::kFloat, 30);
+  });
+}
+
+TEST(OptimizedAddmm, Float32AlphaBetaAndStridedOut) {
+  // alpha and beta on our sgemm's tiles, full and partial; beta = 0 must not read a NaN out.
+  const Tensor self = operand({14, 40}, ts::kFloat, 70);
+  const Tensor a = operand({14, 300}, ts::kFloat, 71), b = operand({300, 40}, ts::kFloat, 72);
+  for (const auto& [alpha, beta] :
+       std::vector<std::pair<double, double>>{{1, 1}, {0.5, -2}, {-3, 0}, {1, 0.25}}) {
+    expect_product([&] { return ts::addmm(self, a, b, beta, alpha); },
+                   "addmm alpha " + std::to_string(alpha) + " beta " + std::to_string(beta),
+                   ts::kFloat, 300);
+  }
+  expect_product(
+      [&] {
+        Tensor out = ref_clone(ts::full({14, 40}, NAN));
+        ts::addmm_out(out, self, a, b, 0, 1);
+        return out;
+      },
+      "addmm_out beta 0 over a NaN out", ts::kFloat, 300);
+  // An out whose rows are longer than n (ldc > n).
+  expect_product(
+      [&] {
+        Tensor big = ref_clone(ts::zeros({14, 64}));
+        ts::mm_out(big.slice(1, 3, 43), a, b);
+        return big;
+      },
+      "mm_out into a column slice", ts::kFloat, 300);
+}
+
 // ---- bmm ----
 
 TEST(OptimizedBmm, EveryDtypeAndBatchLayouts) {

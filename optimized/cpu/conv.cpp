@@ -1,12 +1,14 @@
-// Optimized CPU convolution (direct and transposed, 1 to 3 spatial dims): im2col + OpenBLAS
-// sgemm/dgemm per image and group, col2im for the transposed form; float16/bfloat16 compute in
-// float32 and round once. Params: the top of lib/src/ops/conv.cpp; semantics: reference/conv.cpp.
+// Optimized CPU convolution (direct and transposed, 1 to 3 spatial dims): im2col + a GEMM per
+// image and group (float32: our sgemm.cpp; float64: OpenBLAS dgemm), col2im for the transposed
+// form; float16/bfloat16 compute in float32 and round once.
+// Params: the top of lib/src/ops/conv.cpp; semantics: reference/conv.cpp.
 #include <cblas.h>
 
 #include <algorithm>
 #include <cstring>
 #include <vector>
 
+#include "optimized/cpu/conv_direct.h"
 #include "optimized/cpu/gemm.h"
 #include "touchstone/kernel_family.h"
 #include "touchstone/ops.h"
@@ -59,49 +61,81 @@ void valid_range(int64_t n, int64_t out, int64_t s, int64_t off, int64_t& lo, in
 // col[(c * k_plane + kk) * out_plane + j] = x[c, j * s + kk * d - p] (0 in the padding), so that
 // the direct convolution of one image and group is W (Cout_g x Cin_g k_plane) @ col. col2im adds
 // col back into x's positions: the adjoint, which computes the transposed convolution.
-// Only the rows [r0, r1) of (o0, o1) pairs: col then has (r1 - r0) out[2] columns.
-template <typename C, bool kAdd>
-void im2col_or_col2im(C* x, int64_t channels, const Geometry& g, C* col, int64_t r0, int64_t r1) {
+
+// Row l = c * k_plane + kk of col over the output positions [j0, j0 + cols): dst[q] = col[l][j0 +
+// q], in runs along the output's last dim.
+template <typename C>
+void im2col_row(const C* x, const Geometry& g, int64_t l, int64_t j0, int64_t cols, C* dst) {
+  const int64_t kk = l % g.k_plane;
+  const int64_t k0 = kk / (g.k[1] * g.k[2]), k1 = kk / g.k[2] % g.k[1], k2 = kk % g.k[2];
+  int64_t lo0, hi0, lo1, hi1, lo2, hi2;
+  valid_range(g.in[0], g.out[0], g.s[0], k0 * g.d[0] - g.p[0], lo0, hi0);
+  valid_range(g.in[1], g.out[1], g.s[1], k1 * g.d[1] - g.p[1], lo1, hi1);
+  const int64_t off2 = k2 * g.d[2] - g.p[2];
+  valid_range(g.in[2], g.out[2], g.s[2], off2, lo2, hi2);
+  const C* xc = x + l / g.k_plane * g.in_plane;
+  // Output row (o0, o1), its positions [a, b) along the last dim, stored at row[a..b); no
+  // division per row (they cost more than a row of 16).
+  const int64_t r0 = j0 / g.out[2];
+  int64_t o0 = r0 / g.out[1], o1 = r0 % g.out[1], a = j0 % g.out[2];
+  for (int64_t j = j0, end = j0 + cols; j < end;
+       a = 0, o1 = o1 + 1 == g.out[1] ? (++o0, 0) : o1 + 1) {
+    const int64_t b = std::min(g.out[2], a + end - j);
+    C* row = dst + (j - j0) - a;
+    j += b - a;
+    if (o0 < lo0 || o0 >= hi0 || o1 < lo1 || o1 >= hi1) {
+      for (int64_t o2 = a; o2 < b; ++o2) row[o2] = C(0);
+      continue;
+    }
+    const int64_t i0 = o0 * g.s[0] + k0 * g.d[0] - g.p[0];
+    const int64_t i1 = o1 * g.s[1] + k1 * g.d[1] - g.p[1];
+    // Plain loops, not memmove and memset calls: runs are short (16 to 56 elements in the
+    // catalog's layers), and the calls cost more than the copies.
+    const C* src = xc + (i0 * g.in[1] + i1) * g.in[2] + off2;
+    const int64_t va = std::clamp(lo2, a, b), vb = std::clamp(hi2, va, b);
+    for (int64_t o2 = a; o2 < va; ++o2) row[o2] = C(0);
+    if (g.s[2] == 1) {
+      for (int64_t o2 = va; o2 < vb; ++o2) row[o2] = src[o2];
+    } else if (g.s[2] == 2) {
+      for (int64_t o2 = va; o2 < vb; ++o2) row[o2] = src[2 * o2];
+    } else {
+      for (int64_t o2 = va; o2 < vb; ++o2) row[o2] = src[o2 * g.s[2]];
+    }
+    for (int64_t o2 = vb; o2 < b; ++o2) row[o2] = C(0);
+  }
+}
+
+// im2col of the output rows [r0, r1) of (o0, o1) pairs: col has (r1 - r0) out[2] columns.
+template <typename C>
+void im2col(const C* x, int64_t channels, const Geometry& g, C* col, int64_t r0, int64_t r1) {
   const int64_t cols = (r1 - r0) * g.out[2];
+  for (int64_t l = 0; l < channels * g.k_plane; ++l) {
+    im2col_row(x, g, l, r0 * g.out[2], cols, col + l * cols);
+  }
+}
+
+// Adds col (channels k_plane x out_plane) back into x's positions.
+template <typename C>
+void col2im(C* x, int64_t channels, const Geometry& g, const C* col) {
+  const int64_t cols = g.out_plane;
   for (int64_t c = 0; c < channels; ++c) {
     C* xc = x + c * g.in_plane;
     for (int64_t k0 = 0; k0 < g.k[0]; ++k0) {
       for (int64_t k1 = 0; k1 < g.k[1]; ++k1) {
         for (int64_t k2 = 0; k2 < g.k[2]; ++k2) {
-          C* row = col + ((c * g.k[0] + k0) * g.k[1] * g.k[2] + k1 * g.k[2] + k2) * cols;
+          const C* row = col + ((c * g.k[0] + k0) * g.k[1] * g.k[2] + k1 * g.k[2] + k2) * cols;
           int64_t lo0, hi0, lo1, hi1, lo2, hi2;
           valid_range(g.in[0], g.out[0], g.s[0], k0 * g.d[0] - g.p[0], lo0, hi0);
           valid_range(g.in[1], g.out[1], g.s[1], k1 * g.d[1] - g.p[1], lo1, hi1);
           const int64_t off2 = k2 * g.d[2] - g.p[2];
           valid_range(g.in[2], g.out[2], g.s[2], off2, lo2, hi2);
-          for (int64_t r = r0; r < r1; ++r) {
-            const int64_t o0 = r / g.out[1], o1 = r % g.out[1];
-            C* dst = row + (r - r0) * g.out[2];
-            if (o0 < lo0 || o0 >= hi0 || o1 < lo1 || o1 >= hi1) {
-              if constexpr (!kAdd) {
-                for (int64_t o2 = 0; o2 < g.out[2]; ++o2) dst[o2] = C(0);
-              }
-              continue;
-            }
-            const int64_t i0 = o0 * g.s[0] + k0 * g.d[0] - g.p[0];
-            const int64_t i1 = o1 * g.s[1] + k1 * g.d[1] - g.p[1];
-            C* src = xc + (i0 * g.in[1] + i1) * g.in[2];
-            if constexpr (kAdd) {
-              for (int64_t o2 = lo2; o2 < hi2; ++o2) src[o2 * g.s[2] + off2] += dst[o2];
-            } else {
-              // Plain loops, not memmove and memset calls: rows are short (16 to 56 elements
-              // in the catalog's layers), and the calls cost more than the copies.
-              for (int64_t o2 = 0; o2 < lo2; ++o2) dst[o2] = C(0);
-              if (g.s[2] == 1) {
-                const C* from = src + off2;
-                for (int64_t o2 = lo2; o2 < hi2; ++o2) dst[o2] = from[o2];
-              } else if (g.s[2] == 2) {
-                const C* from = src + off2;
-                for (int64_t o2 = lo2; o2 < hi2; ++o2) dst[o2] = from[2 * o2];
-              } else {
-                for (int64_t o2 = lo2; o2 < hi2; ++o2) dst[o2] = src[o2 * g.s[2] + off2];
-              }
-              for (int64_t o2 = hi2; o2 < g.out[2]; ++o2) dst[o2] = C(0);
+          for (int64_t o0 = lo0; o0 < hi0; ++o0) {
+            for (int64_t o1 = lo1; o1 < hi1; ++o1) {
+              const C* src = row + (o0 * g.out[1] + o1) * g.out[2];
+              const int64_t i0 = o0 * g.s[0] + k0 * g.d[0] - g.p[0];
+              const int64_t i1 = o1 * g.s[1] + k1 * g.d[1] - g.p[1];
+              C* dst = xc + (i0 * g.in[1] + i1) * g.in[2];
+              for (int64_t o2 = lo2; o2 < hi2; ++o2) dst[o2 * g.s[2] + off2] += src[o2];
             }
           }
         }
@@ -110,12 +144,17 @@ void im2col_or_col2im(C* x, int64_t channels, const Geometry& g, C* col, int64_t
   }
 }
 
+// Note [Implicit im2col]
+// For float32 the direct convolution never materializes col: our sgemm asks for b a block at a
+// time in its packed panels, and the packer writes im2col's rows straight into them (through
+// one row in L1). im2col then packing took 60 % of a 16-channel conv3d's time (perf), the
+// GEMM 18 %. Blocks of kPackColumns positions keep a packed slice (256 k x 512) in L2.
+constexpr int64_t kPackColumns = 512;
+
 // Row-major c (m x n) = op(a) (m x k) @ op(b) (k x n) + beta c (beta 0: c is not read).
 void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
           const float* b, int64_t ldb, float* c, int64_t ldc, float beta = 0) {
-  cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
-              static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), 1.0f, a,
-              static_cast<int>(lda), b, static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
+  sgemm(ta, tb, m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
 }
 void gemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const double* a, int64_t lda,
           const double* b, int64_t ldb, double* c, int64_t ldc, double beta = 0) {
@@ -148,10 +187,28 @@ void convolve_image(const C* x, const C* w, const C* bias, C* y, int64_t c_in, i
              y + grp * cout_g * g.out_plane, g.out_plane);
         continue;
       }
+      if constexpr (std::is_same_v<C, float>) {
+        const PackB pack = [&](int64_t p0, int64_t kc_, int64_t j0, int64_t cols, int64_t nr,
+                               float* bp) {
+          float row[kPackColumns];
+          for (int64_t l = 0; l < kc_; ++l) {
+            im2col_row(xg, g, p0 + l, j0, cols, row);
+            for (int64_t jb = 0; jb < cols; jb += nr) {
+              float* dst = bp + jb * kc_ + l * nr;
+              const int64_t n = std::min(nr, cols - jb);
+              for (int64_t j = 0; j < n; ++j) dst[j] = row[jb + j];
+              for (int64_t j = n; j < nr; ++j) dst[j] = 0.0f;
+            }
+          }
+        };
+        sgemm_packed_b(cout_g, g.out_plane, kc, w + grp * cout_g * kc, kc, pack, kPackColumns, 0.0f,
+                       y + grp * cout_g * g.out_plane, g.out_plane);
+        continue;
+      }
       const int64_t rows = g.out[0] * g.out[1], block = block_rows(g, kc, sizeof(C));
       for (int64_t r0 = 0; r0 < rows; r0 += block) {
         const int64_t r1 = std::min(rows, r0 + block), cols = (r1 - r0) * g.out[2];
-        im2col_or_col2im<C, false>(const_cast<C*>(xg), cin_g, g, col.data(), r0, r1);
+        im2col(xg, cin_g, g, col.data(), r0, r1);
         gemm(false, false, cout_g, cols, kc, w + grp * cout_g * kc, kc, col.data(), cols,
              y + grp * cout_g * g.out_plane + r0 * g.out[2], g.out_plane);
       }
@@ -168,7 +225,7 @@ void convolve_image(const C* x, const C* w, const C* bias, C* y, int64_t c_in, i
       gemm(true, false, kc, g.out_plane, cin_g, w + grp * cin_g * kc, kc,
            x + grp * cin_g * g.out_plane, g.out_plane, dst, g.out_plane);
       if (!direct_out) {
-        im2col_or_col2im<C, true>(yg, cout_g, g, col.data(), 0, g.out[0] * g.out[1]);
+        col2im(yg, cout_g, g, col.data());
       }
     }
   }
@@ -260,9 +317,11 @@ void convolution_typed(const Tensor& x, const Tensor& w, const Tensor& b, const 
   const int64_t x_image = c_in * (cp.transposed ? g.out_plane : g.in_plane);
   const int64_t y_image = c_out * (cp.transposed ? g.in_plane : g.out_plane);
   const int64_t cin_g = c_in / cp.groups, cout_g = c_out / cp.groups;
+  // Direct float32 convolutions need no col (Note [Implicit im2col]).
+  const bool implicit = !cp.transposed && std::is_same_v<C, float>;
   const int64_t col_size =
-      g.pointwise()   ? 0
-      : cp.transposed ? cout_g * g.k_plane * g.out_plane
+      g.pointwise() || implicit ? 0
+      : cp.transposed           ? cout_g * g.k_plane * g.out_plane
                       : cin_g * g.k_plane * block_rows(g, cin_g * g.k_plane, sizeof(C)) * g.out[2];
   const C* xp = x.data_ptr<C>();
   const C* wp = w.data_ptr<C>();
@@ -276,6 +335,18 @@ void convolution_typed(const Tensor& x, const Tensor& w, const Tensor& b, const 
                         cp.transposed, g, col);
     }
   };
+  if constexpr (std::is_same_v<C, float>) {
+    // Note [Direct convolution] (conv_direct.cpp): direct float32 convolutions with a kernel
+    // smaller than their output; a 1x1 one stays a plain GEMM.
+    if (!cp.transposed && g.k_plane <= g.out_plane && !g.pointwise()) {
+      DirectConv dc{xp, wp, bp, yp, n, c_in, c_out, cp.groups};
+      for (int a = 0; a < 3; ++a) {
+        dc.in[a] = g.in[a], dc.out[a] = g.out[a], dc.k[a] = g.k[a];
+        dc.s[a] = g.s[a], dc.d[a] = g.d[a], dc.p[a] = g.p[a];
+      }
+      if (conv_direct_supported(dc)) return conv_direct(dc);
+    }
+  }
   const int64_t threads = get_num_threads();
   if (!cp.transposed && g.k_plane > g.out_plane) {
     // Note [Kernel-major convolution]: chunks of images, one per thread when there are enough,

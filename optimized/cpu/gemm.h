@@ -3,6 +3,7 @@
 // float16/bfloat16 (accumulating in float) and integers (wrapping, exact); also float/double
 // where BLAS cannot be called (k == 0, sizes beyond 32-bit BLAS ints).
 #include <cstdint>
+#include <functional>
 
 #include "touchstone/dtype.h"
 
@@ -35,6 +36,21 @@ void blocked_gemm(const GemmPlan& g);
 // identical for any thread count.
 void blocked_dot(ScalarType dtype, const void* a, int64_t sa, const void* b, int64_t sb, int64_t n,
                  void* out);
+
+// Row-major c (m x n) = alpha * op(a) (m x k) @ op(b) (k x n) + beta * c, float32, as
+// cblas_sgemm (beta 0: c is not read; alpha 0 or k 0: a and b are not read); our own kernel on
+// our threads, one inside a parallel region (Note [Our sgemm] in sgemm.cpp). Sizes fit in int.
+void sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+           int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
+
+// Packs rows [p0, p0 + kc) and columns [j0, j0 + cols) of a product's b into panels of nr
+// columns: bp[(j / nr) * nr * kc + l * nr + j % nr] = b(p0 + l, j0 + j), zero for j >= cols.
+using PackB =
+    std::function<void(int64_t p0, int64_t kc, int64_t j0, int64_t cols, int64_t nr, float* bp)>;
+// c (m x n) = a (m x k, row-major) @ b + beta * c, b given by its packer, at most nc columns at
+// a time (an implicit im2col: conv.cpp). The packer may run on several threads at once.
+void sgemm_packed_b(int64_t m, int64_t n, int64_t k, const float* a, int64_t lda,
+                    const PackB& pack_b, int64_t nc, float beta, float* c, int64_t ldc);
 
 // Sets OpenBLAS's thread count to ours (one inside a parallel region) before a BLAS call
 // (linalg.cpp; conv.cpp calls BLAS too).

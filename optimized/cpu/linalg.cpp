@@ -1,5 +1,6 @@
-// Optimized CPU kernels for mm, bmm, addmm, mv and dot (OpenBLAS for float32/float64, our
-// blocked loops in gemm.cpp for the other dtypes) and outer (the set's mul, broadcast).
+// Optimized CPU kernels for mm, bmm, addmm, mv and dot (float32 products: our sgemm.cpp;
+// float64 products, mv and dot: OpenBLAS; other dtypes: our blocked loops in gemm.cpp) and
+// outer (the set's mul, broadcast).
 // Params: see the top of lib/src/ops/linalg.cpp; semantics: reference/linalg.cpp.
 #include <cblas.h>
 
@@ -70,14 +71,13 @@ CBLAS_TRANSPOSE blas_trans(bool t) {
 template <typename T>
 void blas_gemm(int64_t n, int64_t m, int64_t p, double alpha, const BlasMat& a, const BlasMat& b,
                double beta, void* c, int64_t ldc) {
-  const auto N = static_cast<blasint>(n), M = static_cast<blasint>(m), P = static_cast<blasint>(p);
   if constexpr (std::is_same_v<T, float>) {
-    cblas_sgemm(CblasRowMajor, blas_trans(a.trans), blas_trans(b.trans), N, P, M,
-                static_cast<float>(alpha), static_cast<const float*>(a.data),
-                static_cast<blasint>(a.ld), static_cast<const float*>(b.data),
-                static_cast<blasint>(b.ld), static_cast<float>(beta), static_cast<float*>(c),
-                static_cast<blasint>(ldc));
+    sgemm(a.trans, b.trans, n, p, m, static_cast<float>(alpha), static_cast<const float*>(a.data),
+          a.ld, static_cast<const float*>(b.data), b.ld, static_cast<float>(beta),
+          static_cast<float*>(c), ldc);
   } else {
+    const auto N = static_cast<blasint>(n), M = static_cast<blasint>(m);
+    const auto P = static_cast<blasint>(p);
     cblas_dgemm(CblasRowMajor, blas_trans(a.trans), blas_trans(b.trans), N, P, M, alpha,
                 static_cast<const double*>(a.data), static_cast<blasint>(a.ld),
                 static_cast<const double*>(b.data), static_cast<blasint>(b.ld), beta,
@@ -145,7 +145,7 @@ void product(const KernelCall& c, const Tensor& a, const Tensor& b, const Tensor
     const double blas_beta = self.defined() ? beta.to_double() : 0.0;
     sync_blas_threads();
     const auto es = static_cast<int64_t>(element_size(ct));
-    for (int64_t bi = 0; bi < batch; ++bi) {
+    const auto one = [&](int64_t bi) {
       const BlasMat A = *blas_mat(ac, bi), B = *blas_mat(bc, bi), C = *blas_mat(out, bi);
       void* pc = static_cast<char*>(out.data_ptr()) + bi * out.stride(0) * es;
       auto run = [&](auto tag) {
@@ -158,6 +158,14 @@ void product(const KernelCall& c, const Tensor& a, const Tensor& b, const Tensor
       } else {
         run(double{});
       }
+    };
+    if (ct == kFloat && batch >= get_num_threads()) {
+      // Whole products per thread (our sgemm runs on one inside a parallel region).
+      parallel_for(0, batch, 1, [&](int64_t b0, int64_t b1) {
+        for (int64_t bi = b0; bi < b1; ++bi) one(bi);
+      });
+    } else {
+      for (int64_t bi = 0; bi < batch; ++bi) one(bi);
     }
   }
   if (!target.is_same(result)) result.copy_(target);

@@ -357,6 +357,44 @@ TEST(OptimizedReduce, CumsumLongLinesInPiecesInPlaceAndOut) {
 
 // ---- empty, 0-dim, expanded, out= ----
 
+// Note [all and any in lanes]: -0.0 is zero and a NaN is not, for every floating width; rows
+// wider than a 512-column block and not a multiple of the lanes; bool and int16 bits.
+TEST(OptimizedReduce, AllAnyTestBitsInLanes) {
+  for (ts::ScalarType dt : {ts::kFloat, ts::kDouble, ts::kHalf, ts::kBFloat16}) {
+    // Rows 0 and 2: -0.0 everywhere but one NaN (row 0) or one 3 (row 2); row 1: all 2.
+    Tensor t = ts::full({3, 1100}, -0.0, dt);
+    {
+      ts::KernelSetGuard g("reference");
+      t.select(0, 1).fill_(2.0);
+      t.select(0, 0).select(0, 777).fill_(NAN);
+      t.select(0, 2).select(0, 1099).fill_(3.0);
+    }
+    for (int64_t dim : {0, 1}) {
+      expect_matches_reference([&] { return ts::all(t, dim); },
+                               "all dim " + std::to_string(dim) + " " + name(dt));
+      expect_matches_reference([&] { return ts::any(t, dim); },
+                               "any dim " + std::to_string(dim) + " " + name(dt));
+    }
+    // By hand: over dim 1 only row 1 is all non-zero; every row has a non-zero.
+    const Tensor all1 = ts::all(t, 1), any1 = ts::any(t, 1);
+    EXPECT_FALSE(all1.select(0, 0).item<bool>());
+    EXPECT_TRUE(all1.select(0, 1).item<bool>());
+    EXPECT_FALSE(all1.select(0, 2).item<bool>());
+    EXPECT_TRUE(any1.select(0, 0).item<bool>() && any1.select(0, 2).item<bool>());
+    // Over dim 0: column 5 has one non-zero (row 1), so all is false and any true.
+    EXPECT_FALSE(ts::all(t, 0).select(0, 5).item<bool>());
+    EXPECT_TRUE(ts::any(t, 0).select(0, 5).item<bool>());
+    EXPECT_FALSE(ts::any(t.narrow(0, 2, 1), 0).select(0, 5).item<bool>());  // -0.0 alone
+  }
+  for (ts::ScalarType dt : {ts::kBool, ts::kShort}) {
+    const Tensor t = sample({5, 1037}, dt, 0, 2, 41);  // 0 and 1
+    for (int64_t dim : {0, 1}) {
+      expect_matches_reference([&] { return ts::all(t, dim); }, "all " + name(dt));
+      expect_matches_reference([&] { return ts::any(t, dim); }, "any " + name(dt));
+    }
+  }
+}
+
 TEST(OptimizedReduce, EmptyAndZeroDimInputs) {
   const Tensor e = ts::empty({0, 5});
   const Tensor z = sample({}, ts::kFloat, -2, 2, 16);

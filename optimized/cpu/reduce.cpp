@@ -88,6 +88,81 @@ void floating_reduction_impl(const ReducePlan& p, const FloatJob& job) {
   run_floating<float>(p, job);
 }
 
+// Note [all and any in lanes]
+// x != 0 is a test of x's bits: all of them for integers and bool, all but the sign for
+// floating types (-0 is zero, NaN is not). Over dim 0, all keeps a lane's bits while the test
+// holds and any ors them in, one row at a time; lanes are unsigned integers of the element's
+// width. The scalar loop ran all/any over dim 0 of a float32 4096^2 at 3.6 GB/s (ATen: 1.6x).
+template <typename U>
+void logical_row_typed(bool any, bool floating, const U* x, int64_t n, U* lanes) {
+  const hn::ScalableTag<U> du;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(du));
+  const U bits = floating ? static_cast<U>(~(U{1} << (8 * sizeof(U) - 1))) : static_cast<U>(~U{0});
+  const auto vbits = hn::Set(du, bits);
+  int64_t c = 0;
+  for (; c + L <= n; c += L) {
+    const auto set = hn::Ne(hn::And(hn::LoadU(du, x + c), vbits), hn::Zero(du));
+    const auto a = hn::LoadU(du, lanes + c);
+    hn::StoreU(any ? hn::Or(a, hn::VecFromMask(du, set)) : hn::IfThenElseZero(set, a), du,
+               lanes + c);
+  }
+  for (; c < n; ++c) {
+    const U v = (x[c] & bits) != 0 ? static_cast<U>(~U{0}) : U{0};
+    lanes[c] = any ? (lanes[c] | v) : (lanes[c] & v);
+  }
+}
+
+// Whether x[i] != 0 for all (any) of n elements (inner mode: one output's span).
+template <typename U>
+bool logical_span_typed(bool any, bool floating, const U* x, int64_t n) {
+  const hn::ScalableTag<U> du;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(du));
+  const U bits = floating ? static_cast<U>(~(U{1} << (8 * sizeof(U) - 1))) : static_cast<U>(~U{0});
+  const auto vbits = hn::Set(du, bits);
+  auto acc = any ? hn::Zero(du) : hn::Set(du, static_cast<U>(~U{0}));
+  int64_t i = 0;
+  for (; i + L <= n; i += L) {
+    const auto set = hn::Ne(hn::And(hn::LoadU(du, x + i), vbits), hn::Zero(du));
+    acc = any ? hn::Or(acc, hn::VecFromMask(du, set)) : hn::IfThenElseZero(set, acc);
+  }
+  bool r = any ? !hn::AllTrue(du, hn::Eq(acc, hn::Zero(du)))
+               : hn::AllTrue(du, hn::Ne(acc, hn::Zero(du)));
+  for (; i < n; ++i) r = any ? (r || (x[i] & bits) != 0) : (r && (x[i] & bits) != 0);
+  return r;
+}
+
+bool logical_span(bool any, bool floating, size_t size, const void* x, int64_t n) {
+  switch (size) {
+    case 1:
+      return logical_span_typed(any, floating, static_cast<const uint8_t*>(x), n);
+    case 2:
+      return logical_span_typed(any, floating, static_cast<const uint16_t*>(x), n);
+    case 4:
+      return logical_span_typed(any, floating, static_cast<const uint32_t*>(x), n);
+    default:
+      return logical_span_typed(any, floating, static_cast<const uint64_t*>(x), n);
+  }
+}
+
+// lanes[c] = lanes[c] and (all) / or (any) all-ones where x[c] != 0, for c < n elements of
+// `size` bytes at x (lanes of the same width).
+void logical_row(bool any, bool floating, size_t size, const void* x, int64_t n, void* lanes) {
+  switch (size) {
+    case 1:
+      return logical_row_typed(any, floating, static_cast<const uint8_t*>(x), n,
+                               static_cast<uint8_t*>(lanes));
+    case 2:
+      return logical_row_typed(any, floating, static_cast<const uint16_t*>(x), n,
+                               static_cast<uint16_t*>(lanes));
+    case 4:
+      return logical_row_typed(any, floating, static_cast<const uint32_t*>(x), n,
+                               static_cast<uint32_t*>(lanes));
+    default:
+      return logical_row_typed(any, floating, static_cast<const uint64_t*>(x), n,
+                               static_cast<uint64_t*>(lanes));
+  }
+}
+
 }  // namespace ts::cpu::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
 
@@ -103,6 +178,8 @@ HWY_AFTER_NAMESPACE();
 namespace ts::cpu {
 
 HWY_EXPORT(floating_reduction_impl);
+HWY_EXPORT(logical_row);
+HWY_EXPORT(logical_span);
 
 void floating_reduction(const ReducePlan& p, const FloatJob& job) {
   HWY_DYNAMIC_DISPATCH(floating_reduction_impl)(p, job);
@@ -209,7 +286,12 @@ struct IntReducer {
     for_each_span(p, base, k0, k1, [&](const char* ptr, int64_t n, int64_t) {
       const int64_t st = p.span_stride;
       Acc t = a;
-      if (st == static_cast<int64_t>(sizeof(T))) {
+      if (Op::kLogical && st == static_cast<int64_t>(sizeof(T))) {
+        constexpr bool kFloating = std::is_floating_point_v<T> || is_reduced_v<T>;
+        const bool any =
+            HWY_DYNAMIC_DISPATCH(logical_span)(kOp == OpId::any, kFloating, sizeof(T), ptr, n);
+        t = Op::merge(t, static_cast<Acc>(any));
+      } else if (st == static_cast<int64_t>(sizeof(T))) {
         const T* x = reinterpret_cast<const T*>(ptr);
         for (int64_t i = 0; i < n; ++i) t = Op::step(t, x[i]);
       } else {
@@ -221,6 +303,10 @@ struct IntReducer {
   }
 
   void outer(const char* base, int64_t, int64_t w, int64_t k0, int64_t k1, Acc* acc) const {
+    if constexpr (Op::kLogical) {
+      if (p.col_stride == static_cast<int64_t>(sizeof(T)))
+        return logical_outer(base, w, k0, k1, acc);
+    }
     std::fill(acc, acc + w, Op::identity());
     Walker rw(p.rows, k0);
     const int64_t cs = p.col_stride;
@@ -234,6 +320,24 @@ struct IntReducer {
           acc[c] = Op::step(acc[c], *reinterpret_cast<const T*>(row + c * cs));
         }
       }
+    }
+  }
+
+  // Note [all and any in lanes] (logical_row), blocks of 512 columns.
+  void logical_outer(const char* base, int64_t w, int64_t k0, int64_t k1, Acc* acc) const {
+    using U = hwy::UnsignedFromSize<sizeof(T)>;
+    constexpr bool kFloating = std::is_floating_point_v<T> || is_reduced_v<T>;
+    constexpr int64_t kBlock = 512;
+    U lanes[kBlock];
+    for (int64_t c0 = 0; c0 < w; c0 += kBlock) {
+      const int64_t n = std::min(kBlock, w - c0);
+      std::fill(lanes, lanes + n, kOp == OpId::all ? static_cast<U>(~U{0}) : U{0});
+      Walker rw(p.rows, k0);
+      for (int64_t k = k0; k < k1; ++k, rw.next()) {
+        HWY_DYNAMIC_DISPATCH(logical_row)
+        (kOp == OpId::any, kFloating, sizeof(T), base + rw.off[0] + c0 * sizeof(T), n, lanes);
+      }
+      for (int64_t c = 0; c < n; ++c) acc[c0 + c] = lanes[c] != 0 ? Acc(1) : Acc(0);
     }
   }
 

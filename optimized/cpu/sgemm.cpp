@@ -6,6 +6,11 @@
 // Must come after foreach_target.h.
 #include <algorithm>
 
+#include "hwy/base.h"
+#if HWY_ARCH_X86
+#include <xmmintrin.h>
+#endif
+
 #include "hwy/aligned_allocator.h"
 #include "hwy/highway.h"
 #include "optimized/cpu/gemm.h"
@@ -50,6 +55,38 @@ struct BSource {
   int64_t nc = kNC;
 };
 
+// dst[l * w + r] = src[r * ld + l] for r < n, l < kc, and 0 for n <= r < w: n rows, each
+// contiguous, become a panel's columns. Four rows at a time through 4 x 4 register transposes
+// (a scalar load and store an element made a transposed operand's packing cost as much as
+// its multiply-adds when m is 64: mlp_layer's x @ W^T).
+void pack_transposed(const float* src, int64_t ld, int64_t n, int64_t w, int64_t kc, float* dst) {
+  int64_t r = 0;
+#if HWY_ARCH_X86
+  for (; r + 4 <= n; r += 4) {
+    const float* s0 = src + r * ld;
+    int64_t l = 0;
+    for (; l + 4 <= kc; l += 4) {
+      __m128 x0 = _mm_loadu_ps(s0 + l), x1 = _mm_loadu_ps(s0 + ld + l);
+      __m128 x2 = _mm_loadu_ps(s0 + 2 * ld + l), x3 = _mm_loadu_ps(s0 + 3 * ld + l);
+      _MM_TRANSPOSE4_PS(x0, x1, x2, x3);
+      _mm_storeu_ps(dst + l * w + r, x0);
+      _mm_storeu_ps(dst + (l + 1) * w + r, x1);
+      _mm_storeu_ps(dst + (l + 2) * w + r, x2);
+      _mm_storeu_ps(dst + (l + 3) * w + r, x3);
+    }
+    for (; l < kc; ++l) {
+      for (int64_t q = 0; q < 4; ++q) dst[l * w + r + q] = s0[q * ld + l];
+    }
+  }
+#endif
+  for (; r < n; ++r) {
+    for (int64_t l = 0; l < kc; ++l) dst[l * w + r] = src[r * ld + l];
+  }
+  for (; r < w; ++r) {
+    for (int64_t l = 0; l < kc; ++l) dst[l * w + r] = 0.0f;
+  }
+}
+
 // The rows of a panel: kMR, or for the last rows of a block a multiple of 4 (fewer zero rows).
 int64_t panel_width(int64_t rows) {
   return std::min(kMR, (rows + 3) / 4 * 4);
@@ -70,15 +107,7 @@ void pack_a(const Operand& a, int64_t i0, int64_t rows, int64_t p0, int64_t kc, 
       }
       continue;
     }
-    for (int64_t r = 0; r < w; ++r) {
-      float* dst = panel + r;
-      if (r >= n) {
-        for (int64_t l = 0; l < kc; ++l) dst[l * w] = 0.0f;
-        continue;
-      }
-      const float* src = a.data + (i0 + ib + r) * a.ld + p0;
-      for (int64_t l = 0; l < kc; ++l) dst[l * w] = src[l];
-    }
+    pack_transposed(a.data + (i0 + ib) * a.ld + p0, a.ld, n, w, kc, panel);
   }
 }
 
@@ -104,15 +133,7 @@ void pack_b(const Operand& b, int64_t p0, int64_t kc, int64_t j0, int64_t cols, 
       }
       continue;
     }
-    for (int64_t j = 0; j < nr; ++j) {
-      float* dst = panel + j;
-      if (j >= n) {
-        for (int64_t l = 0; l < kc; ++l) dst[l * nr] = 0.0f;
-        continue;
-      }
-      const float* src = b.data + (j0 + jb + j) * b.ld + p0;
-      for (int64_t l = 0; l < kc; ++l) dst[l * nr] = src[l];
-    }
+    pack_transposed(b.data + (j0 + jb) * b.ld + p0, b.ld, n, nr, kc, panel);
   }
 }
 

@@ -311,6 +311,40 @@ TEST(PoolOptimized, MatchesReference) {
         },
         "avg 3-d " + dt);
   }
+  // Note [Pooling rows at once]: whole, evenly spaced windows of 1 to 4 along the last dim
+  // (with padding or ceil_mode in the other dims only), a divisor_override; beside them windows
+  // the path must leave alone: padded or clipped along the last dim.
+  for (ts::ScalarType t : {kFloat, kDouble, kHalf}) {
+    const std::string dt = name(t);
+    const Tensor x = sample({2, 3, 7, 9, 12}, t, -2, 2, 7);
+    expect_matches_reference([&] { return ts::avg_pool3d(x, 2, 2); }, "avg 2x2x2 " + dt);
+    expect_matches_reference(
+        [&] {
+          return ts::avg_pool3d(x, {2, 3, 3}, {1, 2, 3}, {1, 1, 0});
+        },
+        "avg 2x3x3 strides 1,2,3 " + dt);
+    expect_matches_reference(
+        [&] {
+          return ts::avg_pool3d(x, {3, 3, 4}, {2, 2, 4}, 0, true);
+        },
+        "avg ceil_mode in the outer dims " + dt);
+    expect_matches_reference(
+        [&] {
+          return ts::avg_pool2d(x.flatten(0, 2), {3, 1}, {2, 1}, 0, false, true, 5);
+        },
+        "avg 3x1 divisor 5 " + dt);
+    expect_matches_reference([&] { return ts::avg_pool3d(x, 3, 2, 1, false, false); },
+                             "avg padded last dim " + dt);
+    expect_matches_reference([&] { return ts::avg_pool3d(x, 2, 2, 0, true); },
+                             "avg ceil_mode clipping the last dim " + dt);
+  }
+  // By hand: 2 x 2 windows of 0..15 as a 4 x 4 plane: means 2.5, 4.5, 10.5, 12.5.
+  const Tensor plane = ts::arange(16, kFloat).reshape({1, 4, 4});
+  const Tensor m = ts::avg_pool2d(plane, 2);
+  EXPECT_EQ(m.flatten().data_ptr<float>()[0], 2.5f);
+  EXPECT_EQ(m.flatten().data_ptr<float>()[1], 4.5f);
+  EXPECT_EQ(m.flatten().data_ptr<float>()[2], 10.5f);
+  EXPECT_EQ(m.flatten().data_ptr<float>()[3], 12.5f);
   for_each_thread_count({1, 2, 3}, [](int) {
     const Tensor x = sample({4, 16, 20, 20}, kFloat);
     expect_matches_reference([&] { return ts::max_pool2d(x, 3, 2, 1); }, "threads max");

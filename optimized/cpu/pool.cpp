@@ -195,10 +195,53 @@ void avg_planes(const T* x, T* y, const Geometry& g, int64_t divisor_override) {
     });
     return;
   }
+  // Note [Pooling rows at once]
+  // Windows of at most 4 along the last dim that are all whole and evenly spaced (2x2x2 stride
+  // 2, say: no padding reaches them) take a row of outputs at a time: each input row of the
+  // window box adds its k2-element runs into a row of double sums, so the per-window lookups
+  // and calls go (avg_pool3d 2x2x2: 0.7x ATen before). The sums are the same, in the same order.
+  const int64_t k2 = a2.hi[0] - a2.lo[0], s2 = a2.out > 1 ? a2.lo[1] - a2.lo[0] : 1;
+  bool rows_at_once = k2 >= 1 && k2 <= 4 && a2.lo[0] == 0;
+  for (int64_t o2 = 0; rows_at_once && o2 < a2.out; ++o2) {
+    const auto u2 = static_cast<size_t>(o2);
+    rows_at_once = a2.lo[u2] == o2 * s2 && a2.hi[u2] == o2 * s2 + k2;
+  }
   parallel_for(0, g.planes, grain, [&](int64_t p0, int64_t p1) {
+    std::vector<double> row_sums(rows_at_once ? static_cast<size_t>(a2.out) : 0);
     for (int64_t pl = p0; pl < p1; ++pl) {
       const T* xp = x + pl * g.in_plane;
       T* yp = y + pl * g.out_plane;
+      if (rows_at_once) {
+        double* acc = row_sums.data();
+        for (int64_t o0 = 0; o0 < a0.out; ++o0) {
+          const auto u0 = static_cast<size_t>(o0);
+          for (int64_t o1 = 0; o1 < a1.out; ++o1, yp += a2.out) {
+            const auto u1 = static_cast<size_t>(o1);
+            std::fill(acc, acc + a2.out, 0.0);
+            for (int64_t i0 = a0.lo[u0]; i0 < a0.hi[u0]; ++i0) {
+              for (int64_t i1 = a1.lo[u1]; i1 < a1.hi[u1]; ++i1) {
+                const T* row = xp + (i0 * a1.in + i1) * a2.in;
+                if (k2 == 2 && s2 == 2) {
+                  for (int64_t o2 = 0; o2 < a2.out; ++o2) {
+                    acc[o2] +=
+                        static_cast<double>(row[2 * o2]) + static_cast<double>(row[2 * o2 + 1]);
+                  }
+                } else {
+                  for (int64_t o2 = 0; o2 < a2.out; ++o2) acc[o2] += short_sum(row + o2 * s2, k2);
+                }
+              }
+            }
+            const bool empty = a0.hi[u0] <= a0.lo[u0] || a1.hi[u1] <= a1.lo[u1];
+            for (int64_t o2 = 0; o2 < a2.out; ++o2) {
+              const double divisor = divisor_override != 0 ? static_cast<double>(divisor_override)
+                                                           : a0.count[u0] * a1.count[u1] *
+                                                                 a2.count[static_cast<size_t>(o2)];
+              yp[o2] = static_cast<T>(empty ? 0.0 : acc[o2] / divisor);
+            }
+          }
+        }
+        continue;
+      }
       for (int64_t o0 = 0; o0 < a0.out; ++o0) {
         const auto u0 = static_cast<size_t>(o0);
         for (int64_t o1 = 0; o1 < a1.out; ++o1) {

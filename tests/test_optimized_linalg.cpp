@@ -146,13 +146,14 @@ TEST(OptimizedMm, OutVariantsAliasingAndThreads) {
 // Our float32 sgemm (Note [Our sgemm]): every panel width (rows 4..13 and a 12 + 4 split), both
 // vector halves of the 2-vector tile partly filled, k across the 256-deep slices, more than one
 // 288-row block and 2048-column block, the four transposes, and 1, 2 and 3 threads (tasks cut
-// along either dim). Skinny products (m < 4 or n < 16) go to OpenBLAS and are covered above.
+// along either dim). Skinny products (m < 4 or n < 16) go to OpenBLAS (m or n of 1: its gemv).
 TEST(OptimizedMm, Float32TilesSlicesBlocksAndThreads) {
   struct Shape {
     int64_t m, n, k;
   };
   const std::vector<Shape> shapes = {{4, 16, 1},    {5, 17, 7},    {9, 31, 255},  {12, 32, 256},
-                                     {13, 33, 257}, {16, 47, 300}, {25, 64, 513}, {7, 100, 40}};
+                                     {13, 33, 257}, {16, 47, 300}, {25, 64, 513}, {7, 100, 40},
+                                     {37, 1, 50},   {1, 45, 50}};
   for (const Shape& sh : shapes) {
     const Tensor a = operand({sh.m, sh.k}, ts::kFloat, 40 + sh.m);
     const Tensor b = operand({sh.k, sh.n}, ts::kFloat, 50 + sh.n);
@@ -200,6 +201,23 @@ TEST(OptimizedAddmm, Float32AlphaBetaAndStridedOut) {
         return out;
       },
       "addmm_out beta 0 over a NaN out", ts::kFloat, 300);
+  // A matrix-vector product (n == 1 and m == 1: gemv) with beta 0 over a NaN out, and addmv.
+  expect_product(
+      [&] {
+        Tensor out = ref_clone(ts::full({14, 1}, NAN));
+        ts::addmm_out(out, self.narrow(1, 0, 1), a, b.narrow(1, 0, 1), 0, 2);
+        return out;
+      },
+      "addmm_out n = 1, beta 0 over a NaN out", ts::kFloat, 300);
+  expect_product(
+      [&] {
+        Tensor out = ref_clone(ts::full({1, 40}, NAN));
+        ts::addmm_out(out, self.narrow(0, 0, 1), a.narrow(0, 0, 1), b, 0, 2);
+        return out;
+      },
+      "addmm_out m = 1, beta 0 over a NaN out", ts::kFloat, 300);
+  expect_product([&] { return ts::addmv(self.select(1, 0), a, b.select(1, 3), 0.5, -1); }, "addmv",
+                 ts::kFloat, 300);
   // An out whose rows are longer than n (ldc > n).
   expect_product(
       [&] {

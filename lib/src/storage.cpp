@@ -1,6 +1,8 @@
 // Storage and the per-device allocator registry.
 #include "touchstone/storage.h"
 
+#include <sys/mman.h>
+
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -28,6 +30,7 @@ constexpr bool kSanitized = true;
 constexpr bool kSanitized = false;
 #endif
 constexpr size_t kCacheMin = size_t{128} << 10;
+constexpr size_t kHugePage = size_t{2} << 20;
 constexpr size_t kMaxAllocation = size_t{1} << 48;  // Note [Impossible allocations]
 
 class CpuAllocator final : public Allocator {
@@ -48,7 +51,8 @@ class CpuAllocator final : public Allocator {
     size_t rounded = (nbytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
     if (rounded == 0) rounded = kCpuAlignment;
     if (limit_ != 0 && rounded >= kCacheMin) {
-      rounded = (rounded + kCacheMin - 1) / kCacheMin * kCacheMin;
+      const size_t unit = rounded >= kHugePage ? kHugePage : kCacheMin;  // Note [Huge pages]
+      rounded = (rounded + unit - 1) / unit * unit;
       std::lock_guard<std::mutex> lock(mutex_);
       auto it = free_.find(rounded);
       void* p = nullptr;
@@ -56,6 +60,16 @@ class CpuAllocator final : public Allocator {
         p = it->second;
         free_.erase(it);
         cached_ -= rounded;
+      } else if (rounded >= kHugePage) {
+        // Note [Huge pages]
+        // Blocks of 2 MiB or more are whole 2 MiB pages, aligned, and asked for transparent
+        // huge pages (THP in "madvise" mode takes only regions that ask): a random gather over
+        // a 25 MiB table missed the TLB on most rows (embedding_bag's prefetches stalled on page
+        // walks; 1 thread 334 -> 305 us, ATen on the same tensors 261 -> 242), and a first touch
+        // faults once per 2 MiB instead of once per 4 KiB.
+        p = std::aligned_alloc(kHugePage, rounded);
+        TS_CHECK(p != nullptr, "CPU allocator: out of memory allocating ", nbytes, " bytes");
+        madvise(p, rounded, MADV_HUGEPAGE);  // advice: failure leaves ordinary pages
       } else {
         p = std::aligned_alloc(kCpuAlignment, rounded);
         TS_CHECK(p != nullptr, "CPU allocator: out of memory allocating ", nbytes, " bytes");

@@ -325,6 +325,25 @@ void sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const
     }
     return;
   }
+  if (n == 1 || m == 1) {
+    // A matrix-vector product (addmv comes here as n == 1): OpenBLAS's gemv, y = c's column or
+    // row. beta 0 must not read c: zeroed first (gemv's own beta 0 scales by 0, and NaN stays).
+    const int64_t len = n == 1 ? m : n, inc = n == 1 ? ldc : 1;
+    if (beta == 0.0f) {
+      for (int64_t i = 0; i < len; ++i) c[i * inc] = 0.0f;
+    }
+    sync_blas_threads();
+    if (n == 1) {  // c = op(a) @ b's column
+      cblas_sgemv(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, static_cast<int>(ta ? k : m),
+                  static_cast<int>(ta ? m : k), alpha, a, static_cast<int>(lda), b,
+                  static_cast<int>(tb ? 1 : ldb), beta, c, static_cast<int>(ldc));
+    } else {  // c's row = op(b)^T @ a's row
+      cblas_sgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans, static_cast<int>(tb ? n : k),
+                  static_cast<int>(tb ? k : n), alpha, b, static_cast<int>(ldb), a,
+                  static_cast<int>(ta ? lda : 1), beta, c, 1);
+    }
+    return;
+  }
   if (m < 4 || n < 16) {
     // Note [Our sgemm]: a skinny product is all packing for our tiles; OpenBLAS's are narrower.
     sync_blas_threads();

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "../autograd/derivatives.h"
+#include "index_checks.h"
 #include "meta.h"
 #include "touchstone/ops.h"
 
@@ -82,13 +83,13 @@ Tensor embedding_bag(const Tensor& weight, const Tensor& indices, const Tensor& 
       TS_CHECK(p[b] <= p[b + 1], op, ": offsets must be non-decreasing, but offsets[", b,
                "] = ", p[b], " > offsets[", b + 1, "] = ", p[b + 1], " (argument 'offsets')");
     }
-    const Tensor i64 = meta::on_host(idx.to(kLong));
-    const int64_t* ip = i64.data_ptr<int64_t>();
-    for (int64_t j = 0; j < n; ++j) {
-      TS_CHECK(ip[j] >= 0 && ip[j] < rows, op, ": index ", ip[j], " is out of range for weight of ",
-               rows, " rows (argument 'indices')");
-    }
   }
+  // Note [Index bounds]: the extremes first (one parallel pass), the values in order only to
+  // name the first bad one.
+  meta::check_index_values(idx, [&](int64_t v) {
+    TS_CHECK(v >= 0 && v < rows, op, ": index ", v, " is out of range for weight of ", rows,
+             " rows (argument 'indices')");
+  });
   int64_t pad = -1;
   if (padding_idx.has_value()) {
     TS_CHECK(*padding_idx >= -rows && *padding_idx < rows, op,

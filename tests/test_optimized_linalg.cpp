@@ -188,8 +188,9 @@ TEST(OptimizedAddmm, Float32AlphaBetaAndStridedOut) {
   // alpha and beta on our sgemm's tiles, full and partial; beta = 0 must not read a NaN out.
   const Tensor self = operand({14, 40}, ts::kFloat, 70);
   const Tensor a = operand({14, 300}, ts::kFloat, 71), b = operand({300, 40}, ts::kFloat, 72);
-  for (const auto& [alpha, beta] :
+  for (const auto& ab :
        std::vector<std::pair<double, double>>{{1, 1}, {0.5, -2}, {-3, 0}, {1, 0.25}}) {
+    const double alpha = ab.first, beta = ab.second;  // clang 14: lambdas capture no bindings
     expect_product([&] { return ts::addmm(self, a, b, beta, alpha); },
                    "addmm alpha " + std::to_string(alpha) + " beta " + std::to_string(beta),
                    ts::kFloat, 300);

@@ -23,13 +23,13 @@ namespace {
 
 // Note [Our sgemm]
 // The layout of Goto's algorithm (as in BLIS and OpenBLAS): the k dim runs in slices of kKC;
-// a slice of b (kKC x up to kNC) is packed into panels of kNR columns, a slice of a (up to kMC
-// x kKC) into panels of kMR rows, and a kMR x kNR tile of c accumulates in registers over the
-// slice: per k step two vector loads of b and kMR broadcasts of a, 2 kMR multiply-adds. The b
-// panel (32 KiB) stays in L1, the a block in L2. With 32 vector registers (AVX-512) the tile
-// is 12 x 2 vectors, 24 accumulators; with 16 (AVX2, SSE4) it is 6 x 2.
-// Why not OpenBLAS: 0.3.21 knows no Zen 5 and runs its AVX2 (Haswell) kernels there, half the
-// multiply-add width the core has (perf/README.md, "Our sgemm").
+// a slice of b (kKC x up to kNC) is packed into panels of nr = 2 vectors of columns, a slice
+// of a (up to kMC x kKC) into panels of kMR rows, and a kMR x nr tile of c accumulates in
+// registers over the slice: per k step two vector loads of b and kMR broadcasts of a, 2 kMR
+// multiply-adds. The b panel (32 KiB) stays in L1, the a block in L2. With 32 vector registers
+// (AVX-512) the tile is 12 x 2 vectors, 24 accumulators; with 16 (AVX2, SSE4) it is 6 x 2. Why not
+// OpenBLAS: 0.3.21 knows no Zen 5 and runs its AVX2 (Haswell) kernels there, half the multiply-add
+// width the core has (perf/README.md, "Our own GEMM, a direct convolution").
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
 constexpr int64_t kMR = 12;
 #else

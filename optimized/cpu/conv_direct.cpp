@@ -9,6 +9,7 @@
 #include "hwy/aligned_allocator.h"
 #include "hwy/highway.h"
 #include "optimized/cpu/conv_direct.h"
+#include "optimized/cpu/gemm.h"
 #include "touchstone/parallel.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -119,25 +120,6 @@ void any_tile(int64_t width, int64_t vectors, const float* x, const int64_t* off
   tile_of_width<2, S>(width, x, offs, nt, k2n, d2, w, buf);
 }
 
-// The calling thread's buffer for the padded input, kept between calls up to 64 MiB (a fresh
-// one faults on every page: at 2 threads that cost more than the convolution of 8x32x28x28).
-float* scratch(size_t n) {
-  constexpr size_t kKeep = (size_t{64} << 20) / sizeof(float);
-  thread_local hwy::AlignedFreeUniquePtr<float[]> kept;
-  thread_local size_t capacity = 0;
-  thread_local hwy::AlignedFreeUniquePtr<float[]> once;
-  if (n > kKeep) {
-    once = hwy::AllocateAligned<float>(n);
-    return once.get();
-  }
-  once.reset();
-  if (capacity < n) {
-    kept = hwy::AllocateAligned<float>(n);
-    capacity = n;
-  }
-  return kept.get();
-}
-
 void run(const DirectConv& c) {
   const D d;
   const int64_t L = static_cast<int64_t>(hn::Lanes(d)), nr = 2 * L;
@@ -150,8 +132,9 @@ void run(const DirectConv& c) {
   // A last tile rounded up to 4 positions reads past its row: slack after the last image.
   const int64_t slack = (2 * kMaxR + 3) * c.s[2] + (k2n - 1) * c.d[2] + 4;
 
-  // The padded input, zeros around each plane.
-  float* const xp = scratch(static_cast<size_t>(c.n * image + slack));
+  // The padded input, zeros around each plane, in the calling thread's buffer (a fresh one
+  // faults on every page: at 2 threads that cost more than the convolution of 8x32x28x28).
+  float* const xp = thread_buffer(kBufferConvInput, static_cast<size_t>(c.n * image + slack));
   std::fill(xp + c.n * image, xp + c.n * image + slack, 0.0f);
   parallel_for(0, c.n * c.c_in, 1, [&](int64_t q0, int64_t q1) {
     for (int64_t q = q0; q < q1; ++q) {

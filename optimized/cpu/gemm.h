@@ -2,6 +2,7 @@
 // Our own cache-blocked matrix products (gemm.cpp), for the dtypes OpenBLAS does not cover:
 // float16/bfloat16 (accumulating in float) and integers (wrapping, exact); also float/double
 // where BLAS cannot be called (k == 0, sizes beyond 32-bit BLAS ints).
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 
@@ -42,6 +43,12 @@ void blocked_dot(ScalarType dtype, const void* a, int64_t sa, const void* b, int
 // our threads, one inside a parallel region (Note [Our sgemm] in sgemm.cpp). Sizes fit in int.
 void sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
            int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
+
+// The calling thread's float buffer number `slot` of at least n elements, 64-byte aligned, kept
+// between calls up to 64 MiB (fresh pages fault on first touch: a GEMM's packing and a direct
+// convolution's padded input reuse theirs); a larger one lasts until the slot's next call.
+enum ThreadBuffer { kBufferGemmB, kBufferGemmA, kBufferConvInput, kThreadBuffers };
+float* thread_buffer(int slot, size_t n);
 
 // Packs rows [p0, p0 + kc) and columns [j0, j0 + cols) of a product's b into panels of nr
 // columns: bp[(j / nr) * nr * kc + l * nr + j % nr] = b(p0 + l, j0 + j), zero for j >= cols.

@@ -55,6 +55,22 @@ struct BSource {
   int64_t nc = kNC;
 };
 
+// dst[l * w + r] = src[l * ld + r] for r < n, l < kc, and 0 for n <= r < w: kc rows of n
+// contiguous values become a panel's rows (whole vectors when the panel is full and vectors
+// divide it).
+void pack_rows(const float* src, int64_t ld, int64_t n, int64_t w, int64_t kc, float* dst) {
+  const D d;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(d));
+  for (int64_t l = 0; l < kc; ++l, src += ld, dst += w) {
+    if (n == w && w % L == 0) {
+      for (int64_t r = 0; r < w; r += L) hn::StoreU(hn::LoadU(d, src + r), d, dst + r);
+      continue;
+    }
+    for (int64_t r = 0; r < n; ++r) dst[r] = src[r];
+    for (int64_t r = n; r < w; ++r) dst[r] = 0.0f;
+  }
+}
+
 // dst[l * w + r] = src[r * ld + l] for r < n, l < kc, and 0 for n <= r < w: n rows, each
 // contiguous, become a panel's columns. Four rows at a time through 4 x 4 register transposes
 // (a scalar load and store an element made a transposed operand's packing cost as much as
@@ -99,15 +115,10 @@ void pack_a(const Operand& a, int64_t i0, int64_t rows, int64_t p0, int64_t kc, 
     float* panel = ap + ib * kc;
     const int64_t n = std::min(kMR, rows - ib), w = panel_width(n);
     if (a.trans) {
-      for (int64_t l = 0; l < kc; ++l) {
-        const float* src = a.data + (p0 + l) * a.ld + i0 + ib;
-        float* dst = panel + l * w;
-        for (int64_t r = 0; r < n; ++r) dst[r] = src[r];
-        for (int64_t r = n; r < w; ++r) dst[r] = 0.0f;
-      }
-      continue;
+      pack_rows(a.data + p0 * a.ld + i0 + ib, a.ld, n, w, kc, panel);
+    } else {
+      pack_transposed(a.data + (i0 + ib) * a.ld + p0, a.ld, n, w, kc, panel);
     }
-    pack_transposed(a.data + (i0 + ib) * a.ld + p0, a.ld, n, w, kc, panel);
   }
 }
 
@@ -118,22 +129,11 @@ void pack_b(const Operand& b, int64_t p0, int64_t kc, int64_t j0, int64_t cols, 
   for (int64_t jb = 0; jb < cols; jb += nr) {
     float* panel = bp + jb * kc;
     const int64_t n = std::min(nr, cols - jb);
-    if (!b.trans) {
-      const D d;
-      const int64_t L = static_cast<int64_t>(hn::Lanes(d));
-      for (int64_t l = 0; l < kc; ++l) {
-        const float* src = b.data + (p0 + l) * b.ld + j0 + jb;
-        float* dst = panel + l * nr;
-        if (n == nr) {
-          for (int64_t j = 0; j < nr; j += L) hn::Store(hn::LoadU(d, src + j), d, dst + j);
-          continue;
-        }
-        for (int64_t j = 0; j < n; ++j) dst[j] = src[j];
-        for (int64_t j = n; j < nr; ++j) dst[j] = 0.0f;
-      }
-      continue;
+    if (b.trans) {
+      pack_transposed(b.data + (j0 + jb) * b.ld + p0, b.ld, n, nr, kc, panel);
+    } else {
+      pack_rows(b.data + p0 * b.ld + j0 + jb, b.ld, n, nr, kc, panel);
     }
-    pack_transposed(b.data + (j0 + jb) * b.ld + p0, b.ld, n, nr, kc, panel);
   }
 }
 
@@ -207,25 +207,14 @@ void tile(int64_t kc, const float* ap, const float* bp, int64_t rows, int64_t co
   }
 }
 
-// Per-thread packing buffers, kept between calls (a fresh 2 MiB buffer costs page faults).
-float* scratch(int which, size_t n) {
-  thread_local hwy::AlignedFreeUniquePtr<float[]> buf[2];
-  thread_local size_t cap[2] = {0, 0};
-  if (cap[which] < n) {
-    buf[which] = hwy::AllocateAligned<float>(n);
-    cap[which] = n;
-  }
-  return buf[which].get();
-}
-
 // c rows [i0, i1) x columns [j0, j1) on this thread.
 void gemm_block(const Operand& a, const BSource& b, int64_t k, float alpha, float beta, float* c,
                 int64_t ldc, int64_t i0, int64_t i1, int64_t j0, int64_t j1) {
   const int64_t nr = 2 * static_cast<int64_t>(hn::Lanes(D()));
   const int64_t nc_max = std::min(b.nc, (j1 - j0 + nr - 1) / nr * nr);
   const int64_t mc_max = std::min(kMC, (i1 - i0 + kMR - 1) / kMR * kMR);
-  float* bp = scratch(0, static_cast<size_t>(kKC * nc_max));
-  float* ap = scratch(1, static_cast<size_t>(kKC * mc_max));
+  float* bp = thread_buffer(kBufferGemmB, static_cast<size_t>(kKC * nc_max));
+  float* ap = thread_buffer(kBufferGemmA, static_cast<size_t>(kKC * mc_max));
   for (int64_t jc = j0; jc < j1; jc += b.nc) {
     const int64_t nc = std::min(b.nc, j1 - jc);
     for (int64_t pc = 0; pc < k; pc += kKC) {
@@ -311,6 +300,23 @@ HWY_AFTER_NAMESPACE();
 namespace ts::cpu {
 
 HWY_EXPORT(sgemm_dispatch);
+
+float* thread_buffer(int slot, size_t n) {
+  constexpr size_t kKeep = (size_t{64} << 20) / sizeof(float);
+  thread_local hwy::AlignedFreeUniquePtr<float[]> kept[kThreadBuffers];
+  thread_local size_t capacity[kThreadBuffers] = {};
+  thread_local hwy::AlignedFreeUniquePtr<float[]> once[kThreadBuffers];
+  if (n > kKeep) {
+    once[slot] = hwy::AllocateAligned<float>(n);
+    return once[slot].get();
+  }
+  once[slot].reset();
+  if (capacity[slot] < n) {
+    kept[slot] = hwy::AllocateAligned<float>(n);
+    capacity[slot] = n;
+  }
+  return kept[slot].get();
+}
 HWY_EXPORT(sgemm_packed_dispatch);
 HWY_EXPORT(panel_columns);
 

@@ -81,6 +81,13 @@ bool spin_until(const Pred& pred) {
   }
 }
 
+// Note [Pieces in streams]
+// The pieces are dealt out as one contiguous stretch per thread (the caller's first, then each
+// worker's); a thread claims pieces from the front of its own stretch, then from the others'
+// (a late or descheduled thread's share is still taken piece by piece). Claiming from one
+// shared counter made the threads jump between stretches: a 2-thread fill of 64 MiB in 8 pieces
+// ran at a median of ~1.19 ms against ~0.88 ms in 2.
+
 // Note [Claimed pieces]
 // A job is cut into pieces that the caller and the workers it offers the job to claim one at a
 // time. The caller never waits for a worker that has not started: when it runs out of pieces
@@ -109,11 +116,18 @@ class Pool {
     if (!lock.owns_lock()) return false;
     while (static_cast<int>(workers_.size()) + 1 < nthreads) {
       auto w = std::make_unique<Worker>();
+      w->stream = static_cast<int>(workers_.size()) + 1;
       w->thread = std::thread([this, p = w.get()] { work(*p); });
       workers_.push_back(std::move(w));
     }
-    job_ = Job{&f, begin, end, (end - begin + pieces - 1) / pieces, pieces, detail::user_op};
-    next_piece_.store(0, std::memory_order_relaxed);
+    if (nthreads > stream_capacity_) {  // no job runs: no thread reads streams_
+      streams_ = std::make_unique<Stream[]>(static_cast<size_t>(nthreads));
+      stream_capacity_ = nthreads;
+    }
+    const int64_t piece = (end - begin + pieces - 1) / pieces;
+    job_ =
+        Job{&f, begin, end, piece, nthreads, (pieces + nthreads - 1) / nthreads, detail::user_op};
+    for (int i = 0; i < nthreads; ++i) streams_[i].next.store(0, std::memory_order_relaxed);
     finished_.store(0, std::memory_order_relaxed);
     error_ = nullptr;
     generation_ += 2;
@@ -123,7 +137,7 @@ class Pool {
       w.flag.store(offer);  // seq_cst, as the worker's `sleeping` store before its check
       if (w.sleeping.load()) w.flag.notify_one();
     }
-    run_pieces();
+    run_pieces(0);
     int taken = 0;
     for (int i = 0; i + 1 < nthreads; ++i) {
       uint32_t expected = offer;
@@ -142,26 +156,37 @@ class Pool {
  private:
   struct Job {
     const std::function<void(int64_t, int64_t)>* f = nullptr;
-    int64_t begin = 0, end = 0, piece = 0, pieces = 0;
+    int64_t begin = 0, end = 0, piece = 0;
+    int streams = 1;         // one per thread (Note [Pieces in streams])
+    int64_t per_stream = 0;  // pieces
     const char* user_op = nullptr;
   };
   struct Worker {
     std::thread thread;
     std::atomic<uint32_t> flag{0};  // an offered job (odd), or idle / taken (even)
     std::atomic<bool> sleeping{false};
+    int stream = 0;  // its stretch of a job's pieces (Note [Pieces in streams])
+  };
+  struct alignas(64) Stream {
+    std::atomic<int64_t> next{0};  // the stream's next unclaimed piece
   };
 
-  // Claims and runs pieces until none is left.
-  void run_pieces() {
+  // Claims and runs pieces until none is left: stream `own` first, then the others'.
+  void run_pieces(int own) {
     const UserOpScope scope(job_.user_op);  // workers' errors name the caller's op too
     tls_in_parallel = true;
-    for (int64_t k; (k = next_piece_.fetch_add(1, std::memory_order_relaxed)) < job_.pieces;) {
-      const int64_t b = job_.begin + k * job_.piece;
-      try {
-        (*job_.f)(b, std::min(job_.end, b + job_.piece));
-      } catch (...) {
-        const std::lock_guard<std::mutex> g(error_mutex_);
-        if (!error_) error_ = std::current_exception();
+    for (int t = 0; t < job_.streams; ++t) {
+      const int s = (own + t) % job_.streams;
+      for (int64_t j;
+           (j = streams_[s].next.fetch_add(1, std::memory_order_relaxed)) < job_.per_stream;) {
+        const int64_t b = job_.begin + (s * job_.per_stream + j) * job_.piece;
+        if (b >= job_.end) break;
+        try {
+          (*job_.f)(b, std::min(job_.end, b + job_.piece));
+        } catch (...) {
+          const std::lock_guard<std::mutex> g(error_mutex_);
+          if (!error_) error_ = std::current_exception();
+        }
       }
     }
     tls_in_parallel = false;
@@ -179,7 +204,7 @@ class Pool {
         }
       }
       if (!w.flag.compare_exchange_strong(v, v + 1)) continue;  // the caller withdrew it
-      run_pieces();
+      run_pieces(w.stream);
       finished_.fetch_add(1);  // seq_cst, as the caller's `caller_sleeping_` store before its check
       if (caller_sleeping_.load()) finished_.notify_one();
     }
@@ -190,7 +215,8 @@ class Pool {
   std::vector<std::unique_ptr<Worker>> workers_;
   Job job_;
   uint32_t generation_ = 0;
-  std::atomic<int64_t> next_piece_{0};
+  std::unique_ptr<Stream[]> streams_;
+  int stream_capacity_ = 0;
   std::atomic<int> finished_{0};  // workers that took the job and are done with it
   std::atomic<bool> caller_sleeping_{false};
   std::mutex error_mutex_;

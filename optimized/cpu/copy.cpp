@@ -36,8 +36,9 @@ namespace {
 // Note [Vector fills]
 // This file is compiled for the baseline target (SSE2): a fill loop here stores 16 bytes at a
 // time, and at -O2 GCC 12 leaves one of unknown length scalar (4 bytes a store). Rows of one
-// value therefore go to fill_elements (factories.cpp, Highway's dynamic dispatch: 64-byte
-// stores on AVX-512; memset when every byte of the value is the same, as for zeros). fill_ of
+// value therefore go to fill_elements (factories.cpp, Highway's dynamic dispatch: 32-byte
+// stores, Note [Fills in 32-byte stores]; memset when every byte of the value is the same, as
+// for zeros). fill_ of
 // 1M float32, 1 thread: 72.6 -> 42.8 us (ATen 44.8). Fills and contiguous copies of at least
 // the LLC's size stream instead (Note [Streaming stores] in elementwise.h).
 constexpr int64_t kTile = 64;

@@ -96,6 +96,21 @@ HWY_INLINE void narrow_contiguous(const float* HWY_RESTRICT in, int64_t m, T* HW
   for (; i < m; ++i) out[i] = T(in[i]);
 }
 
+// Note [Inputs load whole vectors]
+// Given IfThenElse(m, LoadU(p), x), GCC folds the load into an AVX-512 masked load (heaviside's
+// `values`, clamp's bound). On the EPYC VM a masked load from a 2 MiB page (Note [Huge pages]
+// in storage.cpp) whose translation the TLB does not hold took ~20x an ordinary one, and never
+// installs it: heaviside of 16M float32 ran 3 ms or 72 ms by what ran before it. An empty asm
+// on the loaded register makes the whole-vector load happen first; it emits no instruction.
+template <class D>
+HWY_INLINE hn::VFromD<D> load_input(D d, const hn::TFromD<D>* HWY_RESTRICT p) {
+  auto v = hn::LoadU(d, p);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3 && (HWY_COMPILER_GCC || HWY_COMPILER_CLANG)
+  asm("" : "+v"(v.raw));
+#endif
+  return v;
+}
+
 // A full vector to out: non-temporal when `stream` (Note [Streaming stores]; out aligned).
 template <class D, class V, typename C>
 HWY_INLINE void store_vec(V v, D d, C* HWY_RESTRICT out, bool stream) {
@@ -138,29 +153,29 @@ HWY_INLINE void map_contiguous(C* HWY_RESTRICT out, const C* const* in, const bo
       for (; i + lanes <= n; i += lanes) store_vec(v, d, out + i, stream);
     } else {
       for (; i + lanes <= n; i += lanes) {
-        store_vec(op(d, hn::LoadU(d, in[0] + i)), d, out + i, stream);
+        store_vec(op(d, load_input(d, in[0] + i)), d, out + i, stream);
       }
     }
   } else if constexpr (N == 2) {
     if (bcast[0] && !bcast[1]) {
       const auto a = hn::Set(d, in[0][0]);
       for (; i + lanes <= n; i += lanes) {
-        store_vec(op(d, a, hn::LoadU(d, in[1] + i)), d, out + i, stream);
+        store_vec(op(d, a, load_input(d, in[1] + i)), d, out + i, stream);
       }
     } else if (bcast[1] && !bcast[0]) {
       const auto b = hn::Set(d, in[1][0]);
       for (; i + lanes <= n; i += lanes) {
-        store_vec(op(d, hn::LoadU(d, in[0] + i), b), d, out + i, stream);
+        store_vec(op(d, load_input(d, in[0] + i), b), d, out + i, stream);
       }
     } else if (!bcast[0] && !bcast[1]) {
       for (; i + lanes <= n; i += lanes) {
-        store_vec(op(d, hn::LoadU(d, in[0] + i), hn::LoadU(d, in[1] + i)), d, out + i, stream);
+        store_vec(op(d, load_input(d, in[0] + i), load_input(d, in[1] + i)), d, out + i, stream);
       }
     }
   } else {
     for (; i + lanes <= n && !bcast[0] && !bcast[1] && !bcast[2]; i += lanes) {
-      store_vec(op(d, hn::LoadU(d, in[0] + i), hn::LoadU(d, in[1] + i), hn::LoadU(d, in[2] + i)), d,
-                out + i, stream);
+      store_vec(op(d, load_input(d, in[0] + i), load_input(d, in[1] + i), load_input(d, in[2] + i)),
+                d, out + i, stream);
     }
   }
   for (; i < n; ++i) one(i);

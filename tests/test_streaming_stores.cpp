@@ -1,6 +1,6 @@
-// Outputs of at least the last-level cache's size take the optimized set's non-temporal store
+// Outputs of at least twice the last-level cache's size take the optimized set's non-temporal store
 // paths (Note [Streaming stores] in optimized/cpu/elementwise.h): elementwise loops, contiguous
-// copies, fills of zeros (other fills run the plain path beside them). Each writes 48 MiB into
+// copies, fills of zeros (other fills run the plain path beside them). Each writes 72 MiB into
 // a view one float past an aligned start (so the first vector is peeled), with a guard element
 // on each side; expected values are computed here in plain C++ (sums of small integers and
 // halves, exact in float32).
@@ -16,7 +16,8 @@ namespace {
 
 using ts::Tensor;
 
-constexpr int64_t kN = (int64_t{48} << 20) / 4 + 5;  // above a 32 MiB LLC; not a vector multiple
+constexpr int64_t kN =
+    (int64_t{72} << 20) / 4 + 5;  // above twice a 32 MiB LLC; not a vector multiple
 constexpr float kGuard = -7.0f;
 
 float a_at(int64_t i) {

@@ -22,6 +22,9 @@ using compute_t = std::conditional_t<is_reduced_v<T>, float, T>;
 void fill_elements(void* dst, int64_t n, const void* value, size_t size, bool stream = false);
 // memcpy, or with `stream` non-temporal stores (Note [Streaming stores]); factories.cpp.
 void copy_bytes(void* dst, const void* src, int64_t n, bool stream);
+// n contiguous float64 to float32 (to_float) or float32 to float64, in lanes of the best target;
+// the bits of static_cast. factories.cpp.
+void convert_floats(void* dst, const void* src, int64_t n, bool to_float);
 
 // Note [Streaming stores]
 // An output larger than the last-level cache is evicted before anything reads it again, so
@@ -29,7 +32,7 @@ void copy_bytes(void* dst, const void* src, int64_t n, bool stream);
 // and the write-back later. Non-temporal stores skip the read: on the 2-vCPU EPYC VM a 2-thread
 // float32 copy of 2^27 elements went from 30 to 43 GB/s and an add from 33-45 to 39-41 (a plain
 // C++ loop, the same input). The elementwise loops, contiguous same-dtype copies and fills of
-// zeros use them when the call's output is at least the LLC's size; smaller outputs stay in
+// zeros use them when the call's output is at least twice the LLC's size; smaller outputs stay in
 // cache for the next op. The results are the same bits either way.
 bool stream_output(int64_t bytes);
 // How many of n elements of `size` bytes from p come before the first `vector_bytes`-aligned one

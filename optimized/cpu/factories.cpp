@@ -174,6 +174,44 @@ void fill_words(void* dst, int64_t n, uint64_t bits, size_t size, bool stream) {
   }
 }
 
+// n float64 to float32 (rounded to nearest even, as static_cast) or float32 to float64 (exact).
+void convert_float_widths(void* dst, const void* src, int64_t n, bool to_float) {
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> df;
+  const auto L = static_cast<int64_t>(hn::Lanes(dd));
+  int64_t i = 0;
+  if (to_float) {
+    auto* o = static_cast<float*>(dst);
+    const auto* a = static_cast<const double*>(src);
+    for (; i + L <= n; i += L) hn::StoreU(hn::DemoteTo(df, hn::LoadU(dd, a + i)), df, o + i);
+    for (; i < n; ++i) o[i] = static_cast<float>(a[i]);
+  } else {
+    auto* o = static_cast<double*>(dst);
+    const auto* a = static_cast<const float*>(src);
+    for (; i + L <= n; i += L) hn::StoreU(hn::PromoteTo(dd, hn::LoadU(df, a + i)), dd, o + i);
+    for (; i < n; ++i) o[i] = static_cast<double>(a[i]);
+  }
+}
+
+// n bytes from src to dst in 32-byte vectors (Note [Copies in 32-byte vectors]).
+void plain_copy(void* dst, const void* src, int64_t n) {
+  const hn::CappedTag<uint8_t, 32> d;
+  const auto L = static_cast<int64_t>(hn::Lanes(d));
+  auto* o = static_cast<uint8_t*>(dst);
+  const auto* s = static_cast<const uint8_t*>(src);
+  int64_t i = 0;
+  for (; i + 4 * L <= n; i += 4 * L) {
+    const auto v0 = hn::LoadU(d, s + i), v1 = hn::LoadU(d, s + i + L);
+    const auto v2 = hn::LoadU(d, s + i + 2 * L), v3 = hn::LoadU(d, s + i + 3 * L);
+    hn::StoreU(v0, d, o + i);
+    hn::StoreU(v1, d, o + i + L);
+    hn::StoreU(v2, d, o + i + 2 * L);
+    hn::StoreU(v3, d, o + i + 3 * L);
+  }
+  for (; i + L <= n; i += L) hn::StoreU(hn::LoadU(d, s + i), d, o + i);
+  std::memcpy(o + i, s + i, static_cast<size_t>(n - i));
+}
+
 // n bytes from src to dst, dst's aligned whole vectors streamed (Note [Streaming stores]; the
 // caller fences them).
 void stream_copy(void* dst, const void* src, int64_t n) {
@@ -207,6 +245,8 @@ namespace {
 HWY_EXPORT(philox_words);
 HWY_EXPORT(fill_words);
 HWY_EXPORT(stream_copy);
+HWY_EXPORT(plain_copy);
+HWY_EXPORT(convert_float_widths);
 HWY_EXPORT(affine_range_f32);
 HWY_EXPORT(affine_range_f64);
 
@@ -435,8 +475,12 @@ void fill_elements(void* dst, int64_t n, const void* value, size_t size, bool st
   // (full, ones, fill_, meshgrid; Note [Streaming stores]).
   const bool same = std::all_of(b, b + size, [&](unsigned char x) { return x == b[0]; });
   stream = stream && same && b[0] == 0;
-  if (!stream && same) {
-    std::memset(dst, b[0], static_cast<size_t>(n) * size);  // zeros: glibc's widest stores
+  // Note [Fills stay in cache]
+  // A fill below the streaming threshold stays in cache for the op that follows, so it takes
+  // plain stores, never memset: glibc's memset of megabytes is `rep stosb`, whose lines were not
+  // in cache afterwards (constant_pad_nd's copy into its 35 MiB zero fill ran 63 % in memmove).
+  if (!stream && same && n * static_cast<int64_t>(size) < 4096) {
+    std::memset(dst, b[0], static_cast<size_t>(n) * size);
     return;
   }
   if (size == 1 || size == 2 || size == 4 || size == 8) {
@@ -448,9 +492,22 @@ void fill_elements(void* dst, int64_t n, const void* value, size_t size, bool st
   for (int64_t i = 0; i < n; ++i) std::memcpy(static_cast<char*>(dst) + i * size, value, size);
 }
 
+void convert_floats(void* dst, const void* src, int64_t n, bool to_float) {
+  HWY_DYNAMIC_DISPATCH(convert_float_widths)(dst, src, n, to_float);
+}
+
+// Note [Copies in 32-byte vectors]
+// glibc's memcpy on the AVX-512 VM moves rows in 64-byte vectors, so a row whose destination is
+// not 64-byte aligned splits every store across two lines: constant_pad_nd's copy into its
+// result's interior (rows of 512 bytes, 12 bytes past a line) spent 63 % of its time in memmove
+// and trailed ATen, whose AVX2 loop stores 32 bytes at a time (Note [Fills in 32-byte stores]).
 void copy_bytes(void* dst, const void* src, int64_t n, bool stream) {
   if (stream) return HWY_DYNAMIC_DISPATCH(stream_copy)(dst, src, n);
-  std::memcpy(dst, src, static_cast<size_t>(n));
+  if (n < 64) {
+    std::memcpy(dst, src, static_cast<size_t>(n));
+    return;
+  }
+  HWY_DYNAMIC_DISPATCH(plain_copy)(dst, src, n);
 }
 
 TS_REGISTER_KERNELS(optimized, factories) {

@@ -49,8 +49,8 @@ int64_t llc_bytes() {
 
 // The smallest output streamed: twice the LLC's size, or none with TOUCHSTONE_STREAMING_STORES=0
 // (to measure them). Up to about twice the LLC, much of an output written through the cache is
-// still there for the next op: constant_pad_nd's 35 MiB result, filled with zeros streamed and
-// then copied into, took 1.7 ms at a 32 MiB threshold against ATen's 1.2. Read before main, so a
+// still there for the next op: constant_pad_nd fills a 35 MiB result, then copies into it; with
+// the fill streamed (a 32 MiB threshold) it took 1.7 ms against ATen's 1.2. Read before main, so a
 // bad value is reported as Note [Environment errors] asks.
 const int64_t kStreamThreshold = [] {
   const char* env = std::getenv("TOUCHSTONE_STREAMING_STORES");

@@ -193,39 +193,37 @@ void convert_float_widths(void* dst, const void* src, int64_t n, bool to_float) 
   }
 }
 
-// n bytes from src to dst in 32-byte vectors (Note [Copies in 32-byte vectors]).
-void plain_copy(void* dst, const void* src, int64_t n) {
-  const hn::CappedTag<uint8_t, 32> d;
+// n bytes from src to dst in whole vectors of d, 4 a step, then the tail. With `stream`, the
+// vectors from dst's first aligned one on are non-temporal (the caller fences them).
+template <class D>
+HWY_INLINE void copy_vectors(D d, void* dst, const void* src, int64_t n, bool stream) {
   const auto L = static_cast<int64_t>(hn::Lanes(d));
-  auto* o = static_cast<uint8_t*>(dst);
-  const auto* s = static_cast<const uint8_t*>(src);
-  int64_t i = 0;
+  auto* HWY_RESTRICT o = static_cast<uint8_t*>(dst);
+  const auto* HWY_RESTRICT s = static_cast<const uint8_t*>(src);
+  const auto put = [&](int64_t at) {
+    if (stream) {
+      hn::Stream(hn::LoadU(d, s + at), d, o + at);
+    } else {
+      hn::StoreU(hn::LoadU(d, s + at), d, o + at);
+    }
+  };
+  int64_t i = stream ? unaligned_head(o, 1, static_cast<size_t>(L), n) : 0;
+  std::memcpy(o, s, static_cast<size_t>(i));
   for (; i + 4 * L <= n; i += 4 * L) {
-    const auto v0 = hn::LoadU(d, s + i), v1 = hn::LoadU(d, s + i + L);
-    const auto v2 = hn::LoadU(d, s + i + 2 * L), v3 = hn::LoadU(d, s + i + 3 * L);
-    hn::StoreU(v0, d, o + i);
-    hn::StoreU(v1, d, o + i + L);
-    hn::StoreU(v2, d, o + i + 2 * L);
-    hn::StoreU(v3, d, o + i + 3 * L);
+    for (int64_t k = 0; k < 4; ++k) put(i + k * L);
   }
-  for (; i + L <= n; i += L) hn::StoreU(hn::LoadU(d, s + i), d, o + i);
+  for (; i + L <= n; i += L) put(i);
   std::memcpy(o + i, s + i, static_cast<size_t>(n - i));
 }
 
-// n bytes from src to dst, dst's aligned whole vectors streamed (Note [Streaming stores]; the
-// caller fences them).
+// n bytes in 32-byte vectors (Note [Copies in 32-byte vectors]).
+void plain_copy(void* dst, const void* src, int64_t n) {
+  copy_vectors(hn::CappedTag<uint8_t, 32>(), dst, src, n, false);
+}
+
+// n bytes, dst's aligned whole vectors streamed (Note [Streaming stores]; the caller fences them).
 void stream_copy(void* dst, const void* src, int64_t n) {
-  const hn::ScalableTag<uint8_t> d;
-  const auto L = static_cast<int64_t>(hn::Lanes(d));
-  auto* o = static_cast<uint8_t*>(dst);
-  const auto* s = static_cast<const uint8_t*>(src);
-  int64_t i = unaligned_head(o, 1, static_cast<size_t>(L), n);
-  std::memcpy(o, s, static_cast<size_t>(i));
-  for (; i + 4 * L <= n; i += 4 * L) {
-    for (int64_t k = 0; k < 4; ++k) hn::Stream(hn::LoadU(d, s + i + k * L), d, o + i + k * L);
-  }
-  for (; i + L <= n; i += L) hn::Stream(hn::LoadU(d, s + i), d, o + i);
-  std::memcpy(o + i, s + i, static_cast<size_t>(n - i));
+  copy_vectors(hn::ScalableTag<uint8_t>(), dst, src, n, true);
 }
 
 }  // namespace ts::cpu::HWY_NAMESPACE

@@ -85,10 +85,11 @@ HWY_INLINE void StoreMaskBytes(D d, M m, uint8_t* out) {
   }
 }
 
-// out[i] = op(a[i], b[i]) as bool over n elements; ba/bb mark a stride-0 operand.
+// out[i] = op(a[i], b[i]) as bool over n elements; ba/bb mark a stride-0 operand. Out of line,
+// as map_contiguous (Note [One copy of each formula] in loops-inl.h).
 template <typename C, class Op>
-HWY_INLINE void compare_contiguous(uint8_t* HWY_RESTRICT out, const C* a, const C* b, bool ba,
-                                   bool bb, int64_t n, const Op& op) {
+HWY_NOINLINE void compare_contiguous(uint8_t* HWY_RESTRICT out, const C* a, const C* b, bool ba,
+                                     bool bb, int64_t n, const Op& op) {
   const hn::ScalableTag<C> d;
   const hn::CappedTag<C, 1> d1;
   const int64_t lanes = static_cast<int64_t>(hn::Lanes(d));

@@ -358,31 +358,49 @@ void grid_axes(const T* gp, const GridGeometry& g, const GridSampleParams& p, Gr
   }
 }
 
-// Blocks of 64 points: each point's taps once, then every channel over the block, so each
-// channel's outputs are written contiguously (parallel over the batch's blocks).
+// Chunks of 1024 points: each point's taps once, packed (offsets and weights in a row), then
+// every channel over the chunk, so a channel's plane stays in L1 while its outputs are written
+// contiguously (parallel over the batch's chunks). With blocks of 64 points and the taps in
+// Corners, the 64 planes a block visits came from L2 on every gather: 8x64x56x56 bilinear, 1
+// thread, 10.9 ms (ATen 7.6).
 template <typename T>
 void grid_forward(const T* x, const T* grid, T* y, const GridGeometry& g,
                   const GridSampleParams& p) {
-  constexpr int64_t kBlock = 64;
-  const int64_t blocks = (g.points + kBlock - 1) / kBlock;
-  const int64_t grain = std::max<int64_t>(1, 64 / std::max<int64_t>(g.channels, 1));
-  parallel_for(0, g.batch * blocks, grain, [&](int64_t b, int64_t e) {
+  constexpr int64_t kChunk = 1024;
+  const int64_t chunks = (g.points + kChunk - 1) / kChunk;
+  parallel_for(0, g.batch * chunks, 1, [&](int64_t b, int64_t e) {
     GridAxis<T> axes[3];
-    std::vector<Corners<T>> cs(static_cast<size_t>(kBlock));
+    std::vector<int> count(static_cast<size_t>(kChunk));
+    std::vector<int64_t> off;
+    std::vector<T> w;
     for (int64_t blk = b; blk < e; ++blk) {
-      const int64_t n = blk / blocks, p0 = blk % blocks * kBlock;
-      const int64_t np = std::min(kBlock, g.points - p0);
+      const int64_t n = blk / chunks, p0 = blk % chunks * kChunk;
+      const int64_t np = std::min(kChunk, g.points - p0);
+      off.clear();
+      w.clear();
       for (int64_t j = 0; j < np; ++j) {
         grid_axes(grid + (n * g.points + p0 + j) * static_cast<int64_t>(g.nd), g, p, axes);
-        cs[static_cast<size_t>(j)] = corners(axes, g.size, g.nd);
+        const Corners<T> c = corners(axes, g.size, g.nd);
+        count[static_cast<size_t>(j)] = c.n;
+        off.insert(off.end(), c.off, c.off + c.n);
+        w.insert(w.end(), c.w, c.w + c.n);
       }
       for (int64_t ch = 0; ch < g.channels; ++ch) {
         const T* xp = x + (n * g.channels + ch) * g.in_plane;
         T* yp = y + (n * g.channels + ch) * g.points + p0;
+        size_t k = 0;
         for (int64_t j = 0; j < np; ++j) {
-          const Corners<T>& c = cs[static_cast<size_t>(j)];
+          const int m = count[static_cast<size_t>(j)];
           T acc = 0;
-          for (int k = 0; k < c.n; ++k) acc += c.w[k] * xp[c.off[k]];
+          if (m == 4) {  // bilinear's four taps in bounds, unrolled; the same order of adds
+            acc += w[k] * xp[off[k]];
+            acc += w[k + 1] * xp[off[k + 1]];
+            acc += w[k + 2] * xp[off[k + 2]];
+            acc += w[k + 3] * xp[off[k + 3]];
+            k += 4;
+          } else {
+            for (int t = 0; t < m; ++t, ++k) acc += w[k] * xp[off[k]];
+          }
           yp[j] = acc;
         }
       }
@@ -391,7 +409,7 @@ void grid_forward(const T* x, const T* grid, T* y, const GridGeometry& g,
 }
 
 // grad_input scattered and grad_grid gathered per batch element (parallel over the batch: each
-// element writes its own planes and grid rows), in blocks of 64 points as the forward.
+// element writes its own planes and grid rows), in blocks of 64 points.
 template <typename T>
 void grid_backward(const T* gout, const T* x, const T* grid, T* gin, T* ggrid,
                    const GridGeometry& g, const GridSampleParams& p) {

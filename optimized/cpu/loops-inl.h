@@ -126,7 +126,8 @@ HWY_INLINE void store_vec(V v, D d, C* HWY_RESTRICT out, bool stream) {
 // every caller (vectorized_loop's rows and tiles, map_row's direct and buffered paths, one set
 // per storage dtype) got its own copy of Exp, Log and the rest. Out of line there is one per
 // compute type and op: unary.cpp compiled in 120 CPU-s instead of 318, binary.cpp in 45 instead
-// of 103 (GCC 12, four targets). The price is one call per row.
+// of 103 (GCC 12, four targets). The price is one call per row: a transposed 4096^2 add (tiles'
+// rows of 64) 12.4 -> 14.3 ms at 2 threads (ATen 55); contiguous and 4-d permuted cases alike.
 
 // out[i] = op(d, in[0][i], ...) over n contiguous elements; bcast[k] marks a stride-0 input.
 // With `stream`, the full vectors from out's first vector-aligned element on are streamed (the

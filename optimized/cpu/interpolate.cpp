@@ -362,7 +362,7 @@ void grid_axes(const T* gp, const GridGeometry& g, const GridSampleParams& p, Gr
 // every channel over the chunk, so a channel's plane stays in L1 while its outputs are written
 // contiguously (parallel over the batch's chunks). With blocks of 64 points and the taps in
 // Corners, the 64 planes a block visits came from L2 on every gather: 8x64x56x56 bilinear, 1
-// thread, 10.9 ms (ATen 7.6).
+// thread, 6.65 -> 4.86 ms (ATen 6.2).
 template <typename T>
 void grid_forward(const T* x, const T* grid, T* y, const GridGeometry& g,
                   const GridSampleParams& p) {

@@ -45,11 +45,10 @@ void kernel(const KernelCall& c) = delete;
 // dst = src, each element converted once (Note [Conversions round once]).
 template <>
 void kernel<OpId::copy_>(const KernelCall& c) {
-  const Tensor& dst = c.outputs[0];
-  const Tensor& src = c.inputs[0];
-  for_each_index(dst.sizes(), [&](IntArrayRef idx) {
-    convert_element(element_ptr(dst, idx), dst.dtype(), element_ptr(src, idx), src.dtype());
-  });
+  const ScalarType dt = c.outputs[0].dtype();
+  const ScalarType st = c.inputs[0].dtype();  // src, already expanded to dst's shape
+  for_each_element<1>(
+      c, [&](char* dst, const char* const* src) { convert_element(dst, dt, src[0], st); });
 }
 
 template <>

@@ -1,9 +1,9 @@
 // Outputs of at least twice the last-level cache's size take the optimized set's non-temporal store
 // paths (Note [Streaming stores] in optimized/cpu/elementwise.h): elementwise loops, contiguous
-// copies, fills of zeros (other fills run the plain path beside them). Each writes 72 MiB into
-// a view one float past an aligned start (so the first vector is peeled), with a guard element
-// on each side; expected values are computed here in plain C++ (sums of small integers and
-// halves, exact in float32).
+// copies, fills of zeros (other fills run the plain path beside them), index_select's rows, cat.
+// Each writes 72 MiB into a view one float past an aligned start (so the first vector is peeled),
+// with a guard element on each side; expected values are computed here in plain C++ (sums of small
+// integers and halves, exact in float32).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -114,6 +114,42 @@ TEST_P(StreamingStores, ExpandedCopiesBeyondTheCache) {
   rows.copy_(a.slice(0, 0, kCols).view({1, kCols}).expand({kRows, kCols}));
   expect_values(
       out, [](int64_t i) { return a_at(i % kCols); }, "copy_ from a row");
+}
+
+// index_select over dim 0 copies whole rows, streamed: rows 4098, 6, 13, ... (7 apart, wrapping)
+// of a 4099 x 4099 table, each row starting at a different alignment.
+TEST_P(StreamingStores, IndexSelectRowsBeyondTheCache) {
+  constexpr int64_t kRows = 4099, kCols = 4099;
+  const Tensor table = filled(a_at).slice(0, 0, kRows * kCols).view({kRows, kCols});
+  Tensor index = ts::empty({kRows - 1}, ts::kLong);
+  int64_t* ip = index.data_ptr<int64_t>();
+  for (int64_t r = 0; r < kRows - 1; ++r) ip[r] = (r * 7 + 4098) % kRows;
+  Out out((kRows - 1) * kCols);
+  ts::index_select_out(out.view.view({kRows - 1, kCols}), table, 0, index);
+  expect_values(
+      out, [&](int64_t i) { return a_at(((i / kCols * 7 + 4098) % kRows) * kCols + i % kCols); },
+      "index_select rows");
+}
+
+// cat of contiguous inputs copies slab pieces, streamed: along dim 1, so every output row holds
+// a piece of each input (widths 1000, 3, 3096: pieces at every alignment).
+TEST_P(StreamingStores, CatBeyondTheCache) {
+  constexpr int64_t kRows = 4608, kCols = 4099;
+  const Tensor a = filled(a_at), b = filled(b_at);
+  const Tensor x = a.slice(0, 0, kRows * 1000).view({kRows, 1000});
+  const Tensor y = b.slice(0, 0, kRows * 3).view({kRows, 3});
+  const Tensor z = a.slice(0, 7, 7 + kRows * 3096).view({kRows, 3096});
+  Out out(kRows * kCols);
+  ts::cat_out(out.view.view({kRows, kCols}), {x, y, z}, 1);
+  expect_values(
+      out,
+      [](int64_t i) {
+        const int64_t r = i / kCols, c = i % kCols;
+        if (c < 1000) return a_at(r * 1000 + c);
+        if (c < 1003) return b_at(r * 3 + c - 1000);
+        return a_at(7 + r * 3096 + c - 1003);
+      },
+      "cat along dim 1");
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, StreamingStores, ::testing::Values(1, 2, 3));

@@ -50,7 +50,7 @@ struct Target {
 // along the indexed dim. Rows whose index is constant (stride 0) are plain copies (memcpy
 // when contiguous); rows along the indexed dim are gathers.
 template <typename T, typename I>
-void take_loop(const TensorIterator& iter, int64_t dim_stride) {
+void take_loop(const TensorIterator& iter, int64_t dim_stride, bool stream) {
   iter.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
     const int64_t sd = strides[0], ss = strides[1], si = strides[2];
     for (int64_t j = 0; j < n1; ++j) {
@@ -63,7 +63,7 @@ void take_loop(const TensorIterator& iter, int64_t dim_stride) {
       if (si == 0) {
         const char* s = src + at(0);
         if (sd == sizeof(T) && ss == sizeof(T)) {
-          std::memcpy(dst, s, static_cast<size_t>(n0) * sizeof(T));
+          copy_bytes(dst, s, n0 * static_cast<int64_t>(sizeof(T)), stream);
         } else {
           for (int64_t i = 0; i < n0; ++i) {
             *reinterpret_cast<T*>(dst + i * sd) = *reinterpret_cast<const T*>(s + i * ss);
@@ -78,6 +78,7 @@ void take_loop(const TensorIterator& iter, int64_t dim_stride) {
         }
       }
     }
+    if (stream) stream_fence();  // once per call of n1 rows, not per row
   });
 }
 
@@ -90,12 +91,14 @@ void take(const Tensor& dst, const Tensor& src, const Tensor& index, int64_t dim
                             .check_mem_overlap(false)
                             .build();
   const int64_t dim_stride = dim_stride_elems * static_cast<int64_t>(dst.element_size());
+  // Rows copied whole (index_select) stream an output beyond the LLC (Note [Streaming stores]).
+  const bool stream = stream_output(static_cast<int64_t>(dst.nbytes()));
   with_element_type(dst.element_size(), [&](auto u) {
     using U = decltype(u);
     if (index.dtype() == kLong) {
-      take_loop<U, int64_t>(iter, dim_stride);
+      take_loop<U, int64_t>(iter, dim_stride, stream);
     } else {
-      take_loop<U, int32_t>(iter, dim_stride);
+      take_loop<U, int32_t>(iter, dim_stride, stream);
     }
   });
 }
@@ -287,7 +290,8 @@ void kernel<OpId::scatter_add>(const KernelCall& c) {
 // Note [Contiguous cat]
 // With the output and every input contiguous in the output's dtype, the output is `outer` rows,
 // each the inputs' slabs side by side. The output's bytes are split evenly among threads and
-// each piece copied as memcpys of the slab pieces it covers, whatever the dim and the sizes.
+// each piece copied as memcpys of the slab pieces it covers, whatever the dim and the sizes;
+// streamed beyond the LLC (Note [Streaming stores]).
 void cat_contiguous(const Tensor& out, TensorList inputs, int64_t dim) {
   const int64_t es = static_cast<int64_t>(out.element_size());
   int64_t outer = 1, inner = es;
@@ -303,6 +307,7 @@ void cat_contiguous(const Tensor& out, TensorList inputs, int64_t dim) {
   }
   const int64_t row = start[n];
   char* dst = static_cast<char*>(out.data_ptr());
+  const bool stream = stream_output(static_cast<int64_t>(out.nbytes()));  // Note [Streaming stores]
   parallel_for(0, outer * row, int64_t{1} << 16, [&](int64_t b, int64_t e) {
     int64_t o = b / row, r = b % row;
     // The slab holding byte r: the last j with start[j] <= r (empty slabs share a start).
@@ -311,7 +316,7 @@ void cat_contiguous(const Tensor& out, TensorList inputs, int64_t dim) {
     while (b < e) {
       const int64_t within = r - start[j];
       const int64_t len = std::min(slab[j] - within, e - b);
-      std::memcpy(dst + b, base[j] + o * slab[j] + within, static_cast<size_t>(len));
+      copy_bytes(dst + b, base[j] + o * slab[j] + within, len, stream);
       b += len;
       r += len;
       while (j < n && r == start[j + 1]) ++j;  // past this slab and any empty ones
@@ -322,6 +327,7 @@ void cat_contiguous(const Tensor& out, TensorList inputs, int64_t dim) {
         while (slab[j] == 0) ++j;
       }
     }
+    if (stream) stream_fence();
   });
 }
 

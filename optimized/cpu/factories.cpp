@@ -488,7 +488,8 @@ void kernel<OpId::rand>(const KernelCall& c) {
 // z * (1 - e) and z * (1 + e), e = kNormalError. When both round to the same value, so does every
 // double between them, libm's among them, and that value is stored; otherwise (5 vectors in 16M
 // elements, and z = 0, whose sign is libm's) the vector's elements are recomputed with
-// normal_double. The bits stay the reference's. float32, 16M elements, 1 thread: 425 -> 62 ms (ATen 54); 2 threads 31.
+// normal_double. The bits stay the reference's. float32, 16M elements, 1 thread: 425 -> 62 ms (ATen
+// 54); 2 threads 31.
 constexpr double kNormalError = 64.0 / 4503599627370496.0;  // 64 ulp of 1: 20x the measured error
 
 template <typename T>

@@ -63,7 +63,12 @@ void take_loop(const TensorIterator& iter, int64_t dim_stride, bool stream) {
       if (si == 0) {
         const char* s = src + at(0);
         if (sd == sizeof(T) && ss == sizeof(T)) {
-          copy_bytes(dst, s, n0 * static_cast<int64_t>(sizeof(T)), stream);
+          const auto bytes = n0 * static_cast<int64_t>(sizeof(T));
+          if (stream) {
+            copy_bytes(dst, s, bytes, true);
+          } else {
+            std::memcpy(dst, s, static_cast<size_t>(bytes));
+          }
         } else {
           for (int64_t i = 0; i < n0; ++i) {
             *reinterpret_cast<T*>(dst + i * sd) = *reinterpret_cast<const T*>(s + i * ss);
@@ -316,7 +321,11 @@ void cat_contiguous(const Tensor& out, TensorList inputs, int64_t dim) {
     while (b < e) {
       const int64_t within = r - start[j];
       const int64_t len = std::min(slab[j] - within, e - b);
-      copy_bytes(dst + b, base[j] + o * slab[j] + within, len, stream);
+      if (stream) {
+        copy_bytes(dst + b, base[j] + o * slab[j] + within, len, true);
+      } else {
+        std::memcpy(dst + b, base[j] + o * slab[j] + within, static_cast<size_t>(len));
+      }
       b += len;
       r += len;
       while (j < n && r == start[j + 1]) ++j;  // past this slab and any empty ones

@@ -54,7 +54,7 @@ const char* scatter_reduce_name(ScatterReduce r) {
 
 // One branch per AdvancedIndex op (Note [Kernel families]); in place the output is self.
 template <OpId op>
-void kernel(const KernelCall& c) {
+void advanced_index_kernel(const KernelCall& c) {
   const bool inplace = c.kind == CallKind::InPlace;
   const ScalarType out_dtype = op == OpId::nonzero ? kLong : c.p.compute_dtype;
   write(c, out_dtype, [&](at::Tensor& out) {
@@ -129,7 +129,7 @@ void kernel(const KernelCall& c) {
 
 void register_advanced_index(KernelRegistrar& m) {
   for_each_kernel_op<OpSignature::AdvancedIndex>(
-      [&](auto op) { m.impl(op, kCPU, guarded<kernel<op>>); });
+      [&](auto op) { m.impl(op, kCPU, guarded<advanced_index_kernel<op>>); });
 }
 
 }  // namespace ts::aten

@@ -10,10 +10,6 @@
 namespace ts::aten {
 namespace {
 
-std::vector<int64_t> ints(IntArrayRef v) {
-  return std::vector<int64_t>(v.begin(), v.end());
-}
-
 template <OpId op>
 void conv_kernel(const KernelCall& c) {
   if constexpr (op == OpId::convolution) {

@@ -11,7 +11,7 @@ namespace {
 // One branch per Kernel op of signature class Copy (Note [Kernel families]). fill_'s value was
 // checked by meta to fit self's dtype.
 template <OpId op>
-void kernel(const KernelCall& c) {
+void copy_kernel(const KernelCall& c) {
   write(c, c.p.compute_dtype, [&](at::Tensor& out) {
     if constexpr (op == OpId::copy_) {
       out.copy_(wrap(c.inputs[0]));
@@ -26,7 +26,8 @@ void kernel(const KernelCall& c) {
 }  // namespace
 
 void register_copy(KernelRegistrar& m) {
-  for_each_kernel_op<OpSignature::Copy>([&](auto op) { m.impl(op, kCPU, guarded<kernel<op>>); });
+  for_each_kernel_op<OpSignature::Copy>(
+      [&](auto op) { m.impl(op, kCPU, guarded<copy_kernel<op>>); });
 }
 
 }  // namespace ts::aten

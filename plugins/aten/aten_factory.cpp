@@ -14,7 +14,7 @@ namespace {
 
 // One kernel per Kernel op of signature class Factory (Note [Kernel families]).
 template <OpId op>
-void kernel(const KernelCall& c) = delete;
+void factory_kernel(const KernelCall& c) = delete;
 
 // ArangeParams: int64 Scalars (truncated) for integral dtypes, else doubles.
 // Note [aten arange size]
@@ -23,7 +23,7 @@ void kernel(const KernelCall& c) = delete;
 // error from write(). For the narrower integral dtypes ATen sizes from the bounds as given, which
 // the kernel no longer has: the end passed is start + n * step, which gives ATen touchstone's n.
 template <>
-void kernel<OpId::arange>(const KernelCall& c) {
+void factory_kernel<OpId::arange>(const KernelCall& c) {
   const ArangeParams& a = c.params<ArangeParams>();
   const at::Scalar start = to_aten(a.start), step = to_aten(a.step);
   at::Scalar end = to_aten(a.end);
@@ -34,7 +34,7 @@ void kernel<OpId::arange>(const KernelCall& c) {
 }
 
 template <>
-void kernel<OpId::linspace>(const KernelCall& c) {
+void factory_kernel<OpId::linspace>(const KernelCall& c) {
   const LinspaceParams& l = c.params<LinspaceParams>();
   write(c, c.p.compute_dtype,
         [&](at::Tensor& out) { at::linspace_out(out, to_aten(l.start), to_aten(l.end), l.steps); });
@@ -42,7 +42,7 @@ void kernel<OpId::linspace>(const KernelCall& c) {
 
 // n and m are the output's sizes.
 template <>
-void kernel<OpId::eye>(const KernelCall& c) {
+void factory_kernel<OpId::eye>(const KernelCall& c) {
   const Tensor& t = c.outputs[0];
   write(c, c.p.compute_dtype, [&](at::Tensor& out) { at::eye_out(out, t.size(0), t.size(1)); });
 }
@@ -57,20 +57,20 @@ at::Generator generator_for(const RandomParams& r) {
 }
 
 template <>
-void kernel<OpId::rand>(const KernelCall& c) {
+void factory_kernel<OpId::rand>(const KernelCall& c) {
   const at::Generator g = generator_for(c.params<RandomParams>());
   write(c, c.p.compute_dtype, [&](at::Tensor& out) { out.uniform_(0, 1, g); });
 }
 
 template <>
-void kernel<OpId::randn>(const KernelCall& c) {
+void factory_kernel<OpId::randn>(const KernelCall& c) {
   const at::Generator g = generator_for(c.params<RandomParams>());
   write(c, c.p.compute_dtype, [&](at::Tensor& out) { out.normal_(0, 1, g); });
 }
 
 // [low, high).
 template <>
-void kernel<OpId::randint>(const KernelCall& c) {
+void factory_kernel<OpId::randint>(const KernelCall& c) {
   const RandintParams& r = c.params<RandintParams>();
   write(c, c.p.compute_dtype,
         [&](at::Tensor& out) { out.random_(r.low, r.high, generator_for(r)); });
@@ -83,7 +83,7 @@ void register_factory(KernelRegistrar& m) {
   for_each_kernel_op<OpSignature::Factory>([&](auto op) {
     DTypeSet dtypes = op_info(op).dtypes;
     if (op == OpId::eye) dtypes = dtypes - DTypeSet{kBFloat16};
-    m.impl(op, kCPU, dtypes, guarded<kernel<op>>);
+    m.impl(op, kCPU, dtypes, guarded<factory_kernel<op>>);
   });
 }
 

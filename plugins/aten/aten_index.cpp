@@ -17,7 +17,7 @@ namespace {
 // Inputs: {self, index}; scatter_add {self, index, src} (in place the output is self); cat the
 // tensors that take part (none when all were legacy empty: nothing to write).
 template <OpId op>
-void kernel(const KernelCall& c) {
+void index_kernel(const KernelCall& c) {
   const int64_t dim = c.params<DimParams>().dim;
   if (op == OpId::cat && c.inputs.empty()) return;
   std::vector<at::Tensor> in;
@@ -47,7 +47,7 @@ void kernel(const KernelCall& c) {
 
 void register_index(KernelRegistrar& m) {
   for_each_kernel_op<OpSignature::Index, OpSignature::Join>(
-      [&](auto op) { m.impl(op, kCPU, guarded<kernel<op>>); });
+      [&](auto op) { m.impl(op, kCPU, guarded<index_kernel<op>>); });
 }
 
 }  // namespace ts::aten

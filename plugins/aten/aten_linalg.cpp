@@ -17,7 +17,7 @@ namespace {
 // One kernel per Kernel op of signature class Matmul (Note [Kernel families]): at::<op>_out of
 // the two operands, but addmm.
 template <OpId op>
-void kernel(const KernelCall& c) {
+void linalg_kernel(const KernelCall& c) {
   write(c, c.p.compute_dtype, [&](at::Tensor& out) {
     const at::Tensor a = input(c, 0), b = input(c, 1);
     if constexpr (op == OpId::mm) {
@@ -38,7 +38,7 @@ void kernel(const KernelCall& c) {
 
 // inputs {self (expanded unless in place), mat1, mat2}; AddmmParams{beta, alpha}.
 template <>
-void kernel<OpId::addmm>(const KernelCall& c) {
+void linalg_kernel<OpId::addmm>(const KernelCall& c) {
   const AddmmParams& p = c.params<AddmmParams>();
   const at::Scalar beta = to_aten(p.beta), alpha = to_aten(p.alpha);
   write(c, c.p.compute_dtype, [&](at::Tensor& out) {
@@ -57,7 +57,7 @@ void register_linalg(KernelRegistrar& m) {
   for_each_kernel_op<OpSignature::Matmul>([&](auto op) {
     DTypeSet dtypes = op_info(op).dtypes;
     if (op != OpId::outer) dtypes = dtypes - DTypeSet{kHalf};
-    m.impl(op, kCPU, dtypes, guarded<kernel<op>>);
+    m.impl(op, kCPU, dtypes, guarded<linalg_kernel<op>>);
   });
 }
 

@@ -58,7 +58,7 @@ void loss_kernel(const KernelCall& c) {
 
 // ATen 1.13's CPU ctc_loss and binary_cross_entropy are float32 and float64 only ("not
 // implemented for 'BFloat16'"): the set registers none of the others.
-DTypeSet aten_dtypes(OpId op) {
+DTypeSet loss_dtypes(OpId op) {
   return op_info(op).dtypes - DTypeSet{kHalf, kBFloat16};
 }
 
@@ -66,7 +66,7 @@ DTypeSet aten_dtypes(OpId op) {
 
 void register_loss(KernelRegistrar& m) {
   for_each_kernel_op<OpSignature::LossKernel>(
-      [&](auto op) { m.impl(op, kCPU, aten_dtypes(op), guarded<loss_kernel<op>>); });
+      [&](auto op) { m.impl(op, kCPU, loss_dtypes(op), guarded<loss_kernel<op>>); });
 }
 
 }  // namespace ts::aten

@@ -54,7 +54,7 @@ void nn_kernel(const KernelCall& c) {
 }
 
 // ATen 1.13's CPU nn kernels lack float16, and its mse_loss bfloat16 instead.
-DTypeSet aten_dtypes(OpId op) {
+DTypeSet nn_dtypes(OpId op) {
   const DTypeSet declared = op_info(op).dtypes;
   return declared - (op == OpId::mse_loss ? DTypeSet{kBFloat16} : DTypeSet{kHalf});
 }
@@ -63,7 +63,7 @@ DTypeSet aten_dtypes(OpId op) {
 
 void register_nn(KernelRegistrar& m) {
   for_each_kernel_op<OpSignature::Softmax, OpSignature::Norm, OpSignature::Loss>(
-      [&](auto op) { m.impl(op, kCPU, aten_dtypes(op), guarded<nn_kernel<op>>); });
+      [&](auto op) { m.impl(op, kCPU, nn_dtypes(op), guarded<nn_kernel<op>>); });
 }
 
 }  // namespace ts::aten

@@ -54,7 +54,7 @@ void norm_kernel(const KernelCall& c) {
 
 // ATen 1.13's CPU batch_norm and group_norm lack float16 (as its layer_norm): the set registers
 // none, and conformance reports "no kernel" (the known difference of every such op).
-DTypeSet aten_dtypes(OpId op) {
+DTypeSet norm_dtypes(OpId op) {
   const DTypeSet declared = op_info(op).dtypes;
   return op == OpId::embedding ? declared : declared - DTypeSet{kHalf};
 }
@@ -63,7 +63,7 @@ DTypeSet aten_dtypes(OpId op) {
 
 void register_norm(KernelRegistrar& m) {
   for_each_kernel_op<OpSignature::NormStats, OpSignature::Embedding>(
-      [&](auto op) { m.impl(op, kCPU, aten_dtypes(op), guarded<norm_kernel<op>>); });
+      [&](auto op) { m.impl(op, kCPU, norm_dtypes(op), guarded<norm_kernel<op>>); });
 }
 
 }  // namespace ts::aten

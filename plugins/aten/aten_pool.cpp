@@ -19,10 +19,6 @@
 namespace ts::aten {
 namespace {
 
-std::vector<int64_t> ints(IntArrayRef v) {
-  return std::vector<int64_t>(v.begin(), v.end());
-}
-
 std::tuple<at::Tensor, at::Tensor> max_pool(const at::Tensor& x, const PoolParams& p) {
   const auto k = ints(p.kernel_size), s = ints(p.stride), pad = ints(p.padding),
              d = ints(p.dilation);

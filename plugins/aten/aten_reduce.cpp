@@ -161,7 +161,7 @@ void reduce_kernel(const KernelCall& c) {
 }
 
 // The dtypes of op_list.def that ATen 1.13's CPU kernels lack.
-DTypeSet aten_dtypes(OpId op) {
+DTypeSet reduce_dtypes(OpId op) {
   const DTypeSet declared = op_info(op).dtypes;
   switch (op) {
     case OpId::prod:
@@ -182,7 +182,7 @@ DTypeSet aten_dtypes(OpId op) {
 
 void register_reduce(KernelRegistrar& m) {
   for_each_kernel_op<OpSignature::Reduction, OpSignature::Scan>(
-      [&](auto op) { m.impl(op, kCPU, aten_dtypes(op), guarded<reduce_kernel<op>>); });
+      [&](auto op) { m.impl(op, kCPU, reduce_dtypes(op), guarded<reduce_kernel<op>>); });
 }
 
 }  // namespace ts::aten

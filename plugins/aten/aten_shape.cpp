@@ -22,10 +22,6 @@
 namespace ts::aten {
 namespace {
 
-std::vector<int64_t> to_vector(IntArrayRef v) {
-  return std::vector<int64_t>(v.begin(), v.end());
-}
-
 // Note [ATen 1.13 tril of strided batches]
 // libtorch 1.13's CPU tril/triu (apply_triu_tril) walk more than one batch dim through one batch
 // stride: with 4-D operands whose batch dims do not collapse (a step-2 slice in place, a
@@ -36,14 +32,14 @@ std::vector<int64_t> to_vector(IntArrayRef v) {
 
 // One branch per Kernel op of signature class Shape (Note [Kernel families]).
 template <OpId op>
-void kernel(const KernelCall& c) {
+void shape_kernel(const KernelCall& c) {
   const at::Tensor self = wrap(c.inputs[0]);
   write(c, c.p.compute_dtype, [&](at::Tensor& out) {
     if constexpr (op == OpId::flip) {
-      at::flip_out(out, self, to_vector(c.params<FlipParams>().dims));
+      at::flip_out(out, self, ints(c.params<FlipParams>().dims));
     } else if constexpr (op == OpId::roll) {
       const RollParams& rp = c.params<RollParams>();
-      at::roll_out(out, self, to_vector(rp.shifts), to_vector(rp.dims));
+      at::roll_out(out, self, ints(rp.shifts), ints(rp.dims));
     } else if constexpr (op == OpId::tril || op == OpId::triu) {
       const int64_t diagonal = c.params<TriParams>().diagonal;
       const bool lower = op == OpId::tril;
@@ -59,7 +55,7 @@ void kernel(const KernelCall& c) {
     } else if constexpr (op == OpId::repeat_interleave) {
       out.copy_(at::repeat_interleave(self));
     } else if constexpr (op == OpId::reflection_pad || op == OpId::replication_pad) {
-      const std::vector<int64_t> p = to_vector(c.params<PadParams>().padding);
+      const std::vector<int64_t> p = ints(c.params<PadParams>().padding);
       const bool reflect = op == OpId::reflection_pad;
       if (p.size() == 2) {
         reflect ? at::reflection_pad1d_out(out, self, p) : at::replication_pad1d_out(out, self, p);
@@ -83,9 +79,9 @@ void kernel(const KernelCall& c) {
 void register_shape(KernelRegistrar& m) {
   for_each_kernel_op<OpSignature::Shape>([&](auto op) {
     if constexpr (op == OpId::reflection_pad || op == OpId::replication_pad) {
-      m.impl(op, kCPU, DTypeSet{kFloat, kDouble}, guarded<kernel<op>>);
+      m.impl(op, kCPU, DTypeSet{kFloat, kDouble}, guarded<shape_kernel<op>>);
     } else {
-      m.impl(op, kCPU, guarded<kernel<op>>);
+      m.impl(op, kCPU, guarded<shape_kernel<op>>);
     }
   });
 }

@@ -54,7 +54,7 @@ void sort_kernel(const KernelCall& c) {
 }
 
 // The dtypes of op_list.def that ATen 1.13's CPU kernels lack.
-DTypeSet aten_dtypes(OpId op) {
+DTypeSet sort_dtypes(OpId op) {
   const DTypeSet declared = op_info(op).dtypes;
   switch (op) {
     case OpId::topk:  // "topk_cpu", "kthvalue_cpu", ... not implemented for 'Half'
@@ -72,7 +72,7 @@ DTypeSet aten_dtypes(OpId op) {
 
 void register_sort(KernelRegistrar& m) {
   for_each_kernel_op<OpSignature::Sort>(
-      [&](auto op) { m.impl(op, kCPU, aten_dtypes(op), guarded<sort_kernel<op>>); });
+      [&](auto op) { m.impl(op, kCPU, sort_dtypes(op), guarded<sort_kernel<op>>); });
 }
 
 }  // namespace ts::aten

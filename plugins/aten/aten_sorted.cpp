@@ -30,7 +30,7 @@ void unique_results(const KernelCall& c, const at::Tensor& values, const at::Ten
 
 // One branch per Sorted op of op_list.def (registered below).
 template <OpId op>
-void kernel(const KernelCall& c) {
+void sorted_kernel(const KernelCall& c) {
   if constexpr (op == OpId::searchsorted || op == OpId::bucketize) {
     const SearchParams& p = c.params<SearchParams>();
     write(c, p.out_int32 ? kInt : kLong, [&](at::Tensor& out) {
@@ -63,7 +63,7 @@ void kernel(const KernelCall& c) {
 }
 
 // The dtypes of op_list.def that ATen 1.13's CPU kernels lack.
-DTypeSet aten_dtypes(OpId op) {
+DTypeSet sorted_dtypes(OpId op) {
   const DTypeSet declared = op_info(op).dtypes;
   switch (op) {
     case OpId::_unique2:  // "unique", "unique_dim", ... not implemented for 'Half'
@@ -79,7 +79,7 @@ DTypeSet aten_dtypes(OpId op) {
 
 void register_sorted(KernelRegistrar& m) {
   for_each_kernel_op<OpSignature::Sorted>(
-      [&](auto op) { m.impl(op, kCPU, aten_dtypes(op), guarded<kernel<op>>); });
+      [&](auto op) { m.impl(op, kCPU, sorted_dtypes(op), guarded<sorted_kernel<op>>); });
 }
 
 }  // namespace ts::aten

@@ -6,6 +6,7 @@
 // are only declared here, and each aten_<family>.cpp includes the per-op ATen headers it calls.
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "touchstone/dispatch.h"
 #include "touchstone/function_ref.h"
@@ -33,6 +34,10 @@ ScalarType result_dtype(const KernelCall& c);
 
 c10::ScalarType to_aten(ScalarType t);
 c10::Scalar to_aten(const Scalar& s);
+// Sizes, strides or dims as the std::vector ATen's IntArrayRef arguments view.
+inline std::vector<int64_t> ints(IntArrayRef v) {
+  return v.vec();
+}
 
 // Note [Writing outputs]
 // Kernels write into the outputs meta allocated, never reallocating them. `f` gets output i of

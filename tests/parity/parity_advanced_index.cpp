@@ -229,7 +229,7 @@ void run_bad_advanced_index(Tally& tally, const std::string& set) {
 }
 
 // take, put, index_copy, index_fill, masked_scatter and index_put's out= form.
-void run_copies(Tally& tally, const std::string& set) {
+void run_index_copies(Tally& tally, const std::string& set) {
   const Input flat{kLong, Layout::Contiguous, 0, {4}, {5, 0, -2, 3}};
   const Input once{kLong, Layout::Contiguous, 0, {2}, {2, 0}};
   const Input mask{kBool, Layout::Contiguous, 0, {2, 3}, {1, 0, 1, 1, 0, 0}};
@@ -329,7 +329,7 @@ void run_advanced_index(Tally& tally, const std::string& set) {
   run_scatters(tally, set);
   run_selects(tally, set);
   run_bad_advanced_index(tally, set);
-  run_copies(tally, set);
+  run_index_copies(tally, set);
 }
 
 }  // namespace ts::parity

@@ -25,7 +25,7 @@ namespace {
 constexpr Layout kShapeLayouts[] = {Layout::Contiguous, Layout::Transposed, Layout::Strided,
                                     Layout::Expanded, Layout::Empty};
 
-void run_copies(Tally& tally, const std::string& set) {
+void run_shape_copies(Tally& tally, const std::string& set) {
   for (ScalarType d : kDtypes) {
     for (Layout l : kShapeLayouts) {
       const std::string key = short_name(d);
@@ -419,7 +419,7 @@ void run_bad_shape(Tally& tally, const std::string& set) {
 }  // namespace
 
 void run_shape(Tally& tally, const std::string& set) {
-  run_copies(tally, set);
+  run_shape_copies(tally, set);
   run_composites(tally, set);
   run_add_products(tally, set);
   run_pads(tally, set);

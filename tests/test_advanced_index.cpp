@@ -174,6 +174,24 @@ TEST(IndexAdd, SumsRoundOnce) {
   });
 }
 
+TEST(IndexAdd, WideRowsRoundOnceInPlaceToo) {
+  each_set([] {
+    // As SumsRoundOnce over 67 columns (vector chains and a scalar tail), out of place and in
+    // place, with a second source row per destination holding -u in column 5.
+    const double u = std::ldexp(1.0, -24);
+    const Tensor index = make_long({0, 3, 0, 2, 3, 0});
+    Tensor source = ts::full({6, 67}, u);
+    source.select(0, 2).select(0, 5).fill_(-u);  // row 0's third source
+    std::vector<double> want;
+    for (double row : {1 + 4 * u, 1.0, 1.0, 1 + 2 * u}) want.insert(want.end(), 67, row);
+    want[5] = 1;  // 1 + u - u + u = 1 + u: a tie, to even
+    EXPECT_TENSOR(ts::index_add(ts::ones({4, 67}), 0, index, source), ts::kFloat, {4, 67}, want, 0);
+    Tensor x = ts::ones({4, 67});
+    x.index_add_(0, index, source);
+    EXPECT_TENSOR(x, ts::kFloat, {4, 67}, want, 0);
+  });
+}
+
 TEST(IndexAdd, Errors) {
   Tensor x = ts::zeros({2, 3});
   EXPECT_ERROR(x.index_add_(1, make_long({3}), ts::ones({2, 1})),
@@ -254,6 +272,26 @@ TEST(ScatterReduce, NaNPropagatesThroughAmax) {
                                         make(ts::kDouble, {kNaN, 1, 2}), "amax");
     EXPECT_TRUE(std::isnan(values(r)[0]));
     EXPECT_EQ(values(r)[1], 2);
+  });
+}
+
+TEST(ScatterReduce, Float32NaNAndSignedZeros) {
+  each_set([] {
+    // self [1, NaN, 3, -0, 7], src [NaN, 5, 2, 4, +0, 6] into [0, 0, 1, 2, 3, 4]: a NaN on either
+    // side wins, and a tie keeps the value already there (-0 stays -0), as ATen.
+    const Tensor self = make(ts::kFloat, {1, kNaN, 3, -0.0, 7});
+    const Tensor index = make_long({0, 0, 1, 2, 3, 4});
+    const Tensor src = make(ts::kFloat, {kNaN, 5, 2, 4, 0.0, 6});
+    const std::vector<double> mx = values(ts::scatter_reduce(self, 0, index, src, "amax"));
+    EXPECT_TRUE(std::isnan(mx[0]) && std::isnan(mx[1]));
+    EXPECT_EQ(mx[2], 4);
+    EXPECT_TRUE(mx[3] == 0 && std::signbit(mx[3]));
+    EXPECT_EQ(mx[4], 7);
+    const std::vector<double> mn = values(ts::scatter_reduce(self, 0, index, src, "amin"));
+    EXPECT_TRUE(std::isnan(mn[0]) && std::isnan(mn[1]));
+    EXPECT_EQ(mn[2], 3);
+    EXPECT_TRUE(mn[3] == 0 && std::signbit(mn[3]));
+    EXPECT_EQ(mn[4], 6);
   });
 }
 

@@ -13,6 +13,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "optimized/cpu/binary.h"
 #include "optimized/cpu/convert.h"
 #include "touchstone/dispatch_macros.h"
 #include "touchstone/kernel_family.h"
@@ -247,20 +248,24 @@ template <typename A>
       return b;
     case ScatterReduce::Sum:
     case ScatterReduce::Mean:
-      if constexpr (std::is_same_v<A, double>) {
+      if constexpr (std::is_floating_point_v<A>) {
         return a + b;
       } else {
         return static_cast<A>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
       }
     case ScatterReduce::Prod:
-      if constexpr (std::is_same_v<A, double>) {
+      if constexpr (std::is_floating_point_v<A>) {
         return a * b;
       } else {
         return static_cast<A>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
       }
     case ScatterReduce::Amax:
     case ScatterReduce::Amin:
-      if constexpr (std::is_same_v<A, double>) {
+      if constexpr (std::is_same_v<A, float>) {
+        // Note [float32 selections in place]
+        if (std::isnan(b)) return b;
+        return r == ScatterReduce::Amax ? (a < b ? b : a) : (b < a ? b : a);
+      } else if constexpr (std::is_same_v<A, double>) {
         const double m = r == ScatterReduce::Amax ? max_of(a, b) : min_of(a, b);
         return std::isunordered(a, b) ? std::numeric_limits<double>::quiet_NaN() : m;
       } else {
@@ -401,7 +406,12 @@ void scatter_lines(const ScatterWalk& s, const F& f) {
         const int64_t x = *reinterpret_cast<const int64_t*>(s.index + xi + k * ki + i * ri);
         const int64_t a = xa + i * ra + x * s.acc_dim_stride;
         if (s.src) {
-          f(a, to_acc(*reinterpret_cast<const S*>(s.src + xs + k * ks + i * rs)));
+          const S v = *reinterpret_cast<const S*>(s.src + xs + k * ks + i * rs);
+          if constexpr (std::is_same_v<A, S>) {
+            f(a, v);
+          } else {
+            f(a, to_acc(v));
+          }
         } else {
           f(a, A{});
         }
@@ -442,6 +452,13 @@ ScatterWalk scatter_walk(const Tensor& acc, IntArrayRef shape, int64_t dim) {
   return s;
 }
 
+// Note [float32 selections in place]
+// Writes, maxima and minima of float32 run in float32 (they round nothing): isnan(b) ? b :
+// max(a, b) as a compare and select that GCC turns into one maxss with a memory operand. Through
+// double and the max_sd intrinsic (register moves around each), scatter_reduce amax over dim 1
+// of 4096 x 4096 took 26 ms in a standalone loop against 22 this way (ATen's loop: 22-24); the
+// bench case at 1 thread went from 42-50 to 37-41 ms (ATen 33-39). A NaN on either side wins.
+
 // scatter, scatter_reduce and index_add: acc = self, every source value combined in.
 template <typename T>
 void scatter_kernel(const KernelCall& c, const ScatterWalk& walk, ScatterReduce reduce,
@@ -463,9 +480,15 @@ void scatter_kernel(const KernelCall& c, const ScatterWalk& walk, ScatterReduce 
     w.acc_strides[w.dim] = 0;
     T* const o = static_cast<T*>(out.data_ptr());
     auto run = [&](auto r) {
-      scatter_lines<A, T>(w, [&](int64_t a, A v) {
-        o[a] = convert_value<T>(combine(r.value, to_acc(o[a]), has_src ? v : value));
-      });
+      if constexpr (std::is_same_v<T, float>) {  // Note [float32 selections in place]
+        const float fill = static_cast<float>(value);
+        scatter_lines<float, float>(
+            w, [&](int64_t a, float v) { o[a] = combine(r.value, o[a], has_src ? v : fill); });
+      } else {
+        scatter_lines<A, T>(w, [&](int64_t a, A v) {
+          o[a] = convert_value<T>(combine(r.value, to_acc(o[a]), has_src ? v : value));
+        });
+      }
     };
     using R = ScatterReduce;
     if (reduce == R::None) {
@@ -576,6 +599,7 @@ void index_add_by_destination(const KernelCall& c, const std::vector<int64_t>& s
       };
       parallel_for(0, size, grain, [&](int64_t b, int64_t e) {
         std::vector<A> buf(static_cast<size_t>(n));
+        std::vector<const T*> rows;
         for (int64_t v = b; v < e; ++v) {
           const T* si = sd + v * n;
           T* o = od + v * n;
@@ -585,6 +609,13 @@ void index_add_by_destination(const KernelCall& c, const std::vector<int64_t>& s
             continue;
           }
           const T* first = src + order[j0] * n;
+          if constexpr (std::is_same_v<T, float> && decltype(unit)::value) {
+            // Vector adds in double, the same order (Note [Float32 row sums] in binary.h).
+            rows.assign({si});
+            for (int64_t j = j0; j < j1; ++j) rows.push_back(src + order[j] * n);
+            sum_contiguous_floats(o, rows.data(), static_cast<int64_t>(rows.size()), n);
+            continue;
+          }
           if (j1 - j0 == 1) {
             for (int64_t i = 0; i < n; ++i) {
               o[i] = convert_value<T>(combine(ScatterReduce::Sum, to_acc(si[i]), term(first, i)));

@@ -349,6 +349,39 @@ void run_widened(const TensorIterator& iter, const Op& op) {
 void add_floating(const TensorIterator& iter, double alpha) {
   floating_loop<2>(iter, AddOp{alpha});
 }
+// out = rows[0] + ... + rows[k - 1] over n contiguous float32, added in that order in double and
+// rounded once (Note [Float32 row sums]).
+void sum_float_rows(float* out, const float* const* rows, int64_t k, int64_t n) {
+  if (k == 2) {
+    const bool bcast[2] = {false, false};
+    return map_contiguous<float, 2>(out, rows, bcast, n, AddOp{1});
+  }
+  const hn::ScalableTag<double> dd;
+  const hn::Rebind<float, decltype(dd)> df;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(dd));
+  const auto at = [&](int64_t j, int64_t i) {
+    return hn::PromoteTo(dd, hn::LoadU(df, rows[j] + i));
+  };
+  int64_t i = 0;
+  for (; i + 4 * L <= n; i += 4 * L) {  // four independent chains of adds
+    auto a0 = at(0, i), a1 = at(0, i + L), a2 = at(0, i + 2 * L), a3 = at(0, i + 3 * L);
+    for (int64_t j = 1; j < k; ++j) {
+      a0 = hn::Add(a0, at(j, i));
+      a1 = hn::Add(a1, at(j, i + L));
+      a2 = hn::Add(a2, at(j, i + 2 * L));
+      a3 = hn::Add(a3, at(j, i + 3 * L));
+    }
+    hn::StoreU(hn::DemoteTo(df, a0), df, out + i);
+    hn::StoreU(hn::DemoteTo(df, a1), df, out + i + L);
+    hn::StoreU(hn::DemoteTo(df, a2), df, out + i + 2 * L);
+    hn::StoreU(hn::DemoteTo(df, a3), df, out + i + 3 * L);
+  }
+  for (; i < n; ++i) {
+    double a = rows[0][i];
+    for (int64_t j = 1; j < k; ++j) a += rows[j][i];
+    out[i] = static_cast<float>(a);
+  }
+}
 void mul_floating(const TensorIterator& iter) {
   floating_loop<2>(iter, MulOp{});
 }
@@ -436,6 +469,7 @@ namespace ts::cpu {
 namespace {
 
 HWY_EXPORT(add_floating);
+HWY_EXPORT(sum_float_rows);
 HWY_EXPORT(mul_floating);
 HWY_EXPORT(div_floating);
 HWY_EXPORT(div_trunc_floating);
@@ -885,6 +919,10 @@ void clamp_bound_kernel(const KernelCall& c) {
 }
 
 }  // namespace
+
+void sum_contiguous_floats(float* out, const float* const* rows, int64_t k, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(sum_float_rows)(out, rows, k, n);
+}
 
 TS_REGISTER_KERNELS(optimized, binary) {
   m.impl(OpId::add, kCPU, add_kernel);

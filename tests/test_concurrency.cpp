@@ -19,6 +19,7 @@
 #include "test_plugin_path.h"
 #include "test_util.h"
 #include "touchstone/parallel.h"
+#include "touchstone/sanitizers.h"
 #include "touchstone/touchstone.h"
 
 namespace {
@@ -418,6 +419,37 @@ TEST(Concurrency, ThreadsSharingALeafAccumulateEveryGradient) {
   for (std::thread& th : threads) th.join();
   // Each pass of thread t adds t + 1 to every element: 25 * (1 + ... + 8) = 900.
   EXPECT_TENSOR(w.grad(), ts::kDouble, {64}, Values(64, 900.0));
+}
+
+// Note [CPU block cache] in lib/src/storage.cpp: a full cache gives back its least recently
+// freed blocks to keep a new one (ctest runs this file with an 8 MiB cache).
+TEST(CpuBlockCache, AFullCacheGivesBackItsOldestBlocks) {
+#if TS_ASAN
+  GTEST_SKIP() << "sanitizer builds never cache blocks";
+#else
+  constexpr size_t kMiB = size_t{1} << 20;
+  if (ts::cpu_cache_stats().limit_bytes != 8 * kMiB) GTEST_SKIP() << "needs an 8 MiB cache";
+  { const Tensor a = ts::empty({int64_t{5} << 18}, ts::kFloat); }  // 5 MiB: a 6 MiB block
+  const ts::CpuCacheStats s1 = ts::cpu_cache_stats();
+  EXPECT_GE(s1.cached_bytes, 6 * kMiB);
+  void* b_data = nullptr;
+  {
+    const Tensor b = ts::empty({int64_t{3} << 18}, ts::kFloat);  // a 4 MiB block
+    b_data = b.data_ptr();
+  }
+  // 6 + 4 MiB do not fit in 8: the older 6 MiB block went back to the C library.
+  const ts::CpuCacheStats s2 = ts::cpu_cache_stats();
+  EXPECT_GT(s2.evictions, s1.evictions);
+  EXPECT_LE(s2.cached_bytes, 8 * kMiB);
+  EXPECT_GE(s2.cached_bytes, 4 * kMiB);
+  const Tensor again = ts::full({int64_t{3} << 18}, 1.5, ts::kFloat);
+  EXPECT_EQ(again.data_ptr(), b_data);
+  EXPECT_EQ(ts::cpu_cache_stats().hits, s2.hits + 1);
+  EXPECT_EQ(again.sum().item<double>(), 1.5 * (3 << 18));
+  // A block larger than the whole cache is never kept.
+  { const Tensor big = ts::empty({int64_t{9} << 18}, ts::kFloat); }
+  EXPECT_LE(ts::cpu_cache_stats().cached_bytes, 8 * kMiB);
+#endif
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <sys/mman.h>
 
 #include <cstdlib>
+#include <iterator>
+#include <list>
 #include <map>
 #include <mutex>
 #include <unordered_map>
@@ -24,6 +26,11 @@ namespace {
 // and handed out again for the same rounded size. Sanitizer builds never cache, so a
 // use-after-free stays visible. kCacheMin is glibc's initial mmap threshold (128 KiB): a GPT-2
 // MLP's 768 KiB activations, below the first 1 MiB bound, faulted 4 ms into an 8.5 ms call.
+// A full cache gives back its least recently freed blocks to take a new one: it used to refuse
+// the new block instead, so once a long run had filled it with old sizes (the 512 MiB blocks of
+// the STREAM-sized cases), every later 64 MiB output faulted afresh on every call (diag of
+// 4096: 1.1 ms alone, 3.2 in the full run; the 2 MiB pages were not always granted, and with
+// 4 KiB pages a 64 MiB first touch takes 200 ms on the EPYC VM).
 #if TS_ASAN
 constexpr bool kSanitized = true;
 #else
@@ -57,22 +64,24 @@ class CpuAllocator final : public Allocator {
       auto it = free_.find(rounded);
       void* p = nullptr;
       if (it != free_.end()) {
-        p = it->second;
+        p = it->second->p;
+        lru_.erase(it->second);
         free_.erase(it);
         cached_ -= rounded;
+        ++stats_.hits;
       } else if (rounded >= kHugePage) {
+        ++stats_.misses;
         // Note [Huge pages]
         // Blocks of 2 MiB or more are whole 2 MiB pages, aligned, and asked for transparent
         // huge pages (THP in "madvise" mode takes only regions that ask): a random gather over
         // a 25 MiB table missed the TLB on most rows (embedding_bag's prefetches stalled on page
         // walks; 1 thread 334 -> 305 us, ATen on the same tensors 261 -> 242), and a first touch
         // faults once per 2 MiB instead of once per 4 KiB.
-        p = std::aligned_alloc(kHugePage, rounded);
-        TS_CHECK(p != nullptr, "CPU allocator: out of memory allocating ", nbytes, " bytes");
+        p = fresh(kHugePage, rounded, nbytes);
         madvise(p, rounded, MADV_HUGEPAGE);  // advice: failure leaves ordinary pages
       } else {
-        p = std::aligned_alloc(kCpuAlignment, rounded);
-        TS_CHECK(p != nullptr, "CPU allocator: out of memory allocating ", nbytes, " bytes");
+        ++stats_.misses;
+        p = fresh(kCpuAlignment, rounded, nbytes);
       }
       large_.emplace(p, rounded);
       return p;
@@ -89,8 +98,10 @@ class CpuAllocator final : public Allocator {
       if (it != large_.end()) {
         const size_t size = it->second;
         large_.erase(it);
-        if (cached_ + size <= limit_) {
-          free_.emplace(size, p);
+        if (size <= limit_) {
+          while (cached_ + size > limit_) evict_oldest();
+          lru_.push_front(Block{size, p});
+          free_.emplace(size, lru_.begin());
           cached_ += size;
           return;
         }
@@ -99,18 +110,64 @@ class CpuAllocator final : public Allocator {
     std::free(p);
   }
 
+  CpuCacheStats stats() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    CpuCacheStats s = stats_;
+    s.limit_bytes = limit_;
+    s.cached_bytes = cached_;
+    s.cached_blocks = lru_.size();
+    return s;
+  }
+
  private:
+  struct Block {
+    size_t size;
+    void* p;
+  };
+  // A new block from the C library (mutex_ held); when it has none, the cached blocks go back
+  // first and it is asked again.
+  void* fresh(size_t alignment, size_t size, size_t nbytes) {
+    void* p = std::aligned_alloc(alignment, size);
+    if (p == nullptr && !lru_.empty()) {
+      while (!lru_.empty()) evict_oldest();
+      p = std::aligned_alloc(alignment, size);
+    }
+    TS_CHECK(p != nullptr, "CPU allocator: out of memory allocating ", nbytes, " bytes");
+    return p;
+  }
+  // The least recently freed block back to the C library (mutex_ held, the cache not empty).
+  void evict_oldest() {
+    const Block b = lru_.back();
+    auto [first, last] = free_.equal_range(b.size);
+    for (auto it = first; it != last; ++it) {
+      if (it->second == std::prev(lru_.end())) {
+        free_.erase(it);
+        break;
+      }
+    }
+    lru_.pop_back();
+    cached_ -= b.size;
+    ++stats_.evictions;
+    std::free(b.p);
+  }
+
   size_t limit_ = 0;
   std::mutex mutex_;
   std::unordered_map<void*, size_t> large_;  // live large blocks and their rounded sizes
-  std::multimap<size_t, void*> free_;        // cached blocks by size
+  std::list<Block> lru_;                     // cached blocks, most recently freed first
+  std::multimap<size_t, std::list<Block>::iterator> free_;  // the same blocks by size
   size_t cached_ = 0;
+  CpuCacheStats stats_;
 };
 
-Allocator*& allocator_slot(DeviceType type) {
+CpuAllocator* cpu_allocator() {
   // Never destroyed: tensors in other statics may free their storage after it would be.
   static CpuAllocator* cpu = new CpuAllocator;
-  static Allocator* slots[kNumDeviceTypes] = {cpu, nullptr};
+  return cpu;
+}
+
+Allocator*& allocator_slot(DeviceType type) {
+  static Allocator* slots[kNumDeviceTypes] = {cpu_allocator(), nullptr};
   return slots[static_cast<int>(type)];
 }
 
@@ -118,6 +175,10 @@ Allocator*& allocator_slot(DeviceType type) {
 
 void set_allocator(DeviceType type, Allocator* allocator) {
   allocator_slot(type) = allocator;
+}
+
+CpuCacheStats cpu_cache_stats() {
+  return cpu_allocator()->stats();
 }
 
 Allocator* get_allocator(DeviceType type) {

@@ -19,6 +19,18 @@ class Allocator {
 };
 void set_allocator(DeviceType type, Allocator* allocator);
 Allocator* get_allocator(DeviceType type);  // throws if none is registered
+
+// The CPU allocator's cache of freed large blocks (Note [CPU block cache] in storage.cpp), as
+// torch.cuda.memory_stats reports its caching allocator's.
+struct CpuCacheStats {
+  size_t limit_bytes = 0;   // TOUCHSTONE_CPU_CACHE_MB (0: no cache)
+  size_t cached_bytes = 0;  // freed blocks held now
+  size_t cached_blocks = 0;
+  uint64_t hits = 0;       // allocations served from the cache
+  uint64_t misses = 0;     // cacheable allocations that asked the C library
+  uint64_t evictions = 0;  // blocks given back to make room for newer ones
+};
+CpuCacheStats cpu_cache_stats();
 inline constexpr size_t kCpuAlignment = 64;
 
 class StorageImpl : public RefCounted {

@@ -609,12 +609,15 @@ void index_add_by_destination(const KernelCall& c, const std::vector<int64_t>& s
             continue;
           }
           const T* first = src + order[j0] * n;
-          if constexpr (std::is_same_v<T, float> && decltype(unit)::value) {
-            // Vector adds in double, the same order (Note [Float32 row sums] in binary.h).
-            rows.assign({si});
-            for (int64_t j = j0; j < j1; ++j) rows.push_back(src + order[j] * n);
-            sum_contiguous_floats(o, rows.data(), static_cast<int64_t>(rows.size()), n);
-            continue;
+          // Vector adds in double, the same order (Note [Float32 row sums] in binary.h). T alone
+          // decides the constexpr if: clang checks a branch whose condition is still dependent.
+          if constexpr (std::is_same_v<T, float>) {
+            if (decltype(unit)::value) {
+              rows.assign({si});
+              for (int64_t j = j0; j < j1; ++j) rows.push_back(src + order[j] * n);
+              sum_contiguous_floats(o, rows.data(), static_cast<int64_t>(rows.size()), n);
+              continue;
+            }
           }
           if (j1 - j0 == 1) {
             for (int64_t i = 0; i < n; ++i) {

@@ -64,6 +64,25 @@ TEST(IndexSelect, EveryDtype) {
   }
 }
 
+// Note [Index extremes in AVX2]: the bounds check's min and max over long indices, with the bad
+// value in the vector blocks or in the tail, too high or negative; contiguous and strided.
+TEST(IndexSelect, BoundsCheckOfLongIndices) {
+  const Tensor x = ts::arange(7.0);
+  std::vector<int64_t> v(1003);
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<int64_t>(i % 7);
+  EXPECT_EQ(values(ts::index_select(x, 0, make_long(v)))[1002], 1002 % 7);
+  for (const auto& [at, bad] : std::vector<std::pair<size_t, int64_t>>{
+           {517, 7}, {517, -8}, {1001, 7}, {1002, int64_t{1} << 40}, {0, -(int64_t{1} << 40)}}) {
+    std::vector<int64_t> w = v;
+    w[at] = bad;
+    const std::string msg = "index_select: index " + std::to_string(bad) +
+                            " out of range in self (size 7 at dimension 0)";
+    EXPECT_ERROR(ts::index_select(x, 0, make_long(w)), msg);
+    EXPECT_ERROR(ts::index_select(x, 0, make_long(w, {1003, 1}).expand({1003, 2}).select(1, 1)),
+                 msg);
+  }
+}
+
 TEST(IndexSelect, Errors) {
   const Tensor x = grid();
   EXPECT_ERROR(ts::index_select(x, 0, make_long({0, 3})),

@@ -11,6 +11,7 @@
 #include <limits>
 #include <mutex>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -20,6 +21,10 @@
 #include "meta.h"
 #include "touchstone/ops.h"
 #include "touchstone/parallel.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 namespace ts {
 namespace {
@@ -232,10 +237,48 @@ std::pair<const char*, const char*> byte_range(const Tensor& t) {
   return {p + lo * es, p + (hi + 1) * es};
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// Note [Index extremes in AVX2]
+// SSE2, this file's baseline, has no 64-bit integer compare, so int64 extremes were scalar
+// compare-and-moves: 16 M indices took about 10 ms at 1 thread, a quarter of a scatter_reduce
+// call of 4096 x 4096 on the EPYC VM. With AVX2 (checked at run time) four lanes compare and
+// blend at once: under perf, the check's samples against scatter_reduce's own loop went from
+// 0.24-0.32 to 0.15-0.18 (memory-bound now). Min and max are exact: the same checks either way.
+__attribute__((target("avx2"))) void minmax_run_avx2(const int64_t* p, int64_t n, int64_t& l,
+                                                     int64_t& h) {
+  __m256i lo0 = _mm256_set1_epi64x(l), lo1 = lo0, hi0 = _mm256_set1_epi64x(h), hi1 = hi0;
+  int64_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + k));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + k + 4));
+    lo0 = _mm256_blendv_epi8(lo0, a, _mm256_cmpgt_epi64(lo0, a));
+    lo1 = _mm256_blendv_epi8(lo1, b, _mm256_cmpgt_epi64(lo1, b));
+    hi0 = _mm256_blendv_epi8(hi0, a, _mm256_cmpgt_epi64(a, hi0));
+    hi1 = _mm256_blendv_epi8(hi1, b, _mm256_cmpgt_epi64(b, hi1));
+  }
+  alignas(32) int64_t lv[8], hv[8];
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lv), lo0);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(lv + 4), lo1);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(hv), hi0);
+  _mm256_store_si256(reinterpret_cast<__m256i*>(hv + 4), hi1);
+  for (int i = 0; i < 8; ++i) l = std::min(l, lv[i]), h = std::max(h, hv[i]);
+  for (; k < n; ++k) l = std::min(l, p[k]), h = std::max(h, p[k]);
+}
+const bool kHasAvx2 = [] {
+  __builtin_cpu_init();  // may run before libgcc's own initializer
+  return __builtin_cpu_supports("avx2") != 0;
+}();
+#endif
+
 // l = min(l, p[0..n)), h likewise with max; four independent chains, as each min is a
 // dependent compare and move (SSE2 has no 64-bit integer min to vectorize with).
 template <typename I>
 void minmax_run(const I* p, int64_t n, I& l, I& h) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  if constexpr (std::is_same_v<I, int64_t>) {
+    if (kHasAvx2) return minmax_run_avx2(p, n, l, h);  // Note [Index extremes in AVX2]
+  }
+#endif
   I l0 = l, l1 = l, l2 = l, l3 = l, h0 = h, h1 = h, h2 = h, h3 = h;
   int64_t k = 0;
   for (; k + 4 <= n; k += 4) {

@@ -4,15 +4,18 @@
 // the reference and the optimized sets.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "autograd_util.h"
 #include "cpu_sets_util.h"
 #include "index_grad_util.h"
 #include "test_util.h"
+#include "touchstone/cpu_capability.h"
 #include "touchstone/touchstone.h"
 
 namespace {
@@ -190,6 +193,23 @@ TEST(IndexAdd, WideRowsRoundOnceInPlaceToo) {
     x.index_add_(0, index, source);
     EXPECT_TENSOR(x, ts::kFloat, {4, 67}, want, 0);
   });
+}
+
+// Note [Demoting to float32]: sums beyond float32's range round to inf on every SIMD target
+// (Highway's scalar target saturates its demotion to FLT_MAX), as float64 inf .to(float32).
+TEST(IndexAdd, OverflowIsInfOnEveryTarget) {
+  const std::string saved = ts::cpu::capability();
+  for (const std::string& target : ts::cpu::supported_capabilities()) {
+    ts::cpu::set_capability(target);
+    ts::KernelSetGuard g("optimized");
+    const Tensor r =
+        ts::index_add(ts::zeros({2, 40}), 0, make_long({0, 0, 0}), ts::full({3, 40}, 3e38));
+    const std::vector<double> v = values(r.select(0, 0));
+    EXPECT_TRUE(std::all_of(v.begin(), v.end(), [](double x) { return x == kInf; })) << target;
+    const Tensor f = ts::full({40}, kInf, ts::kDouble).to(ts::kFloat);
+    EXPECT_EQ(values(f)[33], kInf) << target;
+  }
+  ts::cpu::set_capability(saved);
 }
 
 TEST(IndexAdd, Errors) {

@@ -356,13 +356,14 @@ void sum_float_rows(float* out, const float* const* rows, int64_t k, int64_t n) 
     const bool bcast[2] = {false, false};
     return map_contiguous<float, 2>(out, rows, bcast, n, AddOp{1});
   }
+  int64_t i = 0;
+#if HWY_TARGET != HWY_SCALAR  // its DemoteTo clamps to +-FLT_MAX (Note [Demoting to float32])
   const hn::ScalableTag<double> dd;
   const hn::Rebind<float, decltype(dd)> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(dd));
   const auto at = [&](int64_t j, int64_t i) {
     return hn::PromoteTo(dd, hn::LoadU(df, rows[j] + i));
   };
-  int64_t i = 0;
   for (; i + 4 * L <= n; i += 4 * L) {  // four independent chains of adds
     auto a0 = at(0, i), a1 = at(0, i + L), a2 = at(0, i + 2 * L), a3 = at(0, i + 3 * L);
     for (int64_t j = 1; j < k; ++j) {
@@ -376,6 +377,7 @@ void sum_float_rows(float* out, const float* const* rows, int64_t k, int64_t n) 
     hn::StoreU(hn::DemoteTo(df, a2), df, out + i + 2 * L);
     hn::StoreU(hn::DemoteTo(df, a3), df, out + i + 3 * L);
   }
+#endif
   for (; i < n; ++i) {
     double a = rows[0][i];
     for (int64_t j = 1; j < k; ++j) a += rows[j][i];

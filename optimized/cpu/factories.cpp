@@ -175,6 +175,12 @@ void fill_words(void* dst, int64_t n, uint64_t bits, size_t size, bool stream) {
   }
 }
 
+// Note [Demoting to float32]
+// Highway's scalar target demotes float64 to float32 saturating: an infinity or a value beyond
+// float32's range becomes +-FLT_MAX (ours rounds, as static_cast: to +-inf). So with
+// TOUCHSTONE_CPU_CAPABILITY=scalar, float64 inf .to(float32) gave 3.4e38. That target takes the
+// scalar loops instead of DemoteTo; the vector targets' conversions (cvtpd2ps) round.
+
 // n float64 to float32 (rounded to nearest even, as static_cast) or float32 to float64 (exact).
 void convert_float_widths(void* dst, const void* src, int64_t n, bool to_float) {
   const hn::ScalableTag<double> dd;
@@ -184,7 +190,9 @@ void convert_float_widths(void* dst, const void* src, int64_t n, bool to_float) 
   if (to_float) {
     auto* o = static_cast<float*>(dst);
     const auto* a = static_cast<const double*>(src);
+#if HWY_TARGET != HWY_SCALAR  // Note [Demoting to float32]
     for (; i + L <= n; i += L) hn::StoreU(hn::DemoteTo(df, hn::LoadU(dd, a + i)), df, o + i);
+#endif
     for (; i < n; ++i) o[i] = static_cast<float>(a[i]);
   } else {
     auto* o = static_cast<double*>(dst);

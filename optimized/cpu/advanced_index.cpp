@@ -248,13 +248,13 @@ template <typename A>
       return b;
     case ScatterReduce::Sum:
     case ScatterReduce::Mean:
-      if constexpr (std::is_floating_point_v<A>) {
+      if constexpr (std::is_same_v<A, double>) {
         return a + b;
       } else {
         return static_cast<A>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
       }
     case ScatterReduce::Prod:
-      if constexpr (std::is_floating_point_v<A>) {
+      if constexpr (std::is_same_v<A, double>) {
         return a * b;
       } else {
         return static_cast<A>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));

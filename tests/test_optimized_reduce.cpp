@@ -355,6 +355,29 @@ TEST(OptimizedReduce, CumsumLongLinesInPiecesInPlaceAndOut) {
       "cumsum_out into transposed float64");
 }
 
+// Note [Lines side by side]: 4 lines at a time, each in its own order, so the bits are the
+// reference's (double running sums, each output rounded once) for the groups and the tail.
+TEST(OptimizedReduce, CumsumLinesSideBySideKeepTheReferenceBits) {
+  // 67 lines (16 groups of 4 and 3 more) of 300 elements (a 256-element block and a tail).
+  for (ts::ScalarType dt : {ts::kFloat, ts::kDouble, ts::kHalf}) {
+    const Tensor a = sample({67, 300}, dt, -100, 100, 16);
+    Tensor want;
+    {
+      ts::KernelSetGuard g("reference");
+      want = ts::cumsum(a, 1);
+    }
+    for_each_capability([&](const std::string& cap) {
+      for_each_thread_count({1, 3}, [&](int threads) {
+        const std::string what = name(dt) + " [" + cap + "] threads " + std::to_string(threads);
+        expect_same_bits(ts::cumsum(a, 1), want, "cumsum " + what);
+        Tensor t = a.clone();
+        t.cumsum_(1);
+        expect_same_bits(t, want, "cumsum_ " + what);
+      });
+    });
+  }
+}
+
 // ---- empty, 0-dim, expanded, out= ----
 
 // Note [all and any in lanes]: -0.0 is zero and a NaN is not, for every floating width; rows

@@ -263,7 +263,8 @@ struct ScanPlan {
 // Runs scanner `sc` over plan `s` (see Note [Optimized cumsum] in cumsum.cpp). A scanner
 // provides
 //   Acc sum(in, in_step, n); void scan(in, in_step, out, out_step, n, Acc start);
-//   void columns(in, out, w): w adjacent lines, all s.len steps.
+//   void columns(in, out, w): w adjacent lines, all s.len steps;
+// and may provide kLines with void scan_lines(in[kLines], in_step, out[kLines], out_step, n).
 template <class S>
 void run_scan(const ScanPlan& s, const S& sc) {
   using Acc = typename S::Acc;
@@ -285,7 +286,22 @@ void run_scan(const ScanPlan& s, const S& sc) {
   if (len <= kPiece || nlines >= kFewLines) {
     parallel_for(0, nlines, std::max<int64_t>(1, kGrain / len), [&](int64_t l0, int64_t l1) {
       Walker w(s.lines, l0);
-      for (int64_t l = l0; l < l1; ++l, w.next()) {
+      int64_t l = l0;
+      if constexpr (requires {
+                      requires S::kLines >
+                      1;
+                    }) {  // Note [Lines side by side]
+        for (; l + S::kLines <= l1; l += S::kLines) {
+          const char* in[S::kLines];
+          char* out[S::kLines];
+          for (int64_t i = 0; i < S::kLines; ++i, w.next()) {
+            in[i] = s.in + w.off[0];
+            out[i] = s.out + w.off[1];
+          }
+          sc.scan_lines(in, s.in_step, out, s.out_step, len);
+        }
+      }
+      for (; l < l1; ++l, w.next()) {
         sc.scan(s.in + w.off[0], s.in_step, s.out + w.off[1], s.out_step, len, Acc(0));
       }
     });

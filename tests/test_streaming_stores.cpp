@@ -1,6 +1,7 @@
 // Outputs of at least twice the last-level cache's size take the optimized set's non-temporal store
 // paths (Note [Streaming stores] in optimized/cpu/elementwise.h): elementwise loops, contiguous
-// copies, fills of zeros (other fills run the plain path beside them), index_select's rows, cat.
+// copies and float32 <-> float64 conversions, fills of zeros (other fills run the plain path beside
+// them), index_select's rows, cat.
 // Each writes 72 MiB into a view one float past an aligned start (so the first vector is peeled),
 // with a guard element on each side; expected values are computed here in plain C++ (sums of small
 // integers and halves, exact in float32).
@@ -99,6 +100,30 @@ TEST_P(StreamingStores, CopiesAndFillsBeyondTheCache) {
   out.view.zero_();
   expect_values(
       out, [](int64_t) { return 0.0f; }, "zero_");
+}
+
+// float64 <-> float32 copies convert in lanes and stream (rounding as static_cast): thirds do
+// not fit float32, so a wrong rounding shows.
+TEST_P(StreamingStores, ConversionsBeyondTheCache) {
+  const auto third = [](int64_t i) { return static_cast<double>(i % 4096) + 1.0 / 3.0; };
+  Tensor d = ts::empty({kN}, ts::kDouble);
+  double* dp = d.data_ptr<double>();
+  for (int64_t i = 0; i < kN; ++i) dp[i] = third(i);
+  Out out;
+  out.view.copy_(d);
+  expect_values(
+      out, [&](int64_t i) { return static_cast<float>(third(i)); }, "copy_ from float64");
+  const Tensor a = filled(a_at);
+  Tensor wide = ts::full({kN + 2}, static_cast<double>(kGuard), ts::kDouble);
+  wide.slice(0, 1, kN + 1).copy_(a);
+  const double* wp = wide.data_ptr<double>();
+  EXPECT_EQ(wp[0], kGuard);
+  EXPECT_EQ(wp[kN + 1], kGuard);
+  int64_t bad = kN;
+  for (int64_t i = 0; i < kN && bad == kN; ++i) {
+    if (wp[i + 1] != static_cast<double>(a_at(i))) bad = i;
+  }
+  EXPECT_EQ(bad, kN) << "copy_ to float64: element " << bad;
 }
 
 // Broadcast sources copy row by row: a fill or a memcpy per row of 4099 (each row peels its own

@@ -84,7 +84,7 @@ inline void copy_row(char* d, const char* s, int64_t ds, int64_t ss, int64_t n, 
         if (static_cast<const void*>(o) != a) copy_bytes(o, a, n * kSize<To>, stream);
       } else if constexpr ((std::is_same_v<To, float> && std::is_same_v<From, double>) ||
                            (std::is_same_v<To, double> && std::is_same_v<From, float>)) {
-        convert_floats(o, a, n, std::is_same_v<To, float>);  // the best target's lanes, not SSE2
+        convert_floats(o, a, n, std::is_same_v<To, float>, stream);  // the best target's lanes
       } else {
         // Fixed-length blocks: GCC's -O2 cost model vectorizes those (Note [Vector fills]).
         int64_t i = 0;

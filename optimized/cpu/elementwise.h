@@ -23,8 +23,8 @@ void fill_elements(void* dst, int64_t n, const void* value, size_t size, bool st
 // memcpy, or with `stream` non-temporal stores (Note [Streaming stores]); factories.cpp.
 void copy_bytes(void* dst, const void* src, int64_t n, bool stream);
 // n contiguous float64 to float32 (to_float) or float32 to float64, in lanes of the best target;
-// the bits of static_cast. factories.cpp.
-void convert_floats(void* dst, const void* src, int64_t n, bool to_float);
+// the bits of static_cast; with `stream`, non-temporal (Note [Streaming stores]). factories.cpp.
+void convert_floats(void* dst, const void* src, int64_t n, bool to_float, bool stream = false);
 
 // Note [Streaming stores]
 // An output larger than the last-level cache is evicted before anything reads it again, so

@@ -181,8 +181,9 @@ void fill_words(void* dst, int64_t n, uint64_t bits, size_t size, bool stream) {
 // TOUCHSTONE_CPU_CAPABILITY=scalar, float64 inf .to(float32) gave 3.4e38. That target takes the
 // scalar loops instead of DemoteTo; the vector targets' conversions (cvtpd2ps) round.
 
-// n float64 to float32 (rounded to nearest even, as static_cast) or float32 to float64 (exact).
-void convert_float_widths(void* dst, const void* src, int64_t n, bool to_float) {
+// n float64 to float32 (rounded to nearest even, as static_cast) or float32 to float64 (exact);
+// with `stream`, the whole vectors from dst's first aligned one on are non-temporal.
+void convert_float_widths(void* dst, const void* src, int64_t n, bool to_float, bool stream) {
   const hn::ScalableTag<double> dd;
   const hn::Rebind<float, decltype(dd)> df;
   const auto L = static_cast<int64_t>(hn::Lanes(dd));
@@ -191,12 +192,22 @@ void convert_float_widths(void* dst, const void* src, int64_t n, bool to_float) 
     auto* o = static_cast<float*>(dst);
     const auto* a = static_cast<const double*>(src);
 #if HWY_TARGET != HWY_SCALAR  // Note [Demoting to float32]
+    if (stream) {
+      const int64_t head = unaligned_head(o, sizeof(float), static_cast<size_t>(L) * 4, n);
+      for (; i < head; ++i) o[i] = static_cast<float>(a[i]);
+      for (; i + L <= n; i += L) hn::Stream(hn::DemoteTo(df, hn::LoadU(dd, a + i)), df, o + i);
+    }
     for (; i + L <= n; i += L) hn::StoreU(hn::DemoteTo(df, hn::LoadU(dd, a + i)), df, o + i);
 #endif
     for (; i < n; ++i) o[i] = static_cast<float>(a[i]);
   } else {
     auto* o = static_cast<double*>(dst);
     const auto* a = static_cast<const float*>(src);
+    if (stream) {
+      const int64_t head = unaligned_head(o, sizeof(double), static_cast<size_t>(L) * 8, n);
+      for (; i < head; ++i) o[i] = static_cast<double>(a[i]);
+      for (; i + L <= n; i += L) hn::Stream(hn::PromoteTo(dd, hn::LoadU(df, a + i)), dd, o + i);
+    }
     for (; i + L <= n; i += L) hn::StoreU(hn::PromoteTo(dd, hn::LoadU(df, a + i)), dd, o + i);
     for (; i < n; ++i) o[i] = static_cast<double>(a[i]);
   }
@@ -600,8 +611,8 @@ void fill_elements(void* dst, int64_t n, const void* value, size_t size, bool st
   for (int64_t i = 0; i < n; ++i) std::memcpy(static_cast<char*>(dst) + i * size, value, size);
 }
 
-void convert_floats(void* dst, const void* src, int64_t n, bool to_float) {
-  HWY_DYNAMIC_DISPATCH(convert_float_widths)(dst, src, n, to_float);
+void convert_floats(void* dst, const void* src, int64_t n, bool to_float, bool stream) {
+  HWY_DYNAMIC_DISPATCH(convert_float_widths)(dst, src, n, to_float, stream);
 }
 
 // Note [Copies in 32-byte vectors]

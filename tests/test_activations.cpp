@@ -59,6 +59,11 @@ TEST(Activations, EluSeluCelu) {
     EXPECT_TENSOR(ts::celu(make(kDouble, {-1, 3}), 2.0), kDouble, {2}, {-0.7869386805747332, 3},
                   kF64);
     EXPECT_TENSOR(ts::celu(make(kFloat, {-1})), kFloat, {1}, {-0.6321205588285577}, kF32);
+    // A negative alpha grows exponentially below 0: -1.5 expm1(x q) with q = float(1 / -1.5) =
+    // -0.6666666865348816 (libm in double). x q rounded to float32 alone put -100 3.2e-6 off
+    // (Note [elu's exponent in two floats]).
+    EXPECT_TENSOR(ts::celu(make(kFloat, {-100, -60, -7}), -1.5), kFloat, {3},
+                  {-1.3460388105130584e+29, -3.530783211574373e+17, -158.01403528206066}, 5e-7);
     // The in-place forms return self.
     const Tensor y = make(kFloat, {-1, 1});
     EXPECT_TRUE(ts::selu_(y).is_same(y));

@@ -366,6 +366,16 @@ struct LeakyReluOp {
   }
 };
 
+// Note [elu's exponent in two floats]
+// expm1(q)'s relative error grows by q's absolute error, and q = input_scale * x rounded to
+// float32 errs by up to |q| 2^-24: celu with alpha = -1.5 at x = -100 (q = 66.7, a result of
+// -1.3e29) was 3.2e-6 off the reference, over float32's 1.3e-6 (found by the fuzzer). So float32
+// lanes with q > 1 (a negative alpha or input_scale; elu's usual q <= 0 skips this) carry q as
+// qh + ql (input_scale is already float32, opmath_param) and take expm1(qh) + e^qh ql. ql is the
+// product's exact error: one fused multiply-subtract where the target has FMA, else Dekker's
+// product in 12-bit halves. (The halves must not be split on an FMA target: GCC contracts big - x,
+// big = 4097 x, into fma(x, 4097, -x) = 4096 x, and the split is lost.)
+
 // scale * x for x > 0, else (alpha * scale) * expm1(input_scale * x); NaN takes the x > 0 arm's
 // x * scale, as the reference's x <= 0 is false.
 struct EluOp {
@@ -373,8 +383,34 @@ struct EluOp {
   template <class D, class V>
   HWY_INLINE V operator()(D d, V x) const {
     using T = hn::TFromD<D>;
-    const V neg =
-        hn::Mul(hn::Set(d, T(alpha * scale)), VecExpm1(d, hn::Mul(x, hn::Set(d, T(input_scale)))));
+    V e;
+    if constexpr (kIsF32<D>) {                           // Note [elu's exponent in two floats]
+      const float ch = static_cast<float>(input_scale);  // exact (opmath_param)
+      const V qh = hn::Mul(x, hn::Set(d, ch));
+      e = VecExpm1(d, qh);
+      // Lanes that use e with q > 1; below, q's rounding costs under an ULP.
+      const auto grows = hn::And(hn::Gt(qh, hn::Set(d, 1.0f)), hn::Le(x, hn::Zero(d)));
+      if (HWY_UNLIKELY(!hn::AllFalse(d, grows))) {
+#if HWY_NATIVE_FMA
+        const V ql = hn::MulSub(x, hn::Set(d, ch), qh);  // x ch - qh, exact when fused
+#else
+        const float split = 4097.0f * ch;  // ch = chh + chl, 12-bit halves
+        const float chh = split - (split - ch), chl = ch - chh;
+        const V big = hn::Mul(x, hn::Set(d, 4097.0f));
+        const V xh = hn::Sub(big, hn::Sub(big, x)), xl = hn::Sub(x, xh);
+        const V ql = hn::Add(hn::Add(hn::Add(hn::Sub(hn::Mul(xh, hn::Set(d, chh)), qh),
+                                             hn::Mul(xh, hn::Set(d, chl))),
+                                     hn::Mul(xl, hn::Set(d, chh))),
+                             hn::Mul(xl, hn::Set(d, chl)));
+#endif
+        // Where expm1(qh) overflows or x overflows the split, the correction is dropped.
+        const V fixed = hn::MulAdd(hn::Add(e, hn::Set(d, 1.0f)), ql, e);
+        e = hn::IfThenElse(hn::And(grows, hn::IsFinite(fixed)), fixed, e);
+      }
+    } else {
+      e = VecExpm1(d, hn::Mul(x, hn::Set(d, T(input_scale))));
+    }
+    const V neg = hn::Mul(hn::Set(d, T(alpha * scale)), e);
     return hn::IfThenElse(hn::Le(x, hn::Zero(d)), neg, hn::Mul(x, hn::Set(d, T(scale))));
   }
 };

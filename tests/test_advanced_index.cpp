@@ -16,6 +16,7 @@
 #include "index_grad_util.h"
 #include "test_util.h"
 #include "touchstone/cpu_capability.h"
+#include "touchstone/parallel.h"
 #include "touchstone/touchstone.h"
 
 namespace {
@@ -129,6 +130,47 @@ TEST(IndexPut, AssignAndAccumulate) {
     Tensor rows = ts::zeros({3, 2}, ts::kLong);
     rows.index_put_(L{make_long({2, 0})}, make_long({7, 8}));
     EXPECT_EQ(longs(rows), (std::vector<int64_t>{7, 8, 0, 0, 7, 8}));
+  });
+}
+
+// Accumulation over many terms on 1, 2 and 3 threads: each of 1000 destinations takes 100 or
+// 101 terms of 2^-24 (some through negative indices): 1 + count * 2^-24 exactly in double,
+// rounded once; float32 running sums would stay at 1 (each step a tie to even). A split of the
+// terms among threads must still add each destination's terms once, in index order.
+TEST(IndexPut, ManyTermsOnAnyThreadCount) {
+  constexpr int64_t kDst = 1000, kTerms = 100003;
+  const double u = std::ldexp(1.0, -24);
+  Tensor index = ts::empty({kTerms}, ts::kLong);
+  std::vector<int> count(kDst, 0);
+  for (int64_t i = 0; i < kTerms; ++i) {
+    const int64_t d = i * 7919 % kDst;
+    ++count[static_cast<size_t>(d)];
+    index.data_ptr<int64_t>()[i] = i % 3 == 0 ? d - kDst : d;
+  }
+  std::vector<double> want(kDst);
+  for (int64_t d = 0; d < kDst; ++d) {
+    const double exact = 1 + count[static_cast<size_t>(d)] * u;
+    want[static_cast<size_t>(d)] = static_cast<double>(static_cast<float>(exact));
+  }
+  const Tensor terms = ts::full({kTerms}, u);
+  const Tensor noise = ts::sub(ts::rand({kTerms}), 0.5);
+  each_set([&] {
+    for (int threads : {1, 2, 3}) {
+      SCOPED_TRACE(threads);
+      const int before = ts::get_num_threads();
+      ts::set_num_threads(threads);
+      EXPECT_TENSOR(ts::index_put(ts::ones({kDst}), L{index}, terms, true), ts::kFloat, {kDst},
+                    want, 0);
+      EXPECT_TENSOR(ts::put(ts::ones({kDst}), index, terms, true), ts::kFloat, {kDst}, want, 0);
+      // Random terms: the reference's bits (its sums in index order, rounded once).
+      Tensor got = ts::index_put(ts::ones({kDst}), L{index}, noise, true), ref;
+      {
+        ts::KernelSetGuard g("reference");
+        ref = ts::index_put(ts::ones({kDst}), L{index}, noise, true);
+      }
+      EXPECT_TENSOR(got, ts::kFloat, {kDst}, values(ref), 0);
+      ts::set_num_threads(before);
+    }
   });
 }
 

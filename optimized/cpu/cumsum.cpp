@@ -133,6 +133,7 @@ namespace {
 template <class In, class Out>
 struct IntScanner {
   using Acc = uint64_t;
+  static constexpr int64_t kLines = 1;
   const ScanPlan& s;
 
   static uint64_t value(const char* p) {

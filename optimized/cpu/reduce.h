@@ -264,7 +264,8 @@ struct ScanPlan {
 // provides
 //   Acc sum(in, in_step, n); void scan(in, in_step, out, out_step, n, Acc start);
 //   void columns(in, out, w): w adjacent lines, all s.len steps;
-// and may provide kLines with void scan_lines(in[kLines], in_step, out[kLines], out_step, n).
+//   kLines, and when it is over 1, void scan_lines(in[kLines], in_step, out[kLines], out_step,
+//   n): kLines whole lines at once.
 template <class S>
 void run_scan(const ScanPlan& s, const S& sc) {
   using Acc = typename S::Acc;
@@ -287,10 +288,7 @@ void run_scan(const ScanPlan& s, const S& sc) {
     parallel_for(0, nlines, std::max<int64_t>(1, kGrain / len), [&](int64_t l0, int64_t l1) {
       Walker w(s.lines, l0);
       int64_t l = l0;
-      if constexpr (requires {
-                      requires S::kLines >
-                      1;
-                    }) {  // Note [Lines side by side]
+      if constexpr (S::kLines > 1) {  // Note [Lines side by side] in cumsum.cpp
         for (; l + S::kLines <= l1; l += S::kLines) {
           const char* in[S::kLines];
           char* out[S::kLines];

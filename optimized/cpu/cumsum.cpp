@@ -15,6 +15,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 // Must come after foreach_target.h.
 #include "hwy/highway.h"
+#include "optimized/cpu/elementwise.h"
 #include "optimized/cpu/reduce-inl.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -24,15 +25,7 @@ namespace {
 // Stores n running sums into elements of floating dtype t, `stride` bytes apart.
 HWY_INLINE void store_block(char* p, int64_t stride, int64_t n, ScalarType t, const double* v) {
   if (t == kFloat && stride == 4) {
-    float* o = reinterpret_cast<float*>(p);
-    int64_t i = 0;
-#if HWY_TARGET != HWY_SCALAR  // Note [Demoting to float32] in factories.cpp
-    const hn::ScalableTag<double> dd;
-    const hn::Rebind<float, decltype(dd)> df;
-    const auto L = static_cast<int64_t>(hn::Lanes(dd));
-    for (; i + L <= n; i += L) hn::StoreU(hn::DemoteTo(df, hn::LoadU(dd, v + i)), df, o + i);
-#endif
-    for (; i < n; ++i) o[i] = static_cast<float>(v[i]);
+    convert_floats(p, v, n, true);  // in vectors (factories.cpp)
   } else if (t == kDouble && stride == 8) {
     std::memcpy(p, v, static_cast<size_t>(n) * 8);
   } else {

@@ -276,6 +276,99 @@ TEST(PoolGrad, Gradchecks) {
 
 // ---- the optimized set against the reference ----
 
+// Note [Max pooling in lanes]: rows of 150 give several vectors, a tail that overlaps them and
+// clipped windows at both ends; rows of 32 at stride 2 end in ever smaller vectors. By hand
+// first: on a rising ramp 1..n every window's largest element is its last (position
+// min(o s + (k - 1) d - p, n - 1)); on a falling one its first (max(o s - p, 0) rounded up to a
+// tap); on a constant row the first tap too (ties).
+TEST(PoolOptimized, MaxPoolInLanesByHand) {
+  struct Cfg {
+    int64_t n, k, s, p, d;
+  };
+  for (const Cfg c :
+       {Cfg{150, 3, 2, 1, 1}, Cfg{150, 2, 2, 0, 1}, Cfg{150, 3, 1, 1, 1}, Cfg{150, 4, 3, 2, 1},
+        Cfg{150, 3, 2, 1, 2}, Cfg{150, 5, 1, 2, 2}, Cfg{32, 2, 2, 0, 1}, Cfg{31, 3, 2, 0, 1}}) {
+    const int64_t n = c.n;
+    const int64_t out = (n + 2 * c.p - c.d * (c.k - 1) - 1) / c.s + 1;
+    std::vector<double> up, down, flat(n, 7.0), up_v, up_i, down_v, down_i, flat_i;
+    for (int64_t i = 0; i < n; ++i) {
+      up.push_back(static_cast<double>(i + 1));
+      down.push_back(static_cast<double>(n - i));
+    }
+    for (int64_t o = 0; o < out; ++o) {
+      int64_t first = o * c.s - c.p, last = first + (c.k - 1) * c.d;
+      while (first < 0) first += c.d;
+      while (last > n - 1) last -= c.d;
+      up_v.push_back(static_cast<double>(last + 1));
+      up_i.push_back(static_cast<double>(last));
+      down_v.push_back(static_cast<double>(n - first));
+      down_i.push_back(static_cast<double>(first));
+      flat_i.push_back(static_cast<double>(first));
+    }
+    const std::string what = "n" + std::to_string(n) + " k" + std::to_string(c.k) + " s" +
+                             std::to_string(c.s) + " p" + std::to_string(c.p) + " d" +
+                             std::to_string(c.d);
+    for (ts::ScalarType t : {kFloat, kDouble}) {
+      for_each_capability([&](const std::string&) {
+        SCOPED_TRACE(what + " " + name(t));
+        auto [uv, ui] = ts::max_pool1d_with_indices(make(t, up, {1, n}), c.k, c.s, c.p, c.d);
+        EXPECT_TENSOR(uv, t, {1, out}, up_v);
+        expect_indices(ui, {1, out}, up_i);
+        auto [dv, di] = ts::max_pool1d_with_indices(make(t, down, {1, n}), c.k, c.s, c.p, c.d);
+        EXPECT_TENSOR(dv, t, {1, out}, down_v);
+        expect_indices(di, {1, out}, down_i);
+        auto [fv, fi] = ts::max_pool1d_with_indices(make(t, flat, {1, n}), c.k, c.s, c.p, c.d);
+        EXPECT_TENSOR(fv, t, {1, out}, std::vector<double>(static_cast<size_t>(out), 7.0));
+        expect_indices(fi, {1, out}, flat_i);
+      });
+    }
+  }
+}
+
+// The same paths against the reference on rows of few distinct values (ties everywhere), NaNs
+// and -inf, over 2-D windows (the rows of the window box in order), 1 and 3 threads.
+TEST(PoolOptimized, MaxPoolInLanesMatchesReference) {
+  std::vector<double> v;
+  for (int64_t i = 0; i < 2 * 3 * 9 * 150; ++i) {
+    v.push_back(i % 97 == 5   ? kNaN
+                : i % 89 == 3 ? kInfNeg
+                              : static_cast<double>(i * 7919 % 13 % 5));
+  }
+  for (ts::ScalarType t : {kFloat, kDouble, kHalf}) {
+    const Tensor x = make(t, v, {2, 3, 9, 150});
+    constexpr int kPools = 8;
+    Tensor want_v[kPools], want_i[kPools];
+    const auto pools = [&](Tensor* vs, Tensor* is) {
+      std::tie(vs[0], is[0]) = ts::max_pool2d_with_indices(x, 3, 2, 1);
+      std::tie(vs[1], is[1]) = ts::max_pool2d_with_indices(x, {2, 3}, {1, 1}, {1, 1}, {1, 1}, true);
+      std::tie(vs[2], is[2]) = ts::max_pool2d_with_indices(x, {3, 4}, {2, 3}, {1, 2}, {1, 1});
+      std::tie(vs[3], is[3]) = ts::max_pool2d_with_indices(x, 3, 2, 1, {2, 2});
+      // Adaptive windows evenly spaced (2 and 3 wide: pair loads, gathers) and not.
+      std::tie(vs[4], is[4]) = ts::adaptive_max_pool2d(x, {3, 75});
+      std::tie(vs[5], is[5]) = ts::adaptive_max_pool2d(x, {9, 50});
+      std::tie(vs[6], is[6]) = ts::adaptive_max_pool2d(x, {4, 70});
+      // 3-d, 2x2x2 stride 2 on rows of 30: vectors of 8, 4, 2 and 1 lanes.
+      std::tie(vs[7], is[7]) = ts::max_pool3d_with_indices(x.reshape({2, 3, 9, 5, 30}), 2, 2);
+    };
+    {
+      ts::KernelSetGuard g("reference");
+      pools(want_v, want_i);
+    }
+    for_each_capability([&](const std::string& cap) {
+      for_each_thread_count({1, 3}, [&](int threads) {
+        Tensor got_v[kPools], got_i[kPools];
+        pools(got_v, got_i);
+        for (int c = 0; c < kPools; ++c) {
+          const std::string what = "pool " + std::to_string(c) + " " + name(t) + " [" + cap +
+                                   "] threads " + std::to_string(threads);
+          expect_same_bits(got_v[c], want_v[c], what);
+          expect_same_bits(got_i[c], want_i[c], what + " indices");
+        }
+      });
+    });
+  }
+}
+
 TEST(PoolOptimized, MatchesReference) {
   for (ts::ScalarType t : {kFloat, kDouble, kBFloat16, kHalf}) {
     const std::string dt = name(t);

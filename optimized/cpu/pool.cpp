@@ -1,12 +1,13 @@
 // Optimized CPU pooling (max_pool, avg_pool over 1 to 3 spatial dims, adaptive_avg_pool2d,
 // adaptive_max_pool2d): contiguous planes in parallel, each output's window bounds computed once
-// per dim. float16/bfloat16 compute in float32 and round once. Params: the top of
-// lib/src/ops/pool.cpp; semantics: reference/pool.cpp.
+// per dim (max_pool's whole windows in vector lanes: pool_max.cpp). float16/bfloat16 compute in
+// float32 and round once. Params: the top of lib/src/ops/pool.cpp; semantics: reference/pool.cpp.
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
 
+#include "optimized/cpu/pool_max.h"
 #include "touchstone/kernel_family.h"
 #include "touchstone/ops.h"
 #include "touchstone/parallel.h"
@@ -16,8 +17,10 @@ namespace {
 
 // One spatial dim: per output position, the first input position read, the end (exclusive) and
 // the divisor factor (avg_pool); the step is the dilation. Missing dims: one position, size 1.
+// max_pool sets stride, pad and taps (the kernel size); adaptive pooling leaves taps 0.
 struct Axis {
   int64_t in = 1, out = 1, step = 1;
+  int64_t stride = 1, pad = 0, taps = 0;
   std::vector<int64_t> lo{0}, hi{1};
   std::vector<double> count{1.0};
 };
@@ -54,6 +57,9 @@ Geometry max_geometry(const Tensor& x, const Tensor& y, const PoolParams& p) {
   for (size_t d = 0; d < nd; ++d) {
     Axis& ax = g.a[3 - nd + d];
     ax.step = p.dilation[d];
+    ax.stride = p.stride[d];
+    ax.pad = p.padding[d];
+    ax.taps = p.kernel_size[d];
     for (int64_t o = 0; o < ax.out; ++o) {
       int64_t lo = o * p.stride[d] - p.padding[d];
       const int64_t hi = std::min(lo + (p.kernel_size[d] - 1) * p.dilation[d] + 1, ax.in);
@@ -95,45 +101,81 @@ Geometry adaptive_geometry(const Tensor& x, const Tensor& y) {
       ax.hi[u] = ((o + 1) * ax.in + ax.out - 1) / ax.out;
       ax.count[u] = static_cast<double>(ax.hi[u] - ax.lo[u]);
     }
+    if (ax.out > 0 && ax.in % ax.out == 0) ax.stride = ax.taps = ax.in / ax.out;  // even windows
   }
   return g;
 }
 
 // Each window's largest element and its offset in the plane; NaN wins (the last NaN, as ATen's
 // `val > max || isnan(val)`), ties go to the first; the index starts at the first position.
+// Windows whole along the last dim go to max_pool_row (Note [Max pooling in lanes]).
 template <typename T>
 void max_planes(const T* x, T* y, int64_t* ind, const Geometry& g) {
   const Axis &a0 = g.a[0], &a1 = g.a[1], &a2 = g.a[2];
   const int64_t grain = std::max<int64_t>(1, 32768 / std::max<int64_t>(g.in_plane, 1));
+  // The outputs [lanes_begin, lanes_end) along the last dim whose windows are not clipped.
+  const auto whole = [&](int64_t o) {
+    const auto u = static_cast<size_t>(o);
+    const int64_t lo = o * a2.stride - a2.pad;
+    return lo >= 0 && a2.lo[u] == lo && a2.hi[u] == lo + (a2.taps - 1) * a2.step + 1;
+  };
+  int64_t lanes_begin = 0, lanes_end = 0;
+  if (a2.taps > 0 && g.in_plane <= std::numeric_limits<int32_t>::max()) {
+    while (lanes_begin < a2.out && !whole(lanes_begin)) ++lanes_begin;
+    lanes_end = lanes_begin;
+    while (lanes_end < a2.out && whole(lanes_end)) ++lanes_end;
+  }
   parallel_for(0, g.planes, grain, [&](int64_t p0, int64_t p1) {
+    std::vector<int64_t> rows;
     for (int64_t pl = p0; pl < p1; ++pl) {
       const T* xp = x + pl * g.in_plane;
       T* yp = y + pl * g.out_plane;
       int64_t* ip = ind + pl * g.out_plane;
       for (int64_t o0 = 0; o0 < a0.out; ++o0) {
         const int64_t l0 = a0.lo[static_cast<size_t>(o0)], h0 = a0.hi[static_cast<size_t>(o0)];
-        for (int64_t o1 = 0; o1 < a1.out; ++o1) {
+        for (int64_t o1 = 0; o1 < a1.out; ++o1, yp += a2.out, ip += a2.out) {
           const int64_t l1 = a1.lo[static_cast<size_t>(o1)], h1 = a1.hi[static_cast<size_t>(o1)];
-          for (int64_t o2 = 0; o2 < a2.out; ++o2) {
+          rows.clear();
+          for (int64_t i0 = l0; i0 < h0; i0 += a0.step) {
+            for (int64_t i1 = l1; i1 < h1; i1 += a1.step) rows.push_back((i0 * a1.in + i1) * a2.in);
+          }
+          const int64_t first = (l0 * a1.in + l1) * a2.in;
+          const auto clipped = [&](int64_t o2) {
             const int64_t l2 = a2.lo[static_cast<size_t>(o2)];
             const int64_t h2 = a2.hi[static_cast<size_t>(o2)];
             T best = -std::numeric_limits<T>::infinity();
-            int64_t at = (l0 * a1.in + l1) * a2.in + l2;
-            for (int64_t i0 = l0; i0 < h0; i0 += a0.step) {
-              for (int64_t i1 = l1; i1 < h1; i1 += a1.step) {
-                const int64_t row = (i0 * a1.in + i1) * a2.in;
-                for (int64_t i2 = l2; i2 < h2; i2 += a2.step) {
-                  const T v = xp[row + i2];
-                  if (v > best || v != v) {
-                    best = v;
-                    at = row + i2;
-                  }
+            int64_t at = first + l2;
+            for (const int64_t row : rows) {
+              for (int64_t i2 = l2; i2 < h2; i2 += a2.step) {
+                const T v = xp[row + i2];
+                if (v > best || v != v) {
+                  best = v;
+                  at = row + i2;
                 }
               }
             }
-            *yp++ = best;
-            *ip++ = at;
+            yp[o2] = best;
+            ip[o2] = at;
+          };
+          for (int64_t o2 = 0; o2 < lanes_begin; ++o2) clipped(o2);
+          if (lanes_end > lanes_begin) {
+            MaxRow<T> r;
+            r.plane = xp;
+            r.rows = rows.data();
+            r.nrows = static_cast<int64_t>(rows.size());
+            r.first = first;
+            r.start = -a2.pad;
+            r.step = a2.stride;
+            r.taps = a2.taps;
+            r.dilation = a2.step;
+            r.in = a2.in;
+            r.begin = lanes_begin;
+            r.end = lanes_end;
+            r.y = yp;
+            r.ind = ip;
+            max_pool_row(r);
           }
+          for (int64_t o2 = lanes_end; o2 < a2.out; ++o2) clipped(o2);
         }
       }
     }

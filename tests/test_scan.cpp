@@ -92,6 +92,65 @@ TEST(Scan, CummaxCummin) {
   });
 }
 
+// Note [Running extremes along rows]: rows of 100 with blocks of 16 that hold no new extreme
+// (filled), blocks with ties (the later index), a NaN in a quiet stretch and a later NaN (the
+// index moves to it), -inf, and rows of a few integers (frequent ties). Expected values come
+// from the rule itself, element by element.
+TEST(Scan, CumExtremesAlongLongRows) {
+  constexpr int64_t n = 100;
+  std::vector<double> quiet(n), few(n);
+  for (int64_t k = 0; k < n; ++k) {
+    quiet[k] = k == 3 || k == 60 ? 50 : k == 20 ? -kInf : static_cast<double>(k % 9) - 4;
+    few[k] = static_cast<double>(k * 37 % 11) - 5;
+  }
+  std::vector<double> nan = quiet;
+  nan[80] = nan[90] = kNaN;
+  const auto expected = [](const std::vector<double>& x, bool is_max) {
+    std::vector<double> v, i;
+    double best = x[0];
+    int64_t at = 0;
+    for (int64_t k = 0; k < static_cast<int64_t>(x.size()); ++k) {
+      const double a = x[k];
+      const bool takes = std::isnan(a) || (!std::isnan(best) && (is_max ? a >= best : a <= best));
+      if (takes) best = a, at = k;
+      v.push_back(best);
+      i.push_back(static_cast<double>(at));
+    }
+    return std::pair{v, i};
+  };
+  each_set([&] {
+    for (ts::ScalarType t : {kFloat, kDouble, kHalf, kBFloat16, kInt, kLong}) {
+      for (const auto* row : {&quiet, &few, &nan}) {
+        if (row == &nan && !ts::is_floating_type(t)) continue;
+        for (bool is_max : {true, false}) {
+          SCOPED_TRACE(std::string(ts::dtype_name(t)) + (is_max ? " cummax" : " cummin") +
+                       (row == &quiet ? " quiet"
+                        : row == &few ? " few"
+                                      : " nan"));
+          std::vector<double> x = *row;
+          if (!ts::is_floating_type(t)) {
+            for (double& e : x) e = std::isinf(e) ? -9 : e;
+          }
+          // Two rows: the second the first negated, so each op meets both shapes.
+          std::vector<double> both = x;
+          for (double e : x) both.push_back(-e);
+          const auto [v0, i0] = expected(x, is_max);
+          std::vector<double> neg(x.size());
+          for (size_t k = 0; k < x.size(); ++k) neg[k] = -x[k];
+          const auto [v1, i1] = expected(neg, is_max);
+          std::vector<double> want_v = v0, want_i = i0;
+          want_v.insert(want_v.end(), v1.begin(), v1.end());
+          want_i.insert(want_i.end(), i1.begin(), i1.end());
+          const Tensor in = make(t, both, {2, n});
+          auto [v, i] = is_max ? ts::cummax(in, 1) : ts::cummin(in, 1);
+          EXPECT_TENSOR(v, t, {2, n}, want_v, 0);
+          EXPECT_TENSOR(i, kLong, {2, n}, want_i, 0);
+        }
+      }
+    }
+  });
+}
+
 TEST(Scan, Errors) {
   each_set([] {
     const Tensor x = make(kFloat, {1, 2, 3});

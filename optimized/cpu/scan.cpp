@@ -192,6 +192,69 @@ void logcumsumexp_kernel(const KernelCall& c) {
 
 // ATen's rule (Note in lib/src/ops/scan.cpp): NaN, or >= (<=) the running extreme, takes its
 // place. Values and indices go to contiguous buffers of the input's shape first when needed.
+// Note [Running extremes along rows]
+// A line at a time, the update behind a branch: on random data a running max changes rarely
+// (about ln n times in n), so the predicted branch keeps the steps independent, where selects
+// (four lines side by side, Note [Scans along rows]) chained every step to the last. Blocks of
+// kBlock elements are tested first, branch-free (vectorized): one without a taker stores the
+// running value and index as fills. A float takes over from a best that is not NaN when it is
+// not below it (NaN included), from a NaN best only when it is NaN itself. 4096 x 4096 float32
+// along dim 1, 1 thread: 19.5 (selects) -> 15.9 (branch) -> 10.8 (blocks) ms, ATen 14.9.
+// Integers update by selects: the bench's int32 (8 values, 1 in 8 a tie with the max) mispredicted
+// the branch, 20.0 -> 13.6 ms (ATen 25.8).
+template <bool kMax, typename K, typename T>
+void extreme_row(const T* HWY_RESTRICT x, T* HWY_RESTRICT v, int64_t* HWY_RESTRICT ind, int64_t n) {
+  constexpr int64_t kBlock = 16;
+  constexpr bool kFloat = std::is_floating_point_v<K>;
+  const auto beats = [](K a, K best) {  // a takes over from a best that is not NaN
+    if constexpr (kFloat) {
+      return kMax ? !(a < best) : !(a > best);
+    } else {
+      return kMax ? a >= best : a <= best;
+    }
+  };
+  constexpr int kBackoff = 3;  // blocks run element-wise after a test that found a taker
+  K best = static_cast<K>(x[0]);
+  int64_t at = 0;
+  int untested = 0;
+  for (int64_t k = 0; k < n;) {
+    if (untested > 0) {
+      --untested;
+    } else if (k + kBlock <= n && best == best) {  // (a NaN best: the element loop below)
+      bool any = false;
+      for (int64_t j = 0; j < kBlock; ++j) any |= beats(static_cast<K>(x[k + j]), best);
+      if (!any) {
+        const T value = std::is_same_v<K, T> ? static_cast<T>(best) : x[at];
+        for (int64_t j = 0; j < kBlock; ++j) v[k + j] = value;
+        for (int64_t j = 0; j < kBlock; ++j) ind[k + j] = at;
+        k += kBlock;
+        continue;
+      }
+      untested = kBackoff;
+    }
+    for (const int64_t e = std::min(n, k + kBlock); k < e; ++k) {
+      const K a = static_cast<K>(x[k]);
+      if constexpr (kFloat) {
+        const bool takes = best == best ? beats(a, best) : a != a;
+        if (__builtin_expect(takes, 0)) {
+          best = a;
+          at = k;
+        }
+      } else {  // selects: few distinct integers make ties, and updates, frequent
+        const bool takes = beats(a, best);
+        best = takes ? a : best;
+        at = takes ? k : at;
+      }
+      if constexpr (std::is_same_v<K, T>) {
+        v[k] = best;
+      } else {
+        v[k] = x[at];
+      }
+      ind[k] = at;
+    }
+  }
+}
+
 void cum_extreme_kernel(const KernelCall& c, bool is_max) {
   const Tensor& self = c.inputs[0];
   if (self.numel() == 0) return;
@@ -217,32 +280,12 @@ void cum_extreme_kernel(const KernelCall& c, bool is_max) {
       }
     };
     if (g.inner == 1) {
-      // Note [Running extremes along rows]
-      // A line at a time, the update behind a branch: on random data a running max changes
-      // rarely (about ln n times in n), so the predicted branch keeps the steps independent,
-      // where selects (four lines side by side, Note [Scans along rows]) chained every step
-      // to the last. 4096 x 4096 float32 along dim 1, 1 thread: 19.5 -> 14.3 ms (ATen 12.7-14.0);
-      // int32 (randn truncated: a handful of values, frequent ties and updates): 20.9 ms
-      // (ATen 28.6).
       row_groups(g, [&](int64_t l, int64_t m) {
         for (int64_t r = l; r < l + m; ++r) {
-          const T* x0 = xp + r * g.n;
-          T* v0 = vp + r * g.n;
-          int64_t* i0 = ip + r * g.n;
-          K best = static_cast<K>(x0[0]);
-          int64_t at = 0;
-          for (int64_t k = 0; k < g.n; ++k) {
-            const K a = static_cast<K>(x0[k]);
-            if (__builtin_expect(takes(a, best), 0)) {
-              best = a;
-              at = k;
-            }
-            if constexpr (std::is_same_v<K, T>) {
-              v0[k] = best;
-            } else {
-              v0[k] = x0[at];
-            }
-            i0[k] = at;
+          if (is_max) {
+            extreme_row<true, K>(xp + r * g.n, vp + r * g.n, ip + r * g.n, g.n);
+          } else {
+            extreme_row<false, K>(xp + r * g.n, vp + r * g.n, ip + r * g.n, g.n);
           }
         }
       });

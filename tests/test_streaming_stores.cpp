@@ -1,7 +1,7 @@
 // Outputs of at least twice the last-level cache's size take the optimized set's non-temporal store
 // paths (Note [Streaming stores] in optimized/cpu/elementwise.h): elementwise loops, contiguous
 // copies and float32 <-> float64 conversions, fills of zeros (other fills run the plain path beside
-// them), index_select's rows, cat.
+// them), index_select's rows, cat, scatter_add's lines.
 // Each writes 72 MiB into a view one float past an aligned start (so the first vector is peeled),
 // with a guard element on each side; expected values are computed here in plain C++ (sums of small
 // integers and halves, exact in float32).
@@ -175,6 +175,35 @@ TEST_P(StreamingStores, CatBeyondTheCache) {
         return a_at(7 + r * 3096 + c - 1003);
       },
       "cat along dim 1");
+}
+
+// scatter_add of float32 along rows reads each line from self and streams it out (Note
+// [Scatter_add in a line buffer] in optimized/cpu/index.cpp), out of place and in place. Row r's
+// k-th index is (k / 2 * 5 + r) % 4099: every column a target of two terms (one for the last
+// pair, none for half the columns), the sums exact (integers and halves).
+TEST_P(StreamingStores, ScatterAddLinesBeyondTheCache) {
+  constexpr int64_t kRows = 4600, kCols = 4099;  // 4099 is prime: 5 has an inverse, 820
+  const Tensor self = filled(a_at).slice(0, 0, kRows * kCols).view({kRows, kCols});
+  const Tensor src = filled(b_at).slice(0, 0, kRows * kCols).view({kRows, kCols});
+  Tensor index = ts::empty({kRows, kCols}, ts::kLong);
+  int64_t* ip = index.data_ptr<int64_t>();
+  for (int64_t r = 0; r < kRows; ++r) {
+    for (int64_t k = 0; k < kCols; ++k) ip[r * kCols + k] = (k / 2 * 5 + r) % kCols;
+  }
+  const auto expect = [&](int64_t i) {
+    const int64_t r = i / kCols, c = i % kCols;
+    const int64_t j = ((c - r) % kCols + kCols) % kCols * 820 % kCols;  // (c - r) / 5
+    float v = a_at(i);
+    for (int64_t k = 2 * j; k < 2 * j + 2 && k < kCols; ++k) v += b_at(r * kCols + k);
+    return v;
+  };
+  Out out(kRows * kCols);
+  ts::scatter_add_out(out.view.view({kRows, kCols}), self, 1, index, src);
+  expect_values(out, expect, "scatter_add along dim 1");
+  Out in_place(kRows * kCols);
+  in_place.view.copy_(self.reshape({-1}));
+  in_place.view.view({kRows, kCols}).scatter_add_(1, index, src);
+  expect_values(in_place, expect, "scatter_add_ along dim 1");
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, StreamingStores, ::testing::Values(1, 2, 3));

@@ -484,6 +484,27 @@ TEST(InterpolateOptimized, MatchesReference) {
         }
       }
     }
+    // The backward's chunks of 1024 points: 1100 per batch element, 2-D and 3-D, both outputs.
+    const Tensor gb = sample({2, 25, 44, 2}, t, -1.2, 1.2, 6);
+    const Tensor gob = sample({2, 4, 25, 44}, t, -2, 2, 7);
+    const Tensor g3b = sample({2, 5, 10, 22, 3}, t, -1.2, 1.2, 8);
+    const Tensor go3b = sample({2, 3, 5, 10, 22}, t, -2, 2, 9);
+    for (int64_t mode = 0; mode < 2; ++mode) {
+      const std::string w = name(t) + " mode " + std::to_string(mode);
+      for (int out = 0; out < 2; ++out) {
+        const auto pick = [out](const std::tuple<Tensor, Tensor>& r) {
+          return out == 0 ? std::get<0>(r) : std::get<1>(r);
+        };
+        expect_matches_reference(
+            [&] {
+              return pick(ts::grid_sampler_backward(gob, x.narrow(0, 0, 2), gb, mode, 1, false));
+            },
+            "1100 points " + std::to_string(out) + " " + w, tol, tol);
+        expect_matches_reference(
+            [&] { return pick(ts::grid_sampler_backward(go3b, x3, g3b, mode, 0, true)); },
+            "1100 points 3-d " + std::to_string(out) + " " + w, tol, tol);
+      }
+    }
   }
   for_each_thread_count({1, 2, 3}, [](int) {
     const Tensor x = sample({4, 16, 20, 20}, kFloat);

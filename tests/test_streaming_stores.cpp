@@ -1,12 +1,13 @@
 // Outputs of at least twice the last-level cache's size take the optimized set's non-temporal store
 // paths (Note [Streaming stores] in optimized/cpu/elementwise.h): elementwise loops, contiguous
 // copies and float32 <-> float64 conversions, fills of zeros (other fills run the plain path beside
-// them), index_select's rows, cat, scatter_add's lines.
+// them), index_select's rows, cat, scatter_add's lines, scatter's and scatter_reduce's rows.
 // Each writes 72 MiB into a view one float past an aligned start (so the first vector is peeled),
 // with a guard element on each side; expected values are computed here in plain C++ (sums of small
 // integers and halves, exact in float32).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -177,33 +178,85 @@ TEST_P(StreamingStores, CatBeyondTheCache) {
       "cat along dim 1");
 }
 
-// scatter_add of float32 along rows reads each line from self and streams it out (Note
-// [Scatter_add in a line buffer] in optimized/cpu/index.cpp), out of place and in place. Row r's
-// k-th index is (k / 2 * 5 + r) % 4099: every column a target of two terms (one for the last
-// pair, none for half the columns), the sums exact (integers and halves).
-TEST_P(StreamingStores, ScatterAddLinesBeyondTheCache) {
-  constexpr int64_t kRows = 4600, kCols = 4099;  // 4099 is prime: 5 has an inverse, 820
-  const Tensor self = filled(a_at).slice(0, 0, kRows * kCols).view({kRows, kCols});
-  const Tensor src = filled(b_at).slice(0, 0, kRows * kCols).view({kRows, kCols});
+// Rows of 4099 scattered along dim 1: row r's k-th index is (k / 2 * 5 + r) % 4099, so every
+// column is the target of two terms (one for the last pair, none for half the columns), in
+// order. Values are integers and halves: sums, maxima and minima are exact.
+struct ScatterRows {
+  static constexpr int64_t kRows = 4600, kCols = 4099;  // 4099 is prime: 5 has an inverse, 820
+  Tensor self = filled(a_at).slice(0, 0, kRows* kCols).view({kRows, kCols});
+  Tensor src = filled(b_at).slice(0, 0, kRows* kCols).view({kRows, kCols});
   Tensor index = ts::empty({kRows, kCols}, ts::kLong);
-  int64_t* ip = index.data_ptr<int64_t>();
-  for (int64_t r = 0; r < kRows; ++r) {
-    for (int64_t k = 0; k < kCols; ++k) ip[r * kCols + k] = (k / 2 * 5 + r) % kCols;
+  ScatterRows() {
+    int64_t* ip = index.data_ptr<int64_t>();
+    for (int64_t r = 0; r < kRows; ++r) {
+      for (int64_t k = 0; k < kCols; ++k) ip[r * kCols + k] = (k / 2 * 5 + r) % kCols;
+    }
   }
-  const auto expect = [&](int64_t i) {
+  // The source values that reach flat position i, in order: v[0, n).
+  struct Terms {
+    float v[2];
+    int n = 0;
+  };
+  static Terms terms(int64_t i) {
     const int64_t r = i / kCols, c = i % kCols;
     const int64_t j = ((c - r) % kCols + kCols) % kCols * 820 % kCols;  // (c - r) / 5
-    float v = a_at(i);
-    for (int64_t k = 2 * j; k < 2 * j + 2 && k < kCols; ++k) v += b_at(r * kCols + k);
-    return v;
-  };
-  Out out(kRows * kCols);
-  ts::scatter_add_out(out.view.view({kRows, kCols}), self, 1, index, src);
-  expect_values(out, expect, "scatter_add along dim 1");
-  Out in_place(kRows * kCols);
-  in_place.view.copy_(self.reshape({-1}));
-  in_place.view.view({kRows, kCols}).scatter_add_(1, index, src);
-  expect_values(in_place, expect, "scatter_add_ along dim 1");
+    Terms t;
+    for (int64_t k = 2 * j; k < 2 * j + 2 && k < kCols; ++k) t.v[t.n++] = b_at(r * kCols + k);
+    return t;
+  }
+  // out of place into a misaligned view, then in place on a copy of self.
+  template <class F, class E>
+  void check(const F& op, const E& expect, const char* what) const {
+    Out out(kRows * kCols);
+    op(out.view.view({kRows, kCols}), self, false);
+    expect_values(out, expect, what);
+    Out in_place(kRows * kCols);
+    in_place.view.copy_(self.reshape({-1}));
+    op(in_place.view.view({kRows, kCols}), in_place.view.view({kRows, kCols}), true);
+    expect_values(in_place, expect, what);
+  }
+};
+
+// scatter_add reads each line from self and streams it out (Note [Scatter_add in a line
+// buffer] in optimized/cpu/index.cpp); scatter and scatter_reduce amax/amin update rows in a
+// buffer and stream them (Note [Scattered rows streamed] in optimized/cpu/advanced_index.cpp).
+TEST_P(StreamingStores, ScatterAlongRowsBeyondTheCache) {
+  const ScatterRows s;
+  const Tensor &index = s.index, &src = s.src;
+  s.check(
+      [&](const Tensor& out, const Tensor& self, bool in_place) {
+        if (in_place) return (void)out.scatter_add_(1, index, src);
+        ts::scatter_add_out(out, self, 1, index, src);
+      },
+      [](int64_t i) {
+        const ScatterRows::Terms t = ScatterRows::terms(i);
+        float v = a_at(i);
+        for (int k = 0; k < t.n; ++k) v += t.v[k];
+        return v;
+      },
+      "scatter_add");
+  s.check(
+      [&](const Tensor& out, const Tensor& self, bool in_place) {
+        if (in_place) return (void)out.scatter_(1, index, src);
+        ts::scatter_out(out, self, 1, index, src);
+      },
+      [](int64_t i) {
+        const ScatterRows::Terms t = ScatterRows::terms(i);
+        return t.n == 0 ? a_at(i) : t.v[t.n - 1];  // the last write wins
+      },
+      "scatter");
+  for (const char* reduce : {"amax", "amin"}) {
+    const bool is_max = reduce[1] == 'm' && reduce[2] == 'a';
+    s.check([&](const Tensor& out, const Tensor& self,
+                bool) { ts::scatter_reduce_out(out, self, 1, index, src, reduce); },
+            [is_max](int64_t i) {
+              const ScatterRows::Terms t = ScatterRows::terms(i);
+              float v = a_at(i);
+              for (int k = 0; k < t.n; ++k) v = is_max ? std::max(v, t.v[k]) : std::min(v, t.v[k]);
+              return v;
+            },
+            reduce);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Threads, StreamingStores, ::testing::Values(1, 2, 3));

@@ -15,6 +15,7 @@
 
 #include "optimized/cpu/binary.h"
 #include "optimized/cpu/convert.h"
+#include "optimized/cpu/elementwise.h"
 #include "touchstone/dispatch_macros.h"
 #include "touchstone/kernel_family.h"
 #include "touchstone/kernel_helpers.h"
@@ -459,6 +460,47 @@ ScatterWalk scatter_walk(const Tensor& acc, IntArrayRef shape, int64_t dim) {
 // of 4096 x 4096 took 26 ms in a standalone loop against 22 this way (ATen's loop: 22-24); the
 // bench case at 1 thread went from 42-50 to 37-41 ms (ATen 33-39). A NaN on either side wins.
 
+// Note [Scattered rows streamed]
+// Along the last dim of contiguous tensors whose index reaches every row, with an output beyond
+// twice the LLC (Note [Streaming stores]): each row of self is copied into a buffer, updated
+// there, and streamed out, where copying self into the output first and then updating it read
+// and wrote the output twice. Rows run in parallel, each row's elements in order, so the
+// results are the same. Over dim 1 of 4096², 1 thread: scatter_reduce amax 36.7-37.5 -> 25.6-
+// 26.6 ms (ATen 33.7-34.8), scatter 29.3-29.8 -> 24.1-26.2 (ATen 28.7-30.1).
+template <class R>
+bool scatter_rows_streamed(const KernelCall& c, const Tensor& out, int64_t dim, R r) {
+  const Tensor &self = c.inputs[0], &index = c.inputs[1], &src = c.inputs[2];
+  const int64_t nd = self.dim();
+  if (nd == 0 || dim != nd - 1 || index.dim() != nd || src.sizes() != index.sizes() ||
+      !stream_output(static_cast<int64_t>(out.nbytes()))) {
+    return false;
+  }
+  if (!out.is_contiguous() || !self.is_contiguous() || !index.is_contiguous() ||
+      !src.is_contiguous() || (!out.is_same(self) && out.storage().get() == self.storage().get())) {
+    return false;
+  }
+  for (int64_t d = 0; d + 1 < nd; ++d) {
+    if (index.size(d) != self.size(d)) return false;
+  }
+  const int64_t m = self.size(dim), len = index.size(dim), rows = self.numel() / m;
+  const float* sp = self.data_ptr<float>();
+  const int64_t* ip = index.data_ptr<int64_t>();
+  const float* vp = src.data_ptr<float>();
+  float* op = out.data_ptr<float>();
+  parallel_for(0, rows, std::max<int64_t>(1, kGrain / (m + len)), [&](int64_t b, int64_t e) {
+    std::vector<float> buf(static_cast<size_t>(m));
+    for (int64_t row = b; row < e; ++row) {
+      std::memcpy(buf.data(), sp + row * m, static_cast<size_t>(m) * sizeof(float));
+      const int64_t* x = ip + row * len;
+      const float* v = vp + row * len;
+      for (int64_t k = 0; k < len; ++k) buf[x[k]] = combine(r.value, buf[x[k]], v[k]);
+      copy_bytes(op + row * m, buf.data(), m * static_cast<int64_t>(sizeof(float)), true);
+    }
+    stream_fence();
+  });
+  return true;
+}
+
 // scatter, scatter_reduce and index_add: acc = self, every source value combined in.
 template <typename T>
 void scatter_kernel(const KernelCall& c, const ScatterWalk& walk, ScatterReduce reduce,
@@ -471,6 +513,15 @@ void scatter_kernel(const KernelCall& c, const ScatterWalk& walk, ScatterReduce 
                       (reduce == ScatterReduce::None || reduce == ScatterReduce::Amax ||
                        reduce == ScatterReduce::Amin);
   if (direct) {
+    if constexpr (std::is_same_v<T, float>) {
+      using R = ScatterReduce;
+      const auto rows = [&](auto r) { return scatter_rows_streamed(c, out, walk.dim, r); };
+      if (has_src && (reduce == R::None   ? rows(std::integral_constant<R, R::None>{})
+                      : reduce == R::Amax ? rows(std::integral_constant<R, R::Amax>{})
+                                          : rows(std::integral_constant<R, R::Amin>{}))) {
+        return;
+      }
+    }
     if (!out.is_same(self)) copy_convert(out, self);
     ScatterWalk w = walk;
     for (size_t d = 0; d < w.acc_strides.size(); ++d) {

@@ -227,6 +227,13 @@ TEST(OptimizedNllLoss, HigherDimsByteTargetsOneDAndAllIgnored) {
       "1-D input");
   expect_matches_reference([&] { return ts::nll_loss(xb, ts::full({12}, -100, ts::kLong)); },
                            "all ignored: NaN");
+  // 1-D targets take plain offsets (0-dim ones too: "1-D input" above): a strided target over
+  // several chunks.
+  const Tensor xl = sample({40001, 5}, ts::kFloat, -4, 0, 37);
+  const Tensor tl = targets({80002}, 5, ts::kLong, 38).slice(0, 0, 80002, 2);
+  for (Reduction r : {Reduction::None, Reduction::Mean, Reduction::Sum}) {
+    expect_matches_reference([&] { return ts::nll_loss(xl, tl, {}, r, 1); }, "strided target");
+  }
   expect_matches_reference(
       [&] {
         return ts::nll_loss(ts::empty({0, 4}), ts::empty({0}, ts::kLong), {}, Reduction::Sum);

@@ -182,22 +182,28 @@ void nll_typed(const KernelCall& c, const Tensor& out) {
   const int64_t n = target.numel();
   const int64_t nchunks = (n + kLossChunk - 1) / kLossChunk;
   std::vector<double> totals(static_cast<size_t>(nchunks)), weights(static_cast<size_t>(nchunks));
+  // One target element at target offset ot, self offset os (class 0).
+  const auto term = [&](int64_t i, int64_t ot, int64_t os, double& total, double& wsum) {
+    const auto cls = static_cast<int64_t>(pt[ot]);
+    double loss = 0, wt = 0;
+    if (cls != params.ignore_index) {
+      wt = pw != nullptr ? static_cast<double>(static_cast<compute_t<T>>(pw[cls * w_stride])) : 1.0;
+      loss = -static_cast<double>(static_cast<compute_t<T>>(ps[os + cls * cls_stride])) * wt;
+    }
+    if (po != nullptr) po[i] = T(static_cast<compute_t<T>>(loss));
+    total += loss;
+    wsum += wt;
+  };
   parallel_for_fixed(0, n, kLossChunk, [&](int64_t ci, int64_t b, int64_t e) {
-    Walker w = base;
-    w.seek(b);
     double total = 0, wsum = 0;
-    for (int64_t i = b; i < e; ++i, w.next()) {
-      const auto cls = static_cast<int64_t>(pt[w.off[0]]);
-      double loss = 0, wt = 0;
-      if (cls != params.ignore_index) {
-        wt = pw != nullptr ? static_cast<double>(static_cast<compute_t<T>>(pw[cls * w_stride]))
-                           : 1.0;
-        loss =
-            -static_cast<double>(static_cast<compute_t<T>>(ps[w.off[1] + cls * cls_stride])) * wt;
-      }
-      if (po != nullptr) po[i] = T(static_cast<compute_t<T>>(loss));
-      total += loss;
-      wsum += wt;
+    if (target.dim() <= 1) {  // plain offsets: 4096 x 1000 mean 18.5 -> 14.6 us (ATen 16.8)
+      const int64_t st = target.dim() == 1 ? base.strides[0][0] : 0;
+      const int64_t ss = target.dim() == 1 ? base.strides[1][0] : 0;
+      for (int64_t i = b; i < e; ++i) term(i, i * st, i * ss, total, wsum);
+    } else {
+      Walker w = base;
+      w.seek(b);
+      for (int64_t i = b; i < e; ++i, w.next()) term(i, w.off[0], w.off[1], total, wsum);
     }
     totals[ci] = total;
     weights[ci] = wsum;

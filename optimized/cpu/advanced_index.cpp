@@ -513,16 +513,6 @@ void scatter_kernel(const KernelCall& c, const ScatterWalk& walk, ScatterReduce 
                       (reduce == ScatterReduce::None || reduce == ScatterReduce::Amax ||
                        reduce == ScatterReduce::Amin);
   if (direct) {
-    if constexpr (std::is_same_v<T, float>) {
-      using R = ScatterReduce;
-      const auto rows = [&](auto r) { return scatter_rows_streamed(c, out, walk.dim, r); };
-      if (has_src && (reduce == R::None   ? rows(std::integral_constant<R, R::None>{})
-                      : reduce == R::Amax ? rows(std::integral_constant<R, R::Amax>{})
-                                          : rows(std::integral_constant<R, R::Amin>{}))) {
-        return;
-      }
-    }
-    if (!out.is_same(self)) copy_convert(out, self);
     ScatterWalk w = walk;
     for (size_t d = 0; d < w.acc_strides.size(); ++d) {
       w.acc_strides[d] = static_cast<int64_t>(d) < out.dim() ? out.strides()[d] : 0;
@@ -531,6 +521,10 @@ void scatter_kernel(const KernelCall& c, const ScatterWalk& walk, ScatterReduce 
     w.acc_strides[w.dim] = 0;
     T* const o = static_cast<T*>(out.data_ptr());
     auto run = [&](auto r) {
+      if constexpr (std::is_same_v<T, float>) {
+        if (has_src && scatter_rows_streamed(c, out, walk.dim, r)) return;
+      }
+      if (!out.is_same(self)) copy_convert(out, self);
       if constexpr (std::is_same_v<T, float>) {  // Note [float32 selections in place]
         const float fill = static_cast<float>(value);
         scatter_lines<float, float>(

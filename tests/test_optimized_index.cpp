@@ -1,9 +1,12 @@
-// The optimized set's index_select, gather, scatter_add and cat against the reference set, bit
-// for bit, for every dtype and layout, negative dims, int32/int64 indices, 0-dim and empty
-// tensors, out= and in-place forms, every SIMD capability and 1, 2 and 3 threads (scatter_add
-// promises the reference's bits on any number of threads: Note [Deterministic scatter_add]).
+// The optimized set's index_select, gather, scatter_add, cat, and index_put and put with
+// accumulate against the reference set, bit for bit, for every dtype and layout, negative dims,
+// int32/int64 indices, 0-dim and empty tensors, out= and in-place forms, every SIMD capability
+// and 1, 2 and 3 threads (scatter_add promises the reference's bits on any number of threads:
+// Note [Deterministic scatter_add]; index_put and put: Note [Sums by region]).
+#include <cmath>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -340,6 +343,98 @@ TEST(OptimizedCat, OutVariants) {
                         ts::stack_out(out, {a, a}, 0);
                       }),
                  "stack_out");
+}
+
+// ---- index_put and put with accumulate (Note [Sums by region]) ----
+
+// k destinations in [0, n) (a tenth of them negative, as -n..-1), dense in the first and the
+// last region of 32K elements and sparse in the region between.
+Tensor region_indices(int64_t k, int64_t n, uint64_t seed) {
+  Tensor t = ts::empty({k}, ts::kLong);
+  int64_t* p = t.data_ptr<int64_t>();
+  uint64_t x = seed;
+  for (int64_t i = 0; i < k; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const auto r = static_cast<int64_t>(x >> 33);
+    int64_t d = i % 1000 == 0 ? 32768 + r % 32768 : (i % 2 ? r % 32768 : 65536 + r % (n - 65536));
+    if (i % 10 == 3) d -= n;
+    p[i] = d;
+  }
+  return t;
+}
+
+TEST(OptimizedIndexPut, SumsByRegionAreTheReferenceBits) {
+  // 75000 elements (three regions), 140000 values: two chunks of pairs at 2 and 3 threads, the
+  // middle region on the sparse path; every dtype rounds or wraps each sum once.
+  constexpr int64_t kRows = 300, kCols = 250, kN = kRows * kCols, kK = 140000;
+  const Tensor flat = region_indices(kK, kN, 31);
+  Tensor rows, cols;
+  {
+    ts::KernelSetGuard g("reference");
+    const Tensor pos = ts::remainder(flat, kN);
+    rows = ts::floor_divide(pos, kCols);
+    cols = ts::sub(ts::remainder(pos, kCols), kCols);  // negative column indices
+  }
+  using L = std::vector<std::optional<Tensor>>;
+  // Plain loops, no SIMD target code: 1, 2 and 3 threads under the optimized set's own target.
+  const auto check = [](const std::function<Tensor()>& f, const std::string& what) {
+    Tensor want;
+    {
+      ts::KernelSetGuard g("reference");
+      want = f();
+    }
+    ts::KernelSetGuard g("optimized");
+    for_each_thread_count({1, 2, 3}, [&](int threads) {
+      expect_same_bits(f(), want, what + " [" + std::to_string(threads) + " threads]");
+    });
+  };
+  for (ts::ScalarType dt :
+       {ts::kFloat, ts::kDouble, ts::kHalf, ts::kBFloat16, ts::kChar, ts::kLong, ts::kBool}) {
+    const Tensor self = sample({kRows, kCols}, dt, -20, 20, 32);
+    const Tensor vals = sample({kK}, dt, -20, 20, 33);
+    for_each_layout(layouts(self), [&](const std::string& ls, const Tensor& s) {
+      const std::string what = name(dt) + " " + ls;
+      check([&] { return ts::index_put(s, L{rows, cols}, vals, true); }, "index_put " + what);
+      check(into([&] { return s.clone(); },
+                 [&](const Tensor& t) {
+                   t.index_put_(L{rows, cols}, vals, true);
+                 }),
+            "index_put_ " + what);
+      check([&] { return ts::put(s, flat, vals, true); }, "put " + what);
+      check(into([&] { return s.clone(); }, [&](const Tensor& t) { t.put_(flat, vals, true); }),
+            "put_ " + what);
+    });
+    const Tensor line = sample({kN}, dt, -20, 20, 35), one = sample({1}, dt, 1, 5, 34);
+    check([&] { return ts::index_put(line, L{flat}, vals, true); }, "1-D " + name(dt));
+    check([&] { return ts::index_put(line, L{flat}, one, true); }, "broadcast value " + name(dt));
+  }
+}
+
+TEST(OptimizedIndexPut, RepeatedDestinationsRoundOnceSinglesAsTheDtype) {
+  // Hand-computed, float32 over two regions: repeated terms sum in double and round once (added
+  // one by one in float32, 1 + 2^-24 ties back to 1 each time); a single 1 + 2^-24 ties to 1.
+  const float u = std::ldexp(1.0f, -24);
+  ts::KernelSetGuard g("optimized");
+  Tensor x = ts::ones({40000});
+  const Tensor index = ts::empty({5}, ts::kLong);
+  const int64_t at[] = {39999, 7, 39999, 8, -1};
+  std::memcpy(index.data_ptr<int64_t>(), at, sizeof(at));
+  x.index_put_({index}, ts::full({5}, u), true);
+  const float* p = x.data_ptr<float>();
+  // 39999 and -1: 1 + 3 x 2^-24 exactly, halfway between 1 + 2^-23 and 1 + 2^-22: the even one.
+  EXPECT_EQ(p[39999], 1.0f + 4 * u);
+  EXPECT_EQ(p[7], 1.0f);
+  EXPECT_EQ(p[8], 1.0f);
+  EXPECT_EQ(p[0], 1.0f);
+  // int8 wraps: 100 + 3 x 20 = 160 -> -96; bool sums are any().
+  Tensor w = ts::full({40000}, 100, ts::kChar);
+  w.put_(index, ts::full({5}, 20, ts::kChar), true);
+  EXPECT_EQ(w.data_ptr<int8_t>()[39999], static_cast<int8_t>(-96));
+  EXPECT_EQ(w.data_ptr<int8_t>()[7], 120);
+  Tensor b = ts::zeros({40000}, ts::kBool);
+  b.index_put_({index}, ts::ones({5}, ts::kBool), true);
+  EXPECT_TRUE(b.data_ptr<bool>()[39999]);
+  EXPECT_FALSE(b.data_ptr<bool>()[0]);
 }
 
 TEST(OptimizedIndex, EveryKernelIsRegisteredForTheReferenceDtypes) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -276,6 +277,91 @@ template <typename A>
   return b;
 }
 
+// Note [Sums by region]
+// index_put and put with accumulate=True round each destination's sum once, as the reference
+// does: self plus its values in index order, in double. With one double accumulator for all of
+// self (4M float32: 32 MiB, beyond this L3) each add waited on DRAM, and two conversion passes
+// went around it. Instead the (destination, value) pairs are sorted by region of 32K elements
+// with a stable counting sort (each destination keeps its index order), then each region's
+// accumulator (256 KiB of double, in L2) loads, takes its pairs and rounds back: streamed when
+// its pairs are many, element by element when few. Chunks of pairs and regions run in parallel
+// and the bits are the serial sum's for any thread count.
+template <typename T, class Each>
+void sum_by_region(T* out, int64_t n, int64_t k, const Each& each) {
+  using A = AccOf<T>;
+  constexpr int kBits = 15;
+  constexpr int64_t kRegion = int64_t{1} << kBits;
+  const int64_t regions = ((n - 1) >> kBits) + 1;
+  const int64_t chunks = std::clamp<int64_t>(k >> 16, 1, get_num_threads());
+  const auto first = [&](int64_t c) { return k * c / chunks; };
+  // count[c * regions + r]: chunk c's pairs in region r, then where its next one goes.
+  std::vector<int64_t> count(static_cast<size_t>(chunks * regions), 0);
+  parallel_for(0, chunks, 1, [&](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) {
+      int64_t* cc = count.data() + c * regions;
+      each(first(c), first(c + 1), [&](int64_t e, T) { ++cc[e >> kBits]; });
+    }
+  });
+  std::vector<int64_t> start(static_cast<size_t>(regions) + 1);
+  int64_t next = 0;
+  for (int64_t r = 0; r < regions; ++r) {
+    start[static_cast<size_t>(r)] = next;
+    for (int64_t c = 0; c < chunks; ++c) next += std::exchange(count[c * regions + r], next);
+  }
+  start.back() = next;
+  struct Pair {
+    uint32_t at;  // in the region
+    T v;
+  };
+  const Tensor scratch = empty({k * static_cast<int64_t>(sizeof(Pair))}, kByte);
+  Pair* const pairs = static_cast<Pair*>(scratch.data_ptr());
+  parallel_for(0, chunks, 1, [&](int64_t c0, int64_t c1) {
+    for (int64_t c = c0; c < c1; ++c) {
+      int64_t* cc = count.data() + c * regions;
+      each(first(c), first(c + 1), [&](int64_t e, T v) {
+        pairs[cc[e >> kBits]++] = {static_cast<uint32_t>(e & (kRegion - 1)), v};
+      });
+    }
+  });
+  parallel_for(0, regions, 1, [&](int64_t r0, int64_t r1) {
+    std::vector<A> acc(static_cast<size_t>(kRegion));
+    std::vector<uint8_t> met(static_cast<size_t>(kRegion), 0);
+    for (int64_t r = r0; r < r1; ++r) {
+      const int64_t b = start[static_cast<size_t>(r)], e = start[static_cast<size_t>(r) + 1];
+      T* const o = out + r * kRegion;
+      const int64_t len = std::min(kRegion, n - r * kRegion);
+      if (e - b >= len / 16) {  // many pairs: the whole region through the accumulator
+        A* const a = std::is_same_v<T, A> ? reinterpret_cast<A*>(o) : acc.data();
+        if constexpr (std::is_same_v<T, float>) {
+          convert_floats(a, o, len, false);
+        } else if constexpr (!std::is_same_v<T, A>) {
+          for (int64_t j = 0; j < len; ++j) a[j] = to_acc(o[j]);
+        }
+        for (int64_t p = b; p < e; ++p) {
+          a[pairs[p].at] = combine(ScatterReduce::Sum, a[pairs[p].at], to_acc(pairs[p].v));
+        }
+        if constexpr (std::is_same_v<T, float>) {
+          convert_floats(o, a, len, true);
+        } else if constexpr (!std::is_same_v<T, A>) {
+          for (int64_t j = 0; j < len; ++j) o[j] = convert_value<T>(a[j]);
+        }
+        continue;
+      }
+      for (int64_t p = b; p < e; ++p) {  // few: only the elements met
+        const uint32_t j = pairs[p].at;
+        const A x = met[j] ? acc[j] : to_acc(o[j]);
+        met[j] = 1;
+        acc[j] = combine(ScatterReduce::Sum, x, to_acc(pairs[p].v));
+      }
+      for (int64_t p = b; p < e; ++p) {
+        const uint32_t j = pairs[p].at;
+        if (met[j]) o[j] = convert_value<T>(acc[j]);
+        met[j] = 0;
+      }
+    }
+  });
+}
+
 // Calls f(std::integral_constant<ScatterReduce, r>{}): loops that combine per element get the
 // reduction as a constant (an out-of-line combine per element was 60 % of scatter's time).
 template <class F>
@@ -323,6 +409,35 @@ void kernel<OpId::index_put>(const KernelCall& c) {
     return;
   }
   TS_DISPATCH_ALL_DTYPES(ct, "index_put_", [&] {
+    if (values.numel() > 0 && out.is_non_overlapping_and_dense() &&
+        values.storage().get() != out.storage().get()) {  // Note [Sums by region]
+      const IndexGeometry g =
+          index_geometry(out, out.strides(), list, values.sizes().size(), sizeof(scalar_t));
+      const Walker w = index_walker(values.sizes(), values, values.strides(), out, g);
+      const int64_t sv = w.inner_stride(0), so = w.inner_stride(1);
+      const char* const base = static_cast<const char*>(out.data_ptr());
+      const auto each = [&](int64_t b, int64_t e, const auto& f) {
+        w.run(b, e, [&](char** p, int64_t len) {
+          if (g.indices.size() == 1) {  // the common case, without index_offset's loop
+            const int64_t si = w.inner_stride(2), ds = g.dim_stride[0], size = g.size[0];
+            for (int64_t i = 0; i < len; ++i) {
+              int64_t x = *reinterpret_cast<const int64_t*>(p[2] + i * si);
+              if (x < 0) x += size;
+              f((p[1] + i * so + x * ds - base) / static_cast<int64_t>(sizeof(scalar_t)),
+                *reinterpret_cast<const scalar_t*>(p[0] + i * sv));
+            }
+            return;
+          }
+          for (int64_t i = 0; i < len; ++i) {
+            f((p[1] + i * so + index_offset(p, w, g, i) - base) /
+                  static_cast<int64_t>(sizeof(scalar_t)),
+              *reinterpret_cast<const scalar_t*>(p[0] + i * sv));
+          }
+        });
+      };
+      if (!out.is_same(self)) copy_convert(out, self);
+      return sum_by_region(static_cast<scalar_t*>(out.data_ptr()), out.numel(), w.numel(), each);
+    }
     using A = AccOf<scalar_t>;
     const Accumulator<A> acc(self);
     if (values.numel() > 0) {
@@ -910,10 +1025,19 @@ void kernel<OpId::put>(const KernelCall& c) {
     return;
   }
   TS_DISPATCH_ALL_DTYPES(c.p.compute_dtype, "put_", [&] {
-    using A = AccOf<scalar_t>;
-    const Accumulator<A> acc(self);
     const scalar_t* src = static_cast<const scalar_t*>(source.data_ptr());
     const auto at = [&](int64_t i) { return ix[i] < 0 ? ix[i] + n : ix[i]; };
+    if (k > 0 && out.is_non_overlapping_and_dense()) {  // Note [Sums by region]
+      const bool flat = out.is_contiguous();
+      const int64_t size = static_cast<int64_t>(sizeof(scalar_t));
+      const auto each = [&](int64_t b, int64_t e, const auto& f) {
+        for (int64_t i = b; i < e; ++i) f(flat ? at(i) : flat_offset(out, at(i)) / size, src[i]);
+      };
+      if (!out.is_same(self)) copy_convert(out, self);
+      return sum_by_region(static_cast<scalar_t*>(out.data_ptr()), n, k, each);
+    }
+    using A = AccOf<scalar_t>;
+    const Accumulator<A> acc(self);
     for (int64_t i = 0; i < k; ++i) {
       if (i + 16 < k)
         __builtin_prefetch(acc.data + at(i + 16), 1);  // Note [Prefetching scattered sums]

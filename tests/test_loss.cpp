@@ -327,6 +327,57 @@ TEST(CtcLoss, GradientAsATenAndGradcheckThroughLogSoftmax) {
   });
 }
 
+// Uniform frames (every class 1/C): a target of L labels without adjacent repeats has
+// binomial(T + L, 2L) alignments over T frames (each label a run, blanks around and between
+// them), so nll = T ln C - ln binomial(T + L, 2L). 50 frames and 41 states: the optimized set's
+// rows run in vector lanes (Note [ctc_loss's rows in lanes]), its gradient rows too, which must
+// match the reference's, and a NaN frame takes the scalar sums, as the reference.
+TEST(CtcLoss, LongUniformSequencesCountTheirAlignments) {
+  constexpr int64_t T = 50, C = 30, L = 20;
+  const double ln_binom =
+      std::lgamma(T + L + 1.0) - std::lgamma(2 * L + 1.0) - std::lgamma(T - L + 1.0);
+  const double nll = T * std::log(static_cast<double>(C)) - ln_binom;
+  std::vector<double> labels;
+  for (int64_t i = 0; i < L; ++i) labels.push_back(static_cast<double>(1 + i % (C - 1)));
+  std::vector<std::vector<double>> got[2];
+  int set = 0;
+  each_set([&] {
+    for (const ts::ScalarType dt : {ts::kDouble, ts::kFloat}) {
+      const Tensor lp = ts::full({T, 1, C}, -std::log(static_cast<double>(C)), dt);
+      const Tensor targets = make(kLong, labels, {1, L});
+      EXPECT_TENSOR_NEAR(ts::ctc_loss(lp, targets, {T}, {L}, 0, Reduction::Sum), dt, {}, {nll},
+                         dt == ts::kDouble ? 1e-11 : 2e-5);
+    }
+    // Random frames, repeated labels (skips masked), a class never possible and a label
+    // impossible for five frames (-inf), then a NaN frame.
+    ts::manual_seed(5);
+    Tensor lp = ts::log_softmax(ts::randn({T, 2, C}, ts::kDouble), 2);
+    lp.select(2, C - 1).fill_(-kInf);
+    lp.narrow(0, 10, 5).select(2, 3).fill_(-kInf);
+    const Tensor targets = ts::remainder(ts::arange(2 * L, ts::kLong), 7).add(1).view({2, L});
+    const Tensor x = lp.clone().requires_grad_();
+    const Tensor loss = ts::ctc_loss(x, targets, {T, T - 3}, {L, L - 2}, 0, Reduction::None);
+    loss.sum().backward();
+    lp.select(0, 9).select(0, 1).fill_(std::nan(""));
+    got[set++] = {values(loss), values(x.grad()),
+                  values(ts::ctc_loss(lp, targets, {T, T}, {L, L}, 0, Reduction::None))};
+  });
+  ASSERT_EQ(set, 2);
+  for (size_t k = 0; k < 3; ++k) {
+    const std::vector<double>&a = got[0][k], &b = got[1][k];
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      if (a[i] == b[i]) continue;  // infinities too
+      if (std::isnan(a[i]) || std::isnan(b[i])) {
+        EXPECT_EQ(std::isnan(a[i]), std::isnan(b[i])) << "output " << k << " element " << i;
+      } else {
+        EXPECT_NEAR(a[i], b[i], 1e-12 * std::max(1.0, std::fabs(a[i])))
+            << "output " << k << " element " << i;
+      }
+    }
+  }
+}
+
 // A recorded backward would hold the kernel's gradient as a constant: a wrong second
 // derivative, so create_graph through ctc_loss is refused (Note [ctc_loss gradient]).
 TEST(CtcLoss, NotTwiceDifferentiable) {

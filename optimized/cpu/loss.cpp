@@ -87,6 +87,7 @@ HWY_AFTER_NAMESPACE();
 #include <limits>
 #include <vector>
 
+#include "optimized/cpu/ctc_lanes.h"
 #include "touchstone/dispatch_macros.h"
 #include "touchstone/kernel_family.h"
 #include "touchstone/ops.h"
@@ -173,6 +174,8 @@ double log_add(double a, double b) {
 
 // One sample of ctc_loss (the recursions of reference/loss.cpp): returns the unrounded nll and,
 // when grad is not null, writes the sample's gradient rows (C elements, `grad_t` apart per frame).
+// Rows of states run in lanes (Note [ctc_loss's rows in lanes]) when every log-probability the
+// recursions read is finite or -inf; NaN and +inf take the scalar log_sum.
 template <typename T>
 double ctc_sample(const T* lp, int64_t st, int64_t sc, int64_t T_max, int64_t C,
                   const std::vector<int64_t>& ext, int64_t il, bool zero_infinity, T* grad,
@@ -182,26 +185,52 @@ double ctc_sample(const T* lp, int64_t st, int64_t sc, int64_t T_max, int64_t C,
   const auto logp = [&](int64_t t, int64_t cls) {
     return static_cast<double>(static_cast<compute_t<T>>(lp[t * st + cls * sc]));
   };
-  std::vector<double> alpha(static_cast<size_t>(il * S), kNegInf);
+  // Rows padded to whole vectors (kCtcPad): lpe[t * P + s] = logp(t, ext[s]); keep_a[s]
+  // (keep_b[s]): state s - 2 (s + 2) may be skipped to reach s.
+  const int64_t P = (S + kCtcPad - 1) / kCtcPad * kCtcPad;
+  std::vector<double> lpe(static_cast<size_t>(il * P), 0.0), keep_a(static_cast<size_t>(P), 0.0),
+      keep_b(static_cast<size_t>(P), 0.0);
+  bool lanes = true;
+  for (int64_t t = 0; t < il; ++t) {
+    for (int64_t s = 0; s < S; ++s) {
+      const double v = logp(t, ext[s]);
+      lanes = lanes && !std::isnan(v) && v != std::numeric_limits<double>::infinity();
+      lpe[t * P + s] = v;
+    }
+  }
+  for (int64_t s = 0; s < S; ++s) {
+    keep_a[s] = s >= 2 && ext[s] != ext[s - 2] ? 1.0 : 0.0;
+    keep_b[s] = s + 2 < S && ext[s + 2] != ext[s] ? 1.0 : 0.0;
+  }
+  // alpha row t at alpha[t * R + 2], after two -inf (the predecessors of states 0 and 1); lanes
+  // past S hold what nothing reads.
+  const int64_t R = P + 2;
+  std::vector<double> alpha(static_cast<size_t>(std::max<int64_t>(il, 1) * R), kNegInf);
+  const auto at = [&](int64_t t) { return &alpha[t * R + 2]; };
   double nll = L == 0 ? 0.0 : std::numeric_limits<double>::infinity();
   if (il > 0) {
-    alpha[0] = logp(0, ext[0]);
-    if (L > 0) alpha[1] = logp(0, ext[1]);
+    at(0)[0] = lpe[0];
+    if (L > 0) at(0)[1] = lpe[1];
     for (int64_t t = 1; t < il; ++t) {
-      const double* prev = &alpha[(t - 1) * S];
-      double* cur = &alpha[t * S];
+      const double* prev = at(t - 1);
+      double* cur = at(t);
+      if (lanes) {
+        ctc_log_sum_row(prev, prev - 1, prev - 2, keep_a.data(), &lpe[t * P], S, cur);
+        continue;
+      }
       for (int64_t s = 0; s < S; ++s) {
-        const double a = log_sum(prev[s], s >= 1 ? prev[s - 1] : kNegInf,
-                                 s >= 2 && ext[s] != ext[s - 2] ? prev[s - 2] : kNegInf);
-        cur[s] = a == kNegInf ? kNegInf : a + logp(t, ext[s]);
+        const double a = log_sum(prev[s], prev[s - 1], keep_a[s] == 1.0 ? prev[s - 2] : kNegInf);
+        cur[s] = a == kNegInf ? kNegInf : a + lpe[t * P + s];
       }
     }
-    const double* last = &alpha[(il - 1) * S];
+    const double* last = at(il - 1);
     nll = -(L > 0 ? log_add(last[S - 1], last[S - 2]) : last[S - 1]);
   }
   if (grad == nullptr) return nll;
   const bool zeroed = zero_infinity && std::isinf(static_cast<compute_t<T>>(T(nll)));
-  std::vector<double> beta(static_cast<size_t>(2 * S), kNegInf);  // two frames, rolling
+  // Two frames, rolling, each followed by two -inf (the successors of the last two states); the
+  // lanes past S stay -inf (all their terms are).
+  std::vector<double> beta(static_cast<size_t>(2 * R), kNegInf);
   std::vector<double> lcab(static_cast<size_t>(C));
   for (int64_t t = T_max - 1; t >= 0; --t) {
     T* g = grad + t * grad_t;
@@ -209,20 +238,20 @@ double ctc_sample(const T* lp, int64_t st, int64_t sc, int64_t T_max, int64_t C,
       std::fill(g, g + C, T(0));
       continue;
     }
-    double* cur = &beta[(t % 2) * S];
-    const double* next = &beta[((t + 1) % 2) * S];
-    for (int64_t s = 0; s < S; ++s) {
-      double b = kNegInf;
-      if (t == il - 1) {
-        b = s >= S - 2 ? 0.0 : kNegInf;
-      } else {
-        b = log_sum(next[s], s + 1 < S ? next[s + 1] : kNegInf,
-                    s + 2 < S && ext[s + 2] != ext[s] ? next[s + 2] : kNegInf);
+    double* cur = &beta[(t % 2) * R];
+    const double* next = &beta[((t + 1) % 2) * R];
+    if (t == il - 1) {
+      for (int64_t s = 0; s < S; ++s) cur[s] = s >= S - 2 ? 0.0 + lpe[t * P + s] : kNegInf;
+    } else if (lanes) {
+      ctc_log_sum_row(next, next + 1, next + 2, keep_b.data(), &lpe[t * P], S, cur);
+    } else {
+      for (int64_t s = 0; s < S; ++s) {
+        const double b = log_sum(next[s], next[s + 1], keep_b[s] == 1.0 ? next[s + 2] : kNegInf);
+        cur[s] = b == kNegInf ? kNegInf : b + lpe[t * P + s];
       }
-      cur[s] = b == kNegInf ? kNegInf : b + logp(t, ext[s]);
     }
     std::fill(lcab.begin(), lcab.end(), kNegInf);
-    for (int64_t s = 0; s < S; ++s) lcab[ext[s]] = log_add(lcab[ext[s]], alpha[t * S + s] + cur[s]);
+    for (int64_t s = 0; s < S; ++s) lcab[ext[s]] = log_add(lcab[ext[s]], at(t)[s] + cur[s]);
     for (int64_t cls = 0; cls < C; ++cls) {
       const double l = logp(t, cls);
       g[cls] = T(static_cast<compute_t<T>>(std::exp(l) - std::exp(lcab[cls] + nll - l)));

@@ -7,7 +7,11 @@
 // most one rounding of the result (an ulp, inside rtol); float64 results differ by the order of
 // the double additions, at most about (block + log2 n) * 2^-53 * sum|x| (block <= 4096 terms
 // summed in a row), for which float64 sums over n terms get atol = n * max|x| * 2^-40 on top.
+#include <cmath>
 #include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
 
 #include "optimized_check.h"
 #include "test_util.h"
@@ -199,6 +203,31 @@ TEST(OptimizedReduce, ArgmaxGivesTheFirstNaNAndTheFirstTie) {
     EXPECT_EQ(long_values(ts::argmax(m)), std::vector<int64_t>{5}) << name(dt);
     EXPECT_EQ(long_values(std::get<1>(ts::max(m, 0))), (std::vector<int64_t>{0, 2, 1})) << name(dt);
   }
+}
+
+// Note [NaN in a sum of lanes]: four vectors are tested for NaN through their sum, which an
+// infinity of each sign in one lane also makes NaN; such a span is scanned again, so
+// infinities are told from NaN on every target (+inf at 0, -inf at 4, 8 and 16 share lane 0
+// of a group of four vectors of 4, 8 or 16 lanes).
+TEST(OptimizedReduce, ExtremesTellOppositeInfinitiesFromNaN) {
+  const double inf = std::numeric_limits<double>::infinity();
+  for_each_capability([&](const std::string& cap) {
+    for (ts::ScalarType dt : {ts::kFloat, ts::kDouble}) {
+      Tensor t = ts::zeros({2, 300}, dt);
+      for (int64_t r = 0; r < 2; ++r) {
+        store(element_ptr(t, r * 300), dt, inf);
+        for (int64_t i : {4, 8, 16}) store(element_ptr(t, r * 300 + i), dt, -inf);
+      }
+      store(element_ptr(t, 300 + 123), dt, kNaN);  // row 1 has a NaN as well
+      const std::string what = name(dt) + " [" + cap + "]";
+      const Tensor mx = ts::amax(t, {1}), mn = ts::amin(t, {1});
+      EXPECT_EQ(get(mx.select(0, 0)), inf) << what;
+      EXPECT_EQ(get(mn.select(0, 0)), -inf) << what;
+      EXPECT_TRUE(std::isnan(get(mx.select(0, 1))) && std::isnan(get(mn.select(0, 1)))) << what;
+      EXPECT_EQ(get(ts::amax(t.select(0, 0))), inf) << what;
+      EXPECT_TRUE(std::isnan(get(ts::amin(t)))) << what;
+    }
+  });
 }
 
 // ---- var, std, norm, logsumexp ----

@@ -410,12 +410,29 @@ struct ExtremeReducer {
   }
   static double xf1(V x) { return kAbs ? std::fabs(static_cast<double>(x)) : x; }
 
+  // Note [NaN in a sum of lanes]
+  // A NaN among four vectors makes their sum NaN in its lane: one compare per four vectors, not
+  // one each (amax over rows of 8192 x 16384 at 1 thread: 0.94x ATen). An infinity of each sign
+  // in a lane does too, so a flagged span is scanned again, element by element.
+  bool has_nan(const char* base, int64_t k0, int64_t k1) const {
+    bool found = false;
+    for_each_span(p, base, k0, k1, [&](const char* ptr, int64_t n, int64_t) {
+      alignas(64) V buf[kBlock];
+      for (int64_t b = 0; b < n && !found; b += kBlock) {
+        const int64_t m = std::min(kBlock, n - b);
+        const V* x = load_block<V>(ptr + b * p.span_stride, p.span_stride, m, p.dtype, buf);
+        for (int64_t i = 0; i < m; ++i) found = found || std::isnan(x[i]);
+      }
+    });
+    return found;
+  }
+
   double inner(const char* base, int64_t, int64_t k0, int64_t k1) const {
     using D = hn::ScalableTag<V>;
     const D d;
     const int64_t L = static_cast<int64_t>(hn::Lanes(d));
     auto a0 = hn::Set(d, static_cast<V>(Op::kIdentity)), a1 = a0, a2 = a0, a3 = a0;
-    auto nan = hn::Zero(d);  // all ones in lanes that saw a NaN
+    auto nan = hn::Zero(d);  // all ones in lanes that may have seen a NaN
     double tail = Op::kIdentity;
     const int64_t st = p.span_stride;
     for_each_span(p, base, k0, k1, [&](const char* ptr, int64_t n, int64_t) {
@@ -433,11 +450,9 @@ struct ExtremeReducer {
           b1 = pick<D>(b1, v1);
           b2 = pick<D>(b2, v2);
           b3 = pick<D>(b3, v3);
-          const auto n01 =
-              hn::Or(hn::VecFromMask(d, hn::IsNaN(v0)), hn::VecFromMask(d, hn::IsNaN(v1)));
-          const auto n23 =
-              hn::Or(hn::VecFromMask(d, hn::IsNaN(v2)), hn::VecFromMask(d, hn::IsNaN(v3)));
-          bn = hn::Or(bn, hn::Or(n01, n23));
+          // Note [NaN in a sum of lanes]
+          const auto sum = hn::Add(hn::Add(v0, v1), hn::Add(v2, v3));
+          bn = hn::Or(bn, hn::VecFromMask(d, hn::IsNaN(sum)));
         }
         for (; i < m; ++i) tail = Op::scalar(tail, xf1(x[i]));
       }
@@ -447,7 +462,9 @@ struct ExtremeReducer {
       a3 = b3;
       nan = bn;
     });
-    if (!hn::AllFalse(d, hn::MaskFromVec(nan))) return std::numeric_limits<double>::quiet_NaN();
+    if (!hn::AllFalse(d, hn::MaskFromVec(nan)) && has_nan(base, k0, k1)) {
+      return std::numeric_limits<double>::quiet_NaN();
+    }
     alignas(64) V lanes[kMaxLanes];
     hn::Store(pick<D>(pick<D>(a0, a1), pick<D>(a2, a3)), d, lanes);
     for (int64_t l = 0; l < L; ++l) tail = Op::scalar(tail, lanes[l]);

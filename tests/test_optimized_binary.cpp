@@ -365,7 +365,9 @@ TEST(OptimizedBinary, WidenedLanesTakeSpecialValuesAnywhere) {
       {"logaddexp", [&] { return ts::logaddexp(a, b); }},
       {"logaddexp2", [&] { return ts::logaddexp2(a, b); }},
   };
-  for (const auto& [name, f] : cases) {
+  for (const auto& name_f : cases) {
+    const char* name = name_f.first;
+    const std::function<Tensor()>& f = name_f.second;
     Tensor want;
     {
       ts::KernelSetGuard g("reference");

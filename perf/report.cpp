@@ -27,6 +27,9 @@ nlohmann::json result_json(const CaseResult& c, const SetResult& r, const Roofli
   j["roofline_pct"] = roofline_pct(roof, dtype, c.bytes, c.flops, r.median_s);
   j["cpu_wall"] = r.cpu_wall;
   j["preempted_per_s"] = r.preempted_per_s;
+  j["pool_offers"] = r.offered;
+  j["pool_offers_withdrawn"] = r.withdrawn;
+  j["pool_offers_missed_awake"] = r.missed;
   j["noisy"] = !r.noise.empty();
   if (!r.noise.empty()) j["noise"] = r.noise;
   return j;

@@ -42,8 +42,14 @@ class Collector : public benchmark::BenchmarkReporter {
         const double n = static_cast<double>(r.iterations);
         s.samples.push_back(r.real_accumulated_time / n);
         s.cpu_samples.push_back(r.cpu_accumulated_time / n);
-        const auto p = r.counters.find("preempted");
-        s.preempted.push_back(p == r.counters.end() ? 0 : p->second.value);
+        const auto counter = [&](const char* name) {
+          const auto p = r.counters.find(name);
+          return p == r.counters.end() ? 0.0 : p->second.value;
+        };
+        s.preempted.push_back(counter("preempted"));
+        s.offered += counter("offered");
+        s.withdrawn += counter("withdrawn");
+        s.missed += counter("missed");
         s.iterations = r.iterations;
       }
     }
@@ -51,6 +57,7 @@ class Collector : public benchmark::BenchmarkReporter {
 
   struct SetRuns {
     std::vector<double> samples, cpu_samples, preempted;
+    double offered = 0, withdrawn = 0, missed = 0;  // the pool's, over every repetition
     int64_t iterations = 0;
     std::string error;
   };
@@ -369,6 +376,10 @@ void classify_noise(SetResult& r, double steal, bool cpu_device) {
   if (steal > kMaxStealPct) {
     why.push_back("the hypervisor took " + fixed(steal, 1) + " % of the CPU time");
   }
+  if (cpu_device && r.offered >= kMinOffers && r.missed > kMaxMissed * r.offered) {
+    why.push_back("the pool's workers missed " + fixed(r.missed, 0) + " of " + fixed(r.offered, 0) +
+                  " jobs while off their cores (the calling thread ran their pieces)");
+  }
   for (const std::string& w : why) r.noise += (r.noise.empty() ? "" : "; ") + w;
 }
 
@@ -459,16 +470,22 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
       if (sr.status == "ok") {
         const std::string name = cr.name + "/" + sr.set;
         const std::string set_name = sr.set;
-        benchmark::RegisterBenchmark(name.c_str(),
-                                     [call, set_name, repeat](benchmark::State& state) {
-                                       KernelSetGuard guard(set_name);
-                                       const int64_t before = involuntary_switches();
-                                       for (auto _ : state) {
-                                         for (int r = 0; r < repeat; ++r) call();
-                                       }
-                                       state.counters["preempted"] =
-                                           static_cast<double>(involuntary_switches() - before);
-                                     })
+        benchmark::RegisterBenchmark(
+            name.c_str(),
+            [call, set_name, repeat](benchmark::State& state) {
+              KernelSetGuard guard(set_name);
+              const int64_t before = involuntary_switches();
+              const detail::PoolCounts pool = detail::pool_counts();
+              for (auto _ : state) {
+                for (int r = 0; r < repeat; ++r) call();
+              }
+              state.counters["preempted"] = static_cast<double>(involuntary_switches() - before);
+              const detail::PoolCounts now = detail::pool_counts();
+              state.counters["offered"] = static_cast<double>(now.offered - pool.offered);
+              state.counters["withdrawn"] = static_cast<double>(now.withdrawn - pool.withdrawn);
+              state.counters["missed"] =
+                  static_cast<double>(now.withdrawn_awake - pool.withdrawn_awake);
+            })
             ->UseRealTime()
             ->Unit(benchmark::kMicrosecond)
             ->Repetitions(slow_call_repetitions(o, first_call_s))
@@ -499,6 +516,9 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
       sr.samples_s = it->second.samples;
       sr.cpu_samples_s = it->second.cpu_samples;
       sr.preempted = it->second.preempted;
+      sr.offered = it->second.offered;
+      sr.withdrawn = it->second.withdrawn;
+      sr.missed = it->second.missed;
       sr.iterations = it->second.iterations;
       summarize(sr);
       classify_noise(sr, cr.steal_pct, device.is_cpu());

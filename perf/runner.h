@@ -41,6 +41,10 @@ struct SetResult {
   double median_s = 0, min_s = 0, max_s = 0, mean_s = 0, stddev_s = 0;
   double cpu_wall = 0;  // median over repetitions of CPU time / wall time of the calling thread
   double preempted_per_s = 0;  // median over repetitions of involuntary switches per second
+  // The pool's offers to its workers over the repetitions, those withdrawn because the worker
+  // had not started, and of those the ones whose worker was awake (detail::pool_counts; zero for
+  // sets that do not use touchstone's pool).
+  double offered = 0, withdrawn = 0, missed = 0;
   std::string noise;  // why the figures are not to be trusted (Note [Noisy cases]); empty: ok
 };
 
@@ -87,8 +91,16 @@ void summarize(SetResult& r);
 // machine its CPU time is its wall time; when another process takes the core it loses CPU time
 // but not wall time. Sets `noise` (and cpu_wall) when the median CPU / wall ratio is below
 // kMinCpuWall, the repetitions spread by more than kMaxSpread (max / min), or the hypervisor took
-// more than kMaxStealPct of the CPU time while the case ran. GPU timings skip the CPU test.
+// more than kMaxStealPct of the CPU time while the case ran, or the pool's workers missed more
+// than kMaxMissed of the jobs offered to them (of at least kMinOffers) while awake. The caller
+// withdraws an offer a worker has not taken when it runs out of pieces and runs the worker's
+// share itself (Note [Claimed pieces] in lib/src/parallel.cpp): the case then ran on fewer
+// cores than asked while the calling thread's CPU time still matched its wall time. A worker
+// asleep on its futex is late on a quiet machine too (zeros of 1M: 99 % of its offers, each call
+// faulting in fresh pages for longer than the workers spin), so only misses while spinning,
+// when another process had the worker's core, count. GPU timings skip the CPU tests.
 inline constexpr double kMinCpuWall = 0.8, kMaxSpread = 1.3, kMaxStealPct = 5;
+inline constexpr double kMaxMissed = 0.2, kMinOffers = 10;
 void classify_noise(SetResult& r, double steal_pct, bool cpu_device);
 
 }  // namespace ts::perf

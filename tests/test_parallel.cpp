@@ -111,6 +111,32 @@ TEST(ThreadPool, TheCallerDoesTheWorkOfAWorkerThatIsLate) {
   EXPECT_FALSE(timed_out.load()) << "the other pieces waited for the thread holding piece 0";
 }
 
+TEST(ThreadPool, CountsTheJobsOfferedToWorkersAndThoseTheyMissed) {
+  // Two pieces, one a thread: the caller's waits until the worker has run the other, so the
+  // worker takes its offer (within 5 s) and nothing is withdrawn. One offer per worker per job.
+  const ThreadCount tc(2);
+  const ts::detail::PoolCounts before = ts::detail::pool_counts();
+  std::atomic<bool> ran{false};
+  ts::parallel_for(0, 2, 1, [&](int64_t b, int64_t) {
+    if (b != 0) {
+      ran = true;
+      return;
+    }
+    const auto start = std::chrono::steady_clock::now();
+    while (!ran.load() && std::chrono::steady_clock::now() - start < std::chrono::seconds(5)) {
+      std::this_thread::yield();
+    }
+  });
+  EXPECT_TRUE(ran.load());
+  const ts::detail::PoolCounts after = ts::detail::pool_counts();
+  EXPECT_EQ(after.offered - before.offered, 1u);
+  EXPECT_EQ(after.withdrawn - before.withdrawn, 0u);
+  for (int i = 0; i < 10; ++i) (void)visits(1000, 10);
+  const ts::detail::PoolCounts last = ts::detail::pool_counts();
+  EXPECT_EQ(last.offered - after.offered, 10u);
+  EXPECT_LE(last.withdrawn - after.withdrawn, 10u);
+}
+
 TEST(ThreadPool, AForkedChildRunsParallelJobsOfItsOwn) {
   const ThreadCount tc(2);
   ASSERT_EQ(visits(10000, 1), std::vector<int>(10000, 1));  // the parent's workers exist

@@ -173,6 +173,35 @@ TEST(PerfNoise, ADescheduledCallerOrSpreadRepetitionsMarkTheResultNoisy) {
       "repetitions spread x1.50 (1.0 ms to 1.5 ms); the hypervisor took 7.5 % of the CPU time");
 }
 
+// Under load the pool's worker may be off its core when the caller runs out of pieces; the
+// caller then runs the worker's share too, its CPU time still matching its wall time
+// (perf/README.md, "Late workers"): a fifth of the offers missed by an awake worker marks the
+// result noisy; misses of a sleeping worker (its futex wake-up) do not count.
+TEST(PerfNoise, WorkersOffTheirCoresMarkTheResultNoisy) {
+  ts::perf::SetResult r;
+  r.samples_s = {1.00e-3, 1.02e-3, 1.01e-3};
+  r.cpu_samples_s = {0.99e-3, 1.01e-3, 1.00e-3};
+  ts::perf::summarize(r);
+  r.offered = 300;
+  r.withdrawn = 291;
+  r.missed = 291;
+  ts::perf::classify_noise(r, 0.0, true);
+  EXPECT_EQ(r.noise,
+            "the pool's workers missed 291 of 300 jobs while off their cores (the calling thread "
+            "ran their pieces)");
+  r.missed = 60;  // a fifth: not more than kMaxMissed
+  ts::perf::classify_noise(r, 0.0, true);
+  EXPECT_EQ(r.noise, "");
+  r.offered = 9;  // too few offers to judge
+  r.withdrawn = r.missed = 9;
+  ts::perf::classify_noise(r, 0.0, true);
+  EXPECT_EQ(r.noise, "");
+  r.offered = 300;
+  r.withdrawn = r.missed = 291;
+  ts::perf::classify_noise(r, 0.0, false);  // a GPU timing
+  EXPECT_EQ(r.noise, "");
+}
+
 // Before: 0 pairs compared, exit status 0, whatever the reports held.
 TEST(PerfCompare, NothingMatchedIsAnErrorThatSaysWhy) {
   const json base = make_report(kBase, 1);

@@ -3,11 +3,13 @@
 // unreadable inputs are errors that name the path.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "catalog/bench.h"
 #include "perf/report.h"
 #include "perf/runner.h"
 #include "reports/compare.h"
@@ -54,6 +56,22 @@ TEST(PerfSchema, AReportFromARunValidates) {
   // Google Benchmark's own entries: one per repetition plus its aggregates, per set.
   EXPECT_GE(r["benchmarks"].size(), 2u);
   EXPECT_EQ(r["benchmarks"][0]["run_type"], "iteration");
+}
+
+// Every family of the catalog's bench cases, full and quick, is one the schema accepts: the
+// families of issue 16 (conv, pool, loss, ...) were missing, and compare rejected every full run.
+TEST(PerfSchema, EveryCatalogFamilyIsInTheSchema) {
+  const json& families =
+      ts::reports::perf_schema()["$defs"]["case"]["properties"]["family"]["enum"];
+  ASSERT_TRUE(families.is_array());
+  for (const bool quick : {false, true}) {
+    ts::catalog::BenchOptions o;
+    o.quick = quick;
+    for (const ts::catalog::BenchCase& c : ts::catalog::bench_cases(o)) {
+      EXPECT_NE(std::find(families.begin(), families.end(), json(c.family)), families.end())
+          << c.family << " (" << c.name() << ")";
+    }
+  }
 }
 
 TEST(PerfSchema, BrokenReportsAreRejectedAtTheRightMember) {

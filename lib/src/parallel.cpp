@@ -138,11 +138,18 @@ class Pool {
       if (w.sleeping.load()) w.flag.notify_one();
     }
     run_pieces(0);
-    int taken = 0;
+    int taken = 0, awake = 0;
     for (int i = 0; i + 1 < nthreads; ++i) {
       uint32_t expected = offer;
-      if (!workers_[i]->flag.compare_exchange_strong(expected, 0)) ++taken;
+      if (!workers_[i]->flag.compare_exchange_strong(expected, 0)) {
+        ++taken;
+      } else if (!workers_[i]->sleeping.load(std::memory_order_relaxed)) {
+        ++awake;  // spinning, yet it did not see the offer: it was off its core
+      }
     }
+    offered_.fetch_add(static_cast<uint64_t>(nthreads - 1), std::memory_order_relaxed);
+    withdrawn_.fetch_add(static_cast<uint64_t>(nthreads - 1 - taken), std::memory_order_relaxed);
+    withdrawn_awake_.fetch_add(static_cast<uint64_t>(awake), std::memory_order_relaxed);
     const auto done = [&] { return finished_.load(std::memory_order_acquire) == taken; };
     if (!spin_until(done)) {
       caller_sleeping_.store(true);
@@ -151,6 +158,11 @@ class Pool {
     }
     if (error_) std::rethrow_exception(error_);
     return true;
+  }
+
+  detail::PoolCounts counts() const {
+    return {offered_.load(std::memory_order_relaxed), withdrawn_.load(std::memory_order_relaxed),
+            withdrawn_awake_.load(std::memory_order_relaxed)};
   }
 
  private:
@@ -219,6 +231,7 @@ class Pool {
   int stream_capacity_ = 0;
   std::atomic<int> finished_{0};  // workers that took the job and are done with it
   std::atomic<bool> caller_sleeping_{false};
+  std::atomic<uint64_t> offered_{0}, withdrawn_{0}, withdrawn_awake_{0};  // detail::pool_counts
   std::mutex error_mutex_;
   std::exception_ptr error_;
 };
@@ -237,6 +250,10 @@ void set_num_threads(int n) {
 
 bool in_parallel_region() {
   return tls_in_parallel;
+}
+
+detail::PoolCounts detail::pool_counts() {
+  return Pool::get().counts();
 }
 
 void detail::parallel_run(int64_t begin, int64_t end, int64_t grain,

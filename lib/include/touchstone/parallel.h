@@ -14,7 +14,15 @@ bool in_parallel_region();
 namespace detail {
 void parallel_run(int64_t begin, int64_t end, int64_t grain,
                   const std::function<void(int64_t, int64_t)>& f);
-}
+// Since the process started: jobs offered to the pool's workers (one per worker per job); offers
+// the caller withdrew because the worker had not started, running its pieces itself (Note
+// [Claimed pieces] in parallel.cpp); and of those, the ones whose worker was awake, not asleep
+// on its futex: another process had its core. The bench harness's noise test reads them.
+struct PoolCounts {
+  uint64_t offered = 0, withdrawn = 0, withdrawn_awake = 0;
+};
+PoolCounts pool_counts();
+}  // namespace detail
 
 // Calls f(chunk_begin, chunk_end) over [begin, end) split into chunks of at least `grain`
 // elements. Chunk boundaries depend on the thread count; see parallel_for_fixed for reductions.

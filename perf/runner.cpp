@@ -383,6 +383,31 @@ void classify_noise(SetResult& r, double steal, bool cpu_device) {
   for (const std::string& w : why) r.noise += (r.noise.empty() ? "" : "; ") + w;
 }
 
+namespace {
+// Note [Warming the pool]
+// A new worker thread starts on its creator's core, and the scheduler moves it some milliseconds
+// later: until then it spins beside the calling thread, misses its jobs (the caller runs their
+// pieces) and the run's first case ran on one core, at twice its time, and was flagged noisy by
+// the late-worker test (zeros of 1M at 2 threads: 44.6 us first in a run, 23.0 us after ones).
+// So before the first case the pool runs short jobs until, for 20 in a row, its workers take
+// every offer (at most 200 ms).
+void warm_pool(int threads) {
+  if (threads < 2) return;
+  using Clock = std::chrono::steady_clock;
+  const auto start = Clock::now();
+  const auto spin = [](int64_t, int64_t) {
+    const auto t0 = Clock::now();
+    while (Clock::now() - t0 < std::chrono::microseconds(50)) {
+    }
+  };
+  while (Clock::now() - start < std::chrono::milliseconds(200)) {
+    const detail::PoolCounts before = detail::pool_counts();
+    for (int j = 0; j < 20; ++j) parallel_for(0, 2 * int64_t{threads}, 1, spin);
+    if (detail::pool_counts().withdrawn == before.withdrawn) return;
+  }
+}
+}  // namespace
+
 RunResult run_bench(const RunOptions& options, std::ostream& progress) {
   const auto t0 = std::chrono::steady_clock::now();
   // Every check first: a typo must not cost the roofline probes.
@@ -398,6 +423,7 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
   if (result.options.min_time <= 0) result.options.min_time = quick ? 0.01 : 0.1;
   const RunOptions& o = result.options;
   set_num_threads(o.threads);
+  if (device.is_cpu()) warm_pool(o.threads);
   result.timestamp = reports::utc_timestamp();
   result.machine = machine_context(o.threads);
   if (o.probes) {

@@ -27,6 +27,7 @@ nlohmann::json result_json(const CaseResult& c, const SetResult& r, const Roofli
   j["roofline_pct"] = roofline_pct(roof, dtype, c.bytes, c.flops, r.median_s);
   j["cpu_wall"] = r.cpu_wall;
   j["preempted_per_s"] = r.preempted_per_s;
+  j["waited_share"] = r.waited_share;
   j["pool_offers"] = r.offered;
   j["pool_offers_withdrawn"] = r.withdrawn;
   j["pool_offers_missed_awake"] = r.missed;
@@ -80,7 +81,8 @@ nlohmann::json report_json(const RunResult& result) {
                         {"results", results},
                         {"ratios", ratios},
                         {"load_avg", c.load_avg},
-                        {"steal_pct", c.steal_pct}};
+                        {"steal_pct", c.steal_pct},
+                        {"others_cpu_pct", c.others_pct}};
     if (c.slowdown != 1) j["slowdown"] = c.slowdown;
     cases.push_back(std::move(j));
   }

@@ -3,13 +3,11 @@
 #include "perf/runner.h"
 
 #include <benchmark/benchmark.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <iomanip>
 #include <map>
 #include <mutex>
@@ -17,6 +15,7 @@
 #include <sstream>
 
 #include "perf/gbench_json.h"
+#include "perf/interference.h"
 #include "perf/machine.h"
 #include "reports/text.h"
 #include "touchstone/cuda.h"
@@ -47,6 +46,7 @@ class Collector : public benchmark::BenchmarkReporter {
           return p == r.counters.end() ? 0.0 : p->second.value;
         };
         s.preempted.push_back(counter("preempted"));
+        s.waited.push_back(counter("waited"));
         s.offered += counter("offered");
         s.withdrawn += counter("withdrawn");
         s.missed += counter("missed");
@@ -56,7 +56,7 @@ class Collector : public benchmark::BenchmarkReporter {
   }
 
   struct SetRuns {
-    std::vector<double> samples, cpu_samples, preempted;
+    std::vector<double> samples, cpu_samples, preempted, waited;
     double offered = 0, withdrawn = 0, missed = 0;  // the pool's, over every repetition
     int64_t iterations = 0;
     std::string error;
@@ -187,35 +187,6 @@ int slow_call_repetitions(const RunOptions& o, double call_s) {
   const double budget = o.catalog.quick ? 1.0 : 5.0;
   if (call_s * o.repetitions <= budget) return o.repetitions;
   return std::max(1, static_cast<int>(budget / call_s));
-}
-
-// Times any thread of this process was descheduled because another wanted its core.
-int64_t involuntary_switches() {
-  rusage u{};
-  return getrusage(RUSAGE_SELF, &u) == 0 ? u.ru_nivcsw : 0;
-}
-
-// The machine's CPU time from /proc/stat (jiffies): all of it, and the hypervisor's steal.
-struct CpuTimes {
-  double total = 0, steal = 0;
-};
-
-CpuTimes read_cpu_times() {
-  std::ifstream in("/proc/stat");
-  std::string cpu;
-  CpuTimes t;
-  if (!(in >> cpu) || cpu != "cpu") return t;
-  double v = 0;
-  for (int i = 0; i < 8 && in >> v; ++i) {  // user nice system idle iowait irq softirq steal
-    t.total += v;
-    if (i == 7) t.steal = v;
-  }
-  return t;
-}
-
-double steal_pct(const CpuTimes& a, const CpuTimes& b) {
-  const double total = b.total - a.total;
-  return total > 0 ? 100 * (b.steal - a.steal) / total : 0;
 }
 
 std::string fixed(double v, int digits) {
@@ -350,7 +321,7 @@ double median(std::vector<double> v) {
 }
 }  // namespace
 
-void classify_noise(SetResult& r, double steal, bool cpu_device) {
+void classify_noise(SetResult& r, double steal, bool cpu_device, double others) {
   r.noise.clear();
   std::vector<double> ratios;
   for (size_t i = 0; i < r.samples_s.size() && i < r.cpu_samples_s.size(); ++i) {
@@ -364,6 +335,12 @@ void classify_noise(SetResult& r, double steal, bool cpu_device) {
     if (wall > 0) rates.push_back(r.preempted[i] / wall);
   }
   r.preempted_per_s = median(rates);
+  std::vector<double> shares;
+  for (size_t i = 0; i < r.samples_s.size() && i < r.waited.size(); ++i) {
+    const double wall = r.samples_s[i] * static_cast<double>(r.iterations);
+    if (wall > 0) shares.push_back(r.waited[i] / wall);
+  }
+  r.waited_share = median(shares);
   std::vector<std::string> why;
   if (cpu_device && n > 0 && r.cpu_wall < kMinCpuWall) {
     why.push_back("the calling thread ran " + fixed(100 * r.cpu_wall, 0) +
@@ -379,6 +356,13 @@ void classify_noise(SetResult& r, double steal, bool cpu_device) {
   if (cpu_device && r.offered >= kMinOffers && r.missed > kMaxMissed * r.offered) {
     why.push_back("the pool's workers missed " + fixed(r.missed, 0) + " of " + fixed(r.offered, 0) +
                   " jobs while off their cores (the calling thread ran their pieces)");
+  }
+  if (cpu_device && others > kMaxOthersPct) {
+    why.push_back("other processes used " + fixed(others, 0) + " % of the machine's CPU time");
+  }
+  if (cpu_device && r.waited_share > kMaxWaited) {
+    why.push_back("the process's threads waited " + fixed(100 * r.waited_share, 0) +
+                  " % of the wall time for a core another process had");
   }
   for (const std::string& w : why) r.noise += (r.noise.empty() ? "" : "; ") + w;
 }
@@ -498,14 +482,18 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
         const std::string set_name = sr.set;
         benchmark::RegisterBenchmark(
             name.c_str(),
-            [call, set_name, repeat](benchmark::State& state) {
+            [call, set_name, repeat, cpu = device.is_cpu()](benchmark::State& state) {
               KernelSetGuard guard(set_name);
+              if (cpu) settle_other_threads();
               const int64_t before = involuntary_switches();
+              const double waited = run_queue_wait_s();
               const detail::PoolCounts pool = detail::pool_counts();
               for (auto _ : state) {
                 for (int r = 0; r < repeat; ++r) call();
               }
               state.counters["preempted"] = static_cast<double>(involuntary_switches() - before);
+              // A thread that exits meanwhile takes its wait along: never below zero.
+              state.counters["waited"] = std::max(0.0, run_queue_wait_s() - waited);
               const detail::PoolCounts now = detail::pool_counts();
               state.counters["offered"] = static_cast<double>(now.offered - pool.offered);
               state.counters["withdrawn"] = static_cast<double>(now.withdrawn - pool.withdrawn);
@@ -529,7 +517,9 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
     const CpuTimes before = read_cpu_times();
     benchmark::RunSpecifiedBenchmarks(&collector);
     benchmark::ClearRegisteredBenchmarks();
-    cr.steal_pct = steal_pct(before, read_cpu_times());
+    const CpuTimes after = read_cpu_times();
+    cr.steal_pct = steal_pct(before, after);
+    cr.others_pct = others_pct(before, after);
     for (SetResult& sr : cr.results) {
       if (sr.status != "ok") continue;
       auto it = collector.by_name.find(cr.name + "/" + sr.set);
@@ -542,12 +532,13 @@ RunResult run_bench(const RunOptions& options, std::ostream& progress) {
       sr.samples_s = it->second.samples;
       sr.cpu_samples_s = it->second.cpu_samples;
       sr.preempted = it->second.preempted;
+      sr.waited = it->second.waited;
       sr.offered = it->second.offered;
       sr.withdrawn = it->second.withdrawn;
       sr.missed = it->second.missed;
       sr.iterations = it->second.iterations;
       summarize(sr);
-      classify_noise(sr, cr.steal_pct, device.is_cpu());
+      classify_noise(sr, cr.steal_pct, device.is_cpu(), cr.others_pct);
     }
     print_case(progress, ci + 1, cases.size(), cr, result.roofline, c.dtype);
     result.cases.push_back(std::move(cr));

@@ -202,6 +202,33 @@ TEST(PerfNoise, WorkersOffTheirCoresMarkTheResultNoisy) {
   EXPECT_EQ(r.noise, "");
 }
 
+// Another library's workers waiting for a core, or another process on the core a case left
+// idle, leave the calling thread's CPU time and the pool's counts alone (perf/README.md,
+// "Neighbours"): waits summed over the threads above a tenth of the wall time, or other processes
+// above 10 % of the machine's CPU time, mark the result noisy.
+TEST(PerfNoise, ThreadsWaitingForACoreOrBusyNeighboursMarkTheResultNoisy) {
+  ts::perf::SetResult r;
+  r.samples_s = {1.00e-3, 1.02e-3, 1.01e-3};
+  r.cpu_samples_s = {0.99e-3, 1.01e-3, 1.00e-3};
+  r.iterations = 10;
+  ts::perf::summarize(r);
+  r.waited = {3.06e-3, 2.02e-3, 1.0e-3};  // 0.306, 0.198, 0.099 of the wall time
+  ts::perf::classify_noise(r, 0.0, true);
+  EXPECT_NEAR(r.waited_share, 2.02 / 10.2, 1e-12);  // the middle repetition
+  EXPECT_EQ(r.noise,
+            "the process's threads waited 20 % of the wall time for a core another process had");
+  r.waited = {0.5e-3, 1.0e-3, 0.2e-3};  // a median of 0.099: not more than kMaxWaited
+  ts::perf::classify_noise(r, 0.0, true);
+  EXPECT_EQ(r.noise, "");
+  ts::perf::classify_noise(r, 0.0, true, 12.6);
+  EXPECT_EQ(r.noise, "other processes used 13 % of the machine's CPU time");
+  ts::perf::classify_noise(r, 0.0, true, 10.0);
+  EXPECT_EQ(r.noise, "");
+  r.waited = {3.06e-3, 2.02e-3, 1.0e-3};
+  ts::perf::classify_noise(r, 0.0, false, 50.0);  // a GPU timing
+  EXPECT_EQ(r.noise, "");
+}
+
 // Before: 0 pairs compared, exit status 0, whatever the reports held.
 TEST(PerfCompare, NothingMatchedIsAnErrorThatSaysWhy) {
   const json base = make_report(kBase, 1);

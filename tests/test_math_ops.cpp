@@ -63,6 +63,48 @@ TEST(MathGamma, LgammaAndDigammaValuesAndPoles) {
   });
 }
 
+// float32 digamma runs whole vectors in double lanes and sends x <= 0, NaN and +inf to a scalar
+// path (Note [digamma in double lanes]): a 45-element tensor mixes them within every vector and
+// the tail; each value is worked by hand, and each element's bits are those it gets alone.
+TEST(MathGamma, DigammaInLanesTakesSpecialValuesAnywhere) {
+  each_set([] {
+    const double ln2 = std::numbers::ln2;
+    // psi(x + 1) = psi(x) + 1/x from psi(1/2), psi(1) and psi(-1/2); psi(100) by its series.
+    const std::vector<std::pair<double, double>> cases = {
+        {1, -kEuler},
+        {0.5, -kEuler - 2 * ln2},
+        {0, -kInf},
+        {2, 1 - kEuler},
+        {-0.5, 0.03648997397857652},
+        {1.5, 0.03648997397857652},
+        {kNaN, kNaN},
+        {10, 2.8289682539682538 - kEuler},
+        {-1.5, 0.03648997397857652 + 2.0 / 3},
+        {0.1, -10.423754940411076},
+        {8, 2.5928571428571425 - kEuler},
+        {kInf, kInf},
+        {-2.5, 0.03648997397857652 + 2.0 / 3 + 0.4},
+        {100, 4.600161852738087},
+        {-3, kNaN},
+        {-0.0, kInf},
+        {1e-30, -1e30},
+        {-kInf, kNaN},
+    };
+    std::vector<double> x, want;
+    for (size_t i = 0; i < 45; ++i) {
+      x.push_back(cases[i % cases.size()].first);
+      want.push_back(cases[i % cases.size()].second);
+    }
+    const Tensor got = ts::digamma(make(kFloat, x));
+    EXPECT_TENSOR(got, kFloat, {45}, want, kF32);
+    const std::vector<double> all = values(got);
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double alone = values(ts::digamma(make(kFloat, {x[i]})))[0];
+      EXPECT_TRUE(alone == all[i] || (std::isnan(alone) && std::isnan(all[i]))) << "x = " << x[i];
+    }
+  });
+}
+
 TEST(MathGamma, GradientsByHand) {
   each_set([] {
     // lgamma' = digamma; digamma' = trigamma: pi^2 / 6 at 1, pi^2 / 2 at 1/2, and by reflection

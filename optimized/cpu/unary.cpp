@@ -121,7 +121,8 @@ HWY_INLINE V Mish(D d, V x) {
 
 // Note [lgamma and digamma per lane]
 // Highway has no lgamma or digamma: each lane runs in double, lgamma by the C library (lgamma_r,
-// no global signgam) and digamma by ScalarDigamma, then rounds once to the dtype.
+// no global signgam) and digamma by ScalarDigamma, then rounds once to the dtype. float32
+// digamma's positive lanes run the same formula in double vectors (Note [digamma in double lanes]).
 inline double ScalarLgamma(double x) {
   int sign = 0;
   return ::lgamma_r(x, &sign);
@@ -150,6 +151,61 @@ inline double ScalarDigamma(double x) {
                            z * (1.0 / 252 -
                                 z * (1.0 / 240 - z * (1.0 / 132 - z * (691.0 / 32760 - z / 12))))));
   return reflection + (std::log(x) - 0.5 / x - series - sum);
+}
+
+// Note [digamma in double lanes]
+// float32 psi(x) for 0 < x < inf runs in double lanes, the same formula as ScalarDigamma: the
+// recurrence up to 10 as one fraction num / den (ten masked multiply-adds, one division, as
+// the reference), then the series; each lane is rounded once to float32. Near the root 1.4616
+// the terms (about 2.3) cancel to psi ~ 1e-8, so the double's absolute error there (~1e-15)
+// is a fraction of a float32 step, as in the scalar version. Other lanes (x <= 0: the
+// reflection; NaN, +inf) take ScalarDigamma, so a lane's bits depend on its own x alone.
+template <class DD, class VD>
+HWY_INLINE VD DigammaLanes(DD dd, VD x) {
+  const VD one = hn::Set(dd, 1.0), ten = hn::Set(dd, 10.0);
+  const auto plain = hn::And(hn::Gt(x, hn::Zero(dd)), hn::Lt(x, hn::Inf(dd)));
+  VD y = hn::IfThenElse(plain, x, ten), num = hn::Zero(dd), den = one;
+  for (int step = 0; step < 10; ++step) {  // every lane reaches 10 within ten steps
+    const auto below = hn::Lt(y, ten);
+    if (hn::AllFalse(dd, below)) break;
+    num = hn::IfThenElse(below, hn::MulAdd(num, y, den), num);
+    den = hn::IfThenElse(below, hn::Mul(den, y), den);
+    y = hn::IfThenElse(below, hn::Add(y, one), y);
+  }
+  const VD inv = hn::Div(one, y), z = hn::Mul(inv, inv);
+  VD series = hn::Set(dd, 1.0 / 12);  // B_2k / 2k for k = 7..1, as ScalarDigamma
+  series = hn::NegMulAdd(series, z, hn::Set(dd, 691.0 / 32760));
+  series = hn::NegMulAdd(series, z, hn::Set(dd, 1.0 / 132));
+  series = hn::NegMulAdd(series, z, hn::Set(dd, 1.0 / 240));
+  series = hn::NegMulAdd(series, z, hn::Set(dd, 1.0 / 252));
+  series = hn::NegMulAdd(series, z, hn::Set(dd, 1.0 / 120));
+  series = hn::NegMulAdd(series, z, hn::Set(dd, 1.0 / 12));
+  const VD head = hn::NegMulAdd(hn::Set(dd, 0.5), inv, hn::Log(dd, y));
+  VD r = hn::Sub(hn::NegMulAdd(z, series, head), hn::Div(num, den));
+  if (HWY_UNLIKELY(!hn::AllTrue(dd, plain))) {
+    r = ScalarFallback(dd, x, r, hn::Not(plain), ScalarDigamma);
+  }
+  return r;
+}
+
+template <class D, class V>
+HWY_INLINE V VecDigamma(D d, V x) {
+#if HWY_TARGET == HWY_SCALAR
+  return ScalarMap(d, x, ScalarDigamma);
+#else
+  if constexpr (kIsF32<D> && hn::MaxLanes(D()) == 1) {  // a loop's last lane
+    const hn::Rebind<double, D> dd;
+    return hn::DemoteTo(d, DigammaLanes(dd, hn::PromoteTo(dd, x)));
+  } else if constexpr (kIsF32<D>) {
+    const hn::Half<D> dh;
+    const hn::Repartition<double, D> dd;
+    const auto lo = DigammaLanes(dd, hn::PromoteTo(dd, hn::LowerHalf(dh, x)));
+    const auto hi = DigammaLanes(dd, hn::PromoteTo(dd, hn::UpperHalf(dh, x)));
+    return hn::Combine(d, hn::DemoteTo(dh, hi), hn::DemoteTo(dh, lo));
+  } else {
+    return ScalarMap(d, x, ScalarDigamma);
+  }
+#endif
 }
 
 // The vector formula of every plain unary op with floating dtypes (a missing branch fails to
@@ -257,7 +313,7 @@ struct VecOp {
     } else if constexpr (kOp == OpId::lgamma) {  // math (issue 16)
       return ScalarMap(d, x, ScalarLgamma);      // Note [lgamma and digamma per lane]
     } else if constexpr (kOp == OpId::digamma) {
-      return ScalarMap(d, x, ScalarDigamma);
+      return VecDigamma(d, x);  // Note [digamma in double lanes]
     } else {
       static_assert(kOp != kOp, "a plain unary op of op_list.def has no branch in VecOp");
     }

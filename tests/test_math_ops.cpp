@@ -105,6 +105,57 @@ TEST(MathGamma, DigammaInLanesTakesSpecialValuesAnywhere) {
   });
 }
 
+// float32 lgamma in double lanes (Note [lgamma in double lanes]): its zeros' series, Stirling's
+// side, and the C library's lanes mixed within every vector and the tail; values from closed
+// forms (Gamma(1/2) = sqrt(pi), Gamma(x + 1) = x Gamma(x)) or 30-digit mpmath (1 + 2^-10,
+// 2 - 2^-12, 1 - 2^-20, 0.75, 1.25, 1.75, 2.25), each element's bits those it gets alone.
+TEST(MathGamma, LgammaInLanesTakesSpecialValuesAnywhere) {
+  each_set([] {
+    const double half = 0.57236494292470009;  // log sqrt(pi)
+    const std::vector<std::pair<double, double>> cases = {
+        {1, 0},
+        {0.5, half},
+        {0, kInf},
+        {2, 0},
+        {1.5, half - std::numbers::ln2},
+        {-0.5, 1.2655121234846454},
+        {kNaN, kNaN},
+        {2.5, 0.28468287047291916},
+        {1.0009765625, -0.00056290317999120463},
+        {1.999755859375, -0.00010319961029799209},
+        {0.99999904632568359375, 5.5047650267370524e-7},
+        {-2.5, -0.056243716497674051},
+        {0.75, 0.20328095143129537},
+        {1.25, -0.098271836421813161},
+        {kInf, kInf},
+        {1.75, -0.084401121020485556},
+        {2.25, 0.12487171489239659},
+        {7, 6.579251212010101},
+        {-3, kInf},
+        {100, 359.1342053695754},
+        {1e-30, 69.077552789821368},
+        {-0.0, kInf},
+        {3e38, kInf},
+        {-kInf, kInf},
+    };
+    std::vector<double> x, want;
+    for (size_t i = 0; i < 53; ++i) {
+      x.push_back(cases[i % cases.size()].first);
+      want.push_back(cases[i % cases.size()].second);
+    }
+    const Tensor got = ts::lgamma(make(kFloat, x));
+    EXPECT_TENSOR(got, kFloat, {53}, want, kF32);
+    const std::vector<double> all = values(got);
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double alone = values(ts::lgamma(make(kFloat, {x[i]})))[0];
+      EXPECT_TRUE(alone == all[i] || (std::isnan(alone) && std::isnan(all[i]))) << "x = " << x[i];
+      if (want[i] == 0) {
+        EXPECT_EQ(all[i], 0.0) << "x = " << x[i];  // exactly, not ~1e-15
+      }
+    }
+  });
+}
+
 TEST(MathGamma, GradientsByHand) {
   each_set([] {
     // lgamma' = digamma; digamma' = trigamma: pi^2 / 6 at 1, pi^2 / 2 at 1/2, and by reflection

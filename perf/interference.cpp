@@ -112,7 +112,10 @@ bool other_threads_running() {
 // an idle machine 194 of the optimized set's 330 results were noisy, against 22 without ATen
 // beside it and 25 with GOMP_SPINCOUNT=0 (which slows ATen instead). So each repetition first
 // waits until no other thread of the process is running; a set's own workers, woken by its first
-// call, then cost it one wake-up per repetition, as they would in its own program.
+// call, then cost it one wake-up per repetition, as they would in its own program. The wait
+// stops at 20 ms: OpenBLAS's workers (ATen's GEMMs) spin 103 ms after a call, and waiting them
+// out left ATen's next repetition with workers woken beside its calling thread (mm 128^3: 55
+// instead of 30 us, unflagged); the results they disturb are flagged by waited_share instead.
 void settle_other_threads() {
   for (int step = 0; step < 200 && other_threads_running(); ++step) {
     std::this_thread::sleep_for(std::chrono::microseconds(100));

@@ -12,6 +12,7 @@
 #include "autograd_util.h"
 #include "cpu_sets_util.h"
 #include "test_util.h"
+#include "touchstone/parallel.h"
 #include "touchstone/touchstone.h"
 
 namespace {
@@ -147,6 +148,52 @@ TEST(Scan, CumExtremesAlongLongRows) {
           EXPECT_TENSOR(i, kLong, {2, n}, want_i, 0);
         }
       }
+    }
+  });
+}
+
+// Along dim 0 of a [40, 2500] tensor the optimized scans take blocks of up to 2048 columns, as
+// many as the threads allow (Note [Wide blocks along dim 0]): 1 thread 1248 + 1248 + 4, 3 threads
+// six of 416 + 4. Expected values column by column here: products in double rounded once, and
+// running extremes by ATen's rule (NaN and ties take over), float16 values returned as given.
+TEST(Scan, WideBlocksAlongDim0) {
+  constexpr int64_t n = 40, w = 2500;
+  std::vector<double> x(n * w);
+  for (int64_t k = 0; k < n; ++k) {
+    for (int64_t j = 0; j < w; ++j) {
+      const int64_t r = (k * 7 + j * 13) % 11;
+      x[k * w + j] = j % 97 == 5 && k == 17 ? kNaN : 1 + static_cast<double>(r - 5) / 8;
+    }
+  }
+  std::vector<double> prod(n * w), vmax(n * w), imax(n * w), vmin(n * w), imin(n * w);
+  for (int64_t j = 0; j < w; ++j) {
+    double p = 1, hi = x[j], lo = x[j];
+    int64_t at_hi = 0, at_lo = 0;
+    for (int64_t k = 0; k < n; ++k) {
+      const double a = x[k * w + j];
+      p *= a;
+      prod[k * w + j] = static_cast<float>(p);
+      if (std::isnan(a) || (!std::isnan(hi) && a >= hi)) hi = a, at_hi = k;
+      if (std::isnan(a) || (!std::isnan(lo) && a <= lo)) lo = a, at_lo = k;
+      vmax[k * w + j] = hi, imax[k * w + j] = static_cast<double>(at_hi);
+      vmin[k * w + j] = lo, imin[k * w + j] = static_cast<double>(at_lo);
+    }
+  }
+  each_set([&] {
+    for (int threads : {1, 3}) {
+      const int before = ts::get_num_threads();
+      ts::set_num_threads(threads);
+      SCOPED_TRACE(std::to_string(threads) + " threads");
+      EXPECT_TENSOR(ts::cumprod(make(kFloat, x, {n, w}), 0), kFloat, {n, w}, prod, 0);
+      for (ts::ScalarType t : {kFloat, kHalf}) {
+        auto [v1, i1] = ts::cummax(make(t, x, {n, w}), 0);
+        EXPECT_TENSOR(v1, t, {n, w}, vmax, 0);
+        EXPECT_TENSOR(i1, kLong, {n, w}, imax, 0);
+        auto [v2, i2] = ts::cummin(make(t, x, {n, w}), 0);
+        EXPECT_TENSOR(v2, t, {n, w}, vmin, 0);
+        EXPECT_TENSOR(i2, kLong, {n, w}, imin, 0);
+      }
+      ts::set_num_threads(before);
     }
   });
 }

@@ -26,7 +26,15 @@
 namespace ts::cpu {
 namespace {
 
-constexpr int64_t kCols = 256;
+// Note [Wide blocks along dim 0]
+// A block scans up to kCols adjacent lines row by row; each row of the block is one contiguous
+// run of memory, and the next row is `inner` elements on. With 256 lines (1 KiB of float32 per
+// row) the hardware prefetchers saw short runs and a jump each row: 4096^2 float32 over dim 0, 1
+// thread, cumprod 22 ms and cummax 53 ms against 7.3 and 11 over dim 1 for the same bytes. Blocks
+// are now as wide as two pieces per thread allow, from 256 up to 2048 lines (8 KiB runs; one
+// piece per thread was 5 % faster at 4096^2 but leaves a late worker's share to the caller); every
+// line's steps stay the same, so do the bits.
+constexpr int64_t kCols = 2048, kMinCols = 256;
 
 struct Geometry {
   int64_t outer = 1, n = 1, inner = 1;
@@ -59,13 +67,17 @@ void with_contiguous(const KernelCall& c, ScalarType ct, size_t o, int64_t dim, 
 // j (j in the block), each of n elements `inner` apart.
 template <class F>
 void for_each_block(const Geometry& g, F line) {
-  const int64_t nb = (g.inner + kCols - 1) / kCols;
+  // Two pieces per thread when the blocks are the only parallelism (Note [Wide blocks along dim
+  // 0]).
+  const int64_t pieces = g.outer == 1 ? 2 * get_num_threads() : 1;
+  const int64_t cols = std::clamp<int64_t>(g.inner / pieces / 16 * 16, kMinCols, kCols);
+  const int64_t nb = (g.inner + cols - 1) / cols;
   const int64_t grain =
-      std::max<int64_t>(1, 32768 / std::max<int64_t>(1, g.n * std::min(g.inner, kCols)));
+      std::max<int64_t>(1, 32768 / std::max<int64_t>(1, g.n * std::min(g.inner, cols)));
   parallel_for(0, g.outer * nb, grain, [&](int64_t t0, int64_t t1) {
     for (int64_t t = t0; t < t1; ++t) {
-      const int64_t o = t / nb, j0 = t % nb * kCols;
-      line(o * g.n * g.inner + j0, std::min(kCols, g.inner - j0));
+      const int64_t o = t / nb, j0 = t % nb * cols;
+      line(o * g.n * g.inner + j0, std::min(cols, g.inner - j0));
     }
   });
 }
@@ -306,7 +318,11 @@ void cum_extreme_kernel(const KernelCall& c, bool is_max) {
             best[j] = a;
             at[j] = k;
           }
-          vp[row + j] = xp[base + at[j] * g.inner + j];
+          if constexpr (std::is_same_v<K, T>) {
+            vp[row + j] = best[j];
+          } else {  // the input's own value (a float16 or bfloat16 compared as float)
+            vp[row + j] = xp[base + at[j] * g.inner + j];
+          }
           ip[row + j] = at[j];
         }
       }

@@ -142,6 +142,36 @@ TEST_P(StreamingStores, ExpandedCopiesBeyondTheCache) {
       out, [](int64_t i) { return a_at(i % kCols); }, "copy_ from a row");
 }
 
+// Iterations of more than two dims call the loop body once per 2-D chunk, and the streamed stores
+// are fenced once per parallel piece (Note [One fence per piece]): kron's broadcast product as a
+// 4-D mul, [6, 1, 4, 1] x [1, 768, 1, 1024], and a 3-D permuted copy (rows of 1024 from [288, 64,
+// 1024] transposed over its first two dims), each into 72 MiB.
+TEST_P(StreamingStores, FourDimProductsAndPermutedCopiesBeyondTheCache) {
+  constexpr int64_t kA0 = 6, kA1 = 4, kB0 = 768, kB1 = 1024;
+  Out out(kA0 * kB0 * kA1 * kB1);
+  const Tensor a = filled(a_at).slice(0, 0, kA0 * kA1).view({kA0, 1, kA1, 1});
+  const Tensor b = filled(b_at).slice(0, 0, kB0 * kB1).view({1, kB0, 1, kB1});
+  ts::mul_out(out.view.view({kA0, kB0, kA1, kB1}), a, b);
+  expect_values(
+      out,
+      [](int64_t i) {
+        const int64_t b1 = i % kB1, a1 = i / kB1 % kA1, b0 = i / (kB1 * kA1) % kB0,
+                      a0 = i / (kB1 * kA1 * kB0);
+        return a_at(a0 * kA1 + a1) * b_at(b0 * kB1 + b1);
+      },
+      "kron as a 4-D mul");
+  constexpr int64_t kP = 288, kQ = 64, kR = 1024;
+  const Tensor src = filled(a_at).slice(0, 0, kP * kQ * kR).view({kP, kQ, kR});
+  out.view.view({kQ, kP, kR}).copy_(src.transpose(0, 1));
+  expect_values(
+      out,
+      [](int64_t i) {
+        const int64_t r = i % kR, p = i / kR % kP, q = i / (kR * kP);
+        return a_at((p * kQ + q) * kR + r);
+      },
+      "copy_ of a transposed 3-D tensor");
+}
+
 // index_select over dim 0 copies whole rows, streamed: rows 4098, 6, 13, ... (7 apart, wrapping)
 // of a 4099 x 4099 table, each row starting at a different alignment.
 TEST_P(StreamingStores, IndexSelectRowsBeyondTheCache) {

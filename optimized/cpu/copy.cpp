@@ -185,10 +185,10 @@ void copy_convert(const Tensor& dst, const Tensor& src) {
   if (dst.dtype() == src.dtype()) {
     with_element_type(dst.element_size(), [&](auto u) {
       using U = decltype(u);
-      iter.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
-        copy_2d<U, U>(data, strides, n0, n1, stream);
-        if (stream) stream_fence();
-      });
+      for_each_streamed(iter, stream,
+                        [&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+                          copy_2d<U, U>(data, strides, n0, n1, stream);
+                        });
     });
     return;
   }
@@ -196,10 +196,10 @@ void copy_convert(const Tensor& dst, const Tensor& src) {
     using To = scalar_t;
     TS_DISPATCH_ALL_DTYPES(src.dtype(), "copy_", [&] {
       using From = scalar_t;
-      iter.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
-        copy_2d<To, From>(data, strides, n0, n1, stream);
-        if (stream) stream_fence();
-      });
+      for_each_streamed(iter, stream,
+                        [&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+                          copy_2d<To, From>(data, strides, n0, n1, stream);
+                        });
     });
   });
 }

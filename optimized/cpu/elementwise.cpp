@@ -12,6 +12,7 @@
 #include <string>
 
 #include "touchstone/environment.h"
+#include "touchstone/parallel.h"
 
 namespace ts::cpu {
 
@@ -74,6 +75,25 @@ void stream_fence() {
 #if defined(__x86_64__) || defined(__i386__)
   _mm_sfence();
 #endif
+}
+
+// Note [One fence per piece]
+// Streamed stores are fenced once per parallel piece, before the pool's completion flag, not per
+// 2-D chunk: an iteration of more than two dims calls the body per chunk (kron 16 x 256: 16 rows
+// of 1 KiB), and its 4096 fences a call made kron slower streamed than through the cache (2.8
+// against 2.4 ms at 1 thread).
+void for_each_streamed(const TensorIterator& iter, bool stream, TensorIterator::loop2d_t body) {
+  const auto piece = [&](int64_t b, int64_t e) {
+    iter.serial_for_each(body, {b, e});
+    if (stream) stream_fence();
+  };
+  const int64_t n = iter.numel();
+  if (n == 0) return;
+  if (n < 32768 || get_num_threads() == 1 || in_parallel_region()) {  // as TensorIterator::for_each
+    piece(0, n);
+  } else {
+    parallel_for(0, n, 32768, piece);
+  }
 }
 
 }  // namespace ts::cpu

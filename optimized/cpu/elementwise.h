@@ -50,6 +50,9 @@ inline int64_t unaligned_head(const void* p, size_t size, size_t vector_bytes, i
 // once per parallel piece, before the pool's completion flag; not per row (it drains the
 // write-combining buffers: a fence per 1 KiB row took kron to x0.55).
 void stream_fence();
+// iter.for_each(body), with the streamed stores fenced once per parallel piece when `stream`
+// (Note [One fence per piece] in elementwise.cpp).
+void for_each_streamed(const TensorIterator& iter, bool stream, TensorIterator::loop2d_t body);
 
 // The iterator of an elementwise call: inputs cast to the compute dtype; the output written
 // through a temporary (see TensorIterator::cast_outputs) when its dtype differs and

@@ -79,17 +79,18 @@ int64_t involuntary_switches() {
 }
 
 double run_queue_wait_s() {
-  int64_t total = -1;
+  int64_t total = -1, on_core = 0;
   for_each_thread([&](const std::string& dir, const char*) {
     char buf[512];
     if (!read_small(dir + "schedstat", buf)) return;  // "ns on a core, ns waiting, slices"
     char* end = nullptr;
-    std::strtoll(buf, &end, 10);
+    on_core += std::strtoll(buf, &end, 10);
     const char* wait = end;
     const long long ns = std::strtoll(wait, &end, 10);
     if (end != wait) total = std::max<int64_t>(total, 0) + ns;
   });
-  return total < 0 ? -1 : static_cast<double>(total) * 1e-9;
+  // A kernel without schedstats or delay accounting reports zeros: it keeps none.
+  return total < 0 || on_core == 0 ? -1 : static_cast<double>(total) * 1e-9;
 }
 
 bool other_threads_running() {

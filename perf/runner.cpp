@@ -362,7 +362,8 @@ void classify_noise(SetResult& r, double steal, bool cpu_device, double others) 
   }
   if (cpu_device && r.waited_share > kMaxWaited) {
     why.push_back("the process's threads waited " + fixed(100 * r.waited_share, 0) +
-                  " % of the wall time for a core another process had");
+                  " % of the wall time for a core (another process's threads, or another library's "
+                  "spinning in this one)");
   }
   for (const std::string& w : why) r.noise += (r.noise.empty() ? "" : "; ") + w;
 }

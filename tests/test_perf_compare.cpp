@@ -216,7 +216,8 @@ TEST(PerfNoise, ThreadsWaitingForACoreOrBusyNeighboursMarkTheResultNoisy) {
   ts::perf::classify_noise(r, 0.0, true);
   EXPECT_NEAR(r.waited_share, 2.02 / 10.2, 1e-12);  // the middle repetition
   EXPECT_EQ(r.noise,
-            "the process's threads waited 20 % of the wall time for a core another process had");
+            "the process's threads waited 20 % of the wall time for a core (another process's "
+            "threads, or another library's spinning in this one)");
   r.waited = {0.5e-3, 1.0e-3, 0.2e-3};  // a median of 0.099: not more than kMaxWaited
   ts::perf::classify_noise(r, 0.0, true);
   EXPECT_EQ(r.noise, "");

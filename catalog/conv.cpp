@@ -56,6 +56,12 @@ std::vector<ConvCase> conv_cases(size_t nd, bool transposed, bool composite) {
     d[0] = 2;
     v.push_back({.name = "mixed", .size = 6, .stride = s, .padding = p, .dilation = d});
   }
+  if (nd == 2 && !transposed) {
+    // Note [Winograd convolution] in optimized/cpu/conv_winograd.cpp: 3x3, stride 1, >= 16
+    // channels; odd sides leave partial 2x2 tiles, 20 channels a partial register tile.
+    v.push_back({.name = "winograd", .c_in = 16, .c_out = 20, .size = 7, .padding = {1}});
+    v.push_back({.name = "winograd_pad0", .batch = 1, .c_in = 17, .c_out = 16, .size = 8});
+  }
   if (transposed) {
     v.push_back({.name = "stride2_outpad1", .stride = {2}, .padding = {1}, .output_padding = {1}});
     v.push_back(

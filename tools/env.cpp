@@ -28,6 +28,7 @@ constexpr EnvVar kEnvironment[] = {
     {"TOUCHSTONE_CPU_CACHE_MB", "CPU block cache limit in MiB (default 1024; 0: off)"},
     {"TOUCHSTONE_CUDA_FORCE_64BIT_INDEX", "CUDA builds: 64-bit indexing in every kernel (1)"},
     {"TOUCHSTONE_STREAMING_STORES", "non-temporal stores for outputs beyond the LLC (1; 0: off)"},
+    {"TOUCHSTONE_CONV_WINOGRAD", "Winograd 3x3 float32 convolutions (1; 0: the direct kernel)"},
 };
 
 // {name -> value, or null when unset}.

@@ -344,6 +344,7 @@ void convolution_typed(const Tensor& x, const Tensor& w, const Tensor& b, const 
         dc.in[a] = g.in[a], dc.out[a] = g.out[a], dc.k[a] = g.k[a];
         dc.s[a] = g.s[a], dc.d[a] = g.d[a], dc.p[a] = g.p[a];
       }
+      if (conv_winograd_supported(dc)) return conv_winograd(dc);
       if (conv_direct_supported(dc)) return conv_direct(dc);
     }
   }

@@ -22,4 +22,10 @@ bool conv_direct_supported(const DirectConv& c);
 // Runs it on our threads.
 void conv_direct(const DirectConv& c);
 
+// Whether conv_winograd takes this geometry (Note [Winograd convolution] in conv_winograd.cpp):
+// 2-d, 3x3, stride and dilation 1, one group, at least 16 channels in and out.
+bool conv_winograd_supported(const DirectConv& c);
+// Runs it on our threads.
+void conv_winograd(const DirectConv& c);
+
 }  // namespace ts::cpu

@@ -47,7 +47,13 @@ void sgemm(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const
 // The calling thread's float buffer number `slot` of at least n elements, 64-byte aligned, kept
 // between calls up to 64 MiB (fresh pages fault on first touch: a GEMM's packing and a direct
 // convolution's padded input reuse theirs); a larger one lasts until the slot's next call.
-enum ThreadBuffer { kBufferGemmB, kBufferGemmA, kBufferConvInput, kThreadBuffers };
+enum ThreadBuffer {
+  kBufferGemmB,
+  kBufferGemmA,
+  kBufferConvInput,
+  kBufferConvWeights,
+  kThreadBuffers
+};
 float* thread_buffer(int slot, size_t n);
 
 // Packs rows [p0, p0 + kc) and columns [j0, j0 + cols) of a product's b into panels of nr

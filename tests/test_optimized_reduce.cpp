@@ -4,7 +4,8 @@
 //
 // Tolerances: torch.testing.assert_close's defaults for the result dtype (optimized_check.h).
 // Both sets accumulate floating values in double, so float32/float16/bfloat16 results differ by at
-// most one rounding of the result (an ulp, inside rtol); float64 results differ by the order of
+// most one rounding of the result (an ulp, inside rtol) plus, for float32 sums and means, u sum|x|
+// from the float pairs of Note [Float pairs before double]; float64 results differ by the order of
 // the double additions, at most about (block + log2 n) * 2^-53 * sum|x| (block <= 4096 terms
 // summed in a row), for which float64 sums over n terms get atol = n * max|x| * 2^-40 on top.
 #include <cmath>
@@ -137,6 +138,33 @@ TEST(OptimizedReduce, ReducedAndSinglePrecisionSumsAccumulateWide) {
   EXPECT_TENSOR(ts::sum(c, {1}), ts::kFloat, {3}, {1, 1, 1});
   EXPECT_TENSOR(ts::sum(c.t(), {0}), ts::kFloat, {3}, {1, 1, 1});
   EXPECT_TENSOR(ts::mean(make(ts::kFloat, {1e8, 3, -1e8, 1})), ts::kFloat, {}, {1});
+}
+
+// Note [Float pairs before double]: a float32 sum or mean with a float result adds element j of
+// each 64 to element j + 32 in float first. x[0] = 2^24, x[32] = 1, x[1] = 1: the reference sums
+// 2^24 + 2 (a float32); the pair 2^24 + 1 rounds to 2^24 (a tie, to even), and 2^24 + 1 rounds to
+// 2^24 again at the end: 2 below, within conformance's 1 ulp (2) + u sum|x| (1). On every target
+// and thread count; a double result takes no pairs.
+TEST(OptimizedReduce, Float32SumsAddPairsInFloatFirst) {
+  std::vector<double> v(64, 0.0);
+  v[0] = 16777216.0, v[32] = 1, v[1] = 1;
+  const Tensor x = make(ts::kFloat, v, {64});
+  {
+    ts::KernelSetGuard g("reference");
+    EXPECT_TENSOR(ts::sum(x), ts::kFloat, {}, {16777218.0});
+  }
+  ts::KernelSetGuard g("optimized");
+  for_each_thread_count({1, 2}, [&](int) {
+    for_each_capability([&](const std::string& cap) {
+      SCOPED_TRACE(cap);
+      EXPECT_TENSOR(ts::sum(x), ts::kFloat, {}, {16777216.0});
+      EXPECT_TENSOR(ts::mean(x), ts::kFloat, {}, {262144.0});  // the reference: 262144.03125
+      EXPECT_TENSOR(ts::sum(x, ts::kDouble), ts::kDouble, {}, {16777218.0});
+      // 2 x 64 rows: the pairs count from each row's start.
+      EXPECT_TENSOR(ts::sum(ts::cat({x, x}).view({2, 64}), {1}), ts::kFloat, {2},
+                    {16777216.0, 16777216.0});
+    });
+  });
 }
 
 // ---- extremes ----

@@ -235,6 +235,7 @@ struct ExpX : IdentityX {
 // Every target then performs the same additions in the same order. (With 4 vectors of lanes
 // each, float64 sums differed between SSE4 and AVX-512 in the last bits.)
 inline constexpr size_t kLogical = 32;
+static_assert(kBlock % (2 * kLogical) == 0, "a block holds whole pairs of kLogical");
 
 // Note [Accumulators in registers]
 // The logical accumulators must live in vector registers: GCC 12 kept an array of them in
@@ -267,10 +268,25 @@ struct DoubleState {
   }
 };
 
-// Accumulates n contiguous values (transformed by Xf::post with shift sh) into s.
+// Note [Float pairs before double]
+// A float32 sum or mean widens each element to double and adds it there (Note [Optimized
+// reductions]): one conversion and one double add per element, which on this Zen 4 share two
+// FP pipes and held a sum of 4096 x 4096 floats, partly in the L3, to 0.76x ATen at 2 threads.
+// When the result is float32 or 16-bit, element j of each 64 first adds to element j + 32 in
+// float, and the pair widens: half the conversions and double adds. One float rounding per pair
+// errs by at most u |x_j + x_{j+32}|, so the whole error stays within 1 ulp of the result plus
+// u sum |x| (u = 2^-24), conformance's budget for sums (Note [Summation bound] in
+// conformance/checks.cpp), where ATen's float accumulation may drift further. The pairing
+// counts from the start of the run, by logical position, so every target and thread count adds
+// the same pairs; 256-element blocks (kBlock) hold whole groups of 64, so a run fed in blocks
+// pairs as the whole run does.
+
+// Accumulates n contiguous values (transformed by Xf::post with shift sh) into s; with `paired`
+// (V float, sum or mean: Note [Float pairs before double]) element j of each 2 kLogical adds to
+// element j + kLogical in V first.
 template <class Op, class Xf, class V>
 HWY_INLINE void accumulate_contiguous(DoubleState<Op>& s, const V* HWY_RESTRICT x, int64_t n,
-                                      double sh) {
+                                      double sh, bool paired = false) {
   const hn::ScalableTag<double> dd;
   const auto shv = hn::Set(dd, sh);
   constexpr int64_t L = static_cast<int64_t>(hn::MaxLanes(dd));
@@ -279,6 +295,18 @@ HWY_INLINE void accumulate_contiguous(DoubleState<Op>& s, const V* HWY_RESTRICT 
   hn::Vec<decltype(dd)> a[kVecs];  // Note [Accumulators in registers]
   for (size_t v = 0; v < kVecs; ++v) a[v] = s.a[v];
   int64_t i = 0;
+  if constexpr (std::is_same_v<V, float>) {
+    if (paired) {
+      const hn::Rebind<float, decltype(dd)> df;
+      for (; i + 2 * K <= n; i += 2 * K) {
+        HWY_UNROLL(32)
+        for (size_t v = 0; v < kVecs; ++v) {
+          const auto pair = hn::Add(hn::LoadU(df, x + i + v * L), hn::LoadU(df, x + i + K + v * L));
+          a[v] = Op::vec(a[v], hn::PromoteTo(dd, pair));
+        }
+      }
+    }
+  }
   for (; i + K <= n; i += K) {
     HWY_UNROLL(32)
     for (size_t v = 0; v < kVecs; ++v) {
@@ -326,6 +354,7 @@ struct DoubleReducer {
   const ReducePlan& p;
   Finisher fin;
   const double* shift = nullptr;  // per output, for Xf::kShift
+  bool paired = false;            // Note [Float pairs before double]
 
   double inner(const char* base, int64_t o, int64_t k0, int64_t k1) const {
     DoubleState<Op> s;
@@ -337,7 +366,9 @@ struct DoubleReducer {
     const bool direct = !Xf::kPre && (p.dtype == kFloat || p.dtype == kDouble) &&
                         st == static_cast<int64_t>(sizeof(V));
     for_each_span(p, base, k0, k1, [&](const char* ptr, int64_t n, int64_t) {
-      if (direct) return accumulate_contiguous<Op, Xf>(s, reinterpret_cast<const V*>(ptr), n, sh);
+      if (direct) {
+        return accumulate_contiguous<Op, Xf>(s, reinterpret_cast<const V*>(ptr), n, sh, paired);
+      }
       alignas(64) V buf[kBlock];
       for (int64_t b = 0; b < n; b += kBlock) {
         const int64_t m = std::min(kBlock, n - b);
@@ -346,7 +377,7 @@ struct DoubleReducer {
           Xf::pre_block(x, &shv, false, m, buf);
           x = buf;
         }
-        accumulate_contiguous<Op, Xf>(s, x, m, sh);
+        accumulate_contiguous<Op, Xf>(s, x, m, sh, paired);
       }
     });
     return s.fold();
@@ -386,8 +417,9 @@ struct DoubleReducer {
 };
 
 template <class V, class Op, class Xf>
-void run_double(const ReducePlan& p, const Finisher& fin, const double* shift = nullptr) {
-  run_reduction(p, DoubleReducer<V, Op, Xf>{p, fin, shift});
+void run_double(const ReducePlan& p, const Finisher& fin, const double* shift = nullptr,
+                bool paired = false) {
+  run_reduction(p, DoubleReducer<V, Op, Xf>{p, fin, shift, paired});
 }
 
 // amax, amin, norm inf (kAbs: of |x|) and logsumexp's max, in V lanes (exact; twice the lanes

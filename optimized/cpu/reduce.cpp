@@ -16,13 +16,15 @@
 // Precision: floating sums, products, norms, var and logsumexp accumulate in double whatever the
 // dtype (float16/bfloat16/float32 are widened exactly; float64 stays float64), with cascade
 // summation: lanes accumulate at most 16384/(4 x lanes) terms (outer mode: a few thousand rows)
-// sequentially, then lanes, chunks and partials add pairwise. Double accumulation costs nothing
-// measurable here (the loops are memory-bound: one convert and one add per element, well under
-// the bandwidth of a core), it needs no pairwise tree per output column in outer mode, and the
-// result rounds once to the compute dtype, within an ulp of the reference's. var/std take two
-// passes (the mean, then squared deviations); logsumexp takes the NaN-propagating max, then
-// exp(x - max) in the compute dtype (Highway's Exp, <= 1 ulp in float32), summed in double.
-// Integers sum and multiply in uint64 (wrapping, as the reference), then wrap to the result.
+// sequentially, then lanes, chunks and partials add pairwise. Double accumulation needs no
+// pairwise tree per output column in outer mode, and the result rounds once to the compute
+// dtype, within an ulp of the reference's; float32 sums and means with a float result first add
+// pairs of elements in float (Note [Float pairs before double] in reduce-inl.h: a conversion
+// and a double add per element cost a Zen 4 more than its bandwidth), within u sum |x| more.
+// var/std take two passes (the mean, then squared deviations); logsumexp takes the NaN-propagating
+// max, then exp(x - max) in the compute dtype (Highway's Exp, <= 1 ulp in float32), summed in
+// double. Integers sum and multiply in uint64 (wrapping, as the reference), then wrap to the
+// result.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "optimized/cpu/reduce.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -40,8 +42,8 @@ void run_floating(const ReducePlan& p, const FloatJob& job) {
   fin.n = static_cast<double>(p.num_reduced);
   switch (job.op) {
     case OpId::sum:
-    case OpId::mean:
-      return run_double<V, AddOp, IdentityX>(p, fin);
+    case OpId::mean:  // Note [Float pairs before double] (reduce-inl.h): not for a double result
+      return run_double<V, AddOp, IdentityX>(p, fin, nullptr, job.ct != kDouble);
     case OpId::prod:
       return run_double<V, MulOp, IdentityX>(p, fin);
     case OpId::norm: {  // Note [Norm of any p] in reference/reduce.cpp

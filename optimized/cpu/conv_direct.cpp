@@ -34,7 +34,6 @@ void run(const DirectConv& c) {
   const int64_t k2n = c.k[2], nt = cin_g * c.k[0] * c.k[1], kdim = nt * k2n;
   const int64_t ip[3] = {c.in[0] + 2 * c.p[0], c.in[1] + 2 * c.p[1], c.in[2] + 2 * c.p[2]};
   const int64_t plane = ip[0] * ip[1] * ip[2], image = c.c_in * plane;
-  const int64_t in_plane = c.in[0] * c.in[1] * c.in[2];
   const int64_t out_plane = c.out[0] * c.out[1] * c.out[2];
   // A last tile rounded up to 4 positions reads past its row: slack after the last image.
   const int64_t slack = (2 * kMaxR + 3) * c.s[2] + (k2n - 1) * c.d[2] + 4;
@@ -43,26 +42,7 @@ void run(const DirectConv& c) {
   // faults on every page: at 2 threads that cost more than the convolution of 8x32x28x28).
   float* const xp = thread_buffer(kBufferConvInput, static_cast<size_t>(c.n * image + slack));
   std::fill(xp + c.n * image, xp + c.n * image + slack, 0.0f);
-  parallel_for(0, c.n * c.c_in, 1, [&](int64_t q0, int64_t q1) {
-    for (int64_t q = q0; q < q1; ++q) {
-      const float* src = c.x + q * in_plane;
-      float* dst = xp + q * plane;
-      for (int64_t i0 = 0; i0 < ip[0]; ++i0) {
-        for (int64_t i1 = 0; i1 < ip[1]; ++i1) {
-          float* row = dst + (i0 * ip[1] + i1) * ip[2];
-          const int64_t s0 = i0 - c.p[0], s1 = i1 - c.p[1];
-          if (s0 < 0 || s0 >= c.in[0] || s1 < 0 || s1 >= c.in[1]) {
-            std::fill(row, row + ip[2], 0.0f);
-            continue;
-          }
-          std::fill(row, row + c.p[2], 0.0f);
-          std::copy(src + (s0 * c.in[1] + s1) * c.in[2], src + (s0 * c.in[1] + s1 + 1) * c.in[2],
-                    row + c.p[2]);
-          std::fill(row + c.p[2] + c.in[2], row + ip[2], 0.0f);
-        }
-      }
-    }
-  });
+  pad_planes(c.x, c.n * c.c_in, c.in, ip, c.p, xp);
 
   // Weights per group in blocks of nr channels (the last one L or nr wide, zero-padded):
   // wp[grp][block][kidx][lane], kidx = (c, k0, k1, k2) as in w's own layout.
@@ -148,6 +128,30 @@ bool conv_direct_supported(const DirectConv& c) {
 
 void conv_direct(const DirectConv& c) {
   HWY_DYNAMIC_DISPATCH(conv_direct_run)(c);
+}
+
+void pad_planes(const float* x, int64_t planes, const int64_t in[3], const int64_t dims[3],
+                const int64_t front[3], float* dst) {
+  const int64_t in_plane = in[0] * in[1] * in[2], plane = dims[0] * dims[1] * dims[2];
+  parallel_for(0, planes, 1, [&](int64_t q0, int64_t q1) {
+    for (int64_t q = q0; q < q1; ++q) {
+      const float* src = x + q * in_plane;
+      for (int64_t i0 = 0; i0 < dims[0]; ++i0) {
+        for (int64_t i1 = 0; i1 < dims[1]; ++i1) {
+          float* row = dst + q * plane + (i0 * dims[1] + i1) * dims[2];
+          const int64_t s0 = i0 - front[0], s1 = i1 - front[1];
+          if (s0 < 0 || s0 >= in[0] || s1 < 0 || s1 >= in[1]) {
+            std::fill(row, row + dims[2], 0.0f);
+            continue;
+          }
+          const float* line = src + (s0 * in[1] + s1) * in[2];
+          std::fill(row, row + front[2], 0.0f);
+          std::copy(line, line + in[2], row + front[2]);
+          std::fill(row + front[2] + in[2], row + dims[2], 0.0f);
+        }
+      }
+    }
+  });
 }
 
 }  // namespace ts::cpu

@@ -22,6 +22,12 @@ bool conv_direct_supported(const DirectConv& c);
 // Runs it on our threads.
 void conv_direct(const DirectConv& c);
 
+// Copies `planes` contiguous planes of x (in[0] x in[1] x in[2] each) into dst as planes of
+// dims[0] x dims[1] x dims[2], element (i0, i1, i2) at (i0 + front[0], ...), zeros around it
+// (dims >= in + front); on our threads.
+void pad_planes(const float* x, int64_t planes, const int64_t in[3], const int64_t dims[3],
+                const int64_t front[3], float* dst);
+
 // Whether conv_winograd takes this geometry (Note [Winograd convolution] in conv_winograd.cpp):
 // 2-d, 3x3, stride and dilation 1, one group, at least 16 channels in and out.
 bool conv_winograd_supported(const DirectConv& c);

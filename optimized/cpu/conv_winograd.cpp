@@ -206,25 +206,9 @@ void run(const DirectConv& c) {
   float* const xp =
       thread_buffer(kBufferConvInput, static_cast<size_t>(c.n * c.c_in * plane + slack));
   std::fill(xp + c.n * c.c_in * plane, xp + c.n * c.c_in * plane + slack, 0.0f);
-  const int64_t ih = c.in[1], iw = c.in[2], pt = c.p[1], pl = c.p[2];
-  parallel_for(0, c.n * c.c_in, 1, [&](int64_t q0, int64_t q1) {
-    for (int64_t q = q0; q < q1; ++q) {
-      const float* src = c.x + q * ih * iw;
-      float* dst = xp + q * plane;
-      for (int64_t i = 0; i < p.ph; ++i) {
-        float* row = dst + i * p.pw;
-        const int64_t si = i - pt;
-        if (si < 0 || si >= ih) {
-          std::fill(row, row + p.pw, 0.0f);
-          continue;
-        }
-        // pw >= out_w + 2 = iw + 2 pl: the row fits with its left padding.
-        std::fill(row, row + pl, 0.0f);
-        std::copy(src + si * iw, src + (si + 1) * iw, row + pl);
-        std::fill(row + pl + iw, row + p.pw, 0.0f);
-      }
-    }
-  });
+  // ph >= out_h + 2 = in_h + 2 p (likewise pw): every input row fits with its padding.
+  const int64_t dims[3] = {1, p.ph, p.pw};
+  pad_planes(c.x, c.n * c.c_in, c.in, dims, c.p, xp);
 
   float* const u = thread_buffer(kBufferConvWeights, static_cast<size_t>(kXi * c.c_in * p.cp));
   transform_weights(c, p, u);

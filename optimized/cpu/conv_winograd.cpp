@@ -152,7 +152,16 @@ void transform_output(const DirectConv& c, const Plan& p, const float* m,
           hn::StoreInterleaved2(y[0], y[1], d, dst);
         } else {
           hn::StoreInterleaved2(y[0], y[1], d, tmp);
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+          // Masked stores (not read-modify-write: another thread may own the next columns).
+          hn::BlendedStore(hn::Load(d, tmp), hn::FirstN(d, static_cast<size_t>(width)), d, dst);
+          if (width > L) {
+            hn::BlendedStore(hn::Load(d, tmp + L), hn::FirstN(d, static_cast<size_t>(width - L)), d,
+                             dst + L);
+          }
+#else
           std::memcpy(dst, tmp, static_cast<size_t>(width) * sizeof(float));
+#endif
         }
       }
     }

@@ -1,6 +1,7 @@
 // Small core pieces: errors, Half conversions, dtype names, Scalar, Device.
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <ostream>
 #include <string_view>
@@ -47,6 +48,16 @@ void add_environment_error(std::string message) {
   EnvironmentErrors& e = environment_error_list();
   const std::lock_guard<std::mutex> lock(e.mutex);
   e.messages.push_back(std::move(message));
+}
+
+bool env_switch(const char* name) {
+  const char* env = std::getenv(name);
+  const std::string value = env != nullptr ? env : "";
+  if (!value.empty() && value != "0" && value != "1") {
+    add_environment_error(std::string(name) + "='" + value +
+                          "': expected 1 (on, the default) or 0 (off); using 1");
+  }
+  return value != "0";
 }
 
 }  // namespace detail

@@ -5,9 +5,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 // Must come after foreach_target.h.
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
-#include <string>
 #include <vector>
 
 #include "hwy/highway.h"
@@ -262,15 +260,7 @@ HWY_EXPORT(conv_winograd_run);
 namespace {
 // TOUCHSTONE_CONV_WINOGRAD=0 keeps every convolution on the direct kernel (its rounding error is
 // smaller: Note [Winograd convolution]). Read before main (Note [Environment errors]).
-const bool kWinograd = [] {
-  const char* env = std::getenv("TOUCHSTONE_CONV_WINOGRAD");
-  const std::string value = env != nullptr ? env : "";
-  if (!value.empty() && value != "0" && value != "1") {
-    detail::add_environment_error("TOUCHSTONE_CONV_WINOGRAD='" + value +
-                                  "': expected 1 (on, the default) or 0 (off); using 1");
-  }
-  return value != "0";
-}();
+const bool kWinograd = detail::env_switch("TOUCHSTONE_CONV_WINOGRAD");
 }  // namespace
 
 bool conv_winograd_supported(const DirectConv& c) {

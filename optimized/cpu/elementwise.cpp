@@ -53,16 +53,8 @@ int64_t llc_bytes() {
 // still there for the next op: constant_pad_nd fills a 35 MiB result, then copies into it; with
 // the fill streamed (a 32 MiB threshold) it took 1.7 ms against ATen's 1.2. Read before main, so a
 // bad value is reported as Note [Environment errors] asks.
-const int64_t kStreamThreshold = [] {
-  const char* env = std::getenv("TOUCHSTONE_STREAMING_STORES");
-  const std::string value = env != nullptr ? env : "";
-  if (value == "0") return INT64_MAX;
-  if (!value.empty() && value != "1") {
-    detail::add_environment_error("TOUCHSTONE_STREAMING_STORES='" + value +
-                                  "': expected 1 (on, the default) or 0 (off); using 1");
-  }
-  return 2 * llc_bytes();
-}();
+const int64_t kStreamThreshold =
+    detail::env_switch("TOUCHSTONE_STREAMING_STORES") ? 2 * llc_bytes() : INT64_MAX;
 
 }  // namespace
 

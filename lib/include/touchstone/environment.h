@@ -19,6 +19,9 @@ std::vector<std::string> environment_errors();
 namespace detail {
 // Records and prints (once, on stderr) a problem with an environment variable.
 void add_environment_error(std::string message);
+// An on/off variable that is on by default: false when it is "0", true when unset, empty or
+// "1"; any other value is recorded as an error and reads as on.
+bool env_switch(const char* name);
 }  // namespace detail
 
 }  // namespace ts

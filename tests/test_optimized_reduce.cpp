@@ -149,9 +149,13 @@ TEST(OptimizedReduce, Float32SumsAddPairsInFloatFirst) {
   std::vector<double> v(64, 0.0);
   v[0] = 16777216.0, v[32] = 1, v[1] = 1;
   const Tensor x = make(ts::kFloat, v, {64});
+  std::vector<double> w(40, 0.0);
+  w[0] = 16777216.0, w[32] = 1, w[1] = 1, w[2] = 1;
+  const Tensor y = make(ts::kFloat, w, {40});
   {
     ts::KernelSetGuard g("reference");
     EXPECT_TENSOR(ts::sum(x), ts::kFloat, {}, {16777218.0});
+    EXPECT_TENSOR(ts::sum(y), ts::kFloat, {}, {16777220.0});
   }
   ts::KernelSetGuard g("optimized");
   for_each_thread_count({1, 2}, [&](int) {
@@ -163,6 +167,10 @@ TEST(OptimizedReduce, Float32SumsAddPairsInFloatFirst) {
       // 2 x 64 rows: the pairs count from each row's start.
       EXPECT_TENSOR(ts::sum(ts::cat({x, x}).view({2, 64}), {1}), ts::kFloat, {2},
                     {16777216.0, 16777216.0});
+      // A run's last, partial group (40 = 32 + 8) pairs j with j + 32 where that exists:
+      // 2^24 + 1 rounds to 2^24 in float, then 2 ones; unpaired, 2^24 + 3 rounds to 2^24 + 4.
+      EXPECT_TENSOR(ts::sum(y), ts::kFloat, {}, {16777218.0});
+      EXPECT_TENSOR(ts::sum(y, ts::kDouble), ts::kDouble, {}, {16777219.0});
     });
   });
 }
@@ -598,6 +606,8 @@ TEST(OptimizedReduce, ResultsAreBitwiseIdenticalForAnyThreadCountAndSimdTarget) 
   const Tensor tall = sample({9000, 70}, ts::kFloat, -3, 5, 22);     // outer: 3 row partials
   const Tensor narrow = sample({30000, 3}, ts::kDouble, -3, 5, 23);  // outer: 6 row partials
   const Tensor wide = sample({40, 40000}, ts::kHalf, -3, 5, 24);     // inner: 3 chunks per row
+  const Tensor short62 = sample({3000, 62}, ts::kFloat, -3, 5, 25);  // rows: a partial pair group
+  const Tensor short45 = sample({3000, 45}, ts::kFloat, -3, 5, 26);  // and one of 45 (>32)
   const std::vector<std::pair<std::string, std::function<Tensor()>>> cases = {
       {"sum flat", [&] { return ts::sum(flat); }},
       {"mean flat f64", [&] { return ts::mean(flat.to(ts::kDouble)); }},
@@ -613,6 +623,14 @@ TEST(OptimizedReduce, ResultsAreBitwiseIdenticalForAnyThreadCountAndSimdTarget) 
       {"mean narrow dim 0", [&] { return ts::mean(narrow, {0}); }},
       {"var narrow dim 0", [&] { return ts::var(narrow, {0}); }},
       {"sum wide dim 1", [&] { return ts::sum(wide, {1}); }},
+      {"sum rows of 62", [&] { return ts::sum(short62, {1}); }},
+      {"mean rows of 45", [&] { return ts::mean(short45, {1}); }},
+      {"sum rows of 45, float64 to float32",
+       [&] { return ts::sum(short45.to(ts::kDouble), {1}, false, ts::kFloat); }},
+      {"sum of 3 spans of 50",
+       [&] {
+         return ts::sum(short62.view({1000, 3, 62}).narrow(2, 0, 50), {1, 2});
+       }},
       {"logsumexp wide dim 1", [&] { return ts::logsumexp(wide, {1}); }},
       {"prod narrow dim 0", [&] { return ts::prod(narrow.narrow(0, 0, 500), 0); }},
       {"argmax flat", [&] { return ts::argmax(flat); }},
@@ -648,6 +666,10 @@ TEST(OptimizedReduce, ResultsAreBitwiseIdenticalForAnyThreadCountAndSimdTarget) 
   // And they are right: the full sum against the reference.
   expect_matches_reference([&] { return ts::sum(flat); }, "sum flat");
   expect_matches_reference([&] { return ts::sum(tall, {0}); }, "sum tall dim 0");
+  expect_matches_reference([&] { return ts::sum(short62, {1}); }, "sum rows of 62");
+  expect_matches_reference([&] { return ts::mean(short45, {1}); }, "mean rows of 45");
+  expect_matches_reference([&] { return ts::sum(short45.to(ts::kDouble), {1}, false, ts::kFloat); },
+                           "sum rows of 45, float64 to float32");
 }
 
 // Every floating reduction op in every floating dtype, over a long flat input (many fixed

@@ -230,10 +230,12 @@ struct ExpX : IdentityX {
 // Note [Target-independent accumulators]
 // A sum's bits must not depend on the SIMD target (issue 19), so the accumulators are logical,
 // not vector lanes: element i of a contiguous run feeds accumulator i % kLogical (held as
-// kLogical / lanes vectors: 4 on AVX-512, 8 on AVX2, 16 on SSE4), a run's last n % kLogical
-// elements feed a scalar tail, and fold() adds the kLogical values in one fixed pairwise tree.
-// Every target then performs the same additions in the same order. (With 4 vectors of lanes
-// each, float64 sums differed between SSE4 and AVX-512 in the last bits.)
+// kLogical / lanes vectors: 4 on AVX-512, 8 on AVX2, 16 on SSE4), the run's last n % kLogical
+// included (masked loads, the missing lanes adding the identity), and fold() adds the kLogical
+// values in one fixed pairwise tree. Every target then performs the same additions in the same
+// order. (With 4 vectors of lanes each, float64 sums differed between SSE4 and AVX-512 in the
+// last bits.) The tail went through a scalar chain once: a sum over rows of 250 floats spent
+// 4x ATen's time there and in the fold (now vector adds down to one vector).
 inline constexpr size_t kLogical = 32;
 static_assert(kBlock % (2 * kLogical) == 0, "a block holds whole pairs of kLogical");
 
@@ -251,20 +253,42 @@ struct DoubleState {
   static_assert(kVecs >= 1 && kVecs * hn::MaxLanes(DD()) == kLogical,
                 "kLogical must be a multiple of every target's double lanes");
   hn::Vec<DD> a[kVecs];
-  double tail = Op::kIdentity;
   DoubleState() {
     const DD dd;
-    for (auto& v : a) v = hn::Set(dd, Op::kIdentity);
+    HWY_UNROLL(32)
+    for (size_t v = 0; v < kVecs; ++v) a[v] = hn::Set(dd, Op::kIdentity);
   }
-  // The kLogical accumulators pairwise, then the tail.
-  double fold() const {
-    const DD dd;
-    alignas(64) double lanes[kLogical];
-    for (size_t v = 0; v < kVecs; ++v) hn::Store(a[v], dd, lanes + v * hn::MaxLanes(dd));
-    for (size_t n = kLogical; n > 1; n /= 2) {
-      for (size_t i = 0; i < n / 2; ++i) lanes[i] = Op::scalar(lanes[i], lanes[i + n / 2]);
+  // The kLogical accumulators pairwise: accumulator i with i + n / 2 for n = kLogical, ... 2.
+  // While n / 2 spans whole vectors, that is vector v with v + n / (2 lanes); then the lower
+  // half of the vector with its upper half. (Unrolled, so the vectors stay in registers.)
+  HWY_INLINE double fold() const {
+    hn::Vec<DD> b[kVecs];
+    HWY_UNROLL(32)
+    for (size_t v = 0; v < kVecs; ++v) b[v] = a[v];
+    fold_vectors<kVecs>(b);
+    return fold_halves(DD(), b[0]);
+  }
+  template <size_t N>
+  static HWY_INLINE void fold_vectors(hn::Vec<DD>* b) {
+    if constexpr (N > 1) {
+      HWY_UNROLL(32)
+      for (size_t v = 0; v < N / 2; ++v) b[v] = Op::vec(b[v], b[v + N / 2]);
+      fold_vectors<N / 2>(b);
     }
-    return Op::scalar(lanes[0], tail);
+  }
+  template <class D>
+  static HWY_INLINE double fold_halves(D d, hn::Vec<D> v) {
+#if HWY_TARGET == HWY_SCALAR
+    (void)d;
+    return hn::GetLane(v);
+#else
+    if constexpr (hn::MaxLanes(d) == 1) {
+      return hn::GetLane(v);
+    } else {
+      const hn::Half<D> dh;
+      return fold_halves(dh, Op::vec(hn::LowerHalf(dh, v), hn::UpperHalf(dh, v)));
+    }
+#endif
   }
 };
 
@@ -279,7 +303,8 @@ struct DoubleState {
 // conformance/checks.cpp), where ATen's float accumulation may drift further. The pairing
 // counts from the start of the run, by logical position, so every target and thread count adds
 // the same pairs; 256-element blocks (kBlock) hold whole groups of 64, so a run fed in blocks
-// pairs as the whole run does.
+// pairs as the whole run does. A last group of 33..63 pairs j with j + 32 where that exists
+// (a sum over 65536 rows of 62 floats, 1 thread: 437 us, 505 with the halves one by one).
 
 // Accumulates n contiguous values (transformed by Xf::post with shift sh) into s; with `paired`
 // (V float, sum or mean: Note [Float pairs before double]) element j of each 2 kLogical adds to
@@ -295,6 +320,7 @@ HWY_INLINE void accumulate_contiguous(DoubleState<Op>& s, const V* HWY_RESTRICT 
   hn::Vec<decltype(dd)> a[kVecs];  // Note [Accumulators in registers]
   for (size_t v = 0; v < kVecs; ++v) a[v] = s.a[v];
   int64_t i = 0;
+  paired = paired && std::is_same_v<V, float>;  // (a float64 input summed to float32: no pairs)
   if constexpr (std::is_same_v<V, float>) {
     if (paired) {
       const hn::Rebind<float, decltype(dd)> df;
@@ -307,14 +333,50 @@ HWY_INLINE void accumulate_contiguous(DoubleState<Op>& s, const V* HWY_RESTRICT 
       }
     }
   }
-  for (; i + K <= n; i += K) {
+  for (; i + K <= n && !paired; i += K) {
     HWY_UNROLL(32)
     for (size_t v = 0; v < kVecs; ++v) {
       a[v] = Op::vec(a[v], Xf::post(dd, load_double(dd, x + i + v * L), shv));
     }
   }
+  if (i < n) {  // Note [Target-independent accumulators]: the last n % kLogical (or % 2 kLogical)
+    const hn::Rebind<V, decltype(dd)> dv;
+#if HWY_TARGET <= HWY_AVX2
+    const V* src = x + i;  // masked loads that never touch the lanes past n
+#else
+    alignas(64) V src[2 * K] = {};  // SSE4's masked load reads whole vectors
+    std::memcpy(src, x + i, static_cast<size_t>(n - i) * sizeof(V));
+#endif
+    auto load = [&](int64_t j) {  // src[j, j + L) as double, zero past n
+      const int64_t m = std::clamp<int64_t>(n - i - j, 0, L);
+      return hn::MaskedLoad(hn::FirstN(dv, static_cast<size_t>(m)), dv, src + j);
+    };
+    if (paired && n - i > K) {  // a part of a 2 kLogical group: pairs where j + kLogical exists
+      if constexpr (std::is_same_v<V, float>) {
+        HWY_UNROLL(32)
+        for (size_t v = 0; v < kVecs; ++v) {
+          const auto pair = hn::Add(hn::LoadU(dv, src + v * L), load(K + v * L));
+          a[v] = Op::vec(a[v], hn::PromoteTo(dd, pair));
+        }
+      }
+    } else {
+      const auto identity = hn::Set(dd, Op::kIdentity);
+      HWY_UNROLL(32)
+      for (size_t v = 0; v < kVecs; ++v) {
+        const int64_t j = static_cast<int64_t>(v) * L;
+        hn::Vec<decltype(dd)> xv;
+        if constexpr (std::is_same_v<V, double>) {
+          xv = load(j);
+        } else {
+          xv = hn::PromoteTo(dd, load(j));
+        }
+        const auto valid =
+            hn::FirstN(dd, static_cast<size_t>(std::clamp<int64_t>(n - i - j, 0, L)));
+        a[v] = Op::vec(a[v], hn::IfThenElse(valid, Xf::post(dd, xv, shv), identity));
+      }
+    }
+  }
   for (size_t v = 0; v < kVecs; ++v) s.a[v] = a[v];
-  for (; i < n; ++i) s.tail = Op::scalar(s.tail, Xf::post1(static_cast<double>(x[i]), sh));
 }
 
 // acc[c] = op(acc[c], xf(row 0) op xf(row 1) ...) for R = 1 or 4 rows (4: combined pairwise
@@ -357,16 +419,29 @@ struct DoubleReducer {
   bool paired = false;            // Note [Float pairs before double]
 
   double inner(const char* base, int64_t o, int64_t k0, int64_t k1) const {
-    DoubleState<Op> s;
     const double sh = Xf::kShift ? shift[o] : 0.0;
+    // One contiguous run of V: the accumulators stay in registers, no lambda captures them
+    // (rows of 64 floats spent 2x ATen's time while they lived on the stack).
+    if (direct() && k0 == 0 && k1 <= p.span_size) {
+      DoubleState<Op> s;
+      accumulate_contiguous<Op, Xf>(s, reinterpret_cast<const V*>(base), k1, sh, paired);
+      return s.fold();
+    }
+    return inner_spans(base, sh, k0, k1);
+  }
+  // A span of V itself in one call, not per 256-element block: blocks are multiples of
+  // kLogical, so every element meets the same accumulator either way (the same bits).
+  bool direct() const {
+    return !Xf::kPre && (p.dtype == kFloat || p.dtype == kDouble) &&
+           p.span_stride == static_cast<int64_t>(sizeof(V));
+  }
+  HWY_NOINLINE double inner_spans(const char* base, double sh, int64_t k0, int64_t k1) const {
+    DoubleState<Op> s;
     const V shv = static_cast<V>(sh);
     const int64_t st = p.span_stride;
-    // A span of V itself in one call, not per 256-element block: blocks are multiples of
-    // kLogical, so every element meets the same accumulator either way (the same bits).
-    const bool direct = !Xf::kPre && (p.dtype == kFloat || p.dtype == kDouble) &&
-                        st == static_cast<int64_t>(sizeof(V));
+    const bool contiguous = direct();
     for_each_span(p, base, k0, k1, [&](const char* ptr, int64_t n, int64_t) {
-      if (direct) {
+      if (contiguous) {
         return accumulate_contiguous<Op, Xf>(s, reinterpret_cast<const V*>(ptr), n, sh, paired);
       }
       alignas(64) V buf[kBlock];
@@ -497,7 +572,7 @@ struct ExtremeReducer {
     if (!hn::AllFalse(d, hn::MaskFromVec(nan)) && has_nan(base, k0, k1)) {
       return std::numeric_limits<double>::quiet_NaN();
     }
-    alignas(64) V lanes[kMaxLanes];
+    alignas(64) V lanes[kMaxLanes] = {};  // (GCC 12 warned, wrongly, of uninitialized lanes)
     hn::Store(pick<D>(pick<D>(a0, a1), pick<D>(a2, a3)), d, lanes);
     for (int64_t l = 0; l < L; ++l) tail = Op::scalar(tail, lanes[l]);
     return tail;

@@ -43,6 +43,7 @@ void run_floating(const ReducePlan& p, const FloatJob& job) {
   switch (job.op) {
     case OpId::sum:
     case OpId::mean:  // Note [Float pairs before double] (reduce-inl.h): not for a double result
+      fin.float_sum = job.ct == kFloat && job.ot == kFloat;
       return run_double<V, AddOp, IdentityX>(p, fin, nullptr, job.ct != kDouble);
     case OpId::prod:
       return run_double<V, MulOp, IdentityX>(p, fin);
@@ -187,7 +188,7 @@ void floating_reduction(const ReducePlan& p, const FloatJob& job) {
   HWY_DYNAMIC_DISPATCH(floating_reduction_impl)(p, job);
 }
 
-void Finisher::operator()(int64_t o, double acc, char* const* out) const {
+void Finisher::finish(int64_t o, double acc, char* const* out) const {
   if (pass1) {
     buffer[o] = job.op == OpId::logsumexp ? acc : acc / n;
     return;

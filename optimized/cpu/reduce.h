@@ -61,6 +61,7 @@ struct DimList {
 class Walker {
  public:
   Walker(const DimList& dims, int64_t start) : dims_(&dims), idx_(dims.size.size(), 0) {
+    if (start == 0) return;  // no divisions (a row of a reduction starts here)
     for (int d = dims.ndim() - 1; d >= 0; --d) {
       const int64_t s = dims.size[d];
       idx_[d] = start % s;
@@ -141,6 +142,7 @@ template <class F>
                                                  int64_t k1, const F& f) {
   if (k0 >= k1) return;
   const int64_t n0 = p.span_size;
+  if (k0 == 0 && k1 <= n0) return f(base, k1, int64_t{0});  // one span: no walk, no divisions
   int64_t j = k0 % n0, k = k0;
   Walker w(p.rows, k0 / n0);
   while (true) {
@@ -181,6 +183,14 @@ void run_reduction(const ReducePlan& p, const R& r) {
     if (nchunks == 1) {
       const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(N, 1));
       parallel_for(0, M, grain, [&](int64_t o0, int64_t o1) {
+        if (p.outs.ndim() == 1) {  // one kept dim: offsets o * stride, no walk (short rows)
+          const DimVector* st = p.outs.stride;
+          for (int64_t o = o0; o < o1; ++o) {
+            char* out[2] = {p.out[0] + o * st[1][0], p.out[1] + o * st[2][0]};
+            r.finish(o, r.inner(p.in + o * st[0][0], o, 0, N), out);
+          }
+          return;
+        }
         Walker w(p.outs, o0);
         for (int64_t o = o0; o < o1; ++o, w.next()) {
           char* out[2];
@@ -368,8 +378,17 @@ struct Finisher {
   double* buffer = nullptr;
   const double* max = nullptr;  // logsumexp: pass 1's max
   bool pass1 = false;
+  bool float_sum = false;  // sum or mean rounded to and stored as float32: inline, no switch
 
-  void operator()(int64_t o, double acc, char* const* out) const;
+  void operator()(int64_t o, double acc, char* const* out) const {
+    if (float_sum && !pass1) {  // (a call per output showed in rows of 64 floats)
+      const float f = static_cast<float>(job.op == OpId::mean ? acc / n : acc);
+      std::memcpy(out[0], &f, sizeof f);
+      return;
+    }
+    finish(o, acc, out);
+  }
+  void finish(int64_t o, double acc, char* const* out) const;
 };
 
 // `v` rounded once to floating dtype t, returned as double.

@@ -224,8 +224,10 @@ TS_PAD_FORM(replication, 3)
 
 // Note [constant_pad_nd]
 // ATen's composite (current PyTorch): negative pads narrow self, and when no pad is positive
-// that narrowed view, copied, is the result; otherwise a tensor of the padded shape is filled
-// with value (cast to self's dtype, as fill_) and the narrowed self copied into its middle.
+// that narrowed view, copied, is the result; otherwise the narrowed self is copied into the
+// middle of a tensor of the padded shape, whose border is filled with value (cast to self's
+// dtype, as fill_). ATen fills the whole tensor first, which writes the middle twice; the
+// border alone, slab by slab from the outermost dim in, writes each element once.
 // ATen 1.13 refuses an empty result dim (new_dim > 0); current PyTorch allows it (>= 0).
 Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value) {
   const char* op = "constant_pad_nd";
@@ -255,10 +257,11 @@ Tensor constant_pad_nd(const Tensor& self, IntArrayRef pad, const Scalar& value)
   }
   if (!any_positive) return src.clone();
   Tensor result = empty(shape, self.options());
-  result.fill_(value);
   Tensor dst = result;
-  for (int64_t k = 0; k < np; ++k) {
+  for (int64_t k = np - 1; k >= 0; --k) {  // the outermost padded dim first: the largest slabs
     const int64_t d = nd - 1 - k, l = pad[2 * k], r = pad[2 * k + 1];
+    if (l > 0) dst.narrow(d, 0, l).fill_(value);
+    if (r > 0) dst.narrow(d, dst.size(d) - r, r).fill_(value);
     if (l > 0) dst = dst.narrow(d, l, dst.size(d) - l);
     if (r > 0) dst = dst.narrow(d, 0, dst.size(d) - r);
   }

@@ -576,6 +576,25 @@ TEST(Fill, ExpandedSelfIsAllowed) {
   EXPECT_EQ(values(base), (std::vector<double>{0, 0}));
 }
 
+TEST(FillOptimized, RowsOfAViewAndOnlyThem) {
+  // Runs of 40 and of 3 inside rows of 50 (constant_pad_nd's border): vector fills per row.
+  if (!ts::find_kernel_set("optimized")) GTEST_SKIP() << "no optimized kernel set";
+  const ts::KernelSetGuard g("optimized");
+  for (ScalarType t : {ts::kByte, ts::kShort, ts::kFloat, ts::kDouble}) {
+    Tensor x = ts::zeros({6, 50}, t);
+    x.slice(0, 1, 5).slice(1, 5, 45).fill_(3);
+    x.slice(0, 1, 5).slice(1, 47, 50).fill_(9);
+    const std::vector<double> v = values(x);
+    for (int64_t i = 0; i < 6; ++i) {
+      for (int64_t j = 0; j < 50; ++j) {
+        const bool row = i >= 1 && i < 5;
+        const double want = row && j >= 5 && j < 45 ? 3 : (row && j >= 47 ? 9 : 0);
+        ASSERT_EQ(v[static_cast<size_t>(50 * i + j)], want) << t << " at " << i << ", " << j;
+      }
+    }
+  }
+}
+
 TEST(FillErrors, ValueMustFitTheDtype) {
   Tensor u = make(ts::kByte, {7, 7});
   EXPECT_ERROR(u.fill_(256), "fill_: value cannot be converted to type uint8 without overflow");

@@ -237,6 +237,12 @@ void kernel<OpId::fill_>(const KernelCall& c) {
                               .declare_static_shape(self.sizes())
                               .build();
     iter.for_each([&](char** data, const int64_t* strides, int64_t n0, int64_t n1) {
+      if (strides[0] == kSize<scalar_t>) {  // rows (constant_pad_nd's border: 7x ATen's time)
+        for (int64_t j = 0; j < n1; ++j) {
+          fill_row(reinterpret_cast<scalar_t*>(data[0] + j * strides[1]), n0, v);
+        }
+        return;
+      }
       for (int64_t j = 0; j < n1; ++j) {
         for (int64_t i = 0; i < n0; ++i) {
           *reinterpret_cast<scalar_t*>(data[0] + j * strides[1] + i * strides[0]) = v;

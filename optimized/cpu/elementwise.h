@@ -22,6 +22,9 @@ using compute_t = std::conditional_t<is_reduced_v<T>, float, T>;
 void fill_elements(void* dst, int64_t n, const void* value, size_t size, bool stream = false);
 // memcpy, or with `stream` non-temporal stores (Note [Streaming stores]); factories.cpp.
 void copy_bytes(void* dst, const void* src, int64_t n, bool stream);
+// `rows` runs of n bytes, dst's ds bytes apart and src's ss: copy_bytes per row without the
+// calls (constant_pad_nd's interior, rows of 512 bytes); factories.cpp.
+void copy_byte_rows(char* dst, int64_t ds, const char* src, int64_t ss, int64_t n, int64_t rows);
 // n contiguous float64 to float32 (to_float) or float32 to float64, in lanes of the best target;
 // the bits of static_cast; with `stream`, non-temporal (Note [Streaming stores]). factories.cpp.
 void convert_floats(void* dst, const void* src, int64_t n, bool to_float, bool stream = false);

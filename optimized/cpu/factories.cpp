@@ -241,6 +241,13 @@ void plain_copy(void* dst, const void* src, int64_t n) {
   copy_vectors(hn::CappedTag<uint8_t, 32>(), dst, src, n, false);
 }
 
+// rows x n bytes, rows ds (dst) and ss (src) bytes apart, each as plain_copy.
+void plain_copy_rows(char* dst, int64_t ds, const char* src, int64_t ss, int64_t n, int64_t rows) {
+  for (int64_t r = 0; r < rows; ++r) {
+    copy_vectors(hn::CappedTag<uint8_t, 32>(), dst + r * ds, src + r * ss, n, false);
+  }
+}
+
 // n bytes, dst's aligned whole vectors streamed (Note [Streaming stores]; the caller fences them).
 void stream_copy(void* dst, const void* src, int64_t n) {
   copy_vectors(hn::ScalableTag<uint8_t>(), dst, src, n, true);
@@ -334,6 +341,7 @@ HWY_EXPORT(normal_f32);
 HWY_EXPORT(fill_words);
 HWY_EXPORT(stream_copy);
 HWY_EXPORT(plain_copy);
+HWY_EXPORT(plain_copy_rows);
 HWY_EXPORT(convert_float_widths);
 HWY_EXPORT(affine_range_f32);
 HWY_EXPORT(affine_range_f64);
@@ -627,6 +635,15 @@ void copy_bytes(void* dst, const void* src, int64_t n, bool stream) {
     return;
   }
   HWY_DYNAMIC_DISPATCH(plain_copy)(dst, src, n);
+}
+
+void copy_byte_rows(char* dst, int64_t ds, const char* src, int64_t ss, int64_t n, int64_t rows) {
+  if (n < 64) {
+    for (int64_t r = 0; r < rows; ++r)
+      std::memcpy(dst + r * ds, src + r * ss, static_cast<size_t>(n));
+    return;
+  }
+  HWY_DYNAMIC_DISPATCH(plain_copy_rows)(dst, ds, src, ss, n, rows);
 }
 
 TS_REGISTER_KERNELS(optimized, factories) {

@@ -158,6 +158,7 @@ void copy_2d(char** data, const int64_t* strides, int64_t n0, int64_t n1, bool s
     return;
   }
   if (std::is_same_v<To, From> && ds0 == kTo && ss0 == kFrom && !stream) {
+    if (data[0] == data[1] && ds1 == ss1) return;  // a view copied onto itself (no memcpy)
     return copy_byte_rows(data[0], ds1, data[1], ss1, n0 * kTo, n1);  // one call for n1 rows
   }
   for (int64_t j = 0; j < n1; ++j)

@@ -1,4 +1,4 @@
-// Outputs of at least twice the last-level cache's size take the optimized set's non-temporal store
+// Outputs of at least the last-level cache's size take the optimized set's non-temporal store
 // paths (Note [Streaming stores] in optimized/cpu/elementwise.h): elementwise loops, contiguous
 // copies and float32 <-> float64 conversions, fills of zeros (other fills run the plain path beside
 // them), index_select's rows, cat, scatter_add's lines, scatter's and scatter_reduce's rows.
@@ -19,7 +19,7 @@ namespace {
 using ts::Tensor;
 
 constexpr int64_t kN =
-    (int64_t{72} << 20) / 4 + 5;  // above twice a 32 MiB LLC; not a vector multiple
+    (int64_t{72} << 20) / 4 + 5;  // above a 32 MiB LLC, and twice it; not a vector multiple
 constexpr float kGuard = -7.0f;
 
 float a_at(int64_t i) {

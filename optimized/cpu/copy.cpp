@@ -40,7 +40,7 @@ namespace {
 // stores, Note [Fills in 32-byte stores]; memset only for short fills of one repeated byte,
 // Note [Fills stay in cache]). fill_ of
 // 1M float32, 1 thread: 72.6 -> 42.8 us (ATen 44.8). Fills and contiguous copies of at least
-// twice the LLC's size stream instead (Note [Streaming stores] in elementwise.h).
+// the LLC's size stream instead (Note [Streaming stores] in elementwise.h).
 constexpr int64_t kTile = 64;
 
 template <typename T>
@@ -63,7 +63,7 @@ inline void fill_row(T* o, int64_t n, T v, bool stream = false) {
 }
 
 // One row of n elements: dst stride ds, src stride ss, in bytes; `stream`: the call's output is
-// at least twice the LLC's size (Note [Streaming stores]).
+// at least the LLC's size (Note [Streaming stores]).
 template <typename To, typename From>
 inline void copy_row(char* d, const char* s, int64_t ds, int64_t ss, int64_t n, bool stream) {
   if (ss == 0) {

@@ -48,13 +48,14 @@ int64_t llc_bytes() {
   return l3 > 0 ? std::min(int64_t{l3}, kMaxGuess) : kMaxGuess;
 }
 
-// The smallest output streamed: twice the LLC's size, or none with TOUCHSTONE_STREAMING_STORES=0
-// (to measure them). Up to about twice the LLC, much of an output written through the cache is
-// still there for the next op: constant_pad_nd fills a 35 MiB result, then copies into it; with
-// the fill streamed (a 32 MiB threshold) it took 1.7 ms against ATen's 1.2. Read before main, so a
-// bad value is reported as Note [Environment errors] asks.
+// The smallest output streamed: the LLC's size, or none with TOUCHSTONE_STREAMING_STORES=0 (to
+// measure them). Twice the LLC once kept constant_pad_nd's 35 MiB fill in cache for the copy that
+// followed; it fills only the border now, and outputs between one and two LLCs gained from
+// streaming: diff of 4096^2 at 2 threads 3.7-6.2 -> 2.4 ms, the paddings 1.7-3.3 -> 1.3-1.5
+// (Note [Streaming stores]). Read before main, so a bad value is reported as Note [Environment
+// errors] asks.
 const int64_t kStreamThreshold =
-    detail::env_switch("TOUCHSTONE_STREAMING_STORES") ? 2 * llc_bytes() : INT64_MAX;
+    detail::env_switch("TOUCHSTONE_STREAMING_STORES") ? llc_bytes() : INT64_MAX;
 
 }  // namespace
 

@@ -236,12 +236,8 @@ HWY_INLINE void copy_vectors(D d, void* dst, const void* src, int64_t n, bool st
   std::memcpy(o + i, s + i, static_cast<size_t>(n - i));
 }
 
-// n bytes in 32-byte vectors (Note [Copies in 32-byte vectors]).
-void plain_copy(void* dst, const void* src, int64_t n) {
-  copy_vectors(hn::CappedTag<uint8_t, 32>(), dst, src, n, false);
-}
-
-// rows x n bytes, rows ds (dst) and ss (src) bytes apart, each as plain_copy.
+// rows x n bytes, rows ds (dst) and ss (src) bytes apart, in 32-byte vectors (Note [Copies in
+// 32-byte vectors]).
 void plain_copy_rows(char* dst, int64_t ds, const char* src, int64_t ss, int64_t n, int64_t rows) {
   for (int64_t r = 0; r < rows; ++r) {
     copy_vectors(hn::CappedTag<uint8_t, 32>(), dst + r * ds, src + r * ss, n, false);
@@ -340,7 +336,6 @@ HWY_EXPORT(normal_values);
 HWY_EXPORT(normal_f32);
 HWY_EXPORT(fill_words);
 HWY_EXPORT(stream_copy);
-HWY_EXPORT(plain_copy);
 HWY_EXPORT(plain_copy_rows);
 HWY_EXPORT(convert_float_widths);
 HWY_EXPORT(affine_range_f32);
@@ -630,13 +625,10 @@ void convert_floats(void* dst, const void* src, int64_t n, bool to_float, bool s
 // and trailed ATen, whose AVX2 loop stores 32 bytes at a time (Note [Fills in 32-byte stores]).
 void copy_bytes(void* dst, const void* src, int64_t n, bool stream) {
   if (stream) return HWY_DYNAMIC_DISPATCH(stream_copy)(dst, src, n);
-  if (n < 64) {
-    std::memcpy(dst, src, static_cast<size_t>(n));
-    return;
-  }
-  HWY_DYNAMIC_DISPATCH(plain_copy)(dst, src, n);
+  copy_byte_rows(static_cast<char*>(dst), 0, static_cast<const char*>(src), 0, n, 1);
 }
 
+// Rows below 64 bytes take memcpy's short copies.
 void copy_byte_rows(char* dst, int64_t ds, const char* src, int64_t ss, int64_t n, int64_t rows) {
   if (n < 64) {
     for (int64_t r = 0; r < rows; ++r)

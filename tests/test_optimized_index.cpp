@@ -348,7 +348,7 @@ TEST(OptimizedCat, OutVariants) {
 // ---- index_put and put with accumulate (Note [Sums by region]) ----
 
 // k destinations in [0, n) (a tenth of them negative, as -n..-1), dense in the first and the
-// last region of 32K elements and sparse in the region between.
+// last region of 64K elements and sparse in the region between.
 Tensor region_indices(int64_t k, int64_t n, uint64_t seed) {
   Tensor t = ts::empty({k}, ts::kLong);
   int64_t* p = t.data_ptr<int64_t>();
@@ -356,7 +356,8 @@ Tensor region_indices(int64_t k, int64_t n, uint64_t seed) {
   for (int64_t i = 0; i < k; ++i) {
     x = x * 6364136223846793005ULL + 1442695040888963407ULL;
     const auto r = static_cast<int64_t>(x >> 33);
-    int64_t d = i % 1000 == 0 ? 32768 + r % 32768 : (i % 2 ? r % 32768 : 65536 + r % (n - 65536));
+    constexpr int64_t kR = 65536;
+    int64_t d = i % 1000 == 0 ? kR + r % kR : (i % 2 ? r % kR : 2 * kR + r % (n - 2 * kR));
     if (i % 10 == 3) d -= n;
     p[i] = d;
   }
@@ -364,9 +365,9 @@ Tensor region_indices(int64_t k, int64_t n, uint64_t seed) {
 }
 
 TEST(OptimizedIndexPut, SumsByRegionAreTheReferenceBits) {
-  // 75000 elements (three regions), 140000 values: two chunks of pairs at 2 and 3 threads, the
+  // 150000 elements (three regions), 140000 values: two chunks of pairs at 2 and 3 threads, the
   // middle region on the sparse path; every dtype rounds or wraps each sum once.
-  constexpr int64_t kRows = 300, kCols = 250, kN = kRows * kCols, kK = 140000;
+  constexpr int64_t kRows = 600, kCols = 250, kN = kRows * kCols, kK = 140000;
   const Tensor flat = region_indices(kK, kN, 31);
   Tensor rows, cols;
   {
@@ -415,25 +416,25 @@ TEST(OptimizedIndexPut, RepeatedDestinationsRoundOnceSinglesAsTheDtype) {
   // one by one in float32, 1 + 2^-24 ties back to 1 each time); a single 1 + 2^-24 ties to 1.
   const float u = std::ldexp(1.0f, -24);
   ts::KernelSetGuard g("optimized");
-  Tensor x = ts::ones({40000});
+  Tensor x = ts::ones({80000});
   const Tensor index = ts::empty({5}, ts::kLong);
-  const int64_t at[] = {39999, 7, 39999, 8, -1};
+  const int64_t at[] = {79999, 7, 79999, 8, -1};
   std::memcpy(index.data_ptr<int64_t>(), at, sizeof(at));
   x.index_put_({index}, ts::full({5}, u), true);
   const float* p = x.data_ptr<float>();
-  // 39999 and -1: 1 + 3 x 2^-24 exactly, halfway between 1 + 2^-23 and 1 + 2^-22: the even one.
-  EXPECT_EQ(p[39999], 1.0f + 4 * u);
+  // 79999 and -1: 1 + 3 x 2^-24 exactly, halfway between 1 + 2^-23 and 1 + 2^-22: the even one.
+  EXPECT_EQ(p[79999], 1.0f + 4 * u);
   EXPECT_EQ(p[7], 1.0f);
   EXPECT_EQ(p[8], 1.0f);
   EXPECT_EQ(p[0], 1.0f);
   // int8 wraps: 100 + 3 x 20 = 160 -> -96; bool sums are any().
-  Tensor w = ts::full({40000}, 100, ts::kChar);
+  Tensor w = ts::full({80000}, 100, ts::kChar);
   w.put_(index, ts::full({5}, 20, ts::kChar), true);
-  EXPECT_EQ(w.data_ptr<int8_t>()[39999], static_cast<int8_t>(-96));
+  EXPECT_EQ(w.data_ptr<int8_t>()[79999], static_cast<int8_t>(-96));
   EXPECT_EQ(w.data_ptr<int8_t>()[7], 120);
-  Tensor b = ts::zeros({40000}, ts::kBool);
+  Tensor b = ts::zeros({80000}, ts::kBool);
   b.index_put_({index}, ts::ones({5}, ts::kBool), true);
-  EXPECT_TRUE(b.data_ptr<bool>()[39999]);
+  EXPECT_TRUE(b.data_ptr<bool>()[79999]);
   EXPECT_FALSE(b.data_ptr<bool>()[0]);
 }
 

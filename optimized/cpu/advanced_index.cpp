@@ -281,15 +281,17 @@ template <typename A>
 // index_put and put with accumulate=True round each destination's sum once, as the reference
 // does: self plus its values in index order, in double. With one double accumulator for all of
 // self (4M float32: 32 MiB, beyond this L3) each add waited on DRAM, and two conversion passes
-// went around it. Instead the (destination, value) pairs are sorted by region of 32K elements
+// went around it. Instead the (destination, value) pairs are sorted by region of 64K elements
 // with a stable counting sort (each destination keeps its index order), then each region's
-// accumulator (256 KiB of double, in L2) loads, takes its pairs and rounds back: streamed when
+// accumulator (512 KiB of double, in L2) loads, takes its pairs and rounds back: streamed when
 // its pairs are many, element by element when few. Chunks of pairs and regions run in parallel
 // and the bits are the serial sum's for any thread count.
+// Regions of 32K made 128 write streams in the sort: on an Emerald Rapids VM the sort alone
+// took 9.4 ms for 1M pairs, against 1.7-2.0 with 32 or 64 streams (put_ 12 -> 8.5 ms).
 template <typename T, class Each>
 void sum_by_region(T* out, int64_t n, int64_t k, const Each& each) {
   using A = AccOf<T>;
-  constexpr int kBits = 15;
+  constexpr int kBits = 16;
   constexpr int64_t kRegion = int64_t{1} << kBits;
   const int64_t regions = ((n - 1) >> kBits) + 1;
   const int64_t chunks = std::clamp<int64_t>(k >> 16, 1, get_num_threads());

@@ -168,20 +168,27 @@ HWY_INLINE V VecSigmoid(D d, V x) {
 // 1 beyond). Both are weighted minimax fits (Lawson's algorithm, in long double) of the relative
 // error of erf: 1.6e-8 and 1.5e-9 before rounding the coefficients to float. float64 calls
 // std::erf per lane.
+
+// erf(x) for float32 |x| < 0.921875: x + x P(x^2) (Note [Vector erf]).
+template <class D, class V>
+HWY_INLINE V VecErfSmall(D d, V x) {
+  const V s = hn::Mul(x, x);
+  V p = hn::Set(d, -5.990853337e-04f);
+  p = hn::MulAdd(p, s, hn::Set(d, 4.993180095e-03f));
+  p = hn::MulAdd(p, s, hn::Set(d, -2.676661605e-02f));
+  p = hn::MulAdd(p, s, hn::Set(d, 1.128181616e-01f));
+  p = hn::MulAdd(p, s, hn::Set(d, -3.761249368e-01f));
+  p = hn::MulAdd(p, s, hn::Set(d, 1.283791496e-01f));
+  return hn::MulAdd(x, p, x);
+}
+
 template <class D, class V>
 HWY_INLINE V VecErf(D d, V x) {
   if constexpr (!kIsF32<D>) {
     return ScalarMap(d, x, [](double v) { return std::erf(v); });
   } else {
     const V t = hn::Abs(x);
-    const V s = hn::Mul(x, x);
-    V p = hn::Set(d, -5.990853337e-04f);
-    p = hn::MulAdd(p, s, hn::Set(d, 4.993180095e-03f));
-    p = hn::MulAdd(p, s, hn::Set(d, -2.676661605e-02f));
-    p = hn::MulAdd(p, s, hn::Set(d, 1.128181616e-01f));
-    p = hn::MulAdd(p, s, hn::Set(d, -3.761249368e-01f));
-    p = hn::MulAdd(p, s, hn::Set(d, 1.283791496e-01f));
-    const V small = hn::MulAdd(x, p, x);  // NaN and +-0 come out of this branch unchanged
+    const V small = VecErfSmall(d, x);  // NaN and +-0 come out of this branch unchanged
     const V u = hn::Min(t, hn::Set(d, 3.92f));
     V r = hn::Set(d, 1.957207371e-04f);
     r = hn::MulAdd(r, u, hn::Set(d, -3.041093534e-03f));

@@ -1,7 +1,7 @@
 // Outputs of at least the last-level cache's size take the optimized set's non-temporal store
 // paths (Note [Streaming stores] in optimized/cpu/elementwise.h): elementwise loops, contiguous
-// copies and float32 <-> float64 conversions, fills of zeros (other fills run the plain path beside
-// them), index_select's rows, cat, scatter_add's lines, scatter's and scatter_reduce's rows.
+// copies and float32 <-> float64 conversions, fills (Note [Streaming every fill]), index_select's
+// rows, cat, scatter_add's lines, scatter's and scatter_reduce's rows.
 // Each writes 72 MiB into a view one float past an aligned start (so the first vector is peeled),
 // with a guard element on each side; expected values are computed here in plain C++ (sums of small
 // integers and halves, exact in float32).

@@ -34,8 +34,8 @@ void convert_floats(void* dst, const void* src, int64_t n, bool to_float, bool s
 // writing it through the caches costs a read of every line before the write (the store misses)
 // and the write-back later. Non-temporal stores skip the read: on the 2-vCPU EPYC VM a 2-thread
 // float32 copy of 2^27 elements went from 30 to 43 GB/s and an add from 33-45 to 39-41 (a plain
-// C++ loop, the same input). The elementwise loops, contiguous same-dtype copies, fills of
-// zeros, index_select's whole rows and contiguous cat use them when the call's output is at least
+// C++ loop, the same input). The elementwise loops, contiguous same-dtype copies, fills,
+// index_select's whole rows and contiguous cat use them when the call's output is at least
 // the LLC's size (at most 32 MiB); smaller outputs stay in cache for the next op. The same bits
 // either way.
 bool stream_output(int64_t bytes);

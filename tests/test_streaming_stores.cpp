@@ -187,6 +187,29 @@ TEST_P(StreamingStores, IndexSelectRowsBeyondTheCache) {
       "index_select rows");
 }
 
+// index_copy over dim 0 writes each row once, from source or from self (Note [index_copy in one
+// pass]): rows 4097, 4095, ... (the odd ones, backwards) take source's rows 0, 1, ...; the even
+// rows keep self's (a_at); source's rows hold b_at + 8 (one of 8, 8.5, 9). Rows start at every
+// alignment.
+TEST_P(StreamingStores, IndexCopyRowsBeyondTheCache) {
+  constexpr int64_t kRows = 4098, kCols = 4099, kHalf = kRows / 2;
+  const Tensor self = filled(a_at).slice(0, 0, kRows * kCols).view({kRows, kCols});
+  const Tensor source = ts::add(filled(b_at).slice(0, 0, kHalf * kCols), 8.0f).view({kHalf, kCols});
+  Tensor index = ts::empty({kHalf}, ts::kLong);
+  int64_t* ip = index.data_ptr<int64_t>();
+  for (int64_t r = 0; r < kHalf; ++r) ip[r] = kRows - 1 - 2 * r;
+  Out out(kRows * kCols);
+  ts::index_copy_out(out.view.view({kRows, kCols}), self, 0, index, source);
+  expect_values(
+      out,
+      [&](int64_t i) {
+        const int64_t row = i / kCols, col = i % kCols;
+        if (row % 2 == 0) return a_at(i);
+        return b_at((kRows - 1 - row) / 2 * kCols + col) + 8.0f;
+      },
+      "index_copy rows");
+}
+
 // cat of contiguous inputs copies slab pieces, streamed: along dim 1, so every output row holds
 // a piece of each input (widths 1000, 3, 3096: pieces at every alignment).
 TEST_P(StreamingStores, CatBeyondTheCache) {

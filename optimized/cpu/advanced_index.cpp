@@ -1063,14 +1063,23 @@ template <>
 void kernel<OpId::index_copy>(const KernelCall& c) {
   const Tensor &out = c.outputs[0], &self = c.inputs[0], &source = c.inputs[2];
   const int64_t dim = c.params<ScatterParams>().dim;
-  if (!out.is_same(self)) copy_convert(out, self);
   const Tensor index = c.inputs[1].reshape({-1}).contiguous();
   const int64_t* ix = static_cast<const int64_t*>(index.data_ptr());
   const int64_t size = self.dim() == 0 ? 1 : self.sizes()[dim];
   std::vector<int64_t> last(static_cast<size_t>(size), -1);
   for (int64_t i = 0; i < index.numel(); ++i) last[static_cast<size_t>(ix[i])] = i;
-  if (out.is_contiguous() && source.is_contiguous() && out.dim() == source.dim() &&
-      out.numel() > 0) {
+  const bool blocks =
+      out.is_contiguous() && source.is_contiguous() && out.dim() == source.dim() && out.numel() > 0;
+  // Note [index_copy in one pass]
+  // With contiguous blocks and a contiguous self of out's dtype in other memory, each
+  // destination run comes from source or, when no index names it, from self: out is written
+  // once (streamed beyond the threshold), not filled with self first and then overwritten.
+  // 4096^2 float32, a permutation of the rows: 13.8-13.9 -> 3.9-4.5 ms at 2 threads, 16.5-16.7
+  // -> 4.4-4.6 at 1 (ATen 9.8-11.0 and 22.8-23.4; an Emerald Rapids VM).
+  const bool from_self = blocks && !out.is_same(self) && self.is_contiguous() &&
+                         self.dtype() == out.dtype() && self.storage().get() != out.storage().get();
+  if (!out.is_same(self) && !from_self) copy_convert(out, self);
+  if (blocks) {
     // (outer, size, inner) blocks: each outer row copies its destinations' inner runs.
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < dim; ++d) outer *= out.sizes()[d];
@@ -1079,16 +1088,22 @@ void kernel<OpId::index_copy>(const KernelCall& c) {
     const size_t run = static_cast<size_t>(inner) * out.element_size();
     char* const o = static_cast<char*>(out.data_ptr());
     const char* const s = static_cast<const char*>(source.data_ptr());
+    const char* const x = static_cast<const char*>(self.data_ptr());
+    const auto es = static_cast<int64_t>(out.element_size());
+    const bool stream =
+        from_self && run >= 1024 && stream_output(static_cast<int64_t>(out.nbytes()));
     const int64_t grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(1, size * inner));
     parallel_for(0, outer, grain, [&](int64_t b, int64_t e) {
       for (int64_t r = b; r < e; ++r) {
         for (int64_t v = 0; v < size; ++v) {
           const int64_t i = last[static_cast<size_t>(v)];
-          if (i < 0) continue;
-          std::memcpy(o + static_cast<size_t>((r * size + v) * inner) * out.element_size(),
-                      s + static_cast<size_t>((r * n + i) * inner) * out.element_size(), run);
+          if (i < 0 && !from_self) continue;
+          const char* from =
+              i >= 0 ? s + (r * n + i) * inner * es : x + (r * size + v) * inner * es;
+          copy_bytes(o + (r * size + v) * inner * es, from, static_cast<int64_t>(run), stream);
         }
       }
+      if (stream) stream_fence();
     });
     return;
   }

@@ -362,6 +362,23 @@ TEST(CopyOptimized, SlicedSourcesAndDestinations) {
                         [](int64_t i, int64_t j) { return static_cast<double>(6 * i + 2 * j); });
 }
 
+TEST(CopyOptimized, StepTwoSlicesInLanes) {
+  // Every second element, in lanes of two source vectors (Note [Every second element]): widths
+  // around every vector length, from a source whose storage ends at the slice's last element
+  // (the last vector may not load past it; ASan sees one element more), even and odd offsets.
+  for (ScalarType t : {ts::kFloat, ts::kDouble, ts::kInt, ts::kLong}) {
+    for (int64_t n = 1; n <= 70; ++n) {
+      Tensor dst = ts::empty({1, n}, t);
+      expect_optimized_copy(dst, iota({1, 2 * n - 1}, t).slice(1, 0, 2 * n - 1, 2),
+                            [](int64_t, int64_t j) { return static_cast<double>(2 * j); });
+      Tensor rows = ts::empty({3, n}, t);
+      expect_optimized_copy(
+          rows, iota({3, 2 * n}, t).slice(1, 1, 2 * n, 2),
+          [n](int64_t i, int64_t j) { return static_cast<double>(2 * n * i + 2 * j + 1); });
+    }
+  }
+}
+
 TEST(CopyOptimized, ZeroDimAndEmpty) {
   if (!ts::find_kernel_set("optimized")) GTEST_SKIP() << "no optimized kernel set";
   const ts::KernelSetGuard g("optimized");

@@ -1,7 +1,7 @@
 // Outputs of at least the last-level cache's size take the optimized set's non-temporal store
 // paths (Note [Streaming stores] in optimized/cpu/elementwise.h): elementwise loops, contiguous
-// copies and float32 <-> float64 conversions, fills (Note [Streaming every fill]), index_select's
-// rows, cat, scatter_add's lines, scatter's and scatter_reduce's rows.
+// copies, step-2 slices and float32 <-> float64 conversions, fills (Note [Streaming every fill]),
+// index_select's rows, cat, scatter_add's lines, scatter's and scatter_reduce's rows.
 // Each writes 72 MiB into a view one float past an aligned start (so the first vector is peeled),
 // with a guard element on each side; expected values are computed here in plain C++ (sums of small
 // integers and halves, exact in float32).
@@ -101,6 +101,17 @@ TEST_P(StreamingStores, CopiesAndFillsBeyondTheCache) {
   out.view.zero_();
   expect_values(
       out, [](int64_t) { return 0.0f; }, "zero_");
+}
+
+// Every second element of a source twice the size (Note [Every second element]); the slice ends
+// at the source's last element.
+TEST_P(StreamingStores, StepTwoSliceCopiesBeyondTheCache) {
+  Tensor src = ts::empty({2 * kN - 1});
+  float* p = src.data_ptr<float>();
+  for (int64_t i = 0; i < 2 * kN - 1; ++i) p[i] = i % 2 == 0 ? a_at(i / 2) : kGuard;
+  Out out;
+  out.view.copy_(src.slice(0, 0, 2 * kN - 1, 2));
+  expect_values(out, a_at, "copy_ from a step-2 slice");
 }
 
 // float64 <-> float32 copies convert in lanes and stream (rounding as static_cast): thirds do

@@ -28,6 +28,9 @@ void copy_byte_rows(char* dst, int64_t ds, const char* src, int64_t ss, int64_t 
 // n contiguous float64 to float32 (to_float) or float32 to float64, in lanes of the best target;
 // the bits of static_cast; with `stream`, non-temporal (Note [Streaming stores]). factories.cpp.
 void convert_floats(void* dst, const void* src, int64_t n, bool to_float, bool stream = false);
+// n elements of `size` (4 or 8) bytes to contiguous dst from every second one of src (a step-2
+// slice), in lanes of the best target; with `stream`, non-temporal. factories.cpp.
+void copy_step2(void* dst, const void* src, int64_t n, size_t size, bool stream);
 
 // Note [Streaming stores]
 // An output larger than the last-level cache is evicted before anything reads it again, so

@@ -3,11 +3,14 @@
 #include <gmock/gmock.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 #include "optimized_check.h"
 #include "test_util.h"
@@ -556,6 +559,64 @@ TEST(OptimizedBinary, MaximumAtan2ComparisonsLogicalBitwiseByHand) {
                 {0, 1, 1});
   EXPECT_TENSOR(ts::minimum(make(ts::kChar, {-128, 5}), make(ts::kChar, {127, 4})), ts::kChar, {2},
                 {-128, 4});
+}
+
+// Integer comparisons run in lanes (Note [Integer comparisons in lanes]): values that a double
+// cannot tell apart (2^62 and 2^62 + 1), uint8 above 127, the extremes; 37 elements (vectors
+// and a tail), and a broadcast operand. Expected values from C++'s own operators.
+template <typename T>
+void expect_integer_comparisons(ts::ScalarType dtype, const std::vector<T>& pool) {
+  constexpr int64_t n = 37;
+  Tensor a = ts::empty({n}, dtype), b = ts::empty({n}, dtype);
+  T* pa = a.data_ptr<T>();
+  T* pb = b.data_ptr<T>();
+  const auto m = static_cast<int64_t>(pool.size());
+  for (int64_t i = 0; i < n; ++i) {
+    pa[i] = pool[static_cast<size_t>(i % m)];
+    pb[i] = pool[static_cast<size_t>((i / m + i) % m)];
+  }
+  const Tensor scalar = b.slice(0, 5, 6).expand({n});
+  using Cmp = bool (*)(T, T);
+  const std::vector<std::pair<const char*, Cmp>> ops = {
+      {"eq", [](T x, T y) { return x == y; }},
+      {"ne", [](T x, T y) { return x != y; }},
+      {"lt", [](T x, T y) { return x < y; }},
+      {"le", [](T x, T y) { return x <= y; }},
+      {"gt", [](T x, T y) { return x > y; }},
+      {"ge", [](T x, T y) { return x >= y; }},
+      {"logical_and", [](T x, T y) { return x != 0 && y != 0; }}};
+  for_each_capability([&](const std::string& cap) {
+    for (const auto& [name, cmp] : ops) {
+      for (const bool bcast : {false, true}) {
+        const Tensor rhs = bcast ? scalar : b;
+        const std::string op = name;
+        const Tensor got = op == "eq"   ? ts::eq(a, rhs)
+                           : op == "ne" ? ts::ne(a, rhs)
+                           : op == "lt" ? ts::lt(a, rhs)
+                           : op == "le" ? ts::le(a, rhs)
+                           : op == "gt" ? ts::gt(a, rhs)
+                           : op == "ge" ? ts::ge(a, rhs)
+                                        : ts::logical_and(a, rhs);
+        const bool* g = got.data_ptr<bool>();
+        for (int64_t i = 0; i < n; ++i) {
+          const T y = bcast ? pb[5] : pb[i];
+          ASSERT_EQ(g[i], cmp(pa[i], y)) << op << " " << ts::dtype_name(dtype) << " [" << cap
+                                         << "] at " << i << (bcast ? " (broadcast)" : "");
+        }
+      }
+    }
+  });
+}
+
+TEST(OptimizedBinary, IntegerComparisonsInLanesByHand) {
+  ts::KernelSetGuard g("optimized");
+  constexpr int64_t k62 = int64_t{1} << 62;
+  expect_integer_comparisons<int64_t>(
+      ts::kLong, {k62, k62 + 1, -k62, 0, INT64_MAX, INT64_MIN, -1, k62 - 1, 7});
+  expect_integer_comparisons<int32_t>(ts::kInt, {INT32_MAX, INT32_MIN, 0, -1, 1 << 30, 5, -5});
+  expect_integer_comparisons<int16_t>(ts::kShort, {32767, -32768, 0, -1, 300, 2});
+  expect_integer_comparisons<int8_t>(ts::kChar, {127, -128, 0, -1, 100, -100});
+  expect_integer_comparisons<uint8_t>(ts::kByte, {255, 0, 200, 100, 127, 128, 1});
 }
 
 TEST(OptimizedBinary, WrappedScalarsAndMixedLayouts) {

@@ -1,8 +1,8 @@
 // Optimized CPU kernels for maximum/minimum, comparisons, logical_and/or and the bitwise ops,
 // and the loop of the floating UnaryBool ops (isnan, logical_not, ...: unary.cpp's kernels).
 // Floating operands run Highway vector kernels (float16/bfloat16 in float32); comparisons and
-// logical ops write their bool result straight from the vector masks. Integer and bool operands
-// run scalar loops the compiler vectorizes. Arithmetic is in binary.cpp.
+// logical ops write their bool result straight from the vector masks, as integer comparisons
+// do. Bool operands and integer extremes run scalar loops. Arithmetic is in binary.cpp.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "optimized/cpu/binary_compare.cpp"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -39,6 +39,9 @@ struct ExtremumOp {
   }
 };
 
+template <class V>
+inline constexpr bool kInteger = !hwy::IsFloat<hn::TFromV<V>>();
+
 // The mask of a comparison or logical op. `!=` is Not(Eq): Highway's Ne is ordered on some
 // targets, while NaN != x must be true. Nonzero (NaN included) is true for the logical ops.
 template <OpId kOp>
@@ -53,11 +56,19 @@ struct CompareOp {
     } else if constexpr (kOp == OpId::lt) {
       return hn::Lt(a, b);
     } else if constexpr (kOp == OpId::le) {
-      return hn::Le(a, b);
+      if constexpr (kInteger<V>) {
+        return hn::Not(hn::Lt(b, a));  // Highway 1.0 has no integer Le or Ge
+      } else {
+        return hn::Le(a, b);
+      }
     } else if constexpr (kOp == OpId::gt) {
       return hn::Gt(a, b);
     } else if constexpr (kOp == OpId::ge) {
-      return hn::Ge(a, b);
+      if constexpr (kInteger<V>) {
+        return hn::Not(hn::Lt(a, b));
+      } else {
+        return hn::Ge(a, b);
+      }
     } else if constexpr (kOp == OpId::logical_and) {
       return hn::Not(hn::Or(hn::Eq(a, zero), hn::Eq(b, zero)));
     } else if constexpr (kOp == OpId::logical_or) {
@@ -75,12 +86,17 @@ HWY_INLINE void StoreMaskBytes(D d, M m, uint8_t* out) {
   const hn::Rebind<int32_t, D> di32;
   const hn::Rebind<uint8_t, D> d8;
   if constexpr (sizeof(hn::TFromD<D>) == 1) {
-    hn::StoreU(hn::IfThenElseZero(m, hn::Set(d8, 1)), d8, out);
+    hn::StoreU(hn::IfThenElseZero(hn::RebindMask(d8, m), hn::Set(d8, 1)), d8, out);
+  } else if constexpr (sizeof(hn::TFromD<D>) == 2) {
+    const hn::Rebind<int16_t, D> di16;
+    hn::StoreU(hn::DemoteTo(d8, hn::IfThenElseZero(hn::RebindMask(di16, m), hn::Set(di16, 1))), d8,
+               out);
   } else if constexpr (sizeof(hn::TFromD<D>) == 4) {
     hn::StoreU(hn::DemoteTo(d8, hn::IfThenElseZero(hn::RebindMask(di32, m), hn::Set(di32, 1))), d8,
                out);
-  } else {
-    const auto ones = hn::IfThenElseZero(m, hn::Set(d, 1.0));
+  } else {  // 8-byte lanes: int64 masks as double's (Highway 1.0 demotes no int64)
+    const hn::Rebind<double, D> df64;
+    const auto ones = hn::IfThenElseZero(hn::RebindMask(df64, m), hn::Set(df64, 1.0));
     hn::StoreU(hn::DemoteTo(d8, hn::DemoteTo(di32, ones)), d8, out);
   }
 }
@@ -245,6 +261,11 @@ void unary_bool_loop(const TensorIterator& iter, const Op& op) {
 
 template <OpId kOp>
 void run_compare(const TensorIterator& iter) {
+  if (!is_floating_type(iter.common_dtype())) {  // Note [Integer comparisons in lanes]
+    TS_DISPATCH_INTEGRAL_TYPES(iter.common_dtype(), "compare_loop",
+                               [&] { compare_loop<scalar_t>(iter, CompareOp<kOp>{}); });
+    return;
+  }
   TS_DISPATCH_FLOATING_TYPES_AND_REDUCED(iter.common_dtype(), "compare_loop",
                                          [&] { compare_loop<scalar_t>(iter, CompareOp<kOp>{}); });
 }
@@ -272,7 +293,8 @@ void unary_bool(const TensorIterator& iter, OpId op) {
     }
   });
 }
-void compare_floating(const TensorIterator& iter, OpId op) {
+// Floating and integer (not bool) operands.
+void compare_lanes(const TensorIterator& iter, OpId op) {
   for_each_plain_op<PlainOp::Binary>([&](auto k) {
     if constexpr (is_compare(k)) {
       if (op == k) run_compare<k>(iter);
@@ -294,7 +316,7 @@ namespace ts::cpu {
 namespace {
 
 HWY_EXPORT(extremum_floating);
-HWY_EXPORT(compare_floating);
+HWY_EXPORT(compare_lanes);
 HWY_EXPORT(unary_bool);
 
 // maximum and minimum.
@@ -337,6 +359,11 @@ bool compare(T a, T b) {
   }
 }
 
+// Note [Integer comparisons in lanes]
+// Integer operands compared in a plain loop that the compiler left scalar for int64 (SSE2 has no
+// 64-bit compare): one_hot's eq of 65536 x 1000 int64 took 40 % of its time. They now run the
+// floating types' Highway loops; their masks are narrowed to bytes through same-size lanes.
+
 // Note [Bool results]
 // The loops write bool. An out= or in-place output of another dtype (x.lt_(y) on floats) gets a
 // bool temporary, copied into it afterwards; the inputs are read before anything is written.
@@ -347,8 +374,8 @@ void compare_kernel(const KernelCall& c) {
   const KernelCall call{c.op, ArrayRef<Tensor>(&target, 1), c.inputs, c.p, c.kind};
   TensorIterator iter = binary_iter(call, /*cast_output=*/false);
   const ScalarType t = iter.common_dtype();
-  if (is_floating_type(t)) {
-    HWY_DYNAMIC_DISPATCH(compare_floating)(iter, kOp);
+  if (t != kBool) {
+    HWY_DYNAMIC_DISPATCH(compare_lanes)(iter, kOp);
   } else {
     TS_DISPATCH_INTEGRAL_TYPES_AND_BOOL(t, op_info(c.op).name.data(), [&] {
       scalar_loop<bool, scalar_t, 2>(iter,

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -22,6 +23,20 @@ using Clock = std::chrono::steady_clock;
 void spin_for(std::chrono::milliseconds d) {
   const auto end = Clock::now() + d;
   while (Clock::now() < end) {
+  }
+}
+
+// Spins until this process has used d of CPU time (at most 10 s of wall time): on a loaded
+// machine a wall-clock spin of 300 ms got 0.15 s of CPU.
+void spin_cpu_for(std::chrono::milliseconds d) {
+  const auto cpu_s = [] {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+  };
+  const double end = cpu_s() + 1e-3 * static_cast<double>(d.count());
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  while (cpu_s() < end && Clock::now() < deadline) {
   }
 }
 
@@ -84,7 +99,7 @@ TEST(PerfInterference, ABusyChildIsAnotherProcessesCpuTime) {
   // This process spinning alone: its own busy time is taken off (on a busy machine others may
   // still show, so only the bound that holds anyway).
   const ts::perf::CpuTimes c = ts::perf::read_cpu_times();
-  spin_for(std::chrono::milliseconds(300));
+  spin_cpu_for(std::chrono::milliseconds(300));
   const ts::perf::CpuTimes d = ts::perf::read_cpu_times();
   EXPECT_GT(d.self_s - c.self_s, 0.2);
   EXPECT_LE(ts::perf::others_pct(c, d), 100.0);

@@ -82,7 +82,7 @@ struct CompareOp {
 // Stores a mask as Lanes(d) bools (bytes 0/1), narrowing through int32 lanes (byte lanes: as
 // they are).
 template <class D, class M>
-HWY_INLINE void StoreMaskBytes(D d, M m, uint8_t* out) {
+HWY_INLINE void StoreMaskBytes(D /* d */, M m, uint8_t* out) {
   const hn::Rebind<int32_t, D> di32;
   const hn::Rebind<uint8_t, D> d8;
   if constexpr (sizeof(hn::TFromD<D>) == 1) {

@@ -220,7 +220,7 @@ void convert_float_widths(void* dst, const void* src, int64_t n, bool to_float, 
 // of the source's end: its upper load would read one element past the slice's last.
 template <typename T>
 HWY_INLINE void copy_even_lanes(T* HWY_RESTRICT o, const T* HWY_RESTRICT a, int64_t n,
-                                bool stream) {
+                                [[maybe_unused]] bool stream) {
   int64_t i = 0;
 #if HWY_TARGET != HWY_SCALAR
   const hn::ScalableTag<T> d;

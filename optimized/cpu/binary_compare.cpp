@@ -39,6 +39,7 @@ struct ExtremumOp {
   }
 };
 
+// Integer lanes (Note [Integer comparisons in lanes]).
 template <class V>
 inline constexpr bool kInteger = !hwy::IsFloat<hn::TFromV<V>>();
 
@@ -79,8 +80,8 @@ struct CompareOp {
   }
 };
 
-// Stores a mask as Lanes(d) bools (bytes 0/1), narrowing through int32 lanes (byte lanes: as
-// they are).
+// Stores a mask as Lanes(d) bools (bytes 0/1): byte lanes as they are, 2- and 4-byte lanes
+// demoted from int16 / int32 ones, 8-byte lanes through double and int32.
 template <class D, class M>
 HWY_INLINE void StoreMaskBytes(D /* d */, M m, uint8_t* out) {
   const hn::Rebind<int32_t, D> di32;

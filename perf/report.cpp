@@ -2,6 +2,9 @@
 // sets' results and ratios, and Google Benchmark's own context and runs.
 #include "perf/report.h"
 
+#include <cmath>
+
+#include "perf/stats.h"
 #include "reports/json_schema.h"
 #include "touchstone/version.h"
 
@@ -62,11 +65,14 @@ nlohmann::json report_json(const RunResult& result) {
   for (const CaseResult& c : result.cases) {
     const ScalarType dtype = parse_dtype(c.dtype);
     nlohmann::json results = nlohmann::json::object(), ratios = nlohmann::json::object();
+    nlohmann::json ratio_p = nlohmann::json::object();
     const SetResult* first = c.results.empty() ? nullptr : &c.results.front();
     for (const SetResult& r : c.results) {
       results[r.set] = result_json(c, r, roof, dtype);
       if (&r != first && r.status == "ok" && first->status == "ok") {
         ratios[r.set] = r.median_s / first->median_s;
+        const double p = mann_whitney_p(first->samples_s, r.samples_s);
+        if (!std::isnan(p)) ratio_p[r.set] = p;  // Note [Significance of a ratio]
       }
     }
     nlohmann::json j = {{"name", c.name},
@@ -80,6 +86,7 @@ nlohmann::json report_json(const RunResult& result) {
                         {"intensity", c.bytes > 0 ? c.flops / c.bytes : 0.0},
                         {"results", results},
                         {"ratios", ratios},
+                        {"ratio_p", ratio_p},
                         {"load_avg", c.load_avg},
                         {"steal_pct", c.steal_pct},
                         {"others_cpu_pct", c.others_pct}};

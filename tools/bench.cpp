@@ -11,10 +11,51 @@
 #include "command.h"
 #include "perf/report.h"
 #include "perf/runner.h"
+#include "perf/stats.h"
 #include "reports/files.h"
 
 namespace ts::tools {
 namespace {
+
+// For each other set, the cases where it beat the first set, split by the U test (Note
+// [Significance of a ratio] in perf/stats.cpp); the significant ones are listed, widest gap first.
+void print_faster_cases(const perf::RunResult& r) {
+  const std::string& first = r.options.kernel_sets.front();
+  struct Faster {
+    double ratio, p;  // time of the set / time of the first; the U test's p-value
+    bool testable;    // enough repetitions for p to go below kSignificance
+    std::string name;
+  };
+  std::map<std::string, std::vector<Faster>> faster;
+  for (const perf::CaseResult& c : r.cases) {
+    const perf::SetResult& f = c.results.front();
+    for (const perf::SetResult& s : c.results) {
+      if (&s == &f || s.status != "ok" || f.status != "ok" || s.median_s >= f.median_s) continue;
+      const int n = static_cast<int>(f.samples_s.size()), m = static_cast<int>(s.samples_s.size());
+      faster[s.set].push_back(
+          {s.median_s / f.median_s, perf::mann_whitney_p(f.samples_s, s.samples_s),
+           n >= 2 && m >= 2 && perf::smallest_p(n, m) < perf::kSignificance, c.name});
+    }
+  }
+  for (auto& [set, cases] : faster) {
+    std::sort(cases.begin(), cases.end(),
+              [](const Faster& a, const Faster& b) { return a.ratio < b.ratio; });
+    int64_t significant = 0, untestable = 0;
+    for (const Faster& f : cases) {
+      significant += f.p < perf::kSignificance;
+      untestable += !f.testable;
+    }
+    std::cout << set << " faster than " << first << " on " << cases.size()
+              << " cases: " << significant << " significant (U test over the repetitions, p < "
+              << perf::kSignificance << "), " << cases.size() - significant - untestable
+              << " within the noise, " << untestable << " with too few repetitions to tell\n";
+    for (const Faster& f : cases) {
+      if (f.p >= perf::kSignificance) continue;
+      std::cout << "  x" << std::fixed << std::setprecision(2) << f.ratio << "  " << f.name
+                << "  p=" << std::setprecision(3) << f.p << "\n";
+    }
+  }
+}
 
 // Per family: geomean of each other set's time over the first set's, median % of roofline of
 // the first set.
@@ -67,6 +108,7 @@ void print_summary(const perf::RunResult& r) {
     }
     std::cout << "\n";
   }
+  print_faster_cases(r);
   std::cout << r.cases.size() << " cases, " << skipped << " skipped (no kernel), " << errors
             << " errors, " << std::fixed << std::setprecision(1) << r.seconds << " s\n";
 }
